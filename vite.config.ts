@@ -1,0 +1,13 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+import { fileURLToPath } from 'node:url';
+
+// The SPA build. The app server (server/) serves dist/ and forwards /api/* upstream;
+// in `npm run dev` Vite proxies /api to a running `npm run serve` on port 4173.
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  build: { target: 'es2022', sourcemap: false, reportCompressedSize: false },
+  server: { proxy: { '/api': 'http://127.0.0.1:4173' } },
+});
