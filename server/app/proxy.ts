@@ -1,0 +1,215 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { fail, messages } from './envelope';
+import type { RequestLogVars } from './request-log';
+
+export const PROXY_PREFIX = '/api/v4/estabelecimentos/';
+
+export interface Upstream {
+  fetch(req: Request): Response | Promise<Response>;
+}
+
+export interface ProxyOptions {
+  mode: 'sandbox' | 'live';
+  upstream: Upstream;
+  upstreamBaseUrl: string;
+  appToken: string;
+  accessToken: string;
+  establishmentId: number;
+  upstreamTimeoutMs: number;
+  maxBodyBytes: number;
+  /** Largest upstream answer relayed to the browser; larger is a 502. */
+  maxResponseBytes: number;
+}
+
+/**
+ * Browser headers passed on to the upstream. Everything else is dropped: cookies,
+ * authorization, any token the browser tried to send, host, hop-by-hop headers, origin,
+ * referer, forwarding headers. The tokens and `Accept` are then set by the proxy itself.
+ */
+const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept-language'] as const;
+const SANDBOX_ONLY_REQUEST_HEADERS = ['x-sandbox-now'] as const;
+
+/**
+ * Upstream headers relayed to the browser. Not relayed: set-cookie, hop-by-hop headers,
+ * content-length/content-encoding (the body is re-framed), x-powered-by, location, and
+ * whatever else the service may add.
+ */
+const RELAYED_RESPONSE_HEADERS = [
+  'content-type',
+  'content-language',
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+] as const;
+
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD']);
+const NULL_BODY_STATUSES = new Set([204, 205, 304]);
+
+class TooLarge extends Error {
+  override name = 'TooLarge';
+}
+class TimedOut extends Error {
+  override name = 'TimedOut';
+}
+
+/** Reads a body stream, giving up (and cancelling the stream) as soon as it exceeds `limit`. */
+async function readLimited(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (body === null) return new Uint8Array(0);
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** Checks the path: the pinned establishment first (403), then every other segment (400). */
+function checkPath(
+  pathname: string,
+  establishmentId: number,
+): 'ok' | 'forbidden' | 'bad' | 'notFound' {
+  if (!pathname.startsWith(PROXY_PREFIX)) return 'notFound'; // the bare collection
+  const [id = '', ...rest] = pathname.slice(PROXY_PREFIX.length).split('/');
+  if (id !== String(establishmentId)) return 'forbidden';
+  for (const raw of rest) {
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      return 'bad';
+    }
+    if (seg === '.' || seg === '..' || /[/\\\0]/.test(seg)) return 'bad';
+  }
+  return 'ok';
+}
+
+function upstreamRequestHeaders(c: Context, o: ProxyOptions): Headers {
+  const headers = new Headers();
+  const names: readonly string[] =
+    o.mode === 'sandbox'
+      ? [...FORWARDED_REQUEST_HEADERS, ...SANDBOX_ONLY_REQUEST_HEADERS]
+      : FORWARDED_REQUEST_HEADERS;
+  for (const name of names) {
+    const value = c.req.header(name);
+    if (value !== undefined) headers.set(name, value);
+  }
+  headers.set('accept', 'application/json');
+  headers.set('app-token', o.appToken);
+  headers.set('access-token', o.accessToken);
+  return headers;
+}
+
+function relayedHeaders(from: Headers): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of RELAYED_RESPONSE_HEADERS) {
+    const value = from.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  headers['cache-control'] = 'no-store';
+  return headers;
+}
+
+function errorCode(err: unknown): string {
+  if (!(err instanceof Error)) return 'unknown';
+  const cause = (err as { cause?: unknown }).cause;
+  const code =
+    (cause as { code?: unknown } | undefined)?.code ?? (err as { code?: unknown }).code;
+  return typeof code === 'string' ? code : err.name;
+}
+
+export function createProxyHandler(o: ProxyOptions) {
+  const base = o.upstreamBaseUrl.replace(/\/+$/, '');
+
+  return async (c: Context<{ Variables: RequestLogVars }>): Promise<Response> => {
+    const url = new URL(c.req.url);
+    const check = checkPath(url.pathname, o.establishmentId);
+    if (check === 'forbidden') return fail(c, 403, messages.forbidden);
+    if (check === 'bad') return fail(c, 400, messages.badPath);
+    if (check === 'notFound') return fail(c, 404, messages.notFound);
+
+    const method = c.req.method;
+    let body: Uint8Array<ArrayBuffer> | undefined;
+    if (!METHODS_WITHOUT_BODY.has(method)) {
+      const declared = c.req.header('content-length');
+      if (declared !== undefined && Number(declared) > o.maxBodyBytes) {
+        return fail(c, 413, messages.tooLarge);
+      }
+      try {
+        body = await readLimited(c.req.raw.body, o.maxBodyBytes);
+      } catch (err) {
+        if (err instanceof TooLarge) return fail(c, 413, messages.tooLarge);
+        throw err;
+      }
+    }
+
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new TimedOut());
+      }, o.upstreamTimeoutMs);
+    });
+    deadline.catch(() => undefined);
+
+    let answer: { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> };
+    try {
+      const request = new Request(base + url.pathname + url.search, {
+        method,
+        headers: upstreamRequestHeaders(c, o),
+        body: body !== undefined && body.byteLength > 0 ? body : undefined,
+        redirect: 'manual',
+        signal: controller.signal,
+      });
+      answer = await Promise.race([
+        (async () => {
+          const res = await o.upstream.fetch(request);
+          const bytes = await readLimited(res.body, o.maxResponseBytes);
+          return { status: res.status, headers: res.headers, body: bytes };
+        })(),
+        deadline,
+      ]);
+    } catch (err) {
+      if (err instanceof TimedOut) {
+        c.set('upstreamError', 'timeout');
+        return fail(c, 504, messages.timeout);
+      }
+      if (err instanceof TooLarge) {
+        c.set('upstreamError', 'response_too_large');
+        return fail(c, 502, messages.badUpstream);
+      }
+      c.set('upstreamError', errorCode(err));
+      return fail(c, 502, messages.unavailable);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    if (answer.status < 200 || answer.status > 599) {
+      c.set('upstreamError', `status_${answer.status}`);
+      return fail(c, 502, messages.badUpstream);
+    }
+    const status = answer.status as ContentfulStatusCode;
+    const headers = relayedHeaders(answer.headers);
+    if (NULL_BODY_STATUSES.has(status)) return c.body(null, status as 204, headers);
+    return c.body(answer.body, status, headers);
+  };
+}

@@ -1,0 +1,136 @@
+import { readFile, realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Context } from 'hono';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.webmanifest': 'application/manifest+json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.ttf': 'font/ttf',
+  '.otf': 'font/otf',
+  '.wasm': 'application/wasm',
+};
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const NOT_BUILT =
+  'O front-end ainda não foi construído: rode `npm run build` (ou `npm start`) e recarregue.\n' +
+  'The front-end has not been built yet: run `npm run build` (or `npm start`) and reload.\n';
+
+export function contentTypeOf(file: string): string {
+  return CONTENT_TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The URL path split into decoded segments, or null when a segment could escape the
+ * directory or is otherwise unsafe: `.`/`..` (also once decoded), an encoded separator,
+ * a backslash, a NUL, a bad escape, or a dot-file.
+ */
+export function safeSegments(pathname: string): string[] | null {
+  const out: string[] = [];
+  for (const raw of pathname.split('/')) {
+    if (raw === '') continue;
+    let seg: string;
+    try {
+      seg = decodeURIComponent(raw);
+    } catch {
+      return null;
+    }
+    if (seg.startsWith('.') || /[/\\\0]/.test(seg)) return null;
+    out.push(seg);
+  }
+  return out;
+}
+
+type Found = { file: string; size: number; mtimeMs: number };
+
+async function findFile(root: string, segments: readonly string[]): Promise<Found | null> {
+  const candidate = path.resolve(root, ...segments);
+  if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
+  try {
+    const file = await realpath(candidate);
+    // A symlink may point anywhere: only serve what really lies inside the root.
+    if (!file.startsWith(root + path.sep)) return null;
+    const st = await stat(file);
+    return st.isFile() ? { file, size: st.size, mtimeMs: st.mtimeMs } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Handler for everything outside /api: the built SPA with history fallback. */
+export function createStaticHandler(distDir: string) {
+  const configuredRoot = path.resolve(distDir);
+  let root: string | null = null;
+
+  async function resolveRoot(): Promise<string | null> {
+    if (root !== null) return root;
+    try {
+      const real = await realpath(configuredRoot);
+      if (!(await stat(path.join(real, 'index.html'))).isFile()) return null;
+      root = real;
+      return root;
+    } catch {
+      return null; // not built yet: checked again on the next request
+    }
+  }
+
+  async function send(c: Context, found: Found, cacheControl: string): Promise<Response> {
+    const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
+    const headers = {
+      'Content-Type': contentTypeOf(found.file),
+      'Cache-Control': cacheControl,
+      ETag: etag,
+    };
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
+    if (c.req.method === 'HEAD') {
+      return c.body(null, 200, { ...headers, 'Content-Length': String(found.size) });
+    }
+    return c.body(await readFile(found.file), 200, headers);
+  }
+
+  return async (c: Context): Promise<Response> => {
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      return c.text('Method Not Allowed\n', 405, { Allow: 'GET, HEAD' });
+    }
+    const dist = await resolveRoot();
+    if (dist === null) {
+      return c.text(NOT_BUILT, 503, { 'Cache-Control': 'no-store', 'Retry-After': '10' });
+    }
+    const pathname = new URL(c.req.url).pathname;
+    const segments = safeSegments(pathname);
+    if (segments === null) return c.text('Bad Request\n', 400);
+
+    const isAsset = segments[0] === 'assets';
+    const found = segments.length > 0 ? await findFile(dist, segments) : null;
+    if (found !== null) {
+      const isIndex = found.file === path.join(dist, 'index.html');
+      return send(c, found, isAsset && !isIndex ? IMMUTABLE : 'no-cache');
+    }
+    const last = segments.at(-1) ?? '';
+    if (isAsset || path.extname(last) !== '') return c.text('Not Found\n', 404);
+
+    const index = await findFile(dist, ['index.html']);
+    if (index === null) {
+      root = null;
+      return c.text(NOT_BUILT, 503, { 'Cache-Control': 'no-store', 'Retry-After': '10' });
+    }
+    return send(c, index, 'no-cache');
+  };
+}

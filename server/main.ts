@@ -1,0 +1,100 @@
+/**
+ * Starts the app server: `npm start` (after `vite build`) or `npm run serve`.
+ * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
+ * the live service. See server/README-server.md for the variables.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createAppServer } from './app/app';
+import type { AppServerOptions } from './app/app';
+import { readServerEnv } from './app/env';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function die(message: string): never {
+  process.stderr.write(`fidelidade-pdv: ${message}\n`);
+  process.exit(1);
+}
+
+const read = readServerEnv(process.env);
+if (!read.ok) die(read.error);
+const env = read.env;
+
+const logger = pino({ timestamp: pino.stdTimeFunctions.isoTime });
+let closeUpstream = (): void => {};
+
+let options: AppServerOptions;
+const common = { distDir: path.join(root, 'dist'), logger };
+if (env.mode === 'live') {
+  options = {
+    ...common,
+    mode: 'live',
+    upstream: { fetch: (req: Request) => fetch(req) },
+    upstreamBaseUrl: env.baseUrl,
+    appToken: env.appToken,
+    accessToken: env.accessToken,
+    establishmentId: env.establishmentId,
+    establishmentName: env.establishmentName,
+  };
+} else {
+  const dbPath =
+    env.sandboxDb === null ? path.join(root, 'data', 'sandbox.db') : path.resolve(env.sandboxDb);
+  mkdirSync(path.dirname(dbPath), { recursive: true });
+  const { openSandbox } = await import('./sandbox/sandbox');
+  const sandbox = openSandbox({ dbPath });
+  closeUpstream = () => sandbox.close();
+  const establishment = sandbox.establishments().find((e) => e.id === env.establishmentId);
+  if (establishment === undefined) {
+    const ids = sandbox.establishments().map((e) => e.id);
+    sandbox.close();
+    die(
+      `LOYALTY_ESTABLISHMENT_ID=${env.establishmentId} is not a sandbox establishment (known: ${ids.join(', ')})`,
+    );
+  }
+  options = {
+    ...common,
+    mode: 'sandbox',
+    upstream: sandbox.app,
+    upstreamBaseUrl: 'http://sandbox.internal',
+    appToken: establishment.appToken,
+    accessToken: establishment.accessToken,
+    establishmentId: establishment.id,
+    establishmentName: establishment.nome,
+  };
+}
+
+const app = createAppServer(options);
+const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info: AddressInfo) => {
+  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+  const url = `http://${host}:${info.port}`;
+  logger.info(
+    { url, mode: options.mode, establishmentId: options.establishmentId },
+    `listening on ${url}`,
+  );
+});
+
+server.on('error', (err: NodeJS.ErrnoException) => {
+  closeUpstream();
+  die(`cannot listen on ${env.host}:${env.port}: ${err.code ?? err.message}`);
+});
+
+let stopping = false;
+function shutdown(signal: NodeJS.Signals): void {
+  if (stopping) process.exit(1); // a second signal: stop now
+  stopping = true;
+  logger.info({ signal }, 'shutting down');
+  const force = setTimeout(() => {
+    if ('closeAllConnections' in server) server.closeAllConnections();
+  }, 5_000);
+  force.unref();
+  server.close(() => {
+    closeUpstream();
+    process.exit(0);
+  });
+}
+process.on('SIGINT', shutdown);
+process.on('SIGTERM', shutdown);
