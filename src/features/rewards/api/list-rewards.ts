@@ -1,0 +1,30 @@
+// recompensas: the manager's paginated list of rewards won, filtered.
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/api/client';
+import { normalizeRewardFilters, rewardKeys } from '@/api/keys';
+import { RewardPage, type RewardFilters } from '@/api/schemas';
+
+export async function listRewards(
+  filters: RewardFilters,
+  options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<RewardPage> {
+  return apiRequest({
+    method: 'GET',
+    path: '/recompensas',
+    query: normalizeRewardFilters(filters), // only the set filters reach the query string
+    schema: RewardPage,
+    signal: options.signal,
+    headers: options.headers,
+  });
+}
+
+export const rewardsQuery = (filters: RewardFilters) =>
+  queryOptions({
+    queryKey: rewardKeys.list(filters),
+    queryFn: ({ signal }) => listRewards(filters, { signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export function useRewards(filters: RewardFilters) {
+  return useQuery(rewardsQuery(filters));
+}
