@@ -68,14 +68,17 @@ if (env.mode === 'live') {
 }
 
 const app = createAppServer(options);
-const server = serve({ fetch: app.fetch, port: env.port, hostname: env.host }, (info: AddressInfo) => {
-  const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-  const url = `http://${host}:${info.port}`;
-  logger.info(
-    { url, mode: options.mode, establishmentId: options.establishmentId },
-    `listening on ${url}`,
-  );
-});
+const server = serve(
+  { fetch: app.fetch, port: env.port, hostname: env.host },
+  (info: AddressInfo) => {
+    const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+    const url = `http://${host}:${info.port}`;
+    logger.info(
+      { url, mode: options.mode, establishmentId: options.establishmentId },
+      `listening on ${url}`,
+    );
+  },
+);
 
 server.on('error', (err: NodeJS.ErrnoException) => {
   closeUpstream();

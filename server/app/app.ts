@@ -38,7 +38,9 @@ export interface ConfigData {
   mode: 'sandbox' | 'live';
 }
 
-export function createAppServer(o: AppServerOptions): Hono<{ Variables: RequestLogVars }> {
+export type AppServer = Hono<{ Variables: RequestLogVars }>;
+
+export function createAppServer(o: AppServerOptions): AppServer {
   const logger = o.logger ?? pino();
   const app = new Hono<{ Variables: RequestLogVars }>();
 

@@ -37,7 +37,11 @@ describe('GET /api/config', () => {
     const res = await app.request('/api/config', { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, HEAD');
-    expect(await res.json()).toEqual({ success: false, message: 'Método não permitido.', data: {} });
+    expect(await res.json()).toEqual({
+      success: false,
+      message: 'Método não permitido.',
+      data: {},
+    });
   });
 });
 
@@ -49,7 +53,9 @@ describe('proxy to the loyalty service', () => {
     expect(received).toHaveLength(1);
     const r = received[0]!;
     expect(r.method).toBe('POST');
-    expect(r.url).toBe('https://api.example.com/base/api/v4/estabelecimentos/1/clientes/buscar?a=1&b=x%20y');
+    expect(r.url).toBe(
+      'https://api.example.com/base/api/v4/estabelecimentos/1/clientes/buscar?a=1&b=x%20y',
+    );
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(r.body).toBe('{"celular":"+5511987654321"}');
   });
@@ -222,7 +228,11 @@ describe('proxy to the loyalty service', () => {
       body: '{}',
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ success: false, message: 'Requisição grande demais.', data: {} });
+    expect(await res.json()).toEqual({
+      success: false,
+      message: 'Requisição grande demais.',
+      data: {},
+    });
     expect(received).toHaveLength(0);
   });
 
@@ -257,20 +267,38 @@ describe('proxy to the loyalty service', () => {
 
   test('x-sandbox-now is dropped in live mode', async () => {
     const { app, received } = makeApp({ mode: 'live' });
-    await app.request(BUSCAR, post({ id_cliente: 1 }, { 'x-sandbox-now': '2026-11-23T09:00:00-03:00' }));
+    await app.request(
+      BUSCAR,
+      post({ id_cliente: 1 }, { 'x-sandbox-now': '2026-11-23T09:00:00-03:00' }),
+    );
     expect(received[0]!.headers.get('x-sandbox-now')).toBeNull();
   });
 
   test('x-sandbox-now is forwarded in sandbox mode', async () => {
     const { app, received } = makeApp({ mode: 'sandbox' });
-    await app.request(BUSCAR, post({ id_cliente: 1 }, { 'x-sandbox-now': '2026-11-23T09:00:00-03:00' }));
+    await app.request(
+      BUSCAR,
+      post({ id_cliente: 1 }, { 'x-sandbox-now': '2026-11-23T09:00:00-03:00' }),
+    );
     expect(received[0]!.headers.get('x-sandbox-now')).toBe('2026-11-23T09:00:00-03:00');
   });
 
   test.each([
-    [201, '{"success":true,"message":"Cliente cadastrado.","data":{"id_cliente":42}}', 'application/json'],
-    [404, '{"success":false,"message":"Cliente não encontrado","data":{}}', 'application/json; charset=utf-8'],
-    [409, '{"success":false,"message":"Cliente já existe","data":{"id_cliente":3}}', 'application/json'],
+    [
+      201,
+      '{"success":true,"message":"Cliente cadastrado.","data":{"id_cliente":42}}',
+      'application/json',
+    ],
+    [
+      404,
+      '{"success":false,"message":"Cliente não encontrado","data":{}}',
+      'application/json; charset=utf-8',
+    ],
+    [
+      409,
+      '{"success":false,"message":"Cliente já existe","data":{"id_cliente":3}}',
+      'application/json',
+    ],
     [
       422,
       '{"success":false,"message":"Celular inválido","errors":{"cliente.celular":["Celular inválido"]}}',
@@ -310,7 +338,11 @@ describe('proxy to the loyalty service', () => {
     const rec = recordingUpstream(
       () =>
         new Response('{"success":true}', {
-          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': '99' },
+          headers: {
+            'content-type': 'application/json',
+            'content-encoding': 'gzip',
+            'content-length': '99',
+          },
         }),
     );
     const { app } = makeApp({ upstream: rec.upstream });
@@ -333,17 +365,22 @@ describe('proxy to the loyalty service', () => {
     const { app } = makeApp({ upstream: rec.upstream, maxResponseBytes: 1_000 });
     const res = await app.request(BUSCAR, post({}));
     expect(res.status).toBe(502);
-    expect((await res.json()).message).toBe('Resposta inválida do serviço de fidelidade. Tente novamente.');
+    expect((await res.json()).message).toBe(
+      'Resposta inválida do serviço de fidelidade. Tente novamente.',
+    );
   });
 
-  test.each(['/api', '/api/', '/api/v3/estabelecimentos/1/clientes', '/api/v4/estabelecimentos', '/api/anything'])(
-    '%s is a 404 envelope',
-    async (path) => {
-      const { app, received } = makeApp();
-      const res = await app.request(path);
-      expect(res.status).toBe(404);
-      expect(await res.json()).toEqual({ success: false, message: 'Rota não encontrada.', data: {} });
-      expect(received).toHaveLength(0);
-    },
-  );
+  test.each([
+    '/api',
+    '/api/',
+    '/api/v3/estabelecimentos/1/clientes',
+    '/api/v4/estabelecimentos',
+    '/api/anything',
+  ])('%s is a 404 envelope', async (path) => {
+    const { app, received } = makeApp();
+    const res = await app.request(path);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ success: false, message: 'Rota não encontrada.', data: {} });
+    expect(received).toHaveLength(0);
+  });
 });

@@ -131,8 +131,7 @@ function relayedHeaders(from: Headers): Record<string, string> {
 function errorCode(err: unknown): string {
   if (!(err instanceof Error)) return 'unknown';
   const cause = (err as { cause?: unknown }).cause;
-  const code =
-    (cause as { code?: unknown } | undefined)?.code ?? (err as { code?: unknown }).code;
+  const code = (cause as { code?: unknown } | undefined)?.code ?? (err as { code?: unknown }).code;
   return typeof code === 'string' ? code : err.name;
 }
 

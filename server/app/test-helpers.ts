@@ -64,8 +64,14 @@ export function tempDist() {
   writeFileSync(path.join(dist, 'index.html'), INDEX_HTML);
   writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app");');
   writeFileSync(path.join(dist, 'assets', 'index-abc123.css'), 'body{margin:0}');
-  writeFileSync(path.join(dist, 'assets', 'logo-abc123.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-  writeFileSync(path.join(dist, 'assets', 'font-abc123.woff2'), Buffer.from([0x77, 0x4f, 0x46, 0x32]));
+  writeFileSync(
+    path.join(dist, 'assets', 'logo-abc123.svg'),
+    '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  );
+  writeFileSync(
+    path.join(dist, 'assets', 'font-abc123.woff2'),
+    Buffer.from([0x77, 0x4f, 0x46, 0x32]),
+  );
   writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"PDV"}');
   writeFileSync(path.join(dist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
   writeFileSync(path.join(base, 'secret.txt'), SECRET_OUTSIDE);

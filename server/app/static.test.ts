@@ -1,0 +1,147 @@
+import { symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { IMMUTABLE } from './static';
+import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from './test-helpers';
+
+let fixture: ReturnType<typeof tempDist>;
+beforeEach(() => {
+  fixture = tempDist();
+});
+afterEach(() => fixture.cleanup());
+
+const app = () => makeApp({ distDir: fixture.dist }).app;
+
+describe('static SPA', () => {
+  test('/ serves index.html, not cached', async () => {
+    const res = await app().request('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(await res.text()).toBe(INDEX_HTML);
+  });
+
+  test('/index.html itself is not cached either', async () => {
+    const res = await app().request('/index.html');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+  });
+
+  test.each([
+    ['/assets/index-abc123.js', 'text/javascript; charset=utf-8', 'console.log("app");'],
+    ['/assets/index-abc123.css', 'text/css; charset=utf-8', 'body{margin:0}'],
+    ['/assets/logo-abc123.svg', 'image/svg+xml', '<svg xmlns="http://www.w3.org/2000/svg"/>'],
+  ])('%s is served as %s and cached as immutable', async (url, type, body) => {
+    const res = await app().request(url);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(type);
+    expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await res.text()).toBe(body);
+  });
+
+  test('a binary asset keeps its bytes', async () => {
+    const res = await app().request('/assets/font-abc123.woff2');
+    expect(res.headers.get('content-type')).toBe('font/woff2');
+    expect([...new Uint8Array(await res.arrayBuffer())]).toEqual([0x77, 0x4f, 0x46, 0x32]);
+  });
+
+  test('files outside /assets are served with no-cache', async () => {
+    const res = await app().request('/manifest.webmanifest');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/manifest+json; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect((await app().request('/favicon.ico')).headers.get('content-type')).toBe('image/x-icon');
+  });
+
+  test.each(['/caixa', '/premios', '/clientes/123/editar', '/quiosque/'])(
+    'history fallback: %s gets index.html',
+    async (url) => {
+      const res = await app().request(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(await res.text()).toBe(INDEX_HTML);
+    },
+  );
+
+  test('HEAD on a route answers the headers of index.html without a body', async () => {
+    const res = await app().request('/caixa', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toBe('');
+  });
+
+  test.each([
+    '/assets/missing-abc.js',
+    '/assets/missing',
+    '/logo.png',
+    '/robots.txt',
+    '/caixa/app.js',
+  ])('a missing file %s is a plain 404, never index.html', async (url) => {
+    const res = await app().request(url);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await res.text()).not.toContain('<html');
+  });
+
+  test('a repeated request with the ETag is a 304', async () => {
+    const first = await app().request('/assets/index-abc123.js');
+    const etag = first.headers.get('etag');
+    expect(etag).toMatch(/^W\/"/);
+    const second = await app().request('/assets/index-abc123.js', {
+      headers: { 'if-none-match': etag! },
+    });
+    expect(second.status).toBe(304);
+    expect(await second.text()).toBe('');
+  });
+
+  test('other methods outside /api are a 405', async () => {
+    const res = await app().request('/caixa', { method: 'POST', body: 'x' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  test.each([
+    '/..%2fsecret.txt',
+    '/assets/..%2f..%2fsecret.txt',
+    '/assets/%2e%2e%2f%2e%2e%2fsecret.txt',
+    '/..%5csecret.txt',
+    '/%2e%2e/secret.txt',
+    '/../secret.txt',
+    '/assets/../../secret.txt',
+    '/secret.txt',
+    '/assets/%00.js',
+    '/.env',
+    '/%E0%A4%A',
+  ])('path traversal %s is refused', async (url) => {
+    const res = await app().request(url);
+    expect([400, 404]).toContain(res.status);
+    expect(await res.text()).not.toContain(SECRET_OUTSIDE);
+  });
+
+  test('an encoded traversal is a 400', async () => {
+    const res = await app().request('/assets/..%2f..%2fsecret.txt');
+    expect(res.status).toBe(400);
+  });
+
+  test('a symlink inside dist pointing outside it is not followed', async () => {
+    symlinkSync(
+      path.join(fixture.base, 'secret.txt'),
+      path.join(fixture.dist, 'assets', 'leak.txt'),
+    );
+    const res = await app().request('/assets/leak.txt');
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain(SECRET_OUTSIDE);
+  });
+
+  test('without a build the pages answer a plain 503 telling to run npm run build, and the API still works', async () => {
+    const { app: noDist } = makeApp({ distDir: path.join(fixture.base, 'not-built') });
+    const res = await noDist.request('/caixa');
+    expect(res.status).toBe(503);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await res.text()).toContain('npm run build');
+    expect((await noDist.request('/assets/index-abc123.js')).status).toBe(503);
+    expect((await noDist.request('/api/config')).status).toBe(200);
+  });
+});
