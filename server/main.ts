@@ -45,7 +45,14 @@ if (env.mode === 'live') {
     env.sandboxDb === null ? path.join(root, 'data', 'sandbox.db') : path.resolve(env.sandboxDb);
   mkdirSync(path.dirname(dbPath), { recursive: true });
   const { openSandbox } = await import('./sandbox/sandbox');
-  const sandbox = openSandbox({ dbPath });
+  let sandbox: ReturnType<typeof openSandbox>;
+  try {
+    sandbox = openSandbox({ dbPath });
+  } catch (err) {
+    die(
+      `cannot open the sandbox database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
   closeUpstream = () => sandbox.close();
   const establishment = sandbox.establishments().find((e) => e.id === env.establishmentId);
   if (establishment === undefined) {
