@@ -1,0 +1,195 @@
+import type { ChangeEvent, InputHTMLAttributes, ReactNode } from 'react';
+import {
+  useController,
+  useFormState,
+  useWatch,
+  type Control,
+  type FieldValues,
+  type UseFormReturn,
+} from 'react-hook-form';
+import { CharCount, SelectField, TextField } from '@/components/ui/field';
+import { formatCepTyping } from '@/lib/cep';
+import { formatCpfTyping } from '@/lib/cpf';
+import { todayInSaoPaulo } from '@/lib/dates';
+import { formatPhoneTyping } from '@/lib/phone';
+import { UFS } from '@/lib/uf';
+import {
+  BAIRRO_MAX,
+  ENDERECO_MAX,
+  SERVICE_DEFAULTS,
+  type CustomerFieldName,
+} from '@/features/customers/customer-schema';
+
+type Props<T extends FieldValues, C, O> = {
+  /** The react-hook-form form that holds the fields (values shaped as `CustomerFormValues`). */
+  form: UseFormReturn<T, C, O>;
+  /** '' when the fields are the form's top level, 'cliente.' when nested (points form). */
+  prefix?: string;
+  /** Hide the "left blank, the service fills…" note (e.g. when the caller shows its own). */
+  hideDefaultsNote?: boolean;
+};
+
+/**
+ * The customer's registration fields for a react-hook-form form: celular (required) and the
+ * optional cpf, nome, e-mail, nascimento, gênero, CEP, endereço, bairro, cidade and UF.
+ * Phone, CPF and CEP are formatted as typed; errors (client or server, via setError) show
+ * under their field and are tied to it with aria-describedby. Laid out for a ~600px panel.
+ */
+export function CustomerFields<T extends FieldValues, C, O>({
+  form,
+  prefix = '',
+  hideDefaultsNote = false,
+}: Props<T, C, O>) {
+  // The fields are addressed by string path ('celular' or 'cliente.celular'); RHF's typed
+  // paths cannot express a runtime prefix, so we work on the untyped view of the same form.
+  const f = form as unknown as UseFormReturn<FieldValues>;
+  const { control, register } = f;
+  const name = (field: CustomerFieldName) => `${prefix}${field}`;
+  const { errors } = useFormState({ control });
+  const errorOf = (field: CustomerFieldName): string | undefined => {
+    const path = name(field).split('.');
+    let node: unknown = errors;
+    for (const key of path) node = (node as Record<string, unknown> | undefined)?.[key];
+    const message = (node as { message?: unknown } | undefined)?.message;
+    return typeof message === 'string' && message !== '' ? message : undefined;
+  };
+  const [endereco = '', bairro = ''] = useWatch({
+    control,
+    name: [name('endereco'), name('bairro')],
+  }) as [string | undefined, string | undefined];
+
+  const text = (field: CustomerFieldName) => ({
+    ...register(name(field)),
+    error: errorOf(field),
+    autoComplete: 'off',
+  });
+
+  return (
+    <div className="@container">
+      <div className="grid grid-cols-1 gap-x-3 gap-y-2 @md:grid-cols-6">
+        <FormattedField
+          control={control}
+          name={name('celular')}
+          format={formatPhoneTyping}
+          error={errorOf('celular')}
+          className="@md:col-span-2"
+          label={
+            <>
+              Celular <span aria-hidden="true">*</span>
+              <span className="sr-only"> (obrigatório)</span>
+            </>
+          }
+          aria-required="true"
+          type="tel"
+          inputMode="tel"
+          placeholder="(11) 98765-4321"
+        />
+        <FormattedField
+          control={control}
+          name={name('cpf')}
+          format={formatCpfTyping}
+          error={errorOf('cpf')}
+          className="@md:col-span-2"
+          label="CPF"
+          inputMode="numeric"
+          placeholder="000.000.000-00"
+        />
+        <TextField
+          {...text('data_nascimento')}
+          className="@md:col-span-2"
+          label="Nascimento"
+          type="date"
+          min="1900-01-01"
+          max={todayInSaoPaulo()}
+        />
+        <TextField {...text('nome')} className="@md:col-span-4" label="Nome" />
+        <SelectField {...text('genero')} className="@md:col-span-2" label="Gênero">
+          <option value="">Não informado</option>
+          <option value="M">Masculino</option>
+          <option value="F">Feminino</option>
+        </SelectField>
+        <TextField
+          {...text('email')}
+          className="@md:col-span-4"
+          label="E-mail"
+          type="email"
+          inputMode="email"
+          placeholder="nome@dominio.com.br"
+        />
+        <FormattedField
+          control={control}
+          name={name('cep')}
+          format={formatCepTyping}
+          error={errorOf('cep')}
+          className="@md:col-span-2"
+          label="CEP"
+          inputMode="numeric"
+          placeholder="00000-000"
+        />
+        <TextField
+          {...text('endereco')}
+          className="@md:col-span-6"
+          label="Endereço"
+          aside={<CharCount value={endereco} max={ENDERECO_MAX} />}
+        />
+        <TextField
+          {...text('bairro')}
+          className="@md:col-span-2"
+          label="Bairro"
+          aside={<CharCount value={bairro} max={BAIRRO_MAX} />}
+        />
+        <TextField {...text('cidade')} className="@md:col-span-2" label="Cidade" />
+        <SelectField {...text('estado')} className="@md:col-span-2" label="UF">
+          <option value="">Não informado</option>
+          {UFS.map((uf) => (
+            <option key={uf.sigla} value={uf.sigla}>
+              {uf.sigla} — {uf.nome}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      {!hideDefaultsNote && (
+        <p className="mt-2 text-sm text-slate-700">
+          <span aria-hidden="true">*</span> Só o celular é obrigatório. Em branco, o serviço
+          preenche: nome <strong className="font-semibold">{SERVICE_DEFAULTS.nome}</strong>, e-mail{' '}
+          <strong className="font-semibold">{SERVICE_DEFAULTS.email}</strong> e CPF com um código
+          gerado.
+        </p>
+      )}
+    </div>
+  );
+}
+
+type FormattedFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'value' | 'onChange' | 'onBlur'> & {
+  control: Control<FieldValues>;
+  name: string;
+  format: (typed: string) => string;
+  label: ReactNode;
+  error: string | undefined;
+};
+
+/**
+ * A text field reformatted as the person types ("11987" → "(11) 987"). Deleting is left
+ * alone, so backspacing over a mask character works.
+ */
+function FormattedField({ control, name, format, ...input }: FormattedFieldProps) {
+  const {
+    field: { ref, value, onChange: setValue, onBlur },
+  } = useController({ control, name });
+  const onChange = (e: ChangeEvent<HTMLInputElement>) => {
+    const typed = e.target.value;
+    const inputType = (e.nativeEvent as Partial<InputEvent>).inputType ?? '';
+    setValue(inputType.startsWith('delete') ? typed : format(typed));
+  };
+  return (
+    <TextField
+      {...input}
+      ref={ref}
+      name={name}
+      value={(value as string | undefined) ?? ''}
+      onChange={onChange}
+      onBlur={onBlur}
+      autoComplete="off"
+    />
+  );
+}

@@ -1,0 +1,325 @@
+import { useId, useState } from 'react';
+import {
+  rewardCounterKey,
+  type Customer,
+  type PointEntry,
+  type RewardCategory,
+  type RewardCounterPrefix,
+} from '@/api/schemas';
+import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
+import { formatBRL, reaisToCents } from '@/lib/money';
+import { formatPhoneDisplay } from '@/lib/phone';
+import { Link } from '@/lib/router';
+
+const pointsNumber = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
+/** 1234 → "1.234". */
+export const formatPoints = (n: number) => pointsNumber.format(n);
+const pontos = (n: number) => `${formatPoints(n)} ${Math.abs(n) === 1 ? 'ponto' : 'pontos'}`;
+
+/** Counter grid: rows are statuses, columns categories (in the order the counter shows them). */
+const COUNTER_ROWS: readonly { prefix: RewardCounterPrefix; label: string }[] = [
+  { prefix: 'conquistados', label: 'Conquistados' },
+  { prefix: 'pendente_resgate', label: 'Pendentes' },
+  { prefix: 'resgatado', label: 'Resgatados' },
+  { prefix: 'expirado', label: 'Expirados' },
+];
+const COUNTER_COLUMNS: readonly { category: RewardCategory; label: string }[] = [
+  { category: 'premio_fidelidade', label: 'Fidelidade' },
+  { category: 'brinde_roleta', label: 'Roleta' },
+  { category: 'premio_surpresa', label: 'Surpresa' },
+  { category: 'premio_campanha', label: 'Campanha' },
+  { category: 'premio_game', label: 'Game' },
+];
+const VISIBLE_EXPIRATIONS = 3;
+
+const byValidity = (a: PointEntry, b: PointEntry) =>
+  (a.data_validade ?? '9999').localeCompare(b.data_validade ?? '9999') ||
+  a.id_cartela_cliente - b.id_cartela_cliente;
+const newestFirst = (a: PointEntry, b: PointEntry) =>
+  b.data.localeCompare(a.data) || b.id_cartela_cliente - a.id_cartela_cliente;
+
+function tipoLabel(tipo: string): string {
+  const t = tipo.toLowerCase();
+  if (t === 'credito' || t === 'crédito') return 'Crédito';
+  if (t === 'debito' || t === 'débito') return 'Débito';
+  return tipo;
+}
+
+function signedPoints(entry: PointEntry): string {
+  const t = entry.tipo.toLowerCase();
+  if (t === 'credito' || t === 'crédito') return `+${formatPoints(Math.abs(entry.pontos))}`;
+  if (t === 'debito' || t === 'débito') return `−${formatPoints(Math.abs(entry.pontos))}`;
+  return formatPoints(entry.pontos);
+}
+
+function whenText(date: string, today: string): string | null {
+  const days = daysUntil(date, today);
+  if (Number.isNaN(days)) return null;
+  if (days < 0) return 'vencido';
+  if (days === 0) return 'hoje';
+  if (days === 1) return 'amanhã';
+  return `em ${days} dias`;
+}
+
+/**
+ * A found (or just registered) customer, for the counter's left column (~560px): who it is,
+ * the balance, carência, expirations, revenue, purchases, the 20 reward counters and the
+ * points history (which scrolls inside). The root is a region named by the customer's name.
+ */
+export function CustomerPanel({
+  customer,
+  today = todayInSaoPaulo(),
+  className = '',
+}: {
+  customer: Customer;
+  /** `YYYY-MM-DD` in São Paulo; defaults to now. For "vence em N dias". */
+  today?: string;
+  className?: string;
+}) {
+  const headingId = useId();
+  const { carteira } = customer;
+  const expiredTotal = carteira.pontos_vencidos.reduce((sum, e) => sum + e.pontos, 0);
+  const pendingRewards = COUNTER_COLUMNS.reduce(
+    (sum, c) => sum + customer[rewardCounterKey('pendente_resgate', c.category)],
+    0,
+  );
+
+  return (
+    <section
+      aria-labelledby={headingId}
+      className={`flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 ${className}`}
+    >
+      <header className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
+        <div className="min-w-0">
+          <h2 id={headingId} className="text-xl font-bold break-words">
+            {customer.nome}
+          </h2>
+          <p className="text-slate-700">
+            <span className="tabular">{formatPhoneDisplay(customer.celular)}</span>
+            <span aria-hidden="true"> · </span>
+            <span className="sr-only">, </span>
+            <span className="tabular">Cliente #{customer.id_cliente}</span>
+          </p>
+        </div>
+        <Link
+          href={`/premios?id_cliente=${customer.id_cliente}`}
+          className="rounded-md px-1 py-1 font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
+        >
+          Ver prêmios deste cliente
+        </Link>
+      </header>
+
+      <dl className="grid grid-cols-[1.4fr_1fr_1fr] gap-2">
+        <div className="rounded-md bg-blue-50 px-3 py-2 ring-1 ring-blue-200">
+          <dt className="text-sm font-semibold text-slate-700">Saldo</dt>
+          <dd className="leading-tight">
+            <span className="tabular text-4xl font-bold text-blue-900" data-testid="saldo">
+              {formatPoints(carteira.saldo)}
+            </span>{' '}
+            <span className="text-slate-700">{Math.abs(carteira.saldo) === 1 ? 'ponto' : 'pontos'}</span>
+          </dd>
+        </div>
+        <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+          <dt className="text-sm font-semibold text-slate-700">Em carência</dt>
+          <dd className="leading-tight">
+            <span className="tabular text-xl font-bold">{pontos(carteira.saldo_carencia)}</span>
+            {carteira.saldo_carencia > 0 && (
+              <span className="block text-sm font-semibold text-amber-900">
+                <span aria-hidden="true">⏳ </span>liberados amanhã
+              </span>
+            )}
+          </dd>
+        </div>
+        <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
+          <dt className="text-sm font-semibold text-slate-700">Vencidos</dt>
+          <dd className="tabular text-xl leading-tight font-bold">{pontos(expiredTotal)}</dd>
+        </div>
+      </dl>
+
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_auto]">
+        <Expirations entries={carteira.pontos_vencendo} today={today} />
+        <dl className="grid grid-cols-[auto_auto] content-start gap-x-3 text-sm">
+          <dt className="text-slate-700">Receita</dt>
+          <dd className="tabular text-right font-semibold">{formatBRL(reaisToCents(customer.receita))}</dd>
+          <dt className="text-slate-700">Compras</dt>
+          <dd className="tabular text-right font-semibold">{formatPoints(customer.compras)}</dd>
+          <dt className="text-slate-700">Primeira compra</dt>
+          <dd className="tabular text-right font-semibold">
+            {customer.primeira_compra ? formatDate(customer.primeira_compra) : '—'}
+          </dd>
+          <dt className="text-slate-700">Última compra</dt>
+          <dd className="tabular text-right font-semibold">
+            {customer.ultima_compra ? formatDateTime(customer.ultima_compra) : '—'}
+          </dd>
+        </dl>
+      </div>
+
+      <RewardCounters customer={customer} pending={pendingRewards} />
+
+      <History entries={carteira.historico} />
+    </section>
+  );
+}
+
+function Expirations({ entries, today }: { entries: readonly PointEntry[]; today: string }) {
+  const [showAll, setShowAll] = useState(false);
+  const listId = useId();
+  const headingId = useId();
+  const sorted = [...entries].sort(byValidity);
+  const shown = showAll ? sorted : sorted.slice(0, VISIBLE_EXPIRATIONS);
+  return (
+    <div className="min-w-0">
+      <h3 id={headingId} className="text-sm font-bold">
+        Próximos vencimentos
+      </h3>
+      {sorted.length === 0 ? (
+        <p className="text-sm text-slate-700">Nenhum ponto a vencer.</p>
+      ) : (
+        <>
+          <ol
+            id={listId}
+            aria-labelledby={headingId}
+            className={`text-sm ${showAll ? 'max-h-32 overflow-y-auto' : ''}`}
+            tabIndex={showAll ? 0 : undefined}
+          >
+            {shown.map((e) => {
+              const when = e.data_validade ? whenText(e.data_validade, today) : null;
+              return (
+                <li key={e.id_cartela_cliente} className="flex gap-2">
+                  <span className="tabular font-semibold">{pontos(e.pontos)}</span>
+                  <span className="text-slate-700">
+                    {e.data_validade ? (
+                      <>
+                        vencem em <span className="tabular">{formatDate(e.data_validade)}</span>
+                        {when && ` (${when})`}
+                      </>
+                    ) : (
+                      'sem validade informada'
+                    )}
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+          {sorted.length > VISIBLE_EXPIRATIONS && (
+            <button
+              type="button"
+              aria-expanded={showAll}
+              aria-controls={listId}
+              onClick={() => setShowAll((v) => !v)}
+              className="mt-0.5 rounded text-sm font-semibold text-blue-800 underline underline-offset-2"
+            >
+              {showAll ? 'Mostrar só os próximos' : `Ver todas (${sorted.length})`}
+            </button>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+function RewardCounters({ customer, pending }: { customer: Customer; pending: number }) {
+  return (
+    <div>
+      <table className="w-full border-collapse text-sm">
+        <caption className="mb-1 text-left">
+          <span className="font-bold">Prêmios</span>
+          {pending > 0 && (
+            <span className="ml-2 font-semibold text-amber-900">
+              <span aria-hidden="true">🎁 </span>
+              {pending === 1 ? '1 pendente de resgate' : `${pending} pendentes de resgate`}
+            </span>
+          )}
+        </caption>
+        <thead>
+          <tr className="border-b border-slate-300">
+            <th scope="col" className="py-0.5 pr-2 text-left font-semibold text-slate-700">
+              <span className="sr-only">Situação</span>
+            </th>
+            {COUNTER_COLUMNS.map((c) => (
+              <th key={c.category} scope="col" className="px-1 py-0.5 text-right font-semibold text-slate-700">
+                {c.label}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {COUNTER_ROWS.map((r) => (
+            <tr key={r.prefix} className="border-b border-slate-200 last:border-b-0">
+              <th scope="row" className="py-0.5 pr-2 text-left font-semibold text-slate-800">
+                {r.label}
+              </th>
+              {COUNTER_COLUMNS.map((c) => {
+                const n = customer[rewardCounterKey(r.prefix, c.category)];
+                const highlight = r.prefix === 'pendente_resgate' && n > 0;
+                return (
+                  <td
+                    key={c.category}
+                    className={`tabular px-1 py-0.5 text-right ${
+                      n === 0 ? 'text-slate-600' : 'font-bold text-slate-900'
+                    } ${highlight ? 'bg-amber-100' : ''}`}
+                  >
+                    {formatPoints(n)}
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
+  const headingId = useId();
+  const sorted = entries ? [...entries].sort(newestFirst) : [];
+  return (
+    <div className="flex min-h-0 flex-col">
+      <h3 id={headingId} className="mb-1 text-sm font-bold">
+        Histórico de pontos
+      </h3>
+      {sorted.length === 0 ? (
+        <p className="text-sm text-slate-700">Nenhum lançamento de pontos ainda.</p>
+      ) : (
+        <div
+          role="region"
+          aria-labelledby={headingId}
+          tabIndex={0}
+          className="max-h-40 min-h-0 overflow-y-auto rounded-md border border-slate-200"
+        >
+          <table className="w-full border-collapse text-sm">
+            <thead className="sticky top-0 bg-slate-100">
+              <tr>
+                <th scope="col" className="px-2 py-0.5 text-left font-semibold text-slate-700">
+                  Data
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-left font-semibold text-slate-700">
+                  Tipo
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-right font-semibold text-slate-700">
+                  Pontos
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-right font-semibold text-slate-700">
+                  Validade
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sorted.map((e) => (
+                <tr key={e.id_cartela_cliente} className="border-t border-slate-200">
+                  <td className="tabular px-2 py-0.5">{formatDateTime(e.data)}</td>
+                  <td className="px-2 py-0.5">{tipoLabel(e.tipo)}</td>
+                  <td className="tabular px-2 py-0.5 text-right font-semibold">{signedPoints(e)}</td>
+                  <td className="tabular px-2 py-0.5 text-right">
+                    {e.data_validade ? formatDate(e.data_validade) : '—'}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </div>
+  );
+}

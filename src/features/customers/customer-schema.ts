@@ -1,0 +1,176 @@
+// The customer-fields form schema: what a cashier types (all strings) → the wire's customer
+// body (RegisterCustomerBody, also `cliente` in the points body). Rules mirror decisions.md;
+// messages are written for the cashier. Only `celular` is required; every other field may be
+// left blank, and a blank field is omitted from the request (the service fills its default).
+import * as z from 'zod/mini';
+import type { RegisterCustomerBody } from '@/api/schemas';
+import { cepDigits } from '@/lib/cep';
+import { cpfDigits, isValidCpf } from '@/lib/cpf';
+import { isNotFuture, isRealDate } from '@/lib/dates';
+import { parsePhoneBR } from '@/lib/phone';
+import { isUf } from '@/lib/uf';
+
+export const ENDERECO_MAX = 100;
+export const BAIRRO_MAX = 50;
+
+/** What the service stores when a field is left blank (shown to the cashier). */
+export const SERVICE_DEFAULTS = {
+  nome: 'CLIENTE DESCONHECIDO',
+  email: 'invalido@invalido.com.br',
+} as const;
+
+export const CUSTOMER_MESSAGES = {
+  cpfLength: 'CPF incompleto: são 11 dígitos.',
+  cpfCheck: 'CPF inválido: dígitos verificadores não conferem.',
+  email: 'E-mail inválido. Exemplo: nome@dominio.com.br',
+  dateInvalid: 'Data inválida: informe dia, mês e ano de uma data que exista.',
+  dateTooOld: 'Confira o ano: data anterior a 1900.',
+  dateFuture: 'A data de nascimento não pode estar no futuro.',
+  genero: 'Escolha Masculino, Feminino ou Não informado.',
+  cep: 'CEP deve ter 8 dígitos, ex.: 01310-100.',
+  endereco: `Endereço: no máximo ${ENDERECO_MAX} caracteres.`,
+  bairro: `Bairro: no máximo ${BAIRRO_MAX} caracteres.`,
+  estado: 'Escolha um dos 27 estados (UF).',
+} as const;
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const blank = (v: string) => v.trim() === '';
+
+/** Celular: required, any common Brazilian way of typing it; the message says what is wrong. */
+const celular = z.string().check(
+  z.superRefine((value, ctx) => {
+    const phone = parsePhoneBR(value);
+    if (!phone.ok) ctx.addIssue({ code: 'custom', message: phone.reason, input: value });
+  }),
+);
+
+const cpf = z.string().check(
+  z.superRefine((value, ctx) => {
+    if (blank(value)) return;
+    const digits = value.replace(/\D/g, '');
+    if (/[^\d\s.-]/.test(value) || digits.length !== 11) {
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfLength, input: value });
+    } else if (!isValidCpf(digits)) {
+      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfCheck, input: value });
+    }
+  }),
+);
+
+const email = z
+  .string()
+  .check(z.refine((v) => blank(v) || EMAIL_RE.test(v.trim()), CUSTOMER_MESSAGES.email));
+
+/** `<input type="date">` gives `YYYY-MM-DD` (or '' while incomplete). */
+const dataNascimento = z.string().check(
+  z.superRefine((value, ctx) => {
+    if (blank(value)) return;
+    const v = value.trim();
+    const message = !isRealDate(v)
+      ? CUSTOMER_MESSAGES.dateInvalid
+      : v < '1900-01-01'
+        ? CUSTOMER_MESSAGES.dateTooOld
+        : !isNotFuture(v)
+          ? CUSTOMER_MESSAGES.dateFuture
+          : null;
+    if (message) ctx.addIssue({ code: 'custom', message, input: value });
+  }),
+);
+
+const genero = z.string().check(z.refine((v) => v === '' || v === 'M' || v === 'F', CUSTOMER_MESSAGES.genero));
+
+const cep = z
+  .string()
+  .check(z.refine((v) => blank(v) || /^\d{5}-?\d{3}$/.test(v.trim()), CUSTOMER_MESSAGES.cep));
+
+const estado = z.string().check(z.refine((v) => v === '' || isUf(v), CUSTOMER_MESSAGES.estado));
+
+const customerFieldsObject = z.object({
+  celular,
+  cpf,
+  nome: z.string(),
+  email,
+  data_nascimento: dataNascimento,
+  genero,
+  cep,
+  endereco: z.string().check(z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco)),
+  bairro: z.string().check(z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro)),
+  cidade: z.string(),
+  estado,
+});
+
+/** The form's values: exactly what the inputs hold, all strings ('' = left blank). */
+export type CustomerFormValues = z.input<typeof customerFieldsObject>;
+export type CustomerFieldName = keyof CustomerFormValues;
+
+export const CUSTOMER_FIELD_NAMES = Object.keys(customerFieldsObject.shape) as CustomerFieldName[];
+
+export const emptyCustomerValues: CustomerFormValues = {
+  celular: '',
+  cpf: '',
+  nome: '',
+  email: '',
+  data_nascimento: '',
+  genero: '',
+  cep: '',
+  endereco: '',
+  bairro: '',
+  cidade: '',
+  estado: '',
+};
+
+type LooseCustomerValues = { [K in CustomerFieldName]?: string | null | undefined };
+
+/**
+ * Form values → wire body: blank fields omitted, text trimmed, celular as E.164, cpf and cep
+ * as digits. Idempotent (a body it produced maps to itself). Expects values that passed
+ * `customerFieldsSchema`; a celular that does not parse is sent as typed (the service answers).
+ */
+export function toRegisterBody(values: LooseCustomerValues): RegisterCustomerBody {
+  const text = (v: string | null | undefined) => (v ?? '').trim();
+  const phone = parsePhoneBR(text(values.celular));
+  const body: RegisterCustomerBody = { celular: phone.ok ? phone.e164 : text(values.celular) };
+
+  const cpfValue = cpfDigits(text(values.cpf));
+  if (cpfValue) body.cpf = cpfValue;
+  const nome = text(values.nome);
+  if (nome) body.nome = nome;
+  const emailValue = text(values.email);
+  if (emailValue) body.email = emailValue;
+  const nascimento = text(values.data_nascimento);
+  if (nascimento) body.data_nascimento = nascimento;
+  const generoValue = text(values.genero).toUpperCase();
+  if (generoValue === 'M' || generoValue === 'F') body.genero = generoValue;
+  const cepValue = cepDigits(text(values.cep));
+  if (cepValue) body.cep = cepValue;
+  const endereco = text(values.endereco);
+  if (endereco) body.endereco = endereco;
+  const bairro = text(values.bairro);
+  if (bairro) body.bairro = bairro;
+  const cidade = text(values.cidade);
+  if (cidade) body.cidade = cidade;
+  const estadoValue = text(values.estado).toUpperCase();
+  if (estadoValue) body.estado = estadoValue;
+  return body;
+}
+
+/**
+ * The one form schema for the customer fields. Input: `CustomerFormValues` (strings);
+ * output: the wire body (`RegisterCustomerBody`). Celular is the only required field, so the
+ * same schema serves the registration form and the points form's `cliente` for a new customer:
+ * `z.object({ cliente: customerFieldsSchema, ... })`.
+ */
+export const customerFieldsSchema = z.pipe(
+  customerFieldsObject,
+  z.transform((values: CustomerFormValues) => toRegisterBody(values)),
+);
+
+/**
+ * A service error path → the form field that owns it, or null when no field does.
+ * `celular`, `cliente.celular` → 'celular'; `estado`, `uf`, `cliente.estado` → 'estado'.
+ */
+export function serverPathToField(path: string): CustomerFieldName | null {
+  const key = path.replace(/^cliente\./, '');
+  if (key === 'uf') return 'estado';
+  return (CUSTOMER_FIELD_NAMES as string[]).includes(key) ? (key as CustomerFieldName) : null;
+}
