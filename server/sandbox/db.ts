@@ -1,0 +1,175 @@
+// The sandbox's SQLite database: opening, pragmas and migrations.
+//
+// Migrations are ordered SQL steps recorded in `schema_version`. They run inside one
+// IMMEDIATE transaction, so two processes opening the same new file (`npm run sandbox` and
+// the app server) cannot both migrate it; the one that waits finds the work done.
+//
+// Instants are stored as epoch milliseconds (INTEGER); São Paulo text is made on output.
+
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+      CREATE TABLE estabelecimentos (
+        id                 INTEGER PRIMARY KEY,
+        nome               TEXT    NOT NULL,
+        app_token          TEXT    NOT NULL,
+        access_token       TEXT    NOT NULL UNIQUE,
+        senha_atendente    TEXT    NOT NULL,
+        centavos_por_ponto INTEGER NOT NULL CHECK (centavos_por_ponto > 0),
+        carencia           INTEGER NOT NULL DEFAULT 0 CHECK (carencia IN (0, 1))
+      );
+
+      -- Reward definitions. premio_fidelidade has a point cost; premio_campanha a term that
+      -- an item description must contain; the other categories only exist in seeded data.
+      CREATE TABLE premios (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        estabelecimento_id INTEGER NOT NULL REFERENCES estabelecimentos (id),
+        categoria          TEXT    NOT NULL CHECK (categoria IN
+                             ('premio_fidelidade', 'brinde_roleta', 'premio_surpresa',
+                              'premio_campanha', 'premio_game')),
+        nome               TEXT    NOT NULL,
+        nome_busca         TEXT    NOT NULL, -- lower-cased nome, for q
+        custo_pontos       INTEGER CHECK (custo_pontos IS NULL OR custo_pontos > 0),
+        termo_campanha     TEXT
+      );
+
+      CREATE TABLE clientes (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        estabelecimento_id INTEGER NOT NULL REFERENCES estabelecimentos (id),
+        celular            TEXT    NOT NULL,
+        cpf                TEXT    NOT NULL,
+        nome               TEXT    NOT NULL,
+        email              TEXT    NOT NULL,
+        data_nascimento    TEXT,
+        genero             TEXT,
+        cep                TEXT,
+        endereco           TEXT,
+        bairro             TEXT,
+        cidade             TEXT,
+        uf                 TEXT,
+        data_cadastro_ms   INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX clientes_celular ON clientes (estabelecimento_id, celular);
+      CREATE UNIQUE INDEX clientes_cpf ON clientes (estabelecimento_id, cpf);
+
+      -- One row per posting (id = id_ponto).
+      CREATE TABLE pontos (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        estabelecimento_id INTEGER NOT NULL REFERENCES estabelecimentos (id),
+        cliente_id         INTEGER NOT NULL REFERENCES clientes (id),
+        valor_gasto        INTEGER NOT NULL CHECK (valor_gasto > 0),
+        pontos             INTEGER NOT NULL CHECK (pontos >= 0),
+        itens_json         TEXT    NOT NULL DEFAULT '[]',
+        criado_em_ms       INTEGER NOT NULL
+      );
+      CREATE INDEX pontos_cliente ON pontos (cliente_id);
+
+      -- Wallet credits (id = id_cartela_cliente), one per posting. matura_ms is NULL when the
+      -- establishment has no carencia; expira_ms is the first instant after data_validade.
+      CREATE TABLE cartela (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        cliente_id         INTEGER NOT NULL REFERENCES clientes (id),
+        ponto_id           INTEGER NOT NULL UNIQUE REFERENCES pontos (id),
+        tipo               TEXT    NOT NULL DEFAULT 'credito' CHECK (tipo = 'credito'),
+        pontos             INTEGER NOT NULL CHECK (pontos >= 0),
+        data_ms            INTEGER NOT NULL,
+        matura_ms          INTEGER,
+        data_validade      TEXT    NOT NULL,
+        expira_ms          INTEGER NOT NULL
+      );
+      CREATE INDEX cartela_cliente ON cartela (cliente_id);
+
+      CREATE TABLE premios_cliente (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        estabelecimento_id INTEGER NOT NULL REFERENCES estabelecimentos (id),
+        cliente_id         INTEGER NOT NULL REFERENCES clientes (id),
+        premio_id          INTEGER NOT NULL REFERENCES premios (id),
+        ponto_id           INTEGER REFERENCES pontos (id),
+        data_conquista_ms  INTEGER NOT NULL,
+        valido_ate_ms      INTEGER NOT NULL,
+        data_resgate_ms    INTEGER,
+        estornado_em_ms    INTEGER,
+        -- 'expirado' is never stored: a pendente_resgate past valido_ate reads as expirado.
+        status             TEXT    NOT NULL CHECK (status IN ('pendente_resgate', 'resgatado', 'estornado'))
+      );
+      CREATE INDEX premios_cliente_lista
+        ON premios_cliente (estabelecimento_id, data_conquista_ms DESC, id DESC);
+      CREATE INDEX premios_cliente_cliente ON premios_cliente (cliente_id);
+
+      -- Points debited from the wallet by a loyalty reward; consumed FIFO when read.
+      CREATE TABLE debitos (
+        id                 INTEGER PRIMARY KEY AUTOINCREMENT,
+        cliente_id         INTEGER NOT NULL REFERENCES clientes (id),
+        premio_cliente_id  INTEGER NOT NULL REFERENCES premios_cliente (id),
+        pontos             INTEGER NOT NULL CHECK (pontos > 0),
+        momento_ms         INTEGER NOT NULL
+      );
+      CREATE INDEX debitos_cliente ON debitos (cliente_id);
+
+      CREATE TABLE sandbox_meta (
+        chave TEXT PRIMARY KEY,
+        valor TEXT NOT NULL
+      );
+    `,
+  },
+];
+
+export function currentVersion(db: Db): number {
+  const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as
+    | { v: number | null }
+    | undefined;
+  return row?.v ?? 0;
+}
+
+/**
+ * Opens (creating parent folders) and configures the database. `:memory:` is for tests.
+ */
+export function openDatabase(dbPath: string): Db {
+  if (dbPath !== ':memory:' && !dbPath.startsWith('file:')) {
+    mkdirSync(dirname(dbPath), { recursive: true });
+  }
+  const db = new Database(dbPath);
+  db.pragma('busy_timeout = 5000');
+  if (dbPath !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  return db;
+}
+
+/**
+ * Applies the missing migrations, then `afterFresh` when the database was new (version 0),
+ * all in one IMMEDIATE transaction. Returns the version found before migrating.
+ */
+export function migrate(db: Db, afterFresh: (db: Db) => void, now: number): number {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)',
+  );
+  const run = db.transaction(() => {
+    const from = currentVersion(db);
+    const record = db.prepare(
+      'INSERT INTO schema_version (version, name, applied_at_ms) VALUES (?, ?, ?)',
+    );
+    for (const m of MIGRATIONS) {
+      if (m.version <= from) continue;
+      db.exec(m.sql);
+      record.run(m.version, m.name, now);
+    }
+    if (from === 0) afterFresh(db);
+    return from;
+  });
+  return run.immediate();
+}

@@ -1,0 +1,565 @@
+// The sandbox's operations over its database: plain functions over one transaction each,
+// using the rules in ./rules. Routes call these; so does the seed.
+
+import type { Db } from './db';
+import { randomCpfHash } from './rules/cpf';
+import { centsToReais, pointsFor } from './rules/money';
+import {
+  campaignWins,
+  countersFor,
+  effectiveStatus,
+  loyaltyWins,
+  type Category,
+  type Counters,
+  type Status,
+  type StoredStatus,
+} from './rules/rewards';
+import {
+  addDays,
+  creditExpiresAt,
+  creditValidity,
+  formatTimestamp,
+  nextLocalMidnight,
+  rewardValidUntil,
+  startOfLocalDay,
+} from './rules/time';
+import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
+import { walletAt, type Credit, type Debit, type WalletEntry } from './rules/wallet';
+
+export const DEFAULT_NOME = 'CLIENTE DESCONHECIDO';
+export const DEFAULT_EMAIL = 'invalido@invalido.com.br';
+
+export interface Establishment {
+  id: number;
+  nome: string;
+  appToken: string;
+  accessToken: string;
+  senhaAtendente: string;
+  centavosPorPonto: number;
+  carencia: boolean;
+}
+
+interface EstablishmentRow {
+  id: number;
+  nome: string;
+  app_token: string;
+  access_token: string;
+  senha_atendente: string;
+  centavos_por_ponto: number;
+  carencia: number;
+}
+
+interface ClienteRow {
+  id: number;
+  estabelecimento_id: number;
+  celular: string;
+  cpf: string;
+  nome: string;
+  email: string;
+  data_nascimento: string | null;
+  genero: string | null;
+  cep: string | null;
+  endereco: string | null;
+  bairro: string | null;
+  cidade: string | null;
+  uf: string | null;
+  data_cadastro_ms: number;
+}
+
+interface CreditRow {
+  id: number;
+  pontos: number;
+  data_ms: number;
+  matura_ms: number | null;
+  data_validade: string;
+  expira_ms: number;
+}
+
+interface RewardRow {
+  id: number;
+  cliente_id: number;
+  premio_id: number;
+  valido_ate_ms: number;
+  data_resgate_ms: number | null;
+  data_conquista_ms: number;
+  estornado_em_ms: number | null;
+  status: StoredStatus;
+  categoria: Category;
+  nome: string;
+}
+
+export interface PointEntry {
+  id_cartela_cliente: number;
+  pontos: number;
+  data: string;
+  tipo: 'credito';
+  data_validade: string;
+}
+
+export interface Carteira {
+  saldo: number;
+  saldo_carencia: number;
+  pontos_vencidos: PointEntry[];
+  pontos_vencendo: PointEntry[];
+  historico?: PointEntry[];
+}
+
+export type CustomerResource = {
+  id_cliente: number;
+  nome: string;
+  email: string;
+  data_cadastro: string;
+  celular: string;
+  data_nascimento: string | null;
+  genero: string;
+  cep: string | null;
+  endereco: string | null;
+  bairro: string | null;
+  cidade: string | null;
+  uf: string | null;
+  carteira: Carteira;
+  receita: number;
+  compras: number;
+  primeira_compra: string | null;
+  ultima_compra: string | null;
+} & Counters;
+
+export interface RewardRecord {
+  id_premio_cliente: number;
+  id_cliente: number;
+  id_premio: number;
+  valido_ate: string;
+  data_resgate: string | null;
+  data_conquista: string;
+  estornado_em: string | null;
+  premio_status: Status;
+  categoria_premio: Category;
+  nome: string;
+}
+
+export interface PostingResult {
+  id_cliente: number;
+  id_ponto: number;
+  saldo_atual: number;
+  saldo_carencia: number;
+  /** id_premio_cliente of the rewards this posting won (not on the wire) */
+  premios: number[];
+  /** whether the posting registered the customer (not on the wire) */
+  cadastrou: boolean;
+}
+
+export type RegisterResult = { created: true; id: number } | { created: false; id: number };
+
+const toEstablishment = (r: EstablishmentRow): Establishment => ({
+  id: r.id,
+  nome: r.nome,
+  appToken: r.app_token,
+  accessToken: r.access_token,
+  senhaAtendente: r.senha_atendente,
+  centavosPorPonto: r.centavos_por_ponto,
+  carencia: r.carencia === 1,
+});
+
+const toCredit = (r: CreditRow): Credit => ({
+  id: r.id,
+  pontos: r.pontos,
+  dataMs: r.data_ms,
+  maturesAtMs: r.matura_ms,
+  expiresAtMs: r.expira_ms,
+  dataValidade: r.data_validade,
+});
+
+const toEntry = (e: WalletEntry): PointEntry => ({
+  id_cartela_cliente: e.credit.id,
+  pontos: e.pontos,
+  data: formatTimestamp(e.credit.dataMs),
+  tipo: 'credito',
+  data_validade: e.credit.dataValidade,
+});
+
+const stamp = (ms: number | null): string | null => (ms === null ? null : formatTimestamp(ms));
+
+/** The lower-cased form `q` is matched against. */
+export const searchable = (s: string): string => s.normalize('NFC').toLocaleLowerCase('pt-BR');
+
+export function createStore(db: Db) {
+  const st = {
+    establishments: db.prepare<[], EstablishmentRow>('SELECT * FROM estabelecimentos ORDER BY id'),
+    establishment: db.prepare<[number], EstablishmentRow>('SELECT * FROM estabelecimentos WHERE id = ?'),
+    byCelular: db.prepare<[number, string], { id: number }>(
+      'SELECT id FROM clientes WHERE estabelecimento_id = ? AND celular = ?',
+    ),
+    byCpf: db.prepare<[number, string], { id: number }>(
+      'SELECT id FROM clientes WHERE estabelecimento_id = ? AND cpf = ?',
+    ),
+    byId: db.prepare<[number, number], { id: number }>(
+      'SELECT id FROM clientes WHERE estabelecimento_id = ? AND id = ?',
+    ),
+    cliente: db.prepare<[number], ClienteRow>('SELECT * FROM clientes WHERE id = ?'),
+    insertCliente: db.prepare(
+      `INSERT INTO clientes (estabelecimento_id, celular, cpf, nome, email, data_nascimento, genero,
+         cep, endereco, bairro, cidade, uf, data_cadastro_ms)
+       VALUES (@estabelecimento_id, @celular, @cpf, @nome, @email, @data_nascimento, @genero,
+         @cep, @endereco, @bairro, @cidade, @uf, @data_cadastro_ms)`,
+    ),
+    insertPonto: db.prepare(
+      `INSERT INTO pontos (estabelecimento_id, cliente_id, valor_gasto, pontos, itens_json, criado_em_ms)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    ),
+    insertCredit: db.prepare(
+      `INSERT INTO cartela (cliente_id, ponto_id, pontos, data_ms, matura_ms, data_validade, expira_ms)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    credits: db.prepare<[number], CreditRow>(
+      'SELECT id, pontos, data_ms, matura_ms, data_validade, expira_ms FROM cartela WHERE cliente_id = ?',
+    ),
+    debits: db.prepare<[number], { id: number; pontos: number; momento_ms: number }>(
+      'SELECT id, pontos, momento_ms FROM debitos WHERE cliente_id = ?',
+    ),
+    insertDebit: db.prepare(
+      'INSERT INTO debitos (cliente_id, premio_cliente_id, pontos, momento_ms) VALUES (?, ?, ?, ?)',
+    ),
+    loyaltyRewards: db.prepare<[number], { id: number; custo_pontos: number }>(
+      `SELECT id, custo_pontos FROM premios
+       WHERE estabelecimento_id = ? AND categoria = 'premio_fidelidade' AND custo_pontos IS NOT NULL`,
+    ),
+    campaigns: db.prepare<[number], { id: number; termo_campanha: string }>(
+      `SELECT id, termo_campanha FROM premios
+       WHERE estabelecimento_id = ? AND categoria = 'premio_campanha' AND termo_campanha IS NOT NULL`,
+    ),
+    premio: db.prepare<[number], { id: number; estabelecimento_id: number }>(
+      'SELECT id, estabelecimento_id FROM premios WHERE id = ?',
+    ),
+    insertReward: db.prepare(
+      `INSERT INTO premios_cliente (estabelecimento_id, cliente_id, premio_id, ponto_id,
+         data_conquista_ms, valido_ate_ms, status)
+       VALUES (?, ?, ?, ?, ?, ?, 'pendente_resgate')`,
+    ),
+    reward: db.prepare<[number], { id: number; status: StoredStatus; valido_ate_ms: number }>(
+      'SELECT id, status, valido_ate_ms FROM premios_cliente WHERE id = ?',
+    ),
+    redeem: db.prepare(
+      "UPDATE premios_cliente SET status = 'resgatado', data_resgate_ms = ? WHERE id = ?",
+    ),
+    reverse: db.prepare(
+      "UPDATE premios_cliente SET status = 'estornado', estornado_em_ms = ? WHERE id = ?",
+    ),
+    customerRewards: db.prepare<[number], { categoria: Category; status: StoredStatus; valido_ate_ms: number }>(
+      `SELECT p.categoria, pc.status, pc.valido_ate_ms
+       FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id
+       WHERE pc.cliente_id = ?`,
+    ),
+    purchases: db.prepare<[number], { total: number; compras: number; primeira: number | null; ultima: number | null }>(
+      `SELECT COALESCE(SUM(valor_gasto), 0) AS total, COUNT(*) AS compras,
+              MIN(criado_em_ms) AS primeira, MAX(criado_em_ms) AS ultima
+       FROM pontos WHERE cliente_id = ?`,
+    ),
+  };
+
+  const rewardFilter = `
+    FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id
+    WHERE pc.estabelecimento_id = @est
+      AND (@cliente IS NULL OR pc.cliente_id = @cliente)
+      AND (@categoria IS NULL OR p.categoria = @categoria)
+      AND (@q IS NULL OR instr(p.nome_busca, @q) > 0)
+      AND (@status IS NULL OR
+           (CASE WHEN pc.status = 'pendente_resgate' AND pc.valido_ate_ms + 1000 <= @now
+                 THEN 'expirado' ELSE pc.status END) = @status)
+      AND (@desde IS NULL OR
+           (CASE @campo WHEN 'valido_ate' THEN pc.valido_ate_ms
+                        WHEN 'data_resgate' THEN pc.data_resgate_ms
+                        WHEN 'estornado_em' THEN pc.estornado_em_ms
+                        ELSE pc.data_conquista_ms END) >= @desde)
+      AND (@ate IS NULL OR
+           (CASE @campo WHEN 'valido_ate' THEN pc.valido_ate_ms
+                        WHEN 'data_resgate' THEN pc.data_resgate_ms
+                        WHEN 'estornado_em' THEN pc.estornado_em_ms
+                        ELSE pc.data_conquista_ms END) < @ate)`;
+  interface FilterParams {
+    est: number;
+    cliente: number | null;
+    categoria: string | null;
+    q: string | null;
+    status: string | null;
+    now: number;
+    campo: string;
+    desde: number | null;
+    ate: number | null;
+  }
+  const countRewards = db.prepare<[FilterParams], { n: number }>(`SELECT COUNT(*) AS n ${rewardFilter}`);
+  const pageRewards = db.prepare<[FilterParams & { limit: number; offset: number }], RewardRow>(
+    `SELECT pc.id, pc.cliente_id, pc.premio_id, pc.valido_ate_ms, pc.data_resgate_ms,
+            pc.data_conquista_ms, pc.estornado_em_ms, pc.status, p.categoria, p.nome
+     ${rewardFilter}
+     ORDER BY pc.data_conquista_ms DESC, pc.id DESC
+     LIMIT @limit OFFSET @offset`,
+  );
+
+  function findCustomerId(estId: number, key: LookupKey): number | null {
+    const row =
+      key.by === 'id_cliente'
+        ? st.byId.get(estId, key.value)
+        : key.by === 'cpf'
+          ? st.byCpf.get(estId, key.value)
+          : st.byCelular.get(estId, key.value);
+    return row?.id ?? null;
+  }
+
+  /** An existing customer of the establishment: by celular first, then by cpf. */
+  function existingCustomer(estId: number, input: CustomerInput): number | null {
+    const byCelular = st.byCelular.get(estId, input.celular);
+    if (byCelular) return byCelular.id;
+    if (input.cpf !== undefined) {
+      const byCpf = st.byCpf.get(estId, input.cpf);
+      if (byCpf) return byCpf.id;
+    }
+    return null;
+  }
+
+  function insertCustomer(estId: number, input: CustomerInput, nowMs: number): number {
+    const info = st.insertCliente.run({
+      estabelecimento_id: estId,
+      celular: input.celular,
+      cpf: input.cpf ?? randomCpfHash(),
+      nome: input.nome ?? DEFAULT_NOME,
+      email: input.email ?? DEFAULT_EMAIL,
+      data_nascimento: input.data_nascimento ?? null,
+      genero: input.genero ?? null,
+      cep: input.cep ?? null,
+      endereco: input.endereco ?? null,
+      bairro: input.bairro ?? null,
+      cidade: input.cidade ?? null,
+      uf: input.estado ?? null,
+      data_cadastro_ms: nowMs,
+    });
+    return Number(info.lastInsertRowid);
+  }
+
+  function walletOf(clienteId: number, nowMs: number) {
+    const credits = st.credits.all(clienteId).map(toCredit);
+    const debits: Debit[] = st.debits
+      .all(clienteId)
+      .map((d) => ({ id: d.id, pontos: d.pontos, atMs: d.momento_ms }));
+    return walletAt(credits, debits, nowMs);
+  }
+
+  function grant(
+    estId: number,
+    clienteId: number,
+    premioId: number,
+    atMs: number,
+    pontoId: number | null,
+  ): number {
+    const info = st.insertReward.run(estId, clienteId, premioId, pontoId, atMs, rewardValidUntil(atMs));
+    return Number(info.lastInsertRowid);
+  }
+
+  const registerTx = db.transaction(
+    (estId: number, input: CustomerInput, nowMs: number): RegisterResult => {
+      const existing = existingCustomer(estId, input);
+      if (existing !== null) return { created: false, id: existing };
+      return { created: true, id: insertCustomer(estId, input, nowMs) };
+    },
+  );
+
+  const postTx = db.transaction(
+    (
+      est: Establishment,
+      input: { valor_gasto: number; cliente: CustomerInput; itens: ItemInput[] },
+      nowMs: number,
+    ): PostingResult => {
+      let clienteId = existingCustomer(est.id, input.cliente);
+      const cadastrou = clienteId === null;
+      clienteId ??= insertCustomer(est.id, input.cliente, nowMs);
+
+      const pontos = pointsFor(input.valor_gasto, est.centavosPorPonto);
+      const ponto = st.insertPonto.run(
+        est.id,
+        clienteId,
+        input.valor_gasto,
+        pontos,
+        JSON.stringify(input.itens),
+        nowMs,
+      );
+      const idPonto = Number(ponto.lastInsertRowid);
+      const dataValidade = creditValidity(nowMs);
+      st.insertCredit.run(
+        clienteId,
+        idPonto,
+        pontos,
+        nowMs,
+        est.carencia ? nextLocalMidnight(nowMs) : null,
+        dataValidade,
+        creditExpiresAt(dataValidade),
+      );
+
+      const premios: number[] = [];
+      const { saldo } = walletOf(clienteId, nowMs);
+      const loyalty = loyaltyWins(
+        saldo,
+        st.loyaltyRewards.all(est.id).map((r) => ({ id: r.id, custo: r.custo_pontos })),
+      );
+      for (const reward of loyalty.won) {
+        const id = grant(est.id, clienteId, reward.id, nowMs, idPonto);
+        st.insertDebit.run(clienteId, id, reward.custo, nowMs);
+        premios.push(id);
+      }
+      const campaigns = st.campaigns.all(est.id).map((c) => ({ id: c.id, termo: c.termo_campanha }));
+      for (const campaign of campaignWins(campaigns, input.itens)) {
+        premios.push(grant(est.id, clienteId, campaign.id, nowMs, idPonto));
+      }
+
+      const after = walletOf(clienteId, nowMs);
+      return {
+        id_cliente: clienteId,
+        id_ponto: idPonto,
+        saldo_atual: after.saldo,
+        saldo_carencia: after.saldoCarencia,
+        premios,
+        cadastrou,
+      };
+    },
+  );
+
+  const rewardTransitionTx = db.transaction(
+    (id: number, to: 'resgatado' | 'estornado', atMs: number): void => {
+      const row = st.reward.get(id);
+      if (!row) throw new Error(`premio_cliente ${id} not found`);
+      if (effectiveStatus(row.status, row.valido_ate_ms, atMs) !== 'pendente_resgate') {
+        throw new Error(`premio_cliente ${id} is not pendente_resgate`);
+      }
+      if (to === 'resgatado') st.redeem.run(atMs, id);
+      else st.reverse.run(atMs, id);
+    },
+  );
+
+  return {
+    db,
+
+    establishments(): Establishment[] {
+      return st.establishments.all().map(toEstablishment);
+    },
+
+    establishment(id: number): Establishment | null {
+      const row = st.establishment.get(id);
+      return row ? toEstablishment(row) : null;
+    },
+
+    findCustomerId,
+
+    /** Registers a customer unless one with that celular or cpf exists in the establishment. */
+    registerCustomer(estId: number, input: CustomerInput, nowMs: number): RegisterResult {
+      return registerTx.immediate(estId, input, nowMs);
+    },
+
+    /**
+     * Posts points for a purchase, registering the customer when new, then awards what the
+     * posting wins. One IMMEDIATE transaction.
+     */
+    postPoints(
+      est: Establishment,
+      input: { valor_gasto: number; cliente: CustomerInput; itens: ItemInput[] },
+      nowMs: number,
+    ): PostingResult {
+      return postTx.immediate(est, input, nowMs);
+    },
+
+    /** A reward outside the loyalty and campaign rules (roulette, surprise, game): seed only. */
+    grantReward(clienteId: number, premioId: number, atMs: number): number {
+      const cliente = st.cliente.get(clienteId);
+      const premio = st.premio.get(premioId);
+      if (!cliente || !premio || premio.estabelecimento_id !== cliente.estabelecimento_id) {
+        throw new Error('customer and reward must exist in the same establishment');
+      }
+      return grant(cliente.estabelecimento_id, clienteId, premioId, atMs, null);
+    },
+
+    redeemReward(id: number, atMs: number): void {
+      rewardTransitionTx.immediate(id, 'resgatado', atMs);
+    },
+
+    reverseReward(id: number, atMs: number): void {
+      rewardTransitionTx.immediate(id, 'estornado', atMs);
+    },
+
+    customer(id: number, nowMs: number, opts: { historico: boolean }): CustomerResource | null {
+      const c = st.cliente.get(id);
+      if (!c) return null;
+      const wallet = walletOf(id, nowMs);
+      const carteira: Carteira = {
+        saldo: wallet.saldo,
+        saldo_carencia: wallet.saldoCarencia,
+        pontos_vencidos: wallet.vencidos.map(toEntry),
+        pontos_vencendo: wallet.vencendo.map(toEntry),
+      };
+      if (opts.historico) carteira.historico = wallet.historico.map(toEntry);
+      const purchases = st.purchases.get(id) ?? { total: 0, compras: 0, primeira: null, ultima: null };
+      const counters = countersFor(
+        st.customerRewards.all(id).map((r) => ({
+          categoria: r.categoria,
+          status: effectiveStatus(r.status, r.valido_ate_ms, nowMs),
+        })),
+      );
+      return {
+        id_cliente: c.id,
+        nome: c.nome,
+        email: c.email,
+        data_cadastro: formatTimestamp(c.data_cadastro_ms),
+        celular: c.celular,
+        data_nascimento: c.data_nascimento,
+        genero: c.genero ?? 'NA',
+        cep: c.cep,
+        endereco: c.endereco,
+        bairro: c.bairro,
+        cidade: c.cidade,
+        uf: c.uf,
+        carteira,
+        receita: centsToReais(purchases.total),
+        compras: purchases.compras,
+        primeira_compra: stamp(purchases.primeira),
+        ultima_compra: stamp(purchases.ultima),
+        ...counters,
+      };
+    },
+
+    /** One page of the establishment's reward records, newest first. */
+    listRewards(
+      estId: number,
+      query: RewardQuery,
+      nowMs: number,
+    ): { total: number; records: RewardRecord[] } {
+      const params: FilterParams = {
+        est: estId,
+        cliente: query.id_cliente ?? null,
+        categoria: query.categoria ?? null,
+        q: query.q === undefined ? null : searchable(query.q),
+        status: query.status ?? null,
+        now: nowMs,
+        campo: query.filtrar_por,
+        desde: query.data_inicio === undefined ? null : startOfLocalDay(query.data_inicio),
+        ate: query.data_fim === undefined ? null : startOfLocalDay(addDays(query.data_fim, 1)),
+      };
+      const total = countRewards.get(params)?.n ?? 0;
+      const offset = (query.page - 1) * query.itens_por_pagina;
+      const rows =
+        offset >= total ? [] : pageRewards.all({ ...params, limit: query.itens_por_pagina, offset });
+      return {
+        total,
+        records: rows.map((r) => ({
+          id_premio_cliente: r.id,
+          id_cliente: r.cliente_id,
+          id_premio: r.premio_id,
+          valido_ate: formatTimestamp(r.valido_ate_ms),
+          data_resgate: stamp(r.data_resgate_ms),
+          data_conquista: formatTimestamp(r.data_conquista_ms),
+          estornado_em: stamp(r.estornado_em_ms),
+          premio_status: effectiveStatus(r.status, r.valido_ate_ms, nowMs),
+          categoria_premio: r.categoria,
+          nome: r.nome,
+        })),
+      };
+    },
+  };
+}
+
+export type Store = ReturnType<typeof createStore>;
