@@ -173,11 +173,11 @@ export const E164 = z.string().check(
   z.regex(/^\+[1-9]\d{7,14}$/, 'Celular inválido: use o formato +5511987654321.'),
 );
 export const CpfDigits = z.string().check(
-  z.regex(/^\d{11}$/, 'CPF deve ter 11 dígitos.'),
+  z.regex(/^\d{11}$/, { error: 'CPF deve ter 11 dígitos.', abort: true }),
   z.refine(isValidCpf, 'CPF inválido: dígitos verificadores não conferem.'),
 );
 export const WireDate = z.string().check(
-  z.refine(isRealDate, 'Data inválida: use AAAA-MM-DD com uma data que exista.'),
+  z.refine(isRealDate, { error: 'Data inválida: use AAAA-MM-DD com uma data que exista.', abort: true }),
 );
 const BirthDate = WireDate.check(
   z.refine((v) => isNotFuture(v), 'A data de nascimento não pode estar no futuro.'),

@@ -68,12 +68,14 @@ export function formatPhoneDisplay(e164: string): string {
 
 /** For printed slips: "+5511987654321" → "(11) *****-4321". Only the last 4 digits show. */
 export function maskPhone(e164: string): string {
-  const digits = e164.replace(/\D/g, '');
-  const national = digits.startsWith('55') && digits.length >= 12 ? digits.slice(2) : digits;
-  if (national.length === 11 || national.length === 10) {
+  const text = e164.trim();
+  const digits = text.replace(/\D/g, '');
+  const international = text.startsWith('+');
+  const national = international && digits.startsWith('55') ? digits.slice(2) : digits;
+  if ((!international || digits.startsWith('55')) && (national.length === 11 || national.length === 10)) {
     const middle = '*'.repeat(national.length - 6);
     return `(${national.slice(0, 2)}) ${middle}-${national.slice(-4)}`;
   }
-  if (national.length <= 4) return '*'.repeat(national.length);
-  return `${'*'.repeat(national.length - 4)}${national.slice(-4)}`;
+  if (digits.length <= 4) return '*'.repeat(digits.length);
+  return `${'*'.repeat(digits.length - 4)}${digits.slice(-4)}`;
 }

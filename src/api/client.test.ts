@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import * as z from 'zod/mini';
+import { apiRequest, buildApiUrl, buildQuery, configureApi, DEFAULT_TIMEOUT_MS, fetchConfig } from './client';
+import { ApiError } from './errors';
+import { Customer } from './schemas';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from './test-fixtures';
+
+beforeEach(() => configureApi({ establishmentId: 7 }));
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const Thing = z.object({ n: z.int() });
+const getThing = (extra: Partial<Parameters<typeof apiRequest>[0]> = {}) =>
+  apiRequest({ method: 'GET', path: '/coisa', schema: Thing, ...extra });
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the request to fail');
+}
+
+describe('URL building', () => {
+  test('paths are relative to the configured establishment', () => {
+    expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/7/clientes/buscar');
+    configureApi({ establishmentId: 2 });
+    expect(buildApiUrl('/recompensas', { page: 2 })).toBe('/api/v4/estabelecimentos/2/recompensas?page=2');
+  });
+  test('a path without a leading slash is a programming error', () => {
+    expect(() => buildApiUrl('clientes')).toThrow(/must start/);
+  });
+  test('query strings carry only set values, encoded', () => {
+    expect(buildQuery({ status: 'resgatado', q: '', categoria: undefined, id_cliente: null, page: 3 })).toBe(
+      '?status=resgatado&page=3',
+    );
+    expect(buildQuery({ q: 'café & pão' })).toBe('?q=caf%C3%A9+%26+p%C3%A3o');
+    expect(buildQuery({})).toBe('');
+    expect(buildQuery(undefined)).toBe('');
+    expect(buildQuery({ q: '   ' })).toBe('');
+  });
+});
+
+describe('a successful request', () => {
+  test('sends JSON with the right method, URL and headers and returns data', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({ n: 5 })));
+    const result = await apiRequest({
+      method: 'POST',
+      path: '/clientes/buscar',
+      body: { celular: '+5511987654321' },
+      schema: Thing,
+      headers: { 'x-sandbox-now': '2026-11-23T09:00:00-03:00' },
+    });
+    expect(result).toEqual({ n: 5 });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/v4/estabelecimentos/7/clientes/buscar');
+    expect(init?.method).toBe('POST');
+    expect(init?.headers).toEqual({
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      'x-sandbox-now': '2026-11-23T09:00:00-03:00',
+    });
+    expect(sentBody(fetchMock)).toEqual({ celular: '+5511987654321' });
+  });
+  test('GET sends no body and puts the query in the URL', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({ n: 1 })));
+    await getThing({ query: { page: 2, q: 'café' } });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/v4/estabelecimentos/7/coisa?page=2&q=caf%C3%A9');
+    expect(fetchMock.mock.calls[0]![1]?.body).toBeUndefined();
+  });
+  test('parses a full customer', async () => {
+    stubFetch(() => jsonResponse(200, ok(customerWire())));
+    const customer = await apiRequest({ method: 'POST', path: '/clientes/buscar', body: { id_cliente: 42 }, schema: Customer });
+    expect(customer.id_cliente).toBe(42);
+    expect(customer.carteira.saldo).toBe(120);
+  });
+});
+
+describe('contract errors on 2xx', () => {
+  test('a 200 with a missing field', async () => {
+    stubFetch(() => jsonResponse(200, ok({})));
+    const e = await caught(getThing());
+    expect(e.kind).toBe('contract');
+    expect(e.status).toBe(200);
+    expect(e.requestMayHaveReached).toBe(true);
+    expect(e.cause).toEqual([expect.stringMatching(/^data\.n:/)]);
+  });
+  test('a 200 with success:false', async () => {
+    stubFetch(() => jsonResponse(200, { success: false, message: 'Falhou', data: { x: 1 } }));
+    const e = await caught(getThing());
+    expect(e.kind).toBe('contract');
+    expect(e.data).toEqual({ x: 1 });
+  });
+  test('a 200 with a body that is not JSON', async () => {
+    stubFetch(() => jsonResponse(200, '<html>portal cativo</html>'));
+    expect((await caught(getThing())).kind).toBe('contract');
+  });
+  test('a 200 with an empty body', async () => {
+    stubFetch(() => new Response('', { status: 200 }));
+    expect((await caught(getThing())).kind).toBe('contract');
+  });
+  test('a 200 without the envelope', async () => {
+    stubFetch(() => jsonResponse(200, { n: 5 }));
+    expect((await caught(getThing())).kind).toBe('contract');
+  });
+});
+
+describe('HTTP errors', () => {
+  test('a 422 keeps field errors keyed by request path', async () => {
+    stubFetch(() =>
+      jsonResponse(422, {
+        success: false,
+        message: 'Senha do atendente incorreta.',
+        data: {},
+        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
+      }),
+    );
+    const e = await caught(getThing());
+    expect(e).toMatchObject({ kind: 'validation', status: 422, message: 'Senha do atendente incorreta.' });
+    expect(e.fieldErrors).toEqual({ senha_atendente: ['Senha do atendente incorreta.'] });
+  });
+  test('a 503 with an HTML page', async () => {
+    stubFetch(() => new Response('<h1>Service Unavailable</h1>', { status: 503 }));
+    const e = await caught(getThing());
+    expect(e).toMatchObject({ kind: 'server', status: 503, requestMayHaveReached: true });
+  });
+  test('a 429', async () => {
+    stubFetch(() => new Response('', { status: 429 }));
+    expect((await caught(getThing())).kind).toBe('rate_limited');
+  });
+});
+
+describe('network, timeout and abort', () => {
+  test('fetch failing is a network error', async () => {
+    stubFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    const e = await caught(getThing());
+    expect(e).toMatchObject({ kind: 'network', status: null, requestMayHaveReached: true });
+    expect(e.message).toBe('Sem conexão com o serviço de fidelidade. Verifique a rede e tente novamente.');
+  });
+  test('offline: the request cannot have reached the service', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    stubFetch(() => {
+      throw new TypeError('Failed to fetch');
+    });
+    expect((await caught(getThing())).requestMayHaveReached).toBe(false);
+    vi.restoreAllMocks();
+  });
+  test('a tiny timeout with a fetch that never answers', async () => {
+    stubFetch(() => new Promise<Response>(() => {}));
+    const e = await caught(getThing({ timeoutMs: 20 }));
+    expect(e).toMatchObject({ kind: 'timeout', status: null, requestMayHaveReached: true });
+  });
+  test('the default timeout is 15 s (fake timers)', async () => {
+    vi.useFakeTimers();
+    const fetchMock = stubFetch(() => new Promise<Response>(() => {}));
+    const pending = caught(getThing());
+    await vi.advanceTimersByTimeAsync(DEFAULT_TIMEOUT_MS - 1);
+    expect(fetchMock.mock.calls[0]![1]?.signal?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await pending).kind).toBe('timeout');
+    expect(fetchMock.mock.calls[0]![1]?.signal?.aborted).toBe(true);
+  });
+  test('a body that stops arriving also times out', async () => {
+    stubFetch(() => ({ status: 200, text: () => new Promise<string>(() => {}) }) as unknown as Response);
+    expect((await caught(getThing({ timeoutMs: 20 }))).kind).toBe('timeout');
+  });
+  test("the caller's abort propagates as an AbortError, not an ApiError", async () => {
+    const fetchMock = stubFetch(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const pending = getThing({ signal: controller.signal });
+    controller.abort();
+    const error = await pending.catch((e: unknown) => e);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ name: 'AbortError' });
+    expect(fetchMock.mock.calls[0]![1]?.signal?.aborted).toBe(true);
+  });
+  test('an already aborted signal sends nothing', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({ n: 1 })));
+    const controller = new AbortController();
+    controller.abort();
+    await expect(getThing({ signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('fetchConfig', () => {
+  test('reads our server config', async () => {
+    const fetchMock = stubFetch(() =>
+      jsonResponse(200, ok({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' })),
+    );
+    expect(await fetchConfig()).toEqual({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' });
+    expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
+  });
+  test('a config with an unknown mode is a contract error', async () => {
+    stubFetch(() => jsonResponse(200, ok({ establishmentId: 1, establishmentName: null, mode: 'test' })));
+    expect((await caught(fetchConfig())).kind).toBe('contract');
+  });
+});

@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
+import { configureApi } from '@/api/client';
+import { customerKeys } from '@/api/keys';
+import { createQueryClient } from '@/api/query-client';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
+import { lookupKeysOf, registerCustomer, useRegisterCustomer } from './register-customer';
+
+beforeEach(() => configureApi({ establishmentId: 1 }));
+afterEach(() => vi.unstubAllGlobals());
+
+const created = () => {
+  const wire = customerWire({ compras: 0, receita: 0 });
+  delete (wire.carteira as Record<string, unknown>).historico;
+  return wire;
+};
+
+test('registerCustomer posts to cadastrar and returns the customer', async () => {
+  const fetchMock = stubFetch(() => jsonResponse(201, ok(created(), 'Cliente cadastrado')));
+  const customer = await registerCustomer({ celular: '+5511987654321', nome: 'Maria' });
+  expect(customer.id_cliente).toBe(42);
+  expect(fetchMock.mock.calls[0]![0]).toBe('/api/v4/estabelecimentos/1/clientes/cadastrar');
+  expect(sentBody(fetchMock)).toEqual({ celular: '+5511987654321', nome: 'Maria' });
+});
+
+test('a 409 carries the existing id_cliente', async () => {
+  stubFetch(() => jsonResponse(409, { success: false, message: 'Cliente já cadastrado.', data: { id_cliente: 5 } }));
+  await expect(registerCustomer({ celular: '+5511987654321' })).rejects.toMatchObject({
+    kind: 'conflict',
+    message: 'Cliente já cadastrado.',
+    data: { id_cliente: 5 },
+    requestMayHaveReached: false,
+  });
+});
+
+test('lookupKeysOf skips a generated-hash CPF', () => {
+  expect(lookupKeysOf({ id_cliente: 1, celular: '+5511987654321', cpf: 'a3f9c2e1b4d5a6f7e8d9c0b1a2f3e4d5' })).toEqual([
+    { kind: 'id', id_cliente: 1 },
+    { kind: 'phone', celular: '+5511987654321' },
+  ]);
+});
+
+test('useRegisterCustomer sends once, then caches the customer under phone, cpf and id', async () => {
+  const qc = createQueryClient();
+  qc.setQueryData(customerKeys.detail({ kind: 'phone', celular: '+5511987654321' }), null); // "not found" before
+  const fetchMock = stubFetch(() => jsonResponse(201, ok(created())));
+  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+  const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
+  await act(() => result.current.mutateAsync({ celular: '+5511987654321' }));
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+  for (const key of [
+    { kind: 'phone', celular: '+5511987654321' },
+    { kind: 'cpf', cpf: '52998224725' },
+    { kind: 'id', id_cliente: 42 },
+  ] as const) {
+    expect(qc.getQueryData<{ id_cliente: number }>(customerKeys.detail(key))?.id_cliente).toBe(42);
+  }
+  expect(qc.getQueryState(customerKeys.detail({ kind: 'id', id_cliente: 42 }))?.isInvalidated).toBe(true);
+});
+
+test('useRegisterCustomer does not retry a failed POST', async () => {
+  const qc = createQueryClient();
+  const fetchMock = stubFetch(() => new Response('', { status: 503 }));
+  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+  const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
+  await act(() => result.current.mutateAsync({ celular: '+5511987654321' }).catch(() => {}));
+  expect(fetchMock).toHaveBeenCalledTimes(1);
+});

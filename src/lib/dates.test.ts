@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import {
+  brDateToWire,
+  daysUntil,
+  formatDate,
+  formatDateTime,
+  isNotFuture,
+  isRealDate,
+  parseWireDateTime,
+  todayInSaoPaulo,
+} from './dates';
+
+describe('wire dates are São Paulo civil time, never shifted', () => {
+  test('parses a timestamp into its own fields', () => {
+    expect(parseWireDateTime('2024-05-01 23:45:10')).toEqual({
+      year: 2024, month: 5, day: 1, hour: 23, minute: 45, second: 10,
+    });
+  });
+  test('a late-night timestamp keeps its day whatever the browser timezone', () => {
+    expect(formatDateTime('2024-12-31 23:59:59')).toBe('31/12/2024 23:59');
+    expect(formatDate('2024-01-01 00:00:00')).toBe('01/01/2024');
+  });
+  test('formats a date', () => {
+    expect(formatDate('2024-05-01')).toBe('01/05/2024');
+    expect(formatDateTime('2024-05-01')).toBe('01/05/2024 00:00');
+  });
+  test('malformed input is shown as it came', () => {
+    expect(formatDate('ontem')).toBe('ontem');
+    expect(formatDateTime('2024-02-30 10:00:00')).toBe('2024-02-30 10:00:00');
+    expect(parseWireDateTime('2024-05-01 24:00:00')).toBeNull();
+  });
+});
+
+test('isRealDate checks the calendar', () => {
+  expect(isRealDate('2024-02-29')).toBe(true);
+  expect(isRealDate('2023-02-29')).toBe(false);
+  expect(isRealDate('2024-02-30')).toBe(false);
+  expect(isRealDate('2024-13-01')).toBe(false);
+  expect(isRealDate('2024-00-10')).toBe(false);
+  expect(isRealDate('2024-4-1')).toBe(false);
+  expect(isRealDate('2024-04-01 10:00:00')).toBe(false);
+});
+
+test('brDateToWire turns dd/mm/aaaa into the wire form', () => {
+  expect(brDateToWire('01/05/1990')).toBe('1990-05-01');
+  expect(brDateToWire('1/5/1990')).toBe('1990-05-01');
+  expect(brDateToWire('31/02/1990')).toBeNull();
+  expect(brDateToWire('1990-05-01')).toBeNull();
+});
+
+test('isNotFuture compares with today in São Paulo', () => {
+  expect(isNotFuture('2024-05-01', '2024-05-01')).toBe(true);
+  expect(isNotFuture('2024-05-02', '2024-05-01')).toBe(false);
+  expect(isNotFuture('1990-01-15', '2024-05-01')).toBe(true);
+  expect(isNotFuture('2024-02-30', '2024-05-01')).toBe(false);
+});
+
+test('todayInSaoPaulo uses São Paulo, not UTC', () => {
+  // 02:30 UTC on 1 May is still 30 April, 23:30 in São Paulo (UTC-3).
+  expect(todayInSaoPaulo(new Date('2024-05-01T02:30:00Z'))).toBe('2024-04-30');
+  expect(todayInSaoPaulo(new Date('2024-05-01T03:30:00Z'))).toBe('2024-05-01');
+});
+
+test('daysUntil counts calendar days', () => {
+  expect(daysUntil('2024-05-31 23:59:59', '2024-05-01')).toBe(30);
+  expect(daysUntil('2024-05-01', '2024-05-01')).toBe(0);
+  expect(daysUntil('2024-04-30', '2024-05-01')).toBe(-1);
+  expect(daysUntil('2025-03-01', '2025-02-28')).toBe(1);
+  expect(daysUntil('lixo', '2024-05-01')).toBeNaN();
+});
