@@ -1,0 +1,183 @@
+import { describe, expect, test } from 'vitest';
+import { todayInSaoPaulo } from '@/lib/dates';
+import {
+  CUSTOMER_MESSAGES,
+  customerFieldsSchema,
+  emptyCustomerValues,
+  serverPathToField,
+  toRegisterBody,
+  type CustomerFormValues,
+} from './customer-schema';
+
+const valid: CustomerFormValues = { ...emptyCustomerValues, celular: '(11) 98765-4321' };
+
+/** The first message per field of a parse of `valid` with `patch` applied. */
+function errorsOf(patch: Partial<CustomerFormValues>): Record<string, string> {
+  const result = customerFieldsSchema.safeParse({ ...valid, ...patch });
+  const out: Record<string, string> = {};
+  if (!result.success) {
+    for (const issue of result.error.issues) {
+      const key = issue.path.join('.');
+      out[key] ??= issue.message;
+    }
+  }
+  return out;
+}
+
+function shiftDays(date: string, days: number): string {
+  const d = new Date(`${date}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+describe('customerFieldsSchema', () => {
+  test('only the celular is required: every other field may be blank', () => {
+    expect(errorsOf({})).toEqual({});
+  });
+
+  test('a blank celular is refused with a message', () => {
+    expect(errorsOf({ celular: '' })).toEqual({ celular: 'Informe o número do celular.' });
+  });
+
+  test.each(['(11) 98765-4321', '11987654321', '+55 11 98765-4321', '+5511987654321'])(
+    'celular typed as %s is accepted',
+    (celular) => {
+      expect(errorsOf({ celular })).toEqual({});
+    },
+  );
+
+  test('a landline is refused as celular with the reason', () => {
+    expect(errorsOf({ celular: '(11) 3456-7890' }).celular).toMatch(/fixo/i);
+  });
+
+  test('CPF with valid check digits is accepted, with or without punctuation', () => {
+    expect(errorsOf({ cpf: '529.982.247-25' })).toEqual({});
+    expect(errorsOf({ cpf: '52998224725' })).toEqual({});
+  });
+
+  test('CPF with all-equal digits or wrong check digits is refused', () => {
+    expect(errorsOf({ cpf: '111.111.111-11' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfCheck });
+    expect(errorsOf({ cpf: '529.982.247-24' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfCheck });
+  });
+
+  test('an incomplete CPF says it needs 11 digits', () => {
+    expect(errorsOf({ cpf: '529.982.247' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfLength });
+  });
+
+  test('CEP must have 8 digits, with or without the hyphen', () => {
+    expect(errorsOf({ cep: '01310-100' })).toEqual({});
+    expect(errorsOf({ cep: '01310100' })).toEqual({});
+    expect(errorsOf({ cep: '01310-10' })).toEqual({ cep: CUSTOMER_MESSAGES.cep });
+    expect(errorsOf({ cep: '013101000' })).toEqual({ cep: CUSTOMER_MESSAGES.cep });
+  });
+
+  test('bairro of 50 characters is accepted, 51 is refused (never cut)', () => {
+    expect(errorsOf({ bairro: 'b'.repeat(50) })).toEqual({});
+    expect(errorsOf({ bairro: 'b'.repeat(51) })).toEqual({ bairro: CUSTOMER_MESSAGES.bairro });
+  });
+
+  test('endereco of 101 characters is refused', () => {
+    expect(errorsOf({ endereco: 'e'.repeat(100) })).toEqual({});
+    expect(errorsOf({ endereco: 'e'.repeat(101) })).toEqual({ endereco: CUSTOMER_MESSAGES.endereco });
+  });
+
+  test('birth date: today is accepted, tomorrow is refused as future, 2023-02-29 as not real', () => {
+    const today = todayInSaoPaulo();
+    expect(errorsOf({ data_nascimento: '1990-05-17' })).toEqual({});
+    expect(errorsOf({ data_nascimento: today })).toEqual({});
+    expect(errorsOf({ data_nascimento: shiftDays(today, 1) })).toEqual({
+      data_nascimento: CUSTOMER_MESSAGES.dateFuture,
+    });
+    expect(errorsOf({ data_nascimento: '2023-02-29' })).toEqual({
+      data_nascimento: CUSTOMER_MESSAGES.dateInvalid,
+    });
+  });
+
+  test('UF must be one of the 27 siglas', () => {
+    expect(errorsOf({ estado: 'SP' })).toEqual({});
+    expect(errorsOf({ estado: 'DF' })).toEqual({});
+    expect(errorsOf({ estado: 'XX' })).toEqual({ estado: CUSTOMER_MESSAGES.estado });
+    expect(errorsOf({ estado: 'São Paulo' })).toEqual({ estado: CUSTOMER_MESSAGES.estado });
+  });
+
+  test('e-mail format and genero M/F', () => {
+    expect(errorsOf({ email: 'ana@exemplo.com.br', genero: 'F' })).toEqual({});
+    expect(errorsOf({ email: 'ana@exemplo' })).toEqual({ email: CUSTOMER_MESSAGES.email });
+    expect(errorsOf({ genero: 'X' })).toEqual({ genero: CUSTOMER_MESSAGES.genero });
+  });
+
+  test('output is the wire body (what the resolver hands to onSubmit)', () => {
+    const result = customerFieldsSchema.safeParse({ ...valid, cpf: '529.982.247-25', cep: '01310-100' });
+    expect(result.success && result.data).toEqual({
+      celular: '+5511987654321',
+      cpf: '52998224725',
+      cep: '01310100',
+    });
+  });
+});
+
+describe('toRegisterBody', () => {
+  test('only the celular, as E.164, when everything else is blank', () => {
+    expect(toRegisterBody({ ...emptyCustomerValues, celular: '(11) 98765-4321' })).toEqual({
+      celular: '+5511987654321',
+    });
+  });
+
+  test('every field filled: digits for cpf/cep, trimmed text, wire names', () => {
+    expect(
+      toRegisterBody({
+        celular: '11 98765-4321',
+        cpf: '529.982.247-25',
+        nome: '  Ana Souza ',
+        email: ' ana@exemplo.com.br',
+        data_nascimento: '1990-05-17',
+        genero: 'F',
+        cep: '01310-100',
+        endereco: 'Av. Paulista, 1000',
+        bairro: 'Bela Vista',
+        cidade: 'São Paulo',
+        estado: 'SP',
+      }),
+    ).toEqual({
+      celular: '+5511987654321',
+      cpf: '52998224725',
+      nome: 'Ana Souza',
+      email: 'ana@exemplo.com.br',
+      data_nascimento: '1990-05-17',
+      genero: 'F',
+      cep: '01310100',
+      endereco: 'Av. Paulista, 1000',
+      bairro: 'Bela Vista',
+      cidade: 'São Paulo',
+      estado: 'SP',
+    });
+  });
+
+  test('whitespace-only fields are omitted', () => {
+    const body = toRegisterBody({ ...emptyCustomerValues, celular: '11987654321', nome: '   ', cidade: ' ' });
+    expect(body).toEqual({ celular: '+5511987654321' });
+    expect('nome' in body).toBe(false);
+  });
+
+  test('is idempotent: a body maps to itself', () => {
+    const body = toRegisterBody({ ...valid, cpf: '529.982.247-25', cep: '01310-100', estado: 'RJ' });
+    expect(toRegisterBody(body)).toEqual(body);
+  });
+});
+
+describe('serverPathToField', () => {
+  test.each([
+    ['celular', 'celular'],
+    ['cliente.celular', 'celular'],
+    ['cliente.cpf', 'cpf'],
+    ['estado', 'estado'],
+    ['uf', 'estado'],
+    ['cliente.estado', 'estado'],
+    ['bairro', 'bairro'],
+    ['valor_gasto', null],
+    ['itens.2.valor', null],
+    ['senha_atendente', null],
+  ])('%s → %s', (path, field) => {
+    expect(serverPathToField(path)).toBe(field);
+  });
+});
