@@ -27,7 +27,3 @@ export function randomCpfHash(): string {
   return randomBytes(16).toString('hex');
 }
 
-/** `529.***.***-25`: enough for a person to recognise, never the whole number (logs, messages). */
-export function maskCpf(value: string): string {
-  return /^\d{11}$/.test(value) ? `${value.slice(0, 3)}.***.***-${value.slice(9)}` : '***';
-}
