@@ -77,9 +77,11 @@ export function RegisterForm({
   const inFlight = useRef(false);
   const { errors, submitCount } = form.formState;
 
+  const formRef = useRef<HTMLFormElement>(null);
+  // The first field takes the focus when the form opens.
   useEffect(() => {
-    form.setFocus('celular');
-  }, [form]);
+    formRef.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, []);
 
   const onValid = async (body: RegisterCustomerBody) => {
     // One request per confirmation, whatever the double clicks or held Enter.
@@ -109,6 +111,7 @@ export function RegisterForm({
 
   return (
     <form
+      ref={formRef}
       aria-labelledby={headingId}
       noValidate
       onKeyDown={onKeyDown}
