@@ -6,6 +6,8 @@ const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 export default defineConfig({
   resolve: { alias },
   test: {
+    reporters: ['default', 'json'],
+    outputFile: { json: 'reports/unit.json' },
     projects: [
       {
         resolve: { alias },

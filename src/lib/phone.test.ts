@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { formatPhoneDisplay, formatPhoneTyping, maskPhone, parsePhoneBR, PHONE_REASONS } from './phone';
+import {
+  formatPhoneDisplay,
+  formatPhoneTyping,
+  maskPhone,
+  parsePhoneBR,
+  PHONE_REASONS,
+} from './phone';
 
 describe('parsePhoneBR accepts a BR mobile in every usual form', () => {
   test.each([
@@ -15,11 +21,19 @@ describe('parsePhoneBR accepts a BR mobile in every usual form', () => {
     '  (11) 98765-4321  ',
     '11.98765.4321',
   ])('%s', (input) => {
-    expect(parsePhoneBR(input)).toEqual({ ok: true, e164: '+5511987654321', national: '(11) 98765-4321' });
+    expect(parsePhoneBR(input)).toEqual({
+      ok: true,
+      e164: '+5511987654321',
+      national: '(11) 98765-4321',
+    });
   });
 
   test('other DDDs', () => {
-    expect(parsePhoneBR('(21) 99999-0000')).toEqual({ ok: true, e164: '+5521999990000', national: '(21) 99999-0000' });
+    expect(parsePhoneBR('(21) 99999-0000')).toEqual({
+      ok: true,
+      e164: '+5521999990000',
+      national: '(21) 99999-0000',
+    });
     expect(parsePhoneBR('(85) 98888-7777')).toMatchObject({ ok: true, e164: '+5585988887777' });
   });
 });
@@ -47,7 +61,20 @@ test('formatPhoneTyping formats progressively', () => {
   expect(formatPhoneTyping('11')).toBe('(11)');
   expect(formatPhoneTyping('1198765')).toBe('(11) 98765');
   expect(formatPhoneTyping('11987654321')).toBe('(11) 98765-4321');
-  expect(formatPhoneTyping('+5511987654321')).toBe('+55 11 98765 4321');
+  expect(formatPhoneTyping('+5511987654321')).toBe('+55 11 98765-4321');
+});
+
+test('formatPhoneTyping: landlines split 4-4, trunk 0 dropped, foreign left as digits', () => {
+  expect(formatPhoneTyping('')).toBe('');
+  expect(formatPhoneTyping('1')).toBe('(1');
+  expect(formatPhoneTyping('113456')).toBe('(11) 3456');
+  expect(formatPhoneTyping('1134567890')).toBe('(11) 3456-7890');
+  expect(formatPhoneTyping('(11) 98765-4321')).toBe('(11) 98765-4321');
+  expect(formatPhoneTyping('011987654321')).toBe('(11) 98765-4321');
+  expect(formatPhoneTyping('119876543210000')).toBe('(11) 98765-4321');
+  expect(formatPhoneTyping('+55')).toBe('+55');
+  expect(formatPhoneTyping('+5511')).toBe('+55 11');
+  expect(formatPhoneTyping('+1 202 555 0100')).toBe('+12025550100');
 });
 
 test('formatPhoneDisplay shows the national form', () => {

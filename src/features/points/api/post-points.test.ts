@@ -6,7 +6,14 @@ import { configureApi } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
-import { customerWire, jsonResponse, ok, rewardPageWire, sentBody, stubFetch } from '@/api/test-fixtures';
+import {
+  customerWire,
+  jsonResponse,
+  ok,
+  rewardPageWire,
+  sentBody,
+  stubFetch,
+} from '@/api/test-fixtures';
 import { postPoints, usePostPoints } from './post-points';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
@@ -41,7 +48,9 @@ test('a wrong attendant password lands on its field', async () => {
   );
   const error = await postPoints(body).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: 'validation', requestMayHaveReached: false });
-  expect((error as { fieldErrors: unknown }).fieldErrors).toEqual({ senha_atendente: ['Senha do atendente incorreta.'] });
+  expect((error as { fieldErrors: unknown }).fieldErrors).toEqual({
+    senha_atendente: ['Senha do atendente incorreta.'],
+  });
 });
 
 test('no answer within 15 s: timeout, result unknown', async () => {
@@ -54,7 +63,8 @@ test('no answer within 15 s: timeout, result unknown', async () => {
 
 function setup() {
   const qc = createQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+  const wrapper = ({ children }: { children: ReactNode }) =>
+    createElement(QueryClientProvider, { client: qc }, children);
   return { qc, wrapper };
 }
 
@@ -73,15 +83,22 @@ test('usePostPoints writes the new balances into every cached copy of that custo
   await act(() => result.current.mutateAsync(body));
 
   expect(fetchMock).toHaveBeenCalledTimes(1);
-  for (const key of [{ kind: 'phone', celular: maria.celular }, { kind: 'id', id_cliente: 42 }] as const) {
+  for (const key of [
+    { kind: 'phone', celular: maria.celular },
+    { kind: 'id', id_cliente: 42 },
+  ] as const) {
     const cached = qc.getQueryData<Customer>(customerKeys.detail(key));
     expect(cached?.carteira.saldo).toBe(130);
     expect(cached?.carteira.saldo_carencia).toBe(10);
     expect(cached?.carteira.historico).toEqual(maria.carteira.historico);
   }
-  expect(qc.getQueryData<Customer>(customerKeys.detail({ kind: 'id', id_cliente: 99 }))?.carteira.saldo).toBe(120);
+  expect(
+    qc.getQueryData<Customer>(customerKeys.detail({ kind: 'id', id_cliente: 99 }))?.carteira.saldo,
+  ).toBe(120);
   expect(qc.getQueryData(customerKeys.detail({ kind: 'cpf', cpf: '11144477735' }))).toBeNull();
-  expect(qc.getQueryState(customerKeys.detail({ kind: 'id', id_cliente: 42 }))?.isInvalidated).toBe(true);
+  expect(qc.getQueryState(customerKeys.detail({ kind: 'id', id_cliente: 42 }))?.isInvalidated).toBe(
+    true,
+  );
   expect(qc.getQueryState(rewardKeys.list({}))?.isInvalidated).toBe(true);
 });
 

@@ -33,7 +33,11 @@ export function applyPointsResult(qc: QueryClient, result: PointsResult): void {
     old && old.id_cliente === result.id_cliente
       ? {
           ...old,
-          carteira: { ...old.carteira, saldo: result.saldo_atual, saldo_carencia: result.saldo_carencia },
+          carteira: {
+            ...old.carteira,
+            saldo: result.saldo_atual,
+            saldo_carencia: result.saldo_carencia,
+          },
         }
       : old,
   );

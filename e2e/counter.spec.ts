@@ -1,0 +1,342 @@
+import type { Page } from '@playwright/test';
+import {
+  BASE_2,
+  expect,
+  expectAccessible,
+  fetchCustomer,
+  openCounter,
+  search,
+  test,
+  uniqueCpf,
+  uniquePhone,
+} from './support/fixtures';
+
+// The demo data's first customer of establishment 1 (see server/sandbox seed).
+const MARIA = {
+  phone: '11987654321',
+  e164: '+5511987654321',
+  cpf: '52998224725',
+  name: 'Maria da Silva',
+};
+
+const customerPanel = (page: Page, name: string | RegExp) => page.getByRole('region', { name });
+const amount = (page: Page) => page.getByLabel('Valor da compra');
+const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
+const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
+
+/** Registers a customer straight through the service (the proxy), for test setup. */
+async function registerViaApi(page: Page, body: Record<string, unknown>) {
+  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
+    data: body,
+  });
+  expect(res.status()).toBe(201);
+  return (await res.json()).data as { id_cliente: number };
+}
+
+test.describe('find', () => {
+  test('finds a customer by phone typed with punctuation, formatted as typed', async ({ page }) => {
+    await openCounter(page);
+    const field = page.getByLabel(/buscar cliente/i);
+    await field.pressSequentially('11987654321');
+    await expect(field).toHaveValue('(11) 98765-4321');
+    await expect(page.getByText('Entendido: Celular (11) 98765-4321')).toBeVisible();
+    await field.press('Enter');
+    const panel = customerPanel(page, MARIA.name);
+    await expect(panel).toBeVisible();
+    await expect(panel.getByTestId('saldo')).toBeVisible();
+    await expect(amount(page)).toBeFocused();
+    await expectAccessible(page, 'customer found');
+  });
+
+  test('finds a customer by CPF', async ({ page }) => {
+    await openCounter(page);
+    await search(page, '529.982.247-25');
+    await expect(page.getByText('Entendido: CPF 529.982.247-25')).toBeVisible();
+    await expect(customerPanel(page, MARIA.name)).toBeVisible();
+  });
+
+  test('finds a customer by id written as #id', async ({ page }) => {
+    const maria = await fetchCustomer(page.request, { celular: MARIA.e164 });
+    await openCounter(page);
+    await search(page, `#${maria!.id_cliente}`);
+    await expect(customerPanel(page, MARIA.name)).toContainText(`Cliente #${maria!.id_cliente}`);
+  });
+
+  test('input that is no phone, CPF or id says why and sends nothing', async ({ page }) => {
+    await openCounter(page);
+    let lookups = 0;
+    page.on('request', (r) => {
+      if (r.url().includes('/clientes/buscar')) lookups++;
+    });
+    await search(page, '111.111.111-11');
+    await expect(page.getByRole('alert')).toContainText('CPF inválido');
+    await search(page, 'abc');
+    await expect(page.getByRole('alert')).toContainText('Use apenas números');
+    await search(page, '12');
+    await expect(page.getByRole('alert')).toContainText('#');
+    await expectAccessible(page, 'invalid search');
+    expect(lookups).toBe(0);
+  });
+});
+
+test('a known customer is posted with at most 3 keystrokes beyond the phone and amount digits', async ({
+  page,
+}) => {
+  await openCounter(page);
+  const before = await fetchCustomer(page.request, { celular: MARIA.e164 });
+  let extra = 0;
+  const press = async (key: string) => {
+    extra++;
+    await page.keyboard.press(key);
+  };
+  await page.keyboard.type(MARIA.phone); // digits of the phone: not counted
+  await press('Enter');
+  await expect(customerPanel(page, MARIA.name)).toBeVisible();
+  await page.keyboard.type('2590'); // digits of the amount: not counted
+  await expect(amount(page)).toHaveValue('R$ 25,90');
+  await press('Enter');
+  await expect(posted(page)).toBeVisible();
+  expect(extra).toBeLessThanOrEqual(3);
+  const after = await fetchCustomer(page.request, { celular: MARIA.e164 });
+  expect(after!.compras).toBe(before!.compras + 1);
+  await expectAccessible(page, 'posted');
+  // One key starts the next customer: everything cleared, focus back in the search field.
+  await page.keyboard.press('Escape');
+  await expect(page.getByLabel(/buscar cliente/i)).toBeFocused();
+  await expect(page.getByLabel(/buscar cliente/i)).toHaveValue('');
+  await expect(customerPanel(page, MARIA.name)).toBeHidden();
+});
+
+test('not found → register → post', async ({ page }) => {
+  const phone = uniquePhone();
+  await openCounter(page);
+  await search(page, phone.digits);
+  await expect(page.getByRole('heading', { name: 'Cliente não encontrado' })).toBeVisible();
+  await expectAccessible(page, 'not found');
+  await page.getByRole('button', { name: /Cadastrar cliente/ }).click();
+  const form = page.getByRole('form', { name: /cadastr/i });
+  await expect(form.getByLabel(/Celular/)).toHaveValue(/\(11\) 9\d{4}-\d{4}/);
+  await form.getByLabel('Nome').fill('João Teste de Cadastro');
+  await form.getByLabel('CEP').fill('01310100');
+  await form.getByLabel('UF').selectOption('SP');
+  await expectAccessible(page, 'register form');
+  await form.getByRole('button', { name: /Cadastrar/ }).click();
+  const panel = customerPanel(page, 'João Teste de Cadastro');
+  await expect(panel).toBeVisible();
+  await amount(page).pressSequentially('1000');
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await expect(page.getByTestId('new-balance')).toHaveText('10 pontos');
+  const after = await fetchCustomer(page.request, { celular: phone.e164 });
+  expect(after).toMatchObject({ nome: 'João Teste de Cadastro', compras: 1 });
+});
+
+test('not found → post directly registers the customer with the points', async ({ page }) => {
+  const phone = uniquePhone();
+  await openCounter(page);
+  await search(page, phone.digits);
+  await expect(page.getByRole('heading', { name: 'Cliente não encontrado' })).toBeVisible();
+  await expect(amount(page)).toBeFocused();
+  await amount(page).pressSequentially('500');
+  await expectAccessible(page, 'new customer sale');
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  const after = await fetchCustomer(page.request, { celular: phone.e164 });
+  expect(after).toMatchObject({ nome: 'CLIENTE DESCONHECIDO', compras: 1 });
+  expect(after!.carteira.saldo).toBe(5);
+});
+
+test('register: 409 says the customer exists and opens it', async ({ page }) => {
+  await openCounter(page);
+  await search(page, uniqueCpf());
+  await page.getByRole('button', { name: /Cadastrar cliente/ }).click();
+  const form = page.getByRole('form', { name: /cadastr/i });
+  await form.getByLabel(/Celular/).fill(MARIA.phone);
+  await form.getByRole('button', { name: /Cadastrar/ }).click();
+  await expect(page.getByText('Cliente já cadastrado')).toBeVisible();
+  await expectAccessible(page, 'register 409');
+  await page.getByRole('button', { name: 'Abrir cadastro existente' }).click();
+  await expect(customerPanel(page, MARIA.name)).toBeVisible();
+});
+
+test('register: a 422 lands on its field and keeps what was typed', async ({ page }) => {
+  const phone = uniquePhone();
+  await openCounter(page);
+  // Simulate a rule the screen does not know: the service refuses this CEP.
+  await page.route('**/clientes/cadastrar', async (route) => {
+    const body = route.request().postDataJSON();
+    await route.continue({ postData: JSON.stringify({ ...body, cep: '123' }) });
+  });
+  await search(page, phone.digits);
+  await page.getByRole('button', { name: /Cadastrar cliente/ }).click();
+  const form = page.getByRole('form', { name: /cadastr/i });
+  await form.getByLabel('Nome').fill('Ana Validação');
+  await form.getByLabel('CEP').fill('01310100');
+  await form.getByRole('button', { name: /Cadastrar/ }).click();
+  await expect(form.getByLabel('CEP')).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByText(/CEP/i).last()).toBeVisible();
+  await expect(form.getByLabel('Nome')).toHaveValue('Ana Validação');
+  await expect(form.getByLabel(/Celular/)).not.toHaveValue('');
+  expect(await fetchCustomer(page.request, { celular: phone.e164 })).toBeNull();
+});
+
+test('a basket that does not add up blocks posting until fixed, then posts', async ({ page }) => {
+  await openCounter(page);
+  await search(page, MARIA.phone);
+  await expect(customerPanel(page, MARIA.name)).toBeVisible();
+  await amount(page).pressSequentially('3000');
+  await page.keyboard.press('F4');
+  const item1 = page.getByRole('listitem', { name: 'Item 1' });
+  await expect(item1.getByLabel('Descrição')).toBeFocused();
+  await page.keyboard.type('Café');
+  await item1.getByLabel('Qtd.').fill('2');
+  await item1.getByLabel('Preço unit.').pressSequentially('800');
+  await expect(item1.getByLabel('Total do item 1')).toHaveText('R$ 16,00');
+  await expect(postButton(page)).toBeDisabled();
+  await expect(
+    page.getByText('Faltam R$ 14,00 nos itens para fechar o valor da compra.'),
+  ).toBeVisible();
+  await expectAccessible(page, 'basket blocked');
+  await page.getByRole('button', { name: /Adicionar item/ }).click();
+  const item2 = page.getByRole('listitem', { name: 'Item 2' });
+  await item2.getByLabel('Descrição').fill('Pão de queijo');
+  await item2.getByLabel('Preço unit.').pressSequentially('1500');
+  await expect(page.getByText('Os itens passam R$ 1,00 do valor da compra.')).toBeVisible();
+  await expect(postButton(page)).toBeDisabled();
+  // F8 copies the basket total into the amount.
+  await page.keyboard.press('F8');
+  await expect(amount(page)).toHaveValue('R$ 31,00');
+  await expect(postButton(page)).toBeEnabled();
+  const sent = page.waitForRequest('**/fidelidade/pontuar');
+  await postButton(page).click();
+  const body = (await sent).postDataJSON();
+  expect(body.valor_gasto).toBe(3100);
+  expect(body.itens).toEqual([
+    { descricao: 'Café', qtde: 2, valor: 1600 },
+    { descricao: 'Pão de queijo', qtde: 1, valor: 1500 },
+  ]);
+  await expect(posted(page)).toBeVisible();
+});
+
+test('a wrong attendant password asks for it again and keeps the basket', async ({ page }) => {
+  await openCounter(page, '9999');
+  const before = await fetchCustomer(page.request, { celular: MARIA.e164 });
+  await search(page, MARIA.phone);
+  await expect(customerPanel(page, MARIA.name)).toBeVisible();
+  await amount(page).pressSequentially('1200');
+  await page.getByRole('button', { name: /Adicionar item/ }).click();
+  const item1 = page.getByRole('listitem', { name: 'Item 1' });
+  await item1.getByLabel('Descrição').fill('Refrigerante lata');
+  await item1.getByLabel('Preço unit.').pressSequentially('1200');
+  await postButton(page).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('recusou a senha');
+  await expectAccessible(page, 'password rejected');
+  await dialog.getByLabel('Senha do atendente').fill('1234');
+  await dialog.getByRole('button', { name: 'Continuar' }).click();
+  await expect(item1.getByLabel('Descrição')).toHaveValue('Refrigerante lata');
+  await expect(amount(page)).toHaveValue('R$ 12,00');
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  const after = await fetchCustomer(page.request, { celular: MARIA.e164 });
+  expect(after!.compras).toBe(before!.compras + 1);
+});
+
+test.describe('posting exactly once', () => {
+  test('a double click posts once', async ({ page }) => {
+    const phone = uniquePhone();
+    await registerViaApi(page, { celular: phone.e164, nome: 'Duplo Clique' });
+    await openCounter(page);
+    await search(page, phone.digits);
+    await amount(page).pressSequentially('1000');
+    await postButton(page).dblclick();
+    await expect(posted(page)).toBeVisible();
+    await page.waitForTimeout(500);
+    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+  });
+
+  test('a held Enter posts once', async ({ page }) => {
+    const phone = uniquePhone();
+    await registerViaApi(page, { celular: phone.e164, nome: 'Enter Preso' });
+    await openCounter(page);
+    await search(page, phone.digits);
+    await expect(amount(page)).toBeFocused();
+    await page.keyboard.type('1000');
+    for (let i = 0; i < 8; i++) await page.keyboard.down('Enter'); // auto-repeat
+    await page.keyboard.up('Enter');
+    await expect(posted(page)).toBeVisible();
+    await page.waitForTimeout(500);
+    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+  });
+
+  test('a lost answer is checked, reported "lançado" and never sent again', async ({ page }) => {
+    const phone = uniquePhone();
+    await registerViaApi(page, { celular: phone.e164, nome: 'Resposta Perdida' });
+    await openCounter(page);
+    let posts = 0;
+    await page.route('**/fidelidade/pontuar', async (route) => {
+      posts++;
+      await route.fetch(); // the request reaches the service…
+      await route.abort('connectionreset'); // …and its answer is lost
+    });
+    await search(page, phone.digits);
+    await amount(page).pressSequentially('4000');
+    await postButton(page).click();
+    await expect(posted(page)).toBeVisible();
+    await expect(posted(page)).toContainText('conferido');
+    await expect(page.getByTestId('new-balance')).toHaveText('40 pontos');
+    expect(posts).toBe(1);
+    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+  });
+
+  test('a request that never reached the service is reported "não lançado" and may be posted again', async ({
+    page,
+  }) => {
+    const phone = uniquePhone();
+    await registerViaApi(page, { celular: phone.e164, nome: 'Rede Caiu' });
+    await openCounter(page);
+    await page.route('**/fidelidade/pontuar', (route) => route.abort('connectionreset'), {
+      times: 1,
+    });
+    await search(page, phone.digits);
+    await amount(page).pressSequentially('1500');
+    await postButton(page).click();
+    await expect(page.getByText('Não lançado.')).toBeVisible();
+    await expectAccessible(page, 'not posted');
+    await expect(amount(page)).toHaveValue('R$ 15,00');
+    await postButton(page).click();
+    await expect(posted(page)).toBeVisible();
+    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+  });
+});
+
+test('a customer name with markup renders as text', async ({ page }) => {
+  const phone = uniquePhone();
+  const name = '<img src=x onerror="window.__xss=1"><b>Zé</b>';
+  await registerViaApi(page, { celular: phone.e164, nome: name });
+  await openCounter(page);
+  await search(page, phone.digits);
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { __xss?: number }).__xss),
+  ).toBeUndefined();
+  expect(await page.locator('main img').count()).toBe(0);
+});
+
+test('carência is explained for establishment 2', async ({ page }) => {
+  const phone = uniquePhone();
+  await page.goto(`${BASE_2}/`);
+  await expect(page.getByTestId('connection')).toContainText('Café Carência');
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await dialog.getByLabel('Senha do atendente').fill('4321');
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  await search(page, phone.digits);
+  await amount(page).pressSequentially('5000');
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await expect(page.getByText('10 pontos em carência')).toBeVisible();
+  await expect(page.getByTestId('new-balance')).toHaveText('0 pontos');
+  await expectAccessible(page, 'posted with carência');
+  const c = await fetchCustomer(page.request, { celular: phone.e164 }, 2, BASE_2);
+  expect(c!.carteira).toMatchObject({ saldo: 0, saldo_carencia: 10 });
+});

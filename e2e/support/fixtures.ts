@@ -1,0 +1,96 @@
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const PORT_1 = process.env.E2E_PORT_1 ?? '';
+export const PORT_2 = process.env.E2E_PORT_2 ?? '';
+export const BASE_2 = `http://127.0.0.1:${PORT_2}`;
+
+/** A valid Brazilian mobile no test has used: +55 11 9XXXX-XXXX. */
+export function uniquePhone(): { e164: string; digits: string } {
+  const rest = String(Math.floor(Math.random() * 1e8)).padStart(8, '0');
+  const local = `9${(1 + Math.floor(Math.random() * 9)).toString()}${rest.slice(1)}`;
+  return { e164: `+5511${local}`, digits: `11${local}` };
+}
+
+/** A CPF with valid check digits, random. */
+export function uniqueCpf(): string {
+  const d = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10));
+  if (d.every((x) => x === d[0])) d[0] = (d[0]! + 1) % 10;
+  const check = (len: number) => {
+    const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
+    const r = (sum * 10) % 11;
+    return r === 10 ? 0 : r;
+  };
+  d.push(check(9));
+  d.push(check(10));
+  return d.join('');
+}
+
+/** Reads a customer straight from the service through the app server (no UI). */
+export async function fetchCustomer(
+  request: APIRequestContext,
+  key: { celular: string } | { cpf: string } | { id_cliente: number },
+  establishment = 1,
+  baseURL?: string,
+) {
+  const url = `${baseURL ?? ''}/api/v4/estabelecimentos/${establishment}/clientes/buscar`;
+  const res = await request.post(url, { data: key });
+  if (res.status() === 404) return null;
+  expect(res.status()).toBe(200);
+  return (await res.json()).data as {
+    id_cliente: number;
+    nome: string;
+    compras: number;
+    ultima_compra: string | null;
+    carteira: { saldo: number; saldo_carencia: number };
+  };
+}
+
+/** Opens the counter and the shift with the attendant password. */
+export async function openCounter(page: Page, password = '1234') {
+  await page.goto('/');
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Senha do atendente').fill(password);
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByLabel(/buscar cliente/i)).toBeFocused();
+}
+
+/** Types in the search field and presses Enter. */
+export async function search(page: Page, text: string) {
+  const field = page.getByLabel(/buscar cliente/i);
+  await field.fill('');
+  await field.pressSequentially(text);
+  await field.press('Enter');
+}
+
+/** axe-core in the page: no serious or critical violation. */
+export async function expectAccessible(page: Page, state: string) {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    // @ts-expect-error axe is injected above
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return (
+      result.violations as {
+        id: string;
+        impact: string;
+        help: string;
+        nodes: { target: string[] }[];
+      }[]
+    )
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+  });
+  expect(violations, `axe on "${state}"`).toEqual([]);
+}
+
+export const test = base;
+export { expect };

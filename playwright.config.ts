@@ -1,0 +1,76 @@
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+// End-to-end tests run against the real app server (`server/main.ts`, what `npm start` runs)
+// with the embedded sandbox behind it: one server for establishment 1 and one for
+// establishment 2 (carencia), each on a free 127.0.0.1 port with a fresh database.
+// Playwright stops both when the run ends.
+
+function freePort(): string {
+  const code =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  return execFileSync(process.execPath, ['-e', code]).toString().trim();
+}
+
+// The config is loaded again in every worker; the environment carries the ports over.
+process.env.E2E_PORT_1 ??= freePort();
+process.env.E2E_PORT_2 ??= freePort();
+const dataDir = path.resolve('test-results-db');
+if (!process.env.E2E_DATA_READY) {
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  process.env.E2E_DATA_READY = '1';
+}
+
+const chromium = '/usr/bin/chromium';
+const useSystemChromium = existsSync(chromium);
+
+const server = (port: string, establishment: string) => ({
+  command: 'npx tsx server/main.ts',
+  url: `http://127.0.0.1:${port}/api/config`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: 'ignore' as const,
+  stderr: 'pipe' as const,
+  env: {
+    PORT: port,
+    HOST: '127.0.0.1',
+    LOYALTY_ESTABLISHMENT_ID: establishment,
+    SANDBOX_DB: path.join(dataDir, `sandbox-${establishment}.db`),
+    LOG_LEVEL: 'warn',
+  },
+});
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: false,
+  workers: process.env.CI ? 1 : 2,
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
+  use: {
+    baseURL: `http://127.0.0.1:${process.env.E2E_PORT_1}`,
+    viewport: { width: 1366, height: 768 },
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      ...(useSystemChromium ? { executablePath: chromium } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium' }],
+  webServer: [server(process.env.E2E_PORT_1, '1'), server(process.env.E2E_PORT_2, '2')],
+});

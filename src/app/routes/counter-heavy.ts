@@ -1,0 +1,4 @@
+export { SalePanel } from '@/features/points/components/sale-panel';
+export { PostedPanel } from '@/features/points/components/posted-panel';
+export { CustomerPanel } from '@/features/customers/components/customer-panel';
+export { RegisterForm } from '@/features/customers/components/register-form';

@@ -1,0 +1,56 @@
+import type { ButtonHTMLAttributes, ReactNode, Ref } from 'react';
+
+type Variant = 'primary' | 'secondary' | 'danger' | 'ghost' | 'success';
+
+const variants: Record<Variant, string> = {
+  primary: 'bg-blue-700 text-white hover:bg-blue-800 disabled:bg-slate-400',
+  success: 'bg-emerald-700 text-white hover:bg-emerald-800 disabled:bg-slate-400',
+  secondary:
+    'bg-white text-slate-900 border border-slate-400 hover:bg-slate-50 disabled:text-slate-500',
+  danger: 'bg-red-700 text-white hover:bg-red-800 disabled:bg-slate-400',
+  ghost: 'text-blue-800 hover:bg-blue-50 disabled:text-slate-500',
+};
+
+type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
+  variant?: Variant;
+  size?: 'md' | 'lg';
+  /** A keyboard shortcut shown on the button, e.g. "F8". */
+  shortcut?: string;
+  busy?: boolean;
+  children: ReactNode;
+  ref?: Ref<HTMLButtonElement>;
+};
+
+export function Button({
+  variant = 'primary',
+  size = 'md',
+  shortcut,
+  busy = false,
+  className = '',
+  children,
+  type = 'button',
+  ...rest
+}: Props) {
+  const sizing = size === 'lg' ? 'min-h-14 px-6 text-lg' : 'min-h-11 px-4 text-base';
+  return (
+    <button
+      type={type}
+      aria-busy={busy || undefined}
+      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors disabled:cursor-not-allowed ${sizing} ${variants[variant]} ${className}`}
+      {...rest}
+    >
+      {busy && (
+        <span
+          aria-hidden="true"
+          className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+        />
+      )}
+      {children}
+      {shortcut && (
+        <kbd className="rounded border border-current/40 px-1.5 text-xs font-medium opacity-90">
+          {shortcut}
+        </kbd>
+      )}
+    </button>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState, type FormEvent, type Ref } from 'react';
+import type { LookupKey } from '@/api/keys';
+import { Button } from '@/components/ui/button';
+import { formatCpf, formatCpfTyping } from '@/lib/cpf';
+import { classifyLookup, type LookupClassification } from '@/lib/lookup';
+import { formatPhoneTyping } from '@/lib/phone';
+
+const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+/**
+ * Formats the search text as it is typed: CPF punctuation when it reads as a CPF, phone
+ * formatting otherwise; `#123` and anything with letters stay as typed.
+ */
+export function formatLookupTyping(text: string): string {
+  if (/^\s*(#|id)/i.test(text) || /[^\d\s()+.-]/.test(text)) return text;
+  if (text.includes('.')) return formatCpfTyping(text);
+  const digits = digitsOf(text);
+  if (digits === '') return text.startsWith('+') ? '+' : '';
+  if (!text.trimStart().startsWith('+') && digits.length === 11) {
+    const c = classifyLookup(digits);
+    if (c.kind === 'cpf') return formatCpf(digits);
+  }
+  return formatPhoneTyping(text.trimStart().startsWith('+') ? `+${digits}` : digits);
+}
+
+const kindLabel = { phone: 'Celular', cpf: 'CPF', id: 'Código do cliente' } as const;
+
+export function describeLookup(c: LookupClassification): string | null {
+  return c.kind === 'invalid' ? null : `${kindLabel[c.kind]} ${c.display}`;
+}
+
+type Props = {
+  onSearch: (key: LookupKey, typed: LookupClassification) => void;
+  busy?: boolean;
+  disabled?: boolean;
+  inputRef?: Ref<HTMLInputElement>;
+};
+
+/**
+ * One field for phone, CPF or customer id. It says what it understood while typing, and
+ * sends nothing until the text is one of the three (CPF check digits included).
+ */
+export function CustomerSearch({ onSearch, busy = false, disabled = false, inputRef }: Props) {
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const understood = text.trim() ? classifyLookup(text) : null;
+  const hint = understood ? describeLookup(understood) : null;
+
+  const change = (next: string) => {
+    // Deleting only a formatting character (")" or "-") deletes the digit before it too.
+    let value = next;
+    if (next.length < text.length && digitsOf(next) === digitsOf(text) && digitsOf(next) !== '')
+      value = next.slice(0, next.search(/\d(?=\D*$)/)) ;
+    setText(formatLookupTyping(value));
+    setError(null);
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const c = classifyLookup(text);
+    if (c.kind === 'invalid') {
+      setError(c.reason);
+      return;
+    }
+    setError(null);
+    const key: LookupKey =
+      c.kind === 'phone'
+        ? { kind: 'phone', celular: c.celular }
+        : c.kind === 'cpf'
+          ? { kind: 'cpf', cpf: c.cpf }
+          : { kind: 'id', id_cliente: c.id_cliente };
+    onSearch(key, c);
+  };
+
+  return (
+    <form role="search" onSubmit={submit} noValidate className="flex flex-col gap-1">
+      <label htmlFor="lookup" className="text-sm font-semibold text-slate-800">
+        Buscar cliente: celular, CPF ou #código
+      </label>
+      <div className="flex gap-2">
+        <input
+          id="lookup"
+          ref={inputRef}
+          type="text"
+          inputMode="tel"
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+          disabled={disabled}
+          value={text}
+          placeholder="(11) 98765-4321 · 529.982.247-25 · #123"
+          aria-invalid={error ? true : undefined}
+          aria-describedby="lookup-status"
+          onChange={(e) => change(e.target.value)}
+          className={`min-w-0 flex-1 rounded-md border bg-white px-3 py-2 text-xl tabular placeholder:text-slate-500 ${
+            error ? 'border-red-700' : 'border-slate-400'
+          }`}
+        />
+        <Button type="submit" busy={busy} disabled={disabled} shortcut="Enter">
+          Buscar
+        </Button>
+      </div>
+      <p id="lookup-status" aria-live="polite" className="min-h-5 text-sm">
+        {error ? (
+          <span role="alert" className="font-medium text-red-800">
+            ⚠ {error}
+          </span>
+        ) : hint ? (
+          <span className="text-slate-700">
+            Entendido: <strong className="text-slate-900">{hint}</strong>
+          </span>
+        ) : (
+          <span className="text-slate-700">Para buscar pelo código do cliente, digite # antes (ex.: #123).</span>
+        )}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,154 @@
+import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { MoneyInput } from '@/components/ui/money-input';
+import { formatBRL } from '@/lib/money';
+import {
+  basketTotal,
+  emptyLine,
+  lineTotal,
+  MAX_ITEMS,
+  type SaleValues,
+} from '@/features/points/sale-schema';
+
+type Props = { form: UseFormReturn<SaleValues> };
+
+/**
+ * The optional basket. Each line is typed as quantity × unit price and sent as its line
+ * total; the running total and the difference to the amount are always visible.
+ */
+export function Basket({ form }: Props) {
+  const { control, register, formState, setValue } = form;
+  const { fields, append, remove } = useFieldArray({ control, name: 'itens' });
+  const lines = useWatch({ control, name: 'itens' });
+  const valor = useWatch({ control, name: 'valor' });
+  const total = basketTotal(lines);
+  const diff = valor - total;
+  const errors = formState.errors.itens;
+  // Errors of the basket as a whole (the sum rule, or the service's `itens`).
+  const basketError = errors?.root?.message ?? errors?.message;
+
+  const add = () => {
+    append({ ...emptyLine }, { shouldFocus: true, focusName: `itens.${fields.length}.descricao` });
+  };
+
+  return (
+    <section aria-labelledby="basket-title" className="flex flex-col gap-2">
+      <div className="flex items-center justify-between gap-2">
+        <h3 id="basket-title" className="font-bold">
+          Itens da compra <span className="font-normal text-slate-700">(opcional)</span>
+        </h3>
+        <Button
+          variant="secondary"
+          onClick={add}
+          shortcut="F4"
+          disabled={fields.length >= MAX_ITEMS}
+          data-action="add-item"
+        >
+          Adicionar item
+        </Button>
+      </div>
+      {fields.length === 0 ? (
+        <p className="text-sm text-slate-700">
+          Sem itens: os pontos são calculados só pelo valor. Adicione itens para campanhas de
+          produtos.
+        </p>
+      ) : (
+        <ol className="flex max-h-64 flex-col gap-2 overflow-y-auto pr-1">
+          {fields.map((field, i) => {
+            const line = lines[i];
+            const lt = line ? lineTotal(line) : null;
+            const e = errors?.[i];
+            return (
+              <li
+                key={field.id}
+                aria-label={`Item ${i + 1}`}
+                className="grid grid-cols-[1fr_8rem_4.5rem_8rem_6.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2"
+              >
+                <TextField
+                  label="Descrição"
+                  maxLength={200}
+                  error={e?.descricao?.message}
+                  {...register(`itens.${i}.descricao`)}
+                />
+                <TextField
+                  label="Complemento"
+                  maxLength={200}
+                  error={e?.complemento?.message}
+                  {...register(`itens.${i}.complemento`)}
+                />
+                <TextField
+                  label="Qtd."
+                  inputMode="numeric"
+                  error={e?.qtde?.message}
+                  {...register(`itens.${i}.qtde`)}
+                />
+                <MoneyInput
+                  label="Preço unit."
+                  value={line?.unit ?? 0}
+                  error={e?.unit?.message}
+                  onChange={(cents) => setValue(`itens.${i}.unit`, cents, { shouldDirty: true })}
+                />
+                <div className="flex flex-col gap-1">
+                  <span className="text-sm font-semibold text-slate-800">Total</span>
+                  <output
+                    className="tabular py-2 text-right font-semibold"
+                    aria-label={`Total do item ${i + 1}`}
+                  >
+                    {lt === null ? '—' : formatBRL(lt)}
+                  </output>
+                </div>
+                <Button
+                  variant="ghost"
+                  className="mt-6"
+                  aria-label={`Remover item ${i + 1}`}
+                  onClick={() => remove(i)}
+                >
+                  ✕
+                </Button>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {fields.length > 0 && (
+        <div
+          className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md bg-slate-100 px-3 py-2"
+          aria-live="polite"
+        >
+          <span>
+            Total dos itens: <strong className="tabular">{formatBRL(total)}</strong>
+          </span>
+          <span>
+            Diferença:{' '}
+            <strong className={`tabular ${diff === 0 ? 'text-emerald-800' : 'text-red-800'}`}>
+              {diff === 0
+                ? '✓ fecha com o valor'
+                : `${diff > 0 ? 'faltam' : 'sobram'} ${formatBRL(Math.abs(diff))}`}
+            </strong>
+          </span>
+          <Button
+            variant="secondary"
+            className="ml-auto"
+            shortcut="F8"
+            data-action="use-basket-total"
+            disabled={total === valor}
+            onClick={() =>
+              form.setValue('valor', total, {
+                shouldDirty: true,
+                shouldValidate: form.formState.isSubmitted,
+              })
+            }
+          >
+            Usar total dos itens como valor
+          </Button>
+        </div>
+      )}
+      {basketError && (
+        <p role="alert" className="text-sm font-medium text-red-800">
+          ⚠ {basketError}
+        </p>
+      )}
+    </section>
+  );
+}

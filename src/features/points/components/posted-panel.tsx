@@ -1,0 +1,131 @@
+import { useEffect, useRef } from 'react';
+import { Button } from '@/components/ui/button';
+import { formatBRL } from '@/lib/money';
+import { maskPhone } from '@/lib/phone';
+import type { Posted } from '@/features/points/use-posting';
+
+const dateTime = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+const pts = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'ponto' : 'pontos'}`;
+
+type Props = {
+  posted: Posted;
+  customerName: string | null;
+  celular: string;
+  establishment: string;
+  onNext: () => void;
+};
+
+/** The answer of a posting, with the printable slip and the way to the next customer. */
+export function PostedPanel({ posted, customerName, celular, establishment, onNext }: Props) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onNext();
+      } else if (e.key === 'F9') {
+        e.preventDefault();
+        window.print();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onNext]);
+
+  const { rewards } = posted;
+  const when = dateTime.format(posted.at);
+
+  return (
+    <section aria-labelledby="posted-title" className="flex flex-col gap-4">
+      <div
+        role="status"
+        className="rounded-lg border-2 border-emerald-700 bg-emerald-50 p-4 text-emerald-950"
+      >
+        <h2 id="posted-title" ref={heading} tabIndex={-1} className="text-xl font-bold">
+          ✓ Pontos lançados{posted.verified ? ' (conferido no cadastro)' : ''}
+        </h2>
+        <p className="mt-1">
+          Compra de <strong className="tabular">{formatBRL(posted.valor)}</strong>
+          {customerName ? (
+            <>
+              {' '}
+              para <strong>{customerName}</strong>
+            </>
+          ) : null}
+          .
+        </p>
+        <p className="mt-3 text-sm font-semibold uppercase tracking-wide">Novo saldo</p>
+        <p className="tabular text-4xl font-bold" data-testid="new-balance">
+          {pts(posted.saldo_atual)}
+        </p>
+        {posted.saldo_carencia > 0 && (
+          <p className="mt-2 rounded-md bg-amber-100 px-3 py-2 text-amber-950">
+            <strong>{pts(posted.saldo_carencia)} em carência</strong>: entram no saldo amanhã (o
+            programa deste estabelecimento libera os pontos no dia seguinte à compra).
+          </p>
+        )}
+      </div>
+
+      {rewards.state === 'checking' && (
+        <p role="status" className="text-slate-700">
+          Verificando prêmios…
+        </p>
+      )}
+      {rewards.state === 'done' && rewards.count > 0 && (
+        <div
+          role="alert"
+          className="rounded-lg border-2 border-amber-500 bg-amber-50 p-4 text-amber-950"
+        >
+          <p className="text-xl font-bold">
+            <span aria-hidden="true">🎁 </span>
+            {rewards.count === 1
+              ? 'O cliente ganhou um prêmio!'
+              : `O cliente ganhou ${rewards.count} prêmios!`}
+          </p>
+          {rewards.names.length > 0 && (
+            <ul className="mt-1 list-inside list-disc">
+              {rewards.names.map((name, i) => (
+                <li key={i}>{name}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={() => window.print()} shortcut="F9">
+          Imprimir comprovante
+        </Button>
+        <Button onClick={onNext} shortcut="Esc" size="lg" className="ml-auto">
+          Próximo cliente
+        </Button>
+      </div>
+
+      <div className="print-only print-slip" data-testid="slip">
+        <p className="text-center font-bold">{establishment}</p>
+        <p className="text-center">Comprovante de pontos</p>
+        <p>--------------------------------</p>
+        <p>Data: {when}</p>
+        <p>Cliente: {maskPhone(celular)}</p>
+        <p>Valor da compra: {formatBRL(posted.valor)}</p>
+        <p>Saldo: {pts(posted.saldo_atual)}</p>
+        {posted.saldo_carencia > 0 && (
+          <p>Em carência: {pts(posted.saldo_carencia)} (liberados amanhã)</p>
+        )}
+        {rewards.state === 'done' && rewards.names.map((name, i) => <p key={i}>Prêmio: {name}</p>)}
+        <p>--------------------------------</p>
+        <p className="text-center">Obrigado pela preferência!</p>
+      </div>
+    </section>
+  );
+}

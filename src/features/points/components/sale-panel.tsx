@@ -1,0 +1,214 @@
+import { useEffect, useRef, type Ref } from 'react';
+import type * as z from 'zod/mini';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import type { Customer } from '@/api/schemas';
+import type { ApiError } from '@/api/errors';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { MoneyInput } from '@/components/ui/money-input';
+import { formatBRL } from '@/lib/money';
+import { zodResolver } from '@/lib/zod-resolver';
+import { CustomerFields } from '@/features/customers/components/customer-fields';
+import {
+  customerFieldsSchema,
+  emptyCustomerValues,
+  serverPathToField,
+  toRegisterBody,
+  type CustomerFormValues,
+} from '@/features/customers/customer-schema';
+
+type CustomerOutput = z.output<typeof customerFieldsSchema>;
+import { Basket } from '@/features/points/components/basket';
+import {
+  blockReason,
+  emptySale,
+  saleFieldFor,
+  saleSchema,
+  toPointsBody,
+  type SaleValues,
+} from '@/features/points/sale-schema';
+import { snapshotOf, type usePosting } from '@/features/points/use-posting';
+
+type Props = {
+  /** The found customer, or null to register-and-post for a customer not yet registered. */
+  customer: Customer | null;
+  /** Prefill of the registration fields for a new customer (what was typed in the search). */
+  newCustomer?: { celular?: string; cpf?: string };
+  password: string | null;
+  posting: ReturnType<typeof usePosting>;
+  amountRef?: Ref<HTMLInputElement>;
+};
+
+/** Messages for the error kinds a posting can end in when the service answered. */
+function postingErrorTitle(error: ApiError): string {
+  switch (error.kind) {
+    case 'validation':
+      return 'O serviço recusou o lançamento. Corrija o que está indicado e lance de novo.';
+    case 'unauthorized':
+    case 'forbidden':
+      return 'Este caixa não está autorizado a lançar pontos.';
+    case 'rate_limited':
+      return 'Muitos lançamentos seguidos.';
+    case 'not_found':
+      return 'O serviço não encontrou o estabelecimento ou o cliente.';
+    case 'conflict':
+      return 'O serviço recusou o lançamento por conflito de dados.';
+    default:
+      return 'Não foi possível lançar os pontos.';
+  }
+}
+
+export function SalePanel({ customer, newCustomer, password, posting, amountRef }: Props) {
+  const sale = useForm<SaleValues>({ defaultValues: emptySale, resolver: zodResolver(saleSchema) });
+  const customerForm = useForm<CustomerFormValues, unknown, CustomerOutput>({
+    defaultValues: {
+      ...emptyCustomerValues,
+      celular: newCustomer?.celular ?? '',
+      cpf: newCustomer?.cpf ?? '',
+    },
+    resolver: zodResolver(customerFieldsSchema),
+  });
+  const valor = useWatch({ control: sale.control, name: 'valor' });
+  const lines = useWatch({ control: sale.control, name: 'itens' });
+  const reason = blockReason(valor, lines);
+  const { phase } = posting;
+  const sending = phase.name === 'sending';
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // Shortcuts of the sale: F4 adds a basket line, F8 copies the basket total into the amount.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'F4' && e.key !== 'F8') return;
+      const action = e.key === 'F4' ? 'add-item' : 'use-basket-total';
+      const button = formRef.current?.querySelector<HTMLButtonElement>(`[data-action="${action}"]`);
+      if (!button) return;
+      e.preventDefault();
+      if (!button.disabled) button.click();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const applyFieldErrors = (error: ApiError) => {
+    let first: string | null = null;
+    for (const [path, messages] of Object.entries(error.fieldErrors)) {
+      const message = messages[0];
+      if (!message || path === 'senha_atendente') continue;
+      const saleField = saleFieldFor(path);
+      if (saleField) {
+        sale.setError(saleField as 'valor', { type: 'server', message });
+        first ??= saleField;
+        continue;
+      }
+      if (path.startsWith('cliente.') && !customer) {
+        const field = serverPathToField(path);
+        if (field)
+          customerForm.setError(
+            field,
+            { type: 'server', message },
+            { shouldFocus: first === null },
+          );
+      }
+    }
+    if (first && first !== 'itens.root') sale.setFocus(first as 'valor');
+  };
+
+  const submit = sale.handleSubmit(async (values) => {
+    if (posting.locked || !password || reason) return;
+    let cliente;
+    if (customer) {
+      cliente = { celular: customer.celular };
+    } else {
+      const ok = await customerForm.trigger(undefined, { shouldFocus: true });
+      if (!ok) return;
+      cliente = toRegisterBody(customerForm.getValues());
+    }
+    const error = await posting.post(toPointsBody(values, cliente, password), snapshotOf(customer));
+    if (error) applyFieldErrors(error);
+  });
+
+  const failed = phase.name === 'failed' ? phase.error : null;
+  const unclaimed = failed
+    ? Object.keys(failed.fieldErrors).filter(
+        (p) =>
+          p !== 'senha_atendente' && !saleFieldFor(p) && !(p.startsWith('cliente.') && !customer),
+      )
+    : [];
+
+  return (
+    <form
+      ref={formRef}
+      onSubmit={submit}
+      noValidate
+      aria-labelledby="sale-title"
+      className="flex flex-col gap-4"
+    >
+      <h2 id="sale-title" className="text-lg font-bold">
+        {customer ? 'Lançar pontos' : 'Cadastrar e lançar pontos'}
+      </h2>
+
+      {failed && (
+        <Alert tone="error" title={postingErrorTitle(failed)}>
+          <p>{failed.message}</p>
+          {unclaimed.map((p) => (
+            <p key={p}>{failed.fieldErrors[p]?.[0]}</p>
+          ))}
+        </Alert>
+      )}
+
+      {!customer && (
+        <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3">
+          <legend className="px-1 font-semibold">Dados do novo cliente</legend>
+          <CustomerFields form={customerForm} prefix="" />
+        </fieldset>
+      )}
+
+      <Controller
+        control={sale.control}
+        name="valor"
+        render={({ field, fieldState }) => (
+          <MoneyInput
+            ref={(el) => {
+              field.ref(el);
+              if (typeof amountRef === 'function') amountRef(el);
+              else if (amountRef) amountRef.current = el;
+            }}
+            name={field.name}
+            label="Valor da compra"
+            value={field.value}
+            onChange={(cents) => {
+              field.onChange(cents);
+              if (sale.formState.errors.valor) sale.clearErrors('valor');
+            }}
+            onBlur={field.onBlur}
+            error={fieldState.error?.message}
+            hint="Digite só os números: 1050 = R$ 10,50."
+            className="text-2xl"
+          />
+        )}
+      />
+
+      <Basket form={sale} />
+
+      <div className="flex flex-col gap-2">
+        <Button
+          type="submit"
+          size="lg"
+          variant="success"
+          busy={sending}
+          disabled={reason !== null || sending || posting.locked}
+          aria-describedby={reason ? 'post-block-reason' : undefined}
+          shortcut="Enter"
+        >
+          {sending ? 'Lançando…' : valor > 0 ? `Lançar ${formatBRL(valor)}` : 'Lançar pontos'}
+        </Button>
+        {reason && !sending && (
+          <p id="post-block-reason" className="text-sm font-medium text-slate-800">
+            <span aria-hidden="true">ⓘ </span>
+            {reason}
+          </p>
+        )}
+      </div>
+    </form>
+  );
+}

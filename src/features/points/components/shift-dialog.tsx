@@ -1,0 +1,80 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/field';
+import { useShift } from '@/features/points/shift';
+
+const reasons = {
+  idle: 'O turno foi encerrado após 15 minutos sem uso. A venda em andamento foi mantida.',
+  rejected:
+    'O serviço recusou a senha do atendente. A venda foi mantida: digite a senha correta e lance de novo.',
+} as const;
+
+/**
+ * Asks for the attendant password whenever the shift is closed. The counter stays mounted
+ * underneath, so nothing typed there is lost while this is open.
+ */
+export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
+  const { password, reason, open } = useShift();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const isOpen = password === null;
+
+  useEffect(() => {
+    const d = dialog.current;
+    if (!d) return;
+    if (isOpen && !d.open) d.showModal();
+    if (!isOpen && d.open) d.close();
+  }, [isOpen]);
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (value.trim() === '') {
+      setError('Digite a senha do atendente.');
+      return;
+    }
+    open(value);
+    setValue('');
+    setError(undefined);
+    onOpened?.();
+  };
+
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="shift-title"
+      onCancel={(e) => e.preventDefault()}
+      className="m-auto w-full max-w-md rounded-lg p-0 shadow-2xl backdrop:bg-slate-900/70"
+    >
+      <form onSubmit={submit} className="flex flex-col gap-4 p-6" noValidate>
+        <h2 id="shift-title" className="text-xl font-bold">
+          {reason ? 'Digite a senha do atendente' : 'Abrir turno'}
+        </h2>
+        {reason ? (
+          <p
+            role="alert"
+            className="rounded-md border-l-4 border-amber-600 bg-amber-50 px-3 py-2 text-amber-950"
+          >
+            {reasons[reason]}
+          </p>
+        ) : (
+          <p className="text-slate-700">
+            A senha fica só na memória deste navegador até “Encerrar turno” ou 15 minutos sem uso.
+          </p>
+        )}
+        <TextField
+          label="Senha do atendente"
+          type="password"
+          autoComplete="off"
+          autoFocus
+          value={value}
+          error={error}
+          onChange={(e) => setValue(e.target.value)}
+        />
+        <Button type="submit" size="lg" shortcut="Enter">
+          {reason ? 'Continuar' : 'Abrir turno'}
+        </Button>
+      </form>
+    </dialog>
+  );
+}
