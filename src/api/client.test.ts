@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as z from 'zod/mini';
-import { apiRequest, buildApiUrl, buildQuery, configureApi, DEFAULT_TIMEOUT_MS, fetchConfig } from './client';
+import {
+  apiRequest,
+  buildApiUrl,
+  buildQuery,
+  configureApi,
+  DEFAULT_TIMEOUT_MS,
+  fetchConfig,
+} from './client';
 import { ApiError } from './errors';
 import { Customer } from './schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from './test-fixtures';
@@ -29,15 +36,17 @@ describe('URL building', () => {
   test('paths are relative to the configured establishment', () => {
     expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/7/clientes/buscar');
     configureApi({ establishmentId: 2 });
-    expect(buildApiUrl('/recompensas', { page: 2 })).toBe('/api/v4/estabelecimentos/2/recompensas?page=2');
+    expect(buildApiUrl('/recompensas', { page: 2 })).toBe(
+      '/api/v4/estabelecimentos/2/recompensas?page=2',
+    );
   });
   test('a path without a leading slash is a programming error', () => {
     expect(() => buildApiUrl('clientes')).toThrow(/must start/);
   });
   test('query strings carry only set values, encoded', () => {
-    expect(buildQuery({ status: 'resgatado', q: '', categoria: undefined, id_cliente: null, page: 3 })).toBe(
-      '?status=resgatado&page=3',
-    );
+    expect(
+      buildQuery({ status: 'resgatado', q: '', categoria: undefined, id_cliente: null, page: 3 }),
+    ).toBe('?status=resgatado&page=3');
     expect(buildQuery({ q: 'café & pão' })).toBe('?q=caf%C3%A9+%26+p%C3%A3o');
     expect(buildQuery({})).toBe('');
     expect(buildQuery(undefined)).toBe('');
@@ -75,7 +84,12 @@ describe('a successful request', () => {
   });
   test('parses a full customer', async () => {
     stubFetch(() => jsonResponse(200, ok(customerWire())));
-    const customer = await apiRequest({ method: 'POST', path: '/clientes/buscar', body: { id_cliente: 42 }, schema: Customer });
+    const customer = await apiRequest({
+      method: 'POST',
+      path: '/clientes/buscar',
+      body: { id_cliente: 42 },
+      schema: Customer,
+    });
     expect(customer.id_cliente).toBe(42);
     expect(customer.carteira.saldo).toBe(120);
   });
@@ -121,7 +135,11 @@ describe('HTTP errors', () => {
       }),
     );
     const e = await caught(getThing());
-    expect(e).toMatchObject({ kind: 'validation', status: 422, message: 'Senha do atendente incorreta.' });
+    expect(e).toMatchObject({
+      kind: 'validation',
+      status: 422,
+      message: 'Senha do atendente incorreta.',
+    });
     expect(e.fieldErrors).toEqual({ senha_atendente: ['Senha do atendente incorreta.'] });
   });
   test('a 503 with an HTML page', async () => {
@@ -142,7 +160,9 @@ describe('network, timeout and abort', () => {
     });
     const e = await caught(getThing());
     expect(e).toMatchObject({ kind: 'network', status: null, requestMayHaveReached: true });
-    expect(e.message).toBe('Sem conexão com o serviço de fidelidade. Verifique a rede e tente novamente.');
+    expect(e.message).toBe(
+      'Sem conexão com o serviço de fidelidade. Verifique a rede e tente novamente.',
+    );
   });
   test('offline: the request cannot have reached the service', async () => {
     vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
@@ -168,7 +188,9 @@ describe('network, timeout and abort', () => {
     expect(fetchMock.mock.calls[0]![1]?.signal?.aborted).toBe(true);
   });
   test('a body that stops arriving also times out', async () => {
-    stubFetch(() => ({ status: 200, text: () => new Promise<string>(() => {}) }) as unknown as Response);
+    stubFetch(
+      () => ({ status: 200, text: () => new Promise<string>(() => {}) }) as unknown as Response,
+    );
     expect((await caught(getThing({ timeoutMs: 20 }))).kind).toBe('timeout');
   });
   test("the caller's abort propagates as an AbortError, not an ApiError", async () => {
@@ -185,7 +207,9 @@ describe('network, timeout and abort', () => {
     const fetchMock = stubFetch(() => jsonResponse(200, ok({ n: 1 })));
     const controller = new AbortController();
     controller.abort();
-    await expect(getThing({ signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(getThing({ signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
     expect(fetchMock).not.toHaveBeenCalled();
   });
 });
@@ -193,13 +217,22 @@ describe('network, timeout and abort', () => {
 describe('fetchConfig', () => {
   test('reads our server config', async () => {
     const fetchMock = stubFetch(() =>
-      jsonResponse(200, ok({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' })),
+      jsonResponse(
+        200,
+        ok({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' }),
+      ),
     );
-    expect(await fetchConfig()).toEqual({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' });
+    expect(await fetchConfig()).toEqual({
+      establishmentId: 1,
+      establishmentName: 'Loja Demo',
+      mode: 'sandbox',
+    });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
   });
   test('a config with an unknown mode is a contract error', async () => {
-    stubFetch(() => jsonResponse(200, ok({ establishmentId: 1, establishmentName: null, mode: 'test' })));
+    stubFetch(() =>
+      jsonResponse(200, ok({ establishmentId: 1, establishmentName: null, mode: 'test' })),
+    );
     expect((await caught(fetchConfig())).kind).toBe('contract');
   });
 });

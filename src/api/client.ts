@@ -93,7 +93,9 @@ async function sendJson<S extends z.ZodMiniType>(request: SendJson<S>): Promise<
   // Both the fetch and the body read race the timeout / caller abort (mocked or slow bodies
   // may not honour the signal themselves).
   const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
+      once: true,
+    });
   });
   aborted.catch(() => {});
 
@@ -130,14 +132,22 @@ async function sendJson<S extends z.ZodMiniType>(request: SendJson<S>): Promise<
   return parseSuccess(status, text, schema);
 }
 
-function parseSuccess<S extends z.ZodMiniType>(status: number, text: string, schema: S): z.output<S> {
+function parseSuccess<S extends z.ZodMiniType>(
+  status: number,
+  text: string,
+  schema: S,
+): z.output<S> {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     throw new ApiError({ kind: 'contract', status, cause: error });
   }
-  if (typeof json === 'object' && json !== null && (json as { success?: unknown }).success === false) {
+  if (
+    typeof json === 'object' &&
+    json !== null &&
+    (json as { success?: unknown }).success === false
+  ) {
     const { data, fieldErrors } = readErrorBody(json);
     throw new ApiError({ kind: 'contract', status, data, fieldErrors, cause: json });
   }

@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { ApiError, DEFAULT_MESSAGES, kindForStatus, normalizeFieldPath, toApiError } from './errors';
+import {
+  ApiError,
+  DEFAULT_MESSAGES,
+  kindForStatus,
+  normalizeFieldPath,
+  toApiError,
+} from './errors';
 
 const json = (v: unknown) => JSON.stringify(v);
 
@@ -43,7 +49,9 @@ describe('requestMayHaveReached', () => {
   test('timeout and network errors built without a status may have reached', () => {
     expect(new ApiError({ kind: 'timeout' }).requestMayHaveReached).toBe(true);
     expect(new ApiError({ kind: 'network' }).requestMayHaveReached).toBe(true);
-    expect(new ApiError({ kind: 'network', requestMayHaveReached: false }).requestMayHaveReached).toBe(false);
+    expect(
+      new ApiError({ kind: 'network', requestMayHaveReached: false }).requestMayHaveReached,
+    ).toBe(false);
   });
 });
 
@@ -55,7 +63,10 @@ describe('the three error shapes', () => {
         success: false,
         message: 'O celular deve estar no formato E.164.',
         data: {},
-        errors: { 'cliente.celular': ['O celular deve estar no formato E.164.'], 'itens.2.valor': ['Valor inválido.'] },
+        errors: {
+          'cliente.celular': ['O celular deve estar no formato E.164.'],
+          'itens.2.valor': ['Valor inválido.'],
+        },
       }),
     );
     expect(e).toBeInstanceOf(ApiError);
@@ -71,7 +82,10 @@ describe('the three error shapes', () => {
   });
 
   test('legacy: { error:true, messages:{ field:[...] } }', () => {
-    const e = toApiError(422, json({ error: true, messages: { senha_atendente: ['Senha do atendente incorreta.'] } }));
+    const e = toApiError(
+      422,
+      json({ error: true, messages: { senha_atendente: ['Senha do atendente incorreta.'] } }),
+    );
     expect(e.kind).toBe('validation');
     expect(e.message).toBe('Senha do atendente incorreta.');
     expect(e.fieldErrors).toEqual({ senha_atendente: ['Senha do atendente incorreta.'] });
@@ -89,7 +103,10 @@ describe('the three error shapes', () => {
       422,
       json({
         message: 'The given data was invalid.',
-        errors: { valor_gasto: 'O valor gasto é obrigatório.', 'itens[0].qtde': ['Quantidade mínima: 1.'] },
+        errors: {
+          valor_gasto: 'O valor gasto é obrigatório.',
+          'itens[0].qtde': ['Quantidade mínima: 1.'],
+        },
       }),
     );
     expect(e.message).toBe('O valor gasto é obrigatório.');
@@ -100,26 +117,36 @@ describe('the three error shapes', () => {
   });
 
   test('a message given as an array uses its first entry', () => {
-    expect(toApiError(409, json({ message: ['Cliente já cadastrado.', 'outro'] })).message).toBe('Cliente já cadastrado.');
+    expect(toApiError(409, json({ message: ['Cliente já cadastrado.', 'outro'] })).message).toBe(
+      'Cliente já cadastrado.',
+    );
   });
 });
 
 describe('messages for people', () => {
   test('404 and 409 keep the server message; 409 carries data', () => {
-    const e = toApiError(409, json({ success: false, message: 'Cliente já cadastrado.', data: { id_cliente: 7 } }));
+    const e = toApiError(
+      409,
+      json({ success: false, message: 'Cliente já cadastrado.', data: { id_cliente: 7 } }),
+    );
     expect(e.kind).toBe('conflict');
     expect(e.message).toBe('Cliente já cadastrado.');
     expect(e.data).toEqual({ id_cliente: 7 });
-    expect(toApiError(404, json({ success: false, message: 'Cliente não encontrado', data: {} })).message).toBe(
-      'Cliente não encontrado',
-    );
+    expect(
+      toApiError(404, json({ success: false, message: 'Cliente não encontrado', data: {} }))
+        .message,
+    ).toBe('Cliente não encontrado');
   });
   test('401, 403, 500 use our own message, not a technical one', () => {
-    expect(toApiError(401, json({ success: false, message: 'Unauthenticated.', data: {} })).message).toBe(
-      DEFAULT_MESSAGES.unauthorized,
+    expect(
+      toApiError(401, json({ success: false, message: 'Unauthenticated.', data: {} })).message,
+    ).toBe(DEFAULT_MESSAGES.unauthorized);
+    expect(toApiError(403, json({ message: 'Forbidden' })).message).toBe(
+      DEFAULT_MESSAGES.forbidden,
     );
-    expect(toApiError(403, json({ message: 'Forbidden' })).message).toBe(DEFAULT_MESSAGES.forbidden);
-    expect(toApiError(500, json({ message: 'SQLSTATE[42S02]' })).message).toBe(DEFAULT_MESSAGES.server);
+    expect(toApiError(500, json({ message: 'SQLSTATE[42S02]' })).message).toBe(
+      DEFAULT_MESSAGES.server,
+    );
   });
   test('502 reads as a connection problem for the cashier', () => {
     expect(toApiError(502, '<html>Bad Gateway</html>').message).toBe(
@@ -151,7 +178,9 @@ describe('bodies that are not the expected JSON', () => {
     expect(toApiError(422, '[1,2]').fieldErrors).toEqual({});
   });
   test('field errors that are not strings are dropped', () => {
-    expect(toApiError(422, json({ errors: { a: [1, null], b: ['ok'], c: '' } })).fieldErrors).toEqual({ b: ['ok'] });
+    expect(
+      toApiError(422, json({ errors: { a: [1, null], b: ['ok'], c: '' } })).fieldErrors,
+    ).toEqual({ b: ['ok'] });
   });
 });
 

@@ -54,12 +54,16 @@ export class ApiError extends Error {
   readonly requestMayHaveReached: boolean;
 
   constructor(init: ApiErrorInit) {
-    super(init.message ?? DEFAULT_MESSAGES[init.kind], init.cause === undefined ? undefined : { cause: init.cause });
+    super(
+      init.message ?? DEFAULT_MESSAGES[init.kind],
+      init.cause === undefined ? undefined : { cause: init.cause },
+    );
     this.kind = init.kind;
     this.status = init.status ?? null;
     this.fieldErrors = init.fieldErrors ?? {};
     this.data = init.data ?? null;
-    this.requestMayHaveReached = init.requestMayHaveReached ?? defaultMayHaveReached(init.kind, this.status);
+    this.requestMayHaveReached =
+      init.requestMayHaveReached ?? defaultMayHaveReached(init.kind, this.status);
   }
 
   /** First message for a request path, e.g. `fieldError('cliente.celular')`. */
@@ -143,7 +147,8 @@ export interface ErrorBody {
 export function readErrorBody(body: unknown): ErrorBody {
   if (!isRecord(body)) return { message: undefined, fieldErrors: {}, data: null };
   const fieldErrors = { ...toFieldErrors(body.messages), ...toFieldErrors(body.errors) };
-  const message = toMessages(body.message)[0] ?? toMessages(body.messages)[0] ?? toMessages(body.error)[0];
+  const message =
+    toMessages(body.message)[0] ?? toMessages(body.messages)[0] ?? toMessages(body.error)[0];
   return { message, fieldErrors, data: body.data ?? null };
 }
 

@@ -6,7 +6,11 @@ test('keys are scoped by establishment and nest for prefix invalidation', () => 
   configureApi({ establishmentId: 3 });
   expect(customerKeys.all).toEqual(['estabelecimento', 3, 'customers']);
   expect(customerKeys.detail({ kind: 'phone', celular: '+5511987654321' })).toEqual([
-    'estabelecimento', 3, 'customers', 'detail', { kind: 'phone', celular: '+5511987654321' },
+    'estabelecimento',
+    3,
+    'customers',
+    'detail',
+    { kind: 'phone', celular: '+5511987654321' },
   ]);
   expect(rewardKeys.list({ status: 'resgatado' }).slice(0, 4)).toEqual(rewardKeys.lists());
   configureApi({ establishmentId: 4 });
@@ -19,5 +23,7 @@ test('a lookup key drops extra fields such as display', () => {
 });
 
 test('reward list keys ignore unset filters', () => {
-  expect(rewardKeys.list({ q: '', status: undefined, page: 1 })).toEqual(rewardKeys.list({ page: 1 }));
+  expect(rewardKeys.list({ q: '', status: undefined, page: 1 })).toEqual(
+    rewardKeys.list({ page: 1 }),
+  );
 });

@@ -48,7 +48,8 @@ export const rewardKeys = {
     return [...scope(), 'rewards'] as const;
   },
   lists: () => [...rewardKeys.all, 'list'] as const,
-  list: (filters: RewardFilters) => [...rewardKeys.lists(), normalizeRewardFilters(filters)] as const,
+  list: (filters: RewardFilters) =>
+    [...rewardKeys.lists(), normalizeRewardFilters(filters)] as const,
 };
 
 /** Our own server's config; not per establishment (it says which one we are). */

@@ -8,7 +8,15 @@ test('queries retry twice on network, timeout and server errors only', () => {
     expect(shouldRetryQuery(1, new ApiError({ kind }))).toBe(true);
     expect(shouldRetryQuery(2, new ApiError({ kind }))).toBe(false);
   }
-  for (const kind of ['validation', 'not_found', 'unauthorized', 'forbidden', 'conflict', 'rate_limited', 'contract'] as const) {
+  for (const kind of [
+    'validation',
+    'not_found',
+    'unauthorized',
+    'forbidden',
+    'conflict',
+    'rate_limited',
+    'contract',
+  ] as const) {
     expect(shouldRetryQuery(0, new ApiError({ kind }))).toBe(false);
   }
   expect(shouldRetryQuery(0, new Error('bug'))).toBe(false);

@@ -46,7 +46,9 @@ describe('Customer', () => {
     expect(Customer.parse(wire).carteira.historico).toBeUndefined();
   });
   test('a balance sent as a string is a contract break', () => {
-    const wire = customerWire({ carteira: { ...(customerWire().carteira as object), saldo: '120' } });
+    const wire = customerWire({
+      carteira: { ...(customerWire().carteira as object), saldo: '120' },
+    });
     expect(Customer.safeParse(wire).success).toBe(false);
   });
 });
@@ -58,7 +60,9 @@ test('PointsResult reads a missing saldo_carencia as 0', () => {
     saldo_atual: 30,
     saldo_carencia: 0,
   });
-  expect(PointsResult.safeParse({ id_cliente: 1, id_ponto: 2, saldo_carencia: 0 }).success).toBe(false);
+  expect(PointsResult.safeParse({ id_cliente: 1, id_ponto: 2, saldo_carencia: 0 }).success).toBe(
+    false,
+  );
 });
 
 describe('RewardPage', () => {
@@ -66,10 +70,15 @@ describe('RewardPage', () => {
     expect(RewardPage.parse(rewardPageWire()).data[0]?.nome).toBe('Café grátis');
   });
   test('a page past the end has null from/to', () => {
-    expect(RewardPage.parse(rewardPageWire({ data: [], from: null, to: null, current_page: 9 })).data).toEqual([]);
+    expect(
+      RewardPage.parse(rewardPageWire({ data: [], from: null, to: null, current_page: 9 })).data,
+    ).toEqual([]);
   });
   test('an unknown status is rejected', () => {
-    expect(RewardPage.safeParse(rewardPageWire({ data: [rewardWire({ premio_status: 'cancelado' })] })).success).toBe(false);
+    expect(
+      RewardPage.safeParse(rewardPageWire({ data: [rewardWire({ premio_status: 'cancelado' })] }))
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -84,7 +93,12 @@ describe('request bodies', () => {
   });
 
   test('RegisterCustomerBody limits and formats', () => {
-    const ok = { celular: '+5511987654321', cep: '01310100', genero: 'F', data_nascimento: '1990-01-15' };
+    const ok = {
+      celular: '+5511987654321',
+      cep: '01310100',
+      genero: 'F',
+      data_nascimento: '1990-01-15',
+    };
     expect(RegisterCustomerBody.safeParse(ok).success).toBe(true);
     const bad = RegisterCustomerBody.safeParse({
       celular: '+5511987654321',
@@ -94,25 +108,43 @@ describe('request bodies', () => {
       data_nascimento: '2024-02-30',
     });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual(['bairro', 'data_nascimento', 'endereco', 'genero']);
+    expect(bad.error?.issues.map((i) => i.path.join('.')).sort()).toEqual([
+      'bairro',
+      'data_nascimento',
+      'endereco',
+      'genero',
+    ]);
   });
 
   test('birth date in the future is refused', () => {
-    const r = RegisterCustomerBody.safeParse({ celular: '+5511987654321', data_nascimento: '2999-01-01' });
+    const r = RegisterCustomerBody.safeParse({
+      celular: '+5511987654321',
+      data_nascimento: '2999-01-01',
+    });
     expect(r.error?.issues[0]?.message).toBe('A data de nascimento não pode estar no futuro.');
   });
 
-  const sale = { valor_gasto: 1050, senha_atendente: '1234', cliente: { celular: '+5511987654321' } };
+  const sale = {
+    valor_gasto: 1050,
+    senha_atendente: '1234',
+    cliente: { celular: '+5511987654321' },
+  };
 
   test('PostPointsBody accepts a sale with a matching basket', () => {
     expect(
-      PostPointsBody.safeParse({ ...sale, itens: [{ descricao: 'Café', qtde: 2, valor: 700 }, { valor: 350 }] }).success,
+      PostPointsBody.safeParse({
+        ...sale,
+        itens: [{ descricao: 'Café', qtde: 2, valor: 700 }, { valor: 350 }],
+      }).success,
     ).toBe(true);
   });
   test('PostPointsBody refuses a basket that does not add up, naming both amounts', () => {
     const r = PostPointsBody.safeParse({ ...sale, itens: [{ valor: 1000 }] });
     expect(r.error?.issues).toEqual([
-      expect.objectContaining({ path: ['itens'], message: 'A soma dos itens (R$ 10,00) difere do valor gasto (R$ 10,50).' }),
+      expect.objectContaining({
+        path: ['itens'],
+        message: 'A soma dos itens (R$ 10,00) difere do valor gasto (R$ 10,50).',
+      }),
     ]);
   });
   test('PostPointsBody wants integer cents within limits', () => {
@@ -125,7 +157,13 @@ describe('request bodies', () => {
   });
 
   test('RewardFilters enums and page size', () => {
-    expect(RewardFilters.safeParse({ status: 'resgatado', categoria: 'premio_game', filtrar_por: 'valido_ate' }).success).toBe(true);
+    expect(
+      RewardFilters.safeParse({
+        status: 'resgatado',
+        categoria: 'premio_game',
+        filtrar_por: 'valido_ate',
+      }).success,
+    ).toBe(true);
     expect(RewardFilters.safeParse({ status: 'cancelado' }).success).toBe(false);
     expect(RewardFilters.safeParse({ itens_por_pagina: 101 }).success).toBe(false);
     expect(RewardFilters.safeParse({ data_inicio: '2024-02-30' }).success).toBe(false);

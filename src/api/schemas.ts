@@ -18,8 +18,18 @@ export const REWARD_CATEGORIES = [
   'premio_surpresa',
   'premio_game',
 ] as const;
-export const REWARD_DATE_FIELDS = ['valido_ate', 'data_resgate', 'data_conquista', 'estornado_em'] as const;
-export const REWARD_COUNTER_PREFIXES = ['conquistados', 'pendente_resgate', 'resgatado', 'expirado'] as const;
+export const REWARD_DATE_FIELDS = [
+  'valido_ate',
+  'data_resgate',
+  'data_conquista',
+  'estornado_em',
+] as const;
+export const REWARD_COUNTER_PREFIXES = [
+  'conquistados',
+  'pendente_resgate',
+  'resgatado',
+  'expirado',
+] as const;
 
 export type RewardStatus = (typeof REWARD_STATUSES)[number];
 export type RewardCategory = (typeof REWARD_CATEGORIES)[number];
@@ -77,7 +87,10 @@ export type PointEntry = z.infer<typeof PointEntry>;
 
 export const Wallet = z.looseObject({
   saldo: integer,
-  saldo_carencia: z.pipe(z.optional(z.nullable(integer)), z.transform((v) => v ?? 0)),
+  saldo_carencia: z.pipe(
+    z.optional(z.nullable(integer)),
+    z.transform((v) => v ?? 0),
+  ),
   pontos_vencidos: z.array(PointEntry),
   pontos_vencendo: z.array(PointEntry),
   historico: z.optional(z.array(PointEntry)),
@@ -120,7 +133,10 @@ export const PointsResult = z.looseObject({
   id_ponto: integer,
   saldo_atual: integer,
   /** Absent when the establishment has no carencia: read as 0. */
-  saldo_carencia: z.pipe(z.optional(z.nullable(integer)), z.transform((v) => v ?? 0)),
+  saldo_carencia: z.pipe(
+    z.optional(z.nullable(integer)),
+    z.transform((v) => v ?? 0),
+  ),
 });
 export type PointsResult = z.infer<typeof PointsResult>;
 
@@ -169,16 +185,23 @@ export type ConflictData = z.infer<typeof ConflictData>;
 
 // ---------------------------------------------------------------- requests
 
-export const E164 = z.string().check(
-  z.regex(/^\+[1-9]\d{7,14}$/, 'Celular inválido: use o formato +5511987654321.'),
-);
-export const CpfDigits = z.string().check(
-  z.regex(/^\d{11}$/, { error: 'CPF deve ter 11 dígitos.', abort: true }),
-  z.refine(isValidCpf, 'CPF inválido: dígitos verificadores não conferem.'),
-);
-export const WireDate = z.string().check(
-  z.refine(isRealDate, { error: 'Data inválida: use AAAA-MM-DD com uma data que exista.', abort: true }),
-);
+export const E164 = z
+  .string()
+  .check(z.regex(/^\+[1-9]\d{7,14}$/, 'Celular inválido: use o formato +5511987654321.'));
+export const CpfDigits = z
+  .string()
+  .check(
+    z.regex(/^\d{11}$/, { error: 'CPF deve ter 11 dígitos.', abort: true }),
+    z.refine(isValidCpf, 'CPF inválido: dígitos verificadores não conferem.'),
+  );
+export const WireDate = z
+  .string()
+  .check(
+    z.refine(isRealDate, {
+      error: 'Data inválida: use AAAA-MM-DD com uma data que exista.',
+      abort: true,
+    }),
+  );
 const BirthDate = WireDate.check(
   z.refine((v) => isNotFuture(v), 'A data de nascimento não pode estar no futuro.'),
 );
@@ -212,8 +235,14 @@ export type RegisterCustomerBody = z.infer<typeof RegisterCustomerBody>;
 export const PurchaseItem = z.object({
   descricao: z.optional(z.string()),
   complemento: z.optional(z.string()),
-  qtde: z.optional(z.int('Quantidade deve ser um número inteiro.').check(z.minimum(1, 'Quantidade mínima: 1.'))),
-  valor: z.optional(z.int('Valor em centavos, número inteiro.').check(z.nonnegative('Valor não pode ser negativo.'))),
+  qtde: z.optional(
+    z.int('Quantidade deve ser um número inteiro.').check(z.minimum(1, 'Quantidade mínima: 1.')),
+  ),
+  valor: z.optional(
+    z
+      .int('Valor em centavos, número inteiro.')
+      .check(z.nonnegative('Valor não pode ser negativo.')),
+  ),
 });
 export type PurchaseItem = z.infer<typeof PurchaseItem>;
 
@@ -230,16 +259,13 @@ export const PostPointsBody = z
     itens: z.optional(z.array(PurchaseItem).check(z.maxLength(200, 'No máximo 200 itens.'))),
   })
   .check(
-    z.refine(
-      (body) => !body.itens?.length || itemsTotal(body.itens) === body.valor_gasto,
-      {
-        path: ['itens'],
-        error: (issue) => {
-          const body = issue.input as { valor_gasto: number; itens: PurchaseItem[] };
-          return `A soma dos itens (${formatBRL(itemsTotal(body.itens))}) difere do valor gasto (${formatBRL(body.valor_gasto)}).`;
-        },
+    z.refine((body) => !body.itens?.length || itemsTotal(body.itens) === body.valor_gasto, {
+      path: ['itens'],
+      error: (issue) => {
+        const body = issue.input as { valor_gasto: number; itens: PurchaseItem[] };
+        return `A soma dos itens (${formatBRL(itemsTotal(body.itens))}) difere do valor gasto (${formatBRL(body.valor_gasto)}).`;
       },
-    ),
+    }),
   );
 export type PostPointsBody = z.infer<typeof PostPointsBody>;
 

@@ -3,7 +3,10 @@ import { vi } from 'vitest';
 import { REWARD_COUNTER_KEYS, type RewardCounterKey } from './schemas';
 
 export function customerWire(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  const counters = Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])) as Record<RewardCounterKey, number>;
+  const counters = Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])) as Record<
+    RewardCounterKey,
+    number
+  >;
   return {
     id_cliente: 42,
     nome: 'MARIA DA SILVA',
@@ -23,10 +26,22 @@ export function customerWire(overrides: Record<string, unknown> = {}): Record<st
       saldo_carencia: 0,
       pontos_vencidos: [],
       pontos_vencendo: [
-        { id_cartela_cliente: 7, pontos: 120, data: '2024-05-01 10:25:00', tipo: 'credito', data_validade: '2025-05-31' },
+        {
+          id_cartela_cliente: 7,
+          pontos: 120,
+          data: '2024-05-01 10:25:00',
+          tipo: 'credito',
+          data_validade: '2025-05-31',
+        },
       ],
       historico: [
-        { id_cartela_cliente: 7, pontos: 120, data: '2024-05-01 10:25:00', tipo: 'credito', data_validade: '2025-05-31' },
+        {
+          id_cartela_cliente: 7,
+          pontos: 120,
+          data: '2024-05-01 10:25:00',
+          tipo: 'credito',
+          data_validade: '2025-05-31',
+        },
       ],
     },
     receita: 120.5,
@@ -82,8 +97,12 @@ export function jsonResponse(status: number, body: unknown): Response {
 }
 
 /** Stubs global fetch with a mock answering each call from `answer`. */
-export function stubFetch(answer: (url: string, init: RequestInit) => Response | Promise<Response>) {
-  const mock = vi.fn((input: RequestInfo | URL, init?: RequestInit) => Promise.resolve(answer(String(input), init ?? {})));
+export function stubFetch(
+  answer: (url: string, init: RequestInit) => Response | Promise<Response>,
+) {
+  const mock = vi.fn((input: RequestInfo | URL, init?: RequestInit) =>
+    Promise.resolve(answer(String(input), init ?? {})),
+  );
   vi.stubGlobal('fetch', mock);
   return mock;
 }

@@ -2,9 +2,12 @@ import { describe, expect, test } from 'vitest';
 import { cpfDigits, formatCpf, formatCpfTyping, isValidCpf } from './cpf';
 
 describe('isValidCpf', () => {
-  test.each(['529.982.247-25', '52998224725', '111.444.777-35', '123.456.789-09'])('%s is valid', (cpf) => {
-    expect(isValidCpf(cpf)).toBe(true);
-  });
+  test.each(['529.982.247-25', '52998224725', '111.444.777-35', '123.456.789-09'])(
+    '%s is valid',
+    (cpf) => {
+      expect(isValidCpf(cpf)).toBe(true);
+    },
+  );
   test.each([
     ['111.111.111-11', 'all same digits'],
     ['000.000.000-00', 'all zeros'],

@@ -13,7 +13,12 @@ import {
 describe('wire dates are São Paulo civil time, never shifted', () => {
   test('parses a timestamp into its own fields', () => {
     expect(parseWireDateTime('2024-05-01 23:45:10')).toEqual({
-      year: 2024, month: 5, day: 1, hour: 23, minute: 45, second: 10,
+      year: 2024,
+      month: 5,
+      day: 1,
+      hour: 23,
+      minute: 45,
+      second: 10,
     });
   });
   test('a late-night timestamp keeps its day whatever the browser timezone', () => {

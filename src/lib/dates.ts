@@ -24,7 +24,12 @@ export function parseWireDateTime(value: string): WireDateTime | null {
   const m = WIRE_RE.exec(value.trim());
   if (!m) return null;
   const [year, month, day, hour, minute, second] = m.slice(1).map((p) => Number(p ?? 0)) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   if (!validCivilDate(year, month, day)) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
@@ -42,7 +47,9 @@ export function formatDate(value: string): string {
 /** "2024-05-01 13:45:10" → "01/05/2024 13:45". Malformed input comes back as is. */
 export function formatDateTime(value: string): string {
   const p = parseWireDateTime(value);
-  return p ? `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)} ${pad(p.hour)}:${pad(p.minute)}` : value;
+  return p
+    ? `${pad(p.day)}/${pad(p.month)}/${pad(p.year, 4)} ${pad(p.hour)}:${pad(p.minute)}`
+    : value;
 }
 
 /** True for a real calendar date in `YYYY-MM-DD`: "2024-02-29" yes, "2024-02-30" no. */

@@ -12,14 +12,24 @@ describe('customer id', () => {
 });
 
 describe('phone', () => {
-  test.each(['(11) 98765-4321', '11987654321', '+55 11 98765-4321', '+5511987654321', '11 98765-4321'])(
-    '%s',
-    (input) => {
-      expect(classifyLookup(input)).toEqual({ kind: 'phone', celular: '+5511987654321', display: '(11) 98765-4321' });
-    },
-  );
+  test.each([
+    '(11) 98765-4321',
+    '11987654321',
+    '+55 11 98765-4321',
+    '+5511987654321',
+    '11 98765-4321',
+  ])('%s', (input) => {
+    expect(classifyLookup(input)).toEqual({
+      kind: 'phone',
+      celular: '+5511987654321',
+      display: '(11) 98765-4321',
+    });
+  });
   test('a landline gets the phone reason', () => {
-    expect(classifyLookup('(11) 3456-7890')).toEqual({ kind: 'invalid', reason: PHONE_REASONS.landline });
+    expect(classifyLookup('(11) 3456-7890')).toEqual({
+      kind: 'invalid',
+      reason: PHONE_REASONS.landline,
+    });
   });
   test('a mobile without DDD asks for it', () => {
     expect(classifyLookup('98765-4321')).toEqual({ kind: 'invalid', reason: PHONE_REASONS.noDdd });
@@ -28,34 +38,64 @@ describe('phone', () => {
 
 describe('CPF', () => {
   test.each(['529.982.247-25', '52998224725', '529982247-25'])('%s', (input) => {
-    expect(classifyLookup(input)).toEqual({ kind: 'cpf', cpf: '52998224725', display: '529.982.247-25' });
+    expect(classifyLookup(input)).toEqual({
+      kind: 'cpf',
+      cpf: '52998224725',
+      display: '529.982.247-25',
+    });
   });
   test('punctuated CPF with wrong check digits', () => {
-    expect(classifyLookup('529.982.247-24')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.cpfCheck });
+    expect(classifyLookup('529.982.247-24')).toEqual({
+      kind: 'invalid',
+      reason: LOOKUP_REASONS.cpfCheck,
+    });
     expect(LOOKUP_REASONS.cpfCheck).toBe('CPF inválido: dígitos verificadores não conferem');
   });
   test('all-same digits with CPF punctuation', () => {
-    expect(classifyLookup('111.111.111-11')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.cpfCheck });
+    expect(classifyLookup('111.111.111-11')).toEqual({
+      kind: 'invalid',
+      reason: LOOKUP_REASONS.cpfCheck,
+    });
   });
   test('punctuated but short', () => {
-    expect(classifyLookup('529.982.247')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.cpfLength });
+    expect(classifyLookup('529.982.247')).toEqual({
+      kind: 'invalid',
+      reason: LOOKUP_REASONS.cpfLength,
+    });
   });
 });
 
 describe('11 plain digits: mobile or CPF', () => {
   test('valid mobile and valid CPF at once: the phone wins', () => {
     // 11987654374 passes the CPF check digits and is (11) 98765-4374.
-    expect(classifyLookup('11987654374')).toMatchObject({ kind: 'phone', celular: '+5511987654374' });
+    expect(classifyLookup('11987654374')).toMatchObject({
+      kind: 'phone',
+      celular: '+5511987654374',
+    });
   });
   test('the same digits with CPF punctuation are a CPF', () => {
-    expect(classifyLookup('119.876.543-74')).toEqual({ kind: 'cpf', cpf: '11987654374', display: '119.876.543-74' });
+    expect(classifyLookup('119.876.543-74')).toEqual({
+      kind: 'cpf',
+      cpf: '11987654374',
+      display: '119.876.543-74',
+    });
   });
   test('valid CPF that is not a mobile is a CPF', () => {
-    expect(classifyLookup('11144477735')).toEqual({ kind: 'cpf', cpf: '11144477735', display: '111.444.777-35' });
+    expect(classifyLookup('11144477735')).toEqual({
+      kind: 'cpf',
+      cpf: '11144477735',
+      display: '111.444.777-35',
+    });
   });
   test('neither a mobile nor a valid CPF', () => {
-    expect(classifyLookup('52998224724')).toEqual({ kind: 'invalid', reason: 'CPF inválido: dígitos verificadores não conferem' });
-    expect(classifyLookup('11111111111')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.cpfCheck });
+    expect(classifyLookup('52998224724')).toEqual({
+      kind: 'invalid',
+      reason: 'CPF inválido: dígitos verificadores não conferem',
+    });
+    expect(classifyLookup('11111111111')).toEqual({
+      kind: 'invalid',
+      reason: LOOKUP_REASONS.cpfCheck,
+    });
   });
 });
 
@@ -66,7 +106,10 @@ describe('invalid input', () => {
   });
   test('letters', () => {
     expect(classifyLookup('maria')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.letters });
-    expect(classifyLookup('1198765432a')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.letters });
+    expect(classifyLookup('1198765432a')).toEqual({
+      kind: 'invalid',
+      reason: LOOKUP_REASONS.letters,
+    });
     expect(classifyLookup('#12a')).toEqual({ kind: 'invalid', reason: LOOKUP_REASONS.letters });
   });
   test('a short number hints at # for ids', () => {

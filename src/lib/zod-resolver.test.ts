@@ -3,7 +3,10 @@ import * as z from 'zod/mini';
 import { issuesToFieldMessages, zodResolver } from './zod-resolver';
 
 const schema = z.object({
-  valor: z.pipe(z.string(), z.transform((v) => Number(v.replace(/\D/g, '')))),
+  valor: z.pipe(
+    z.string(),
+    z.transform((v) => Number(v.replace(/\D/g, ''))),
+  ),
   cliente: z.object({
     celular: z.string().check(z.minLength(1, 'Informe o celular.'), z.regex(/^\+/, 'Use +55.')),
   }),
@@ -14,8 +17,15 @@ const options = { fields: {}, shouldUseNativeValidation: false };
 
 test('success returns the transformed values and no errors', async () => {
   const resolver = zodResolver(schema);
-  const result = await resolver({ valor: 'R$ 10,50', cliente: { celular: '+5511' }, itens: [] }, undefined, options);
-  expect(result).toEqual({ values: { valor: 1050, cliente: { celular: '+5511' }, itens: [] }, errors: {} });
+  const result = await resolver(
+    { valor: 'R$ 10,50', cliente: { celular: '+5511' }, itens: [] },
+    undefined,
+    options,
+  );
+  expect(result).toEqual({
+    values: { valor: 1050, cliente: { celular: '+5511' }, itens: [] },
+    errors: {},
+  });
 });
 
 test('failure maps issue paths to nested field errors, first message per field', async () => {

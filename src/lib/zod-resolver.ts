@@ -25,7 +25,9 @@ function setNested(target: Record<string, unknown>, path: string[], value: Field
     }
     const next = node[segment];
     if (typeof next !== 'object' || next === null) {
-      const created: Record<string, unknown> = /^\d+$/.test(path[i + 1] ?? '') ? ([] as unknown as Record<string, unknown>) : {};
+      const created: Record<string, unknown> = /^\d+$/.test(path[i + 1] ?? '')
+        ? ([] as unknown as Record<string, unknown>)
+        : {};
       node[segment] = created;
       node = created;
     } else {

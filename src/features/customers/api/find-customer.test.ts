@@ -17,7 +17,9 @@ const wrapper = (qc = createQueryClient()) =>
   };
 
 test('lookupBody sends exactly one key', () => {
-  expect(lookupBody({ kind: 'phone', celular: '+5511987654321' })).toEqual({ celular: '+5511987654321' });
+  expect(lookupBody({ kind: 'phone', celular: '+5511987654321' })).toEqual({
+    celular: '+5511987654321',
+  });
   expect(lookupBody({ kind: 'cpf', cpf: '52998224725' })).toEqual({ cpf: '52998224725' });
   expect(lookupBody({ kind: 'id', id_cliente: 42 })).toEqual({ id_cliente: 42 });
 });
@@ -32,12 +34,18 @@ describe('findCustomer', () => {
     expect(sentBody(fetchMock)).toEqual({ celular: '+5511987654321' });
   });
   test('an unknown customer is null, not an error', async () => {
-    stubFetch(() => jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }));
+    stubFetch(() =>
+      jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }),
+    );
     expect(await findCustomer({ kind: 'cpf', cpf: '52998224725' })).toBeNull();
   });
   test('an unknown establishment is still an error', async () => {
-    stubFetch(() => jsonResponse(404, { success: false, message: 'Estabelecimento não encontrado', data: {} }));
-    await expect(findCustomer({ kind: 'id', id_cliente: 1 })).rejects.toMatchObject({ kind: 'not_found' });
+    stubFetch(() =>
+      jsonResponse(404, { success: false, message: 'Estabelecimento não encontrado', data: {} }),
+    );
+    await expect(findCustomer({ kind: 'id', id_cliente: 1 })).rejects.toMatchObject({
+      kind: 'not_found',
+    });
   });
   test('other failures are ApiErrors', async () => {
     stubFetch(() => jsonResponse(401, { success: false, message: 'Token inválido', data: {} }));
@@ -47,7 +55,11 @@ describe('findCustomer', () => {
 
 test('customerQuery keys by establishment and lookup key', () => {
   expect(customerQuery({ kind: 'id', id_cliente: 9 }).queryKey).toEqual([
-    'estabelecimento', 1, 'customers', 'detail', { kind: 'id', id_cliente: 9 },
+    'estabelecimento',
+    1,
+    'customers',
+    'detail',
+    { kind: 'id', id_cliente: 9 },
   ]);
 });
 
@@ -59,14 +71,27 @@ describe('useCustomer', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
   test('resolves not found to data null', async () => {
-    stubFetch(() => jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }));
-    const { result } = renderHook(() => useCustomer({ kind: 'phone', celular: '+5511900000000' }), { wrapper: wrapper() });
+    stubFetch(() =>
+      jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }),
+    );
+    const { result } = renderHook(() => useCustomer({ kind: 'phone', celular: '+5511900000000' }), {
+      wrapper: wrapper(),
+    });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toBeNull();
   });
   test('a 422 is not retried', async () => {
-    const fetchMock = stubFetch(() => jsonResponse(422, { success: false, message: 'CPF inválido.', data: {}, errors: { cpf: ['CPF inválido.'] } }));
-    const { result } = renderHook(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }), { wrapper: wrapper() });
+    const fetchMock = stubFetch(() =>
+      jsonResponse(422, {
+        success: false,
+        message: 'CPF inválido.',
+        data: {},
+        errors: { cpf: ['CPF inválido.'] },
+      }),
+    );
+    const { result } = renderHook(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }), {
+      wrapper: wrapper(),
+    });
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error?.fieldErrors).toEqual({ cpf: ['CPF inválido.'] });
     expect(fetchMock).toHaveBeenCalledTimes(1);

@@ -22,7 +22,11 @@ export function lookupBody(key: LookupKey): FindCustomerBody {
 
 /** A 404 about the establishment itself is a configuration problem, not "no such customer". */
 function isCustomerNotFound(error: unknown): boolean {
-  return error instanceof ApiError && error.kind === 'not_found' && !/estabelecimento/i.test(error.message);
+  return (
+    error instanceof ApiError &&
+    error.kind === 'not_found' &&
+    !/estabelecimento/i.test(error.message)
+  );
 }
 
 export async function findCustomer(

@@ -26,7 +26,13 @@ test('registerCustomer posts to cadastrar and returns the customer', async () =>
 });
 
 test('a 409 carries the existing id_cliente', async () => {
-  stubFetch(() => jsonResponse(409, { success: false, message: 'Cliente já cadastrado.', data: { id_cliente: 5 } }));
+  stubFetch(() =>
+    jsonResponse(409, {
+      success: false,
+      message: 'Cliente já cadastrado.',
+      data: { id_cliente: 5 },
+    }),
+  );
   await expect(registerCustomer({ celular: '+5511987654321' })).rejects.toMatchObject({
     kind: 'conflict',
     message: 'Cliente já cadastrado.',
@@ -36,7 +42,13 @@ test('a 409 carries the existing id_cliente', async () => {
 });
 
 test('lookupKeysOf skips a generated-hash CPF', () => {
-  expect(lookupKeysOf({ id_cliente: 1, celular: '+5511987654321', cpf: 'a3f9c2e1b4d5a6f7e8d9c0b1a2f3e4d5' })).toEqual([
+  expect(
+    lookupKeysOf({
+      id_cliente: 1,
+      celular: '+5511987654321',
+      cpf: 'a3f9c2e1b4d5a6f7e8d9c0b1a2f3e4d5',
+    }),
+  ).toEqual([
     { kind: 'id', id_cliente: 1 },
     { kind: 'phone', celular: '+5511987654321' },
   ]);
@@ -46,7 +58,8 @@ test('useRegisterCustomer sends once, then caches the customer under phone, cpf 
   const qc = createQueryClient();
   qc.setQueryData(customerKeys.detail({ kind: 'phone', celular: '+5511987654321' }), null); // "not found" before
   const fetchMock = stubFetch(() => jsonResponse(201, ok(created())));
-  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+  const wrapper = ({ children }: { children: ReactNode }) =>
+    createElement(QueryClientProvider, { client: qc }, children);
   const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
   await act(() => result.current.mutateAsync({ celular: '+5511987654321' }));
   expect(fetchMock).toHaveBeenCalledTimes(1);
@@ -57,13 +70,16 @@ test('useRegisterCustomer sends once, then caches the customer under phone, cpf 
   ] as const) {
     expect(qc.getQueryData<{ id_cliente: number }>(customerKeys.detail(key))?.id_cliente).toBe(42);
   }
-  expect(qc.getQueryState(customerKeys.detail({ kind: 'id', id_cliente: 42 }))?.isInvalidated).toBe(true);
+  expect(qc.getQueryState(customerKeys.detail({ kind: 'id', id_cliente: 42 }))?.isInvalidated).toBe(
+    true,
+  );
 });
 
 test('useRegisterCustomer does not retry a failed POST', async () => {
   const qc = createQueryClient();
   const fetchMock = stubFetch(() => new Response('', { status: 503 }));
-  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
+  const wrapper = ({ children }: { children: ReactNode }) =>
+    createElement(QueryClientProvider, { client: qc }, children);
   const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
   await act(() => result.current.mutateAsync({ celular: '+5511987654321' }).catch(() => {}));
   expect(fetchMock).toHaveBeenCalledTimes(1);

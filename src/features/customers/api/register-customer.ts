@@ -20,7 +20,9 @@ export async function registerCustomer(
 }
 
 /** Every lookup key under which this customer can be found (CPF only when it is 11 digits). */
-export function lookupKeysOf(customer: Pick<Customer, 'id_cliente' | 'celular' | 'cpf'>): LookupKey[] {
+export function lookupKeysOf(
+  customer: Pick<Customer, 'id_cliente' | 'celular' | 'cpf'>,
+): LookupKey[] {
   const keys: LookupKey[] = [
     { kind: 'id', id_cliente: customer.id_cliente },
     { kind: 'phone', celular: customer.celular },

@@ -46,16 +46,26 @@ test('useRewards shows the previous page as placeholder while the next one loads
   stubFetch((url) => {
     if (url.endsWith('page=2')) {
       return new Promise<Response>((resolve) => {
-        release = () => resolve(jsonResponse(200, ok(rewardPageWire({ current_page: 2, data: [rewardWire({ id_premio_cliente: 2 })] }))));
+        release = () =>
+          resolve(
+            jsonResponse(
+              200,
+              ok(rewardPageWire({ current_page: 2, data: [rewardWire({ id_premio_cliente: 2 })] })),
+            ),
+          );
       });
     }
     return jsonResponse(200, ok(rewardPageWire()));
   });
-  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: qc }, children);
-  const { result, rerender } = renderHook(({ filters }: { filters: RewardFilters }) => useRewards(filters), {
-    wrapper,
-    initialProps: { filters: {} },
-  });
+  const wrapper = ({ children }: { children: ReactNode }) =>
+    createElement(QueryClientProvider, { client: qc }, children);
+  const { result, rerender } = renderHook(
+    ({ filters }: { filters: RewardFilters }) => useRewards(filters),
+    {
+      wrapper,
+      initialProps: { filters: {} },
+    },
+  );
   await waitFor(() => expect(result.current.data?.current_page).toBe(1));
   rerender({ filters: { page: 2 } });
   await waitFor(() => expect(result.current.isPlaceholderData).toBe(true));
