@@ -112,7 +112,7 @@ export function CustomerPanel({
       <dl className="grid grid-cols-[1.4fr_1fr_1fr] gap-2">
         <div className="rounded-md bg-blue-50 px-3 py-2 ring-1 ring-blue-200">
           <dt className="text-sm font-semibold text-slate-700">Saldo</dt>
-          <dd className="leading-tight">
+          <dd className="leading-none">
             <span className="tabular text-4xl font-bold text-blue-900" data-testid="saldo">
               {formatPoints(carteira.saldo)}
             </span>{' '}
@@ -246,7 +246,7 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
         <tbody>
           {COUNTER_ROWS.map((r) => (
             <tr key={r.prefix} className="border-b border-slate-200 last:border-b-0">
-              <th scope="row" className="py-0.5 pr-2 text-left font-semibold text-slate-800">
+              <th scope="row" className="py-0 pr-2 text-left font-semibold text-slate-800">
                 {r.label}
               </th>
               {COUNTER_COLUMNS.map((c) => {
@@ -255,7 +255,7 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
                 return (
                   <td
                     key={c.category}
-                    className={`tabular px-1 py-0.5 text-right ${
+                    className={`tabular px-1 py-0 text-right ${
                       n === 0 ? 'text-slate-600' : 'font-bold text-slate-900'
                     } ${highlight ? 'bg-amber-100' : ''}`}
                   >
@@ -286,7 +286,7 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
           role="region"
           aria-labelledby={headingId}
           tabIndex={0}
-          className="max-h-40 min-h-0 overflow-y-auto rounded-md border border-slate-200"
+          className="max-h-32 min-h-0 overflow-y-auto rounded-md border border-slate-200"
         >
           <table className="w-full border-collapse text-sm">
             <thead className="sticky top-0 bg-slate-100">
