@@ -78,7 +78,9 @@ describe('customerFieldsSchema', () => {
 
   test('endereco of 101 characters is refused', () => {
     expect(errorsOf({ endereco: 'e'.repeat(100) })).toEqual({});
-    expect(errorsOf({ endereco: 'e'.repeat(101) })).toEqual({ endereco: CUSTOMER_MESSAGES.endereco });
+    expect(errorsOf({ endereco: 'e'.repeat(101) })).toEqual({
+      endereco: CUSTOMER_MESSAGES.endereco,
+    });
   });
 
   test('birth date: today is accepted, tomorrow is refused as future, 2023-02-29 as not real', () => {
@@ -107,7 +109,11 @@ describe('customerFieldsSchema', () => {
   });
 
   test('output is the wire body (what the resolver hands to onSubmit)', () => {
-    const result = customerFieldsSchema.safeParse({ ...valid, cpf: '529.982.247-25', cep: '01310-100' });
+    const result = customerFieldsSchema.safeParse({
+      ...valid,
+      cpf: '529.982.247-25',
+      cep: '01310-100',
+    });
     expect(result.success && result.data).toEqual({
       celular: '+5511987654321',
       cpf: '52998224725',
@@ -154,13 +160,23 @@ describe('toRegisterBody', () => {
   });
 
   test('whitespace-only fields are omitted', () => {
-    const body = toRegisterBody({ ...emptyCustomerValues, celular: '11987654321', nome: '   ', cidade: ' ' });
+    const body = toRegisterBody({
+      ...emptyCustomerValues,
+      celular: '11987654321',
+      nome: '   ',
+      cidade: ' ',
+    });
     expect(body).toEqual({ celular: '+5511987654321' });
     expect('nome' in body).toBe(false);
   });
 
   test('is idempotent: a body maps to itself', () => {
-    const body = toRegisterBody({ ...valid, cpf: '529.982.247-25', cep: '01310-100', estado: 'RJ' });
+    const body = toRegisterBody({
+      ...valid,
+      cpf: '529.982.247-25',
+      cep: '01310-100',
+      estado: 'RJ',
+    });
     expect(toRegisterBody(body)).toEqual(body);
   });
 });

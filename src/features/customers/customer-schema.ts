@@ -77,7 +77,9 @@ const dataNascimento = z.string().check(
   }),
 );
 
-const genero = z.string().check(z.refine((v) => v === '' || v === 'M' || v === 'F', CUSTOMER_MESSAGES.genero));
+const genero = z
+  .string()
+  .check(z.refine((v) => v === '' || v === 'M' || v === 'F', CUSTOMER_MESSAGES.genero));
 
 const cep = z
   .string()

@@ -160,7 +160,10 @@ export function CustomerFields<T extends FieldValues, C, O>({
   );
 }
 
-type FormattedFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'name' | 'value' | 'onChange' | 'onBlur'> & {
+type FormattedFieldProps = Omit<
+  InputHTMLAttributes<HTMLInputElement>,
+  'name' | 'value' | 'onChange' | 'onBlur'
+> & {
   control: Control<FieldValues>;
   name: string;
   format: (typed: string) => string;

@@ -15,7 +15,10 @@ const entry = (id: number, pontos: number, data: string, data_validade: string):
 });
 
 /** A customer as the wire sends it, parsed by the app's own schema. */
-function customer(overrides: Record<string, unknown> = {}, wallet: Record<string, unknown> = {}): Customer {
+function customer(
+  overrides: Record<string, unknown> = {},
+  wallet: Record<string, unknown> = {},
+): Customer {
   const counters = Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0]));
   return Customer.parse({
     id_cliente: 42,
@@ -34,7 +37,10 @@ function customer(overrides: Record<string, unknown> = {}, wallet: Record<string
     carteira: {
       saldo: 1234,
       saldo_carencia: 0,
-      pontos_vencidos: [entry(1, 30, '2024-01-05 09:00:00', '2025-01-31'), entry(2, 12, '2024-02-05 09:00:00', '2025-02-28')],
+      pontos_vencidos: [
+        entry(1, 30, '2024-01-05 09:00:00', '2025-01-31'),
+        entry(2, 12, '2024-02-05 09:00:00', '2025-02-28'),
+      ],
       pontos_vencendo: [],
       historico: [],
       ...wallet,
@@ -69,8 +75,12 @@ describe('CustomerPanel', () => {
     expect(vencidos.textContent).toBe('Vencidos42 pontos');
     expect(within(region).getByText('R$ 32,50')).toBeTruthy();
     expect(within(region).getByText('Compras').nextElementSibling?.textContent).toBe('7');
-    expect(within(region).getByText('Primeira compra').nextElementSibling?.textContent).toBe('02/01/2025');
-    expect(within(region).getByText('Última compra').nextElementSibling?.textContent).toBe('09/03/2026 18:45');
+    expect(within(region).getByText('Primeira compra').nextElementSibling?.textContent).toBe(
+      '02/01/2025',
+    );
+    expect(within(region).getByText('Última compra').nextElementSibling?.textContent).toBe(
+      '09/03/2026 18:45',
+    );
   });
 
   test('points in carência say they are released tomorrow', () => {
@@ -97,7 +107,10 @@ describe('CustomerPanel', () => {
     ];
     render(<CustomerPanel customer={customer({}, { pontos_vencendo: vencendo })} today={TODAY} />);
     const list = screen.getByRole('list', { name: 'Próximos vencimentos' });
-    const items = () => within(list).getAllByRole('listitem').map((li) => li.textContent);
+    const items = () =>
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent);
     expect(items()).toEqual([
       '10 pontosvencem em 31/03/2026 (em 21 dias)',
       '20 pontosvencem em 30/04/2026 (em 51 dias)',
@@ -147,7 +160,9 @@ describe('CustomerPanel', () => {
     });
     render(<CustomerPanel customer={c} today={TODAY} />);
     const table = screen.getByRole('table', { name: /^Prêmios/ });
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers).toEqual(['Situação', 'Fidelidade', 'Roleta', 'Surpresa', 'Campanha', 'Game']);
     const row = (label: string) =>
       within(within(table).getByRole('rowheader', { name: label }).closest('tr')!)

@@ -116,7 +116,9 @@ export function CustomerPanel({
             <span className="tabular text-4xl font-bold text-blue-900" data-testid="saldo">
               {formatPoints(carteira.saldo)}
             </span>{' '}
-            <span className="text-slate-700">{Math.abs(carteira.saldo) === 1 ? 'ponto' : 'pontos'}</span>
+            <span className="text-slate-700">
+              {Math.abs(carteira.saldo) === 1 ? 'ponto' : 'pontos'}
+            </span>
           </dd>
         </div>
         <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
@@ -140,7 +142,9 @@ export function CustomerPanel({
         <Expirations entries={carteira.pontos_vencendo} today={today} />
         <dl className="grid grid-cols-[auto_auto] content-start gap-x-3 text-sm">
           <dt className="text-slate-700">Receita</dt>
-          <dd className="tabular text-right font-semibold">{formatBRL(reaisToCents(customer.receita))}</dd>
+          <dd className="tabular text-right font-semibold">
+            {formatBRL(reaisToCents(customer.receita))}
+          </dd>
           <dt className="text-slate-700">Compras</dt>
           <dd className="tabular text-right font-semibold">{formatPoints(customer.compras)}</dd>
           <dt className="text-slate-700">Primeira compra</dt>
@@ -237,7 +241,11 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
               <span className="sr-only">Situação</span>
             </th>
             {COUNTER_COLUMNS.map((c) => (
-              <th key={c.category} scope="col" className="px-1 py-0.5 text-right font-semibold text-slate-700">
+              <th
+                key={c.category}
+                scope="col"
+                className="px-1 py-0.5 text-right font-semibold text-slate-700"
+              >
                 {c.label}
               </th>
             ))}
@@ -310,7 +318,9 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
                 <tr key={e.id_cartela_cliente} className="border-t border-slate-200">
                   <td className="tabular px-2 py-0.5">{formatDateTime(e.data)}</td>
                   <td className="px-2 py-0.5">{tipoLabel(e.tipo)}</td>
-                  <td className="tabular px-2 py-0.5 text-right font-semibold">{signedPoints(e)}</td>
+                  <td className="tabular px-2 py-0.5 text-right font-semibold">
+                    {signedPoints(e)}
+                  </td>
                   <td className="tabular px-2 py-0.5 text-right">
                     {e.data_validade ? formatDate(e.data_validade) : '—'}
                   </td>

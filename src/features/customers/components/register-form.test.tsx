@@ -92,7 +92,10 @@ describe('RegisterForm', () => {
   });
 
   test('invalid input is caught before any request, at its field', async () => {
-    const fetchMock = stubFetch({ status: 201, body: { success: true, message: 'ok', data: createdCustomer } });
+    const fetchMock = stubFetch({
+      status: 201,
+      body: { success: true, message: 'ok', data: createdCustomer },
+    });
     const { user } = setup();
     await user.type(field('CPF'), '11111111111');
     await user.click(submit());
@@ -103,7 +106,10 @@ describe('RegisterForm', () => {
   });
 
   test('a 201 sends the wire body once and hands over the new customer', async () => {
-    const fetchMock = stubFetch({ status: 201, body: { success: true, message: 'Cliente cadastrado', data: createdCustomer } });
+    const fetchMock = stubFetch({
+      status: 201,
+      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
+    });
     const { user, onRegistered } = setup();
     await user.type(field('Nome'), 'Ana Souza');
     await user.type(field('CEP'), '01310100');
@@ -112,11 +118,18 @@ describe('RegisterForm', () => {
     await waitFor(() => expect(onRegistered).toHaveBeenCalledTimes(1));
     expect(onRegistered.mock.calls[0]![0].id_cliente).toBe(77);
     expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(String(fetchMock.mock.calls[0]![0])).toBe('/api/v4/estabelecimentos/1/clientes/cadastrar');
-    expect(sentBody(fetchMock)).toEqual({ celular: '+5511987654321', nome: 'Ana Souza', cep: '01310100', estado: 'SP' });
+    expect(String(fetchMock.mock.calls[0]![0])).toBe(
+      '/api/v4/estabelecimentos/1/clientes/cadastrar',
+    );
+    expect(sentBody(fetchMock)).toEqual({
+      celular: '+5511987654321',
+      nome: 'Ana Souza',
+      cep: '01310100',
+      estado: 'SP',
+    });
   });
 
-  test("a 422 puts each message at its field and keeps everything typed", async () => {
+  test('a 422 puts each message at its field and keeps everything typed', async () => {
     stubFetch({
       status: 422,
       body: {
@@ -149,7 +162,12 @@ describe('RegisterForm', () => {
   test('a 422 on a path no field owns shows above the form', async () => {
     stubFetch({
       status: 422,
-      body: { success: false, message: 'Estabelecimento inativo.', data: {}, errors: { estabelecimento: ['Estabelecimento inativo.'] } },
+      body: {
+        success: false,
+        message: 'Estabelecimento inativo.',
+        data: {},
+        errors: { estabelecimento: ['Estabelecimento inativo.'] },
+      },
     });
     const { user } = setup();
     await user.click(submit());
@@ -159,7 +177,14 @@ describe('RegisterForm', () => {
   });
 
   test('a 409 offers to open the existing customer', async () => {
-    stubFetch({ status: 409, body: { success: false, message: 'Já existe um cliente com este celular.', data: { id_cliente: 5 } } });
+    stubFetch({
+      status: 409,
+      body: {
+        success: false,
+        message: 'Já existe um cliente com este celular.',
+        data: { id_cliente: 5 },
+      },
+    });
     const { user, onOpenExisting } = setup();
     await user.type(field('Nome'), 'Ana');
     await user.click(submit());

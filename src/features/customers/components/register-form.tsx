@@ -91,7 +91,11 @@ export function RegisterForm({
     // A native date input that is only partly filled reads as '': do not send it as blank.
     const date = formRef.current?.querySelector<HTMLInputElement>('input[type="date"]');
     if (date?.validity.badInput) {
-      form.setError('data_nascimento', { type: 'incomplete', message: DATE_INCOMPLETE }, { shouldFocus: true });
+      form.setError(
+        'data_nascimento',
+        { type: 'incomplete', message: DATE_INCOMPLETE },
+        { shouldFocus: true },
+      );
       return;
     }
     inFlight.current = true;
@@ -165,7 +169,14 @@ export function RegisterForm({
       <CustomerFields form={form} />
 
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" variant="success" size="lg" busy={busy} disabled={busy} shortcut="Enter">
+        <Button
+          type="submit"
+          variant="success"
+          size="lg"
+          busy={busy}
+          disabled={busy}
+          shortcut="Enter"
+        >
           {busy ? 'Cadastrando…' : 'Cadastrar'}
         </Button>
         <Button type="button" variant="secondary" size="lg" onClick={onCancel} shortcut="Esc">
@@ -176,7 +187,9 @@ export function RegisterForm({
   );
 }
 
-type SetError = ReturnType<typeof useForm<CustomerFormValues, unknown, RegisterCustomerBody>>['setError'];
+type SetError = ReturnType<
+  typeof useForm<CustomerFormValues, unknown, RegisterCustomerBody>
+>['setError'];
 
 /** An error from cadastrar → what the form shows; field errors go onto their fields. */
 function toProblem(error: unknown, setError: SetError): Problem | null {
@@ -185,7 +198,11 @@ function toProblem(error: unknown, setError: SetError): Problem | null {
   }
   if (error.kind === 'conflict') {
     const data = ConflictData.safeParse(error.data);
-    return { kind: 'conflict', message: error.message, id_cliente: data.success ? data.data.id_cliente : null };
+    return {
+      kind: 'conflict',
+      message: error.message,
+      id_cliente: data.success ? data.data.id_cliente : null,
+    };
   }
   const onFields = new Map<CustomerFieldName, string[]>();
   const unplaced: string[] = [];
@@ -197,7 +214,11 @@ function toProblem(error: unknown, setError: SetError): Problem | null {
   // In the order the fields appear, so the focus lands on the first one on screen.
   const ordered = CUSTOMER_FIELD_NAMES.filter((f) => onFields.has(f));
   ordered.forEach((field, i) => {
-    setError(field, { type: 'server', message: onFields.get(field)?.join(' ') ?? '' }, { shouldFocus: i === 0 });
+    setError(
+      field,
+      { type: 'server', message: onFields.get(field)?.join(' ') ?? '' },
+      { shouldFocus: i === 0 },
+    );
   });
   if (unplaced.length > 0) return { kind: 'error', messages: unplaced };
   if (ordered.length > 0) return null;
