@@ -128,7 +128,8 @@ export function createRoutes(
     const g = guard(c);
     if (g instanceof Response) return g;
     const url = new URL(c.req.url);
-    const v = validateRewardQuery((name) => url.searchParams.get(name));
+    // Like the live (Laravel/PHP) service, a repeated parameter counts by its last value.
+    const v = validateRewardQuery((name) => url.searchParams.getAll(name).at(-1));
     if (!v.ok) return invalid(firstError(v.errors), v.errors);
     const q = v.value;
     const { total, records } = store.listRewards(g.est.id, q, g.nowMs);

@@ -488,8 +488,8 @@ function queryDate(raw: string | undefined, path: string, message: string, bag: 
 }
 
 /**
- * Query of `GET /recompensas`. `get` returns a parameter's first value; an empty value counts
- * as not sent.
+ * Query of `GET /recompensas`. `get` returns a parameter's value; an empty value counts as
+ * not sent.
  */
 export function validateRewardQuery(get: (name: string) => string | null | undefined): Validated<RewardQuery> {
   const bag = new ErrorBag();

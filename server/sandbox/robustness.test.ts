@@ -1,0 +1,181 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import type { Sandbox } from './sandbox';
+import { call, openTestSandbox, pontuarBody, post } from './testing';
+
+let dir: string;
+let dbPath: string;
+let sb: Sandbox;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-junk-'));
+  dbPath = join(dir, 'sandbox.db');
+  sb = openTestSandbox(dbPath);
+});
+afterEach(() => {
+  sb.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Row counts of every table, read through a second connection. */
+function counts(): Record<string, number> {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const out: Record<string, number> = {};
+    for (const t of ['clientes', 'pontos', 'cartela', 'premios_cliente', 'debitos']) {
+      out[t] = (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
+    }
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+const PHONE = '+5511944443333';
+const huge = 'á'.repeat(200_000);
+
+const junkBodies: (string | unknown)[] = [
+  'não é json',
+  '{"valor_gasto": 1000,',
+  '{"a":1}{"b":2}',
+  '\u0000',
+  '[]',
+  '[{"valor_gasto":1000}]',
+  'null',
+  'true',
+  '123',
+  '"+5511944443333"',
+  {},
+  { valor_gasto: null, senha_atendente: null, cliente: null, itens: null },
+  { valor_gasto: '1000', senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: 1000.5, senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: 1e308, senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: -5, senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: [1000], senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: { v: 1000 }, senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: true, senha_atendente: '1234', cliente: { celular: PHONE } },
+  { valor_gasto: 1000, senha_atendente: ['1234'], cliente: { celular: PHONE } },
+  { valor_gasto: 1000, senha_atendente: { s: '1234' }, cliente: { celular: PHONE } },
+  { valor_gasto: 1000, senha_atendente: huge, cliente: { celular: PHONE } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: [] },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: 'x' },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: 42 },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: [PHONE] } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: { n: PHONE } } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: `${PHONE}${'1'.repeat(100)}` } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, nome: huge } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, email: `${huge}@x.com` } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cidade: huge } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cpf: 52998224725 } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, data_nascimento: 19900101 } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cep: 1310100 } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, genero: ['M'] } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, nome: { deep: { deeper: [1, 2, 3] } } } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: 'refrigerante' },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: { 0: { valor: 1000 } } },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [null] },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [[1000]] },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: '1000' }] },
+  '{"valor_gasto": 1000, "senha_atendente": "1234", "cliente": {"celular": "+5511944443333"}, "itens": [{"valor": 1e400}]}',
+  '{"valor_gasto": 1e400, "senha_atendente": "1234", "cliente": {"celular": "+5511944443333"}}',
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 1000, descricao: huge }] },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 1000, qtde: '2' }] },
+  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 999 }] },
+  { id_cliente: '1' },
+  { id_cliente: [1] },
+  { id_cliente: -1 },
+  { id_cliente: Number.MAX_SAFE_INTEGER + 2 },
+  { celular: null, cpf: null, id_cliente: null },
+  { celular: huge },
+  { cpf: { $ne: null } },
+  { constructor: { prototype: { valor_gasto: 1000 } } },
+  '{"__proto__": {"valor_gasto": 1000, "senha_atendente": "1234", "cliente": {"celular": "+5511944443333"}}}',
+  `${'['.repeat(10_000)}${']'.repeat(10_000)}`,
+  `{"a":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
+];
+
+describe('junk never breaks the sandbox', () => {
+  test('every junk body to every POST route is a 4xx envelope and writes nothing', async () => {
+    const before = counts();
+    const routes = ['/fidelidade/pontuar', '/clientes/cadastrar', '/clientes/buscar'];
+    let checked = 0;
+    for (const route of routes) {
+      for (const junk of junkBodies) {
+        const r = await call(sb, 'POST', route, typeof junk === 'string' ? { rawBody: junk } : { body: junk });
+        const label = `${route} ${typeof junk === 'string' ? junk.slice(0, 40) : JSON.stringify(junk).slice(0, 80)}`;
+        expect([400, 404, 413, 422], label).toContain(r.status);
+        expect(r.json.success, label).toBe(false);
+        expect(typeof r.json.message, label).toBe('string');
+        expect(r.json.data, label).toEqual({});
+        if (r.status === 422) {
+          expect(Object.keys(r.json.errors).length, label).toBeGreaterThan(0);
+          expect(r.json.message, label).toBe(Object.values(r.json.errors as Record<string, string[]>)[0]?.[0]);
+        }
+        checked++;
+      }
+    }
+    expect(checked).toBe(routes.length * junkBodies.length);
+    expect(counts()).toEqual(before);
+  });
+
+  test('junk in headers, paths and queries is never a 5xx', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      ['GET', '/recompensas?page=%E0%A4%A', {}],
+      ['GET', '/recompensas?itens_por_pagina=99999999999999999999999', {}],
+      ['GET', '/recompensas?data_inicio=0000-00-00', {}],
+      ['GET', '/recompensas?id_cliente=1e3', {}],
+      ['GET', '/recompensas/../recompensas', {}],
+      ['GET', '/recompensas', { 'x-sandbox-now': '9999-99-99T99:99:99Z' }],
+      ['GET', '/recompensas', { 'x-sandbox-now': '0001-01-01T00:00:00Z' }],
+      ['POST', '/clientes/buscar', { 'content-type': 'application/json; charset=latin1' }],
+      ['PUT', '/clientes/buscar', {}],
+      ['OPTIONS', '/fidelidade/pontuar', {}],
+      ['PATCH', '/nada/mais', {}],
+    ];
+    for (const [method, path, headers] of cases) {
+      const r = await call(sb, method, path, { headers, body: method === 'GET' ? undefined : {} });
+      expect(r.status, `${method} ${path}`).toBeLessThan(500);
+      expect(typeof r.json.success, `${method} ${path}`).toBe('boolean');
+      expect(typeof r.json.message, `${method} ${path}`).toBe('string');
+    }
+  });
+
+  test('a 422 after the customer data was valid leaves no customer behind', async () => {
+    const before = counts();
+    const r = await post(sb, '/fidelidade/pontuar', {
+      ...pontuarBody(PHONE, 1000),
+      cliente: { celular: PHONE, nome: 'Nova Cliente' },
+      itens: [{ descricao: 'Refrigerante', valor: 999 }],
+    });
+    expect(r.status).toBe(422);
+    expect(counts()).toEqual(before);
+  });
+});
+
+describe('concurrency', () => {
+  test('concurrent first postings of one new phone create one customer', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 1000))),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(new Set(results.map((r) => r.json.data.id_cliente)).size).toBe(1);
+    expect(results.map((r) => r.json.data.saldo_atual).sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 50, 60, 70, 80]);
+  });
+
+  test('two sandboxes sharing one database file see one customer per phone', async () => {
+    const other = openTestSandbox(dbPath);
+    try {
+      const a = await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 1000));
+      const b = await post(other, '/fidelidade/pontuar', pontuarBody(PHONE, 2000));
+      expect(b.json.data.id_cliente).toBe(a.json.data.id_cliente);
+      expect(b.json.data.saldo_atual).toBe(30);
+      const seen = await post(sb, '/clientes/buscar', { celular: PHONE });
+      expect(seen.json.data.compras).toBe(2);
+    } finally {
+      other.close();
+    }
+  });
+});
