@@ -47,7 +47,17 @@ if (env.mode === 'live') {
   const { openSandbox } = await import('./sandbox/sandbox');
   let sandbox: ReturnType<typeof openSandbox>;
   try {
-    sandbox = openSandbox({ dbPath });
+    sandbox = openSandbox({
+      dbPath,
+      // Unexpected errors only (answered as a generic 500); the sandbox never passes a body here.
+      onError: (err) =>
+        logger.error(
+          err instanceof Error
+            ? { err: { name: err.name, message: err.message, stack: err.stack } }
+            : { err: String(err) },
+          'sandbox error',
+        ),
+    });
   } catch (err) {
     die(
       `cannot open the sandbox database ${dbPath}: ${err instanceof Error ? err.message : String(err)}`,

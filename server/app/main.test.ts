@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -127,5 +129,63 @@ describe('server/main.ts in live mode', () => {
       'fidelidade-pdv: live mode (LOYALTY_BASE_URL is set) needs LOYALTY_ACCESS_TOKEN, LOYALTY_ESTABLISHMENT_ID',
     ]);
     expect(out.stdout + out.stderr).not.toContain('live-app-token-xyz');
+  }, 30_000);
+});
+
+describe('server/main.ts in sandbox mode', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'main-sandbox-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('embeds the sandbox with the chosen demo establishment and its tokens', async () => {
+    const child = start({
+      PORT: '0',
+      SANDBOX_DB: path.join(dir, 'nested', 'sandbox.db'),
+      LOYALTY_ESTABLISHMENT_ID: '2',
+    });
+    const out = collect(child);
+    const done = exited(child);
+    try {
+      const [, url] = await waitFor(() => out.stdout, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+      const config = await (await fetch(`${url}/api/config`)).json();
+      expect(config.data).toEqual({
+        establishmentId: 2,
+        establishmentName: 'Café Carência',
+        mode: 'sandbox',
+      });
+
+      // Establishment 2 starts with no customers: the sandbox itself answers, with the tokens accepted.
+      const res = await fetch(`${url}/api/v4/estabelecimentos/2/clientes/buscar`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"celular":"+5511987654321"}',
+      });
+      expect(res.status).toBe(404);
+      expect((await res.json()).message).toBe('Cliente não encontrado');
+      const list = await fetch(`${url}/api/v4/estabelecimentos/2/recompensas`);
+      expect(list.status).toBe(200);
+      expect((await fetch(`${url}/api/v4/estabelecimentos/1/recompensas`)).status).toBe(403);
+
+      child.kill('SIGINT');
+      expect(await done).toBe(0);
+      expect(out.stdout).not.toContain('demo-access-token');
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  test('an establishment the sandbox does not have stops it with one line', async () => {
+    const child = start({
+      PORT: '0',
+      SANDBOX_DB: path.join(dir, 'sandbox.db'),
+      LOYALTY_ESTABLISHMENT_ID: '99',
+    });
+    const out = collect(child);
+    expect(await exited(child)).toBe(1);
+    expect(out.stderr.trim()).toBe(
+      'fidelidade-pdv: LOYALTY_ESTABLISHMENT_ID=99 is not a sandbox establishment (known: 1, 2)',
+    );
   }, 30_000);
 });
