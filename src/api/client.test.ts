@@ -236,3 +236,12 @@ describe('fetchConfig', () => {
     expect((await caught(fetchConfig())).kind).toBe('contract');
   });
 });
+
+test('a request before configureApi rejects (never throws synchronously) and sends nothing', async () => {
+  vi.resetModules();
+  const fresh = await import('./client');
+  const fetchMock = stubFetch(() => jsonResponse(200, ok({ n: 1 })));
+  const pending = fresh.apiRequest({ method: 'GET', path: '/coisa', schema: Thing });
+  await expect(pending).rejects.toThrow(/configureApi/);
+  expect(fetchMock).not.toHaveBeenCalled();
+});

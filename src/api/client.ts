@@ -56,7 +56,9 @@ export interface ApiRequest<S extends z.ZodMiniType> {
 }
 
 /** Sends one request to the loyalty service and returns the envelope's parsed `data`. */
-export function apiRequest<S extends z.ZodMiniType>(request: ApiRequest<S>): Promise<z.output<S>> {
+export async function apiRequest<S extends z.ZodMiniType>(
+  request: ApiRequest<S>,
+): Promise<z.output<S>> {
   const { path, query, ...rest } = request;
   return sendJson({ ...rest, url: buildApiUrl(path, query) });
 }

@@ -25,6 +25,7 @@ describe('status → kind', () => {
     [504, 'timeout'],
     [200, 'contract'],
     [405, 'validation'],
+    [408, 'timeout'],
   ] as const)('%i → %s', (status, kind) => {
     expect(kindForStatus(status)).toBe(kind);
     expect(toApiError(status, '').kind).toBe(kind);
@@ -43,6 +44,7 @@ describe('requestMayHaveReached', () => {
     [409, false],
     [422, false],
     [429, false],
+    [408, false],
   ] as const)('%i → %s', (status, reached) => {
     expect(toApiError(status, '').requestMayHaveReached).toBe(reached);
   });

@@ -77,6 +77,7 @@ export function isApiError(error: unknown): error is ApiError {
 }
 
 function defaultMayHaveReached(kind: ApiErrorKind, status: number | null): boolean {
+  if (status === 408) return false; // the server says it gave up before reading the request
   if (kind === 'timeout' || kind === 'network' || kind === 'contract') return true;
   return status !== null && status >= 500;
 }
@@ -89,10 +90,10 @@ export function kindForStatus(status: number): ApiErrorKind {
   if (status === 409) return 'conflict';
   if (status === 429) return 'rate_limited';
   if (status === 502) return 'network';
-  if (status === 504) return 'timeout';
+  if (status === 504 || status === 408) return 'timeout';
   if (status >= 500) return 'server';
   if (status >= 200 && status < 300) return 'contract';
-  // Other 4xx (405, 408, 410, ...) and odd statuses: the request was not usable as sent.
+  // Other 4xx (405, 410, ...) and odd statuses: the request was not usable as sent.
   return status >= 400 && status < 500 ? 'validation' : 'server';
 }
 

@@ -168,4 +168,15 @@ describe('request bodies', () => {
     expect(RewardFilters.safeParse({ itens_por_pagina: 101 }).success).toBe(false);
     expect(RewardFilters.safeParse({ data_inicio: '2024-02-30' }).success).toBe(false);
   });
+
+  test('RewardFilters refuses a period that ends before it starts', () => {
+    expect(
+      RewardFilters.safeParse({ data_inicio: '2024-05-01', data_fim: '2024-05-01' }).success,
+    ).toBe(true);
+    const r = RewardFilters.safeParse({ data_inicio: '2024-05-02', data_fim: '2024-05-01' });
+    expect(r.error?.issues[0]).toMatchObject({
+      path: ['data_fim'],
+      message: 'A data final deve ser igual ou posterior à data inicial.',
+    });
+  });
 });

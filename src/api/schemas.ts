@@ -194,14 +194,12 @@ export const CpfDigits = z
     z.regex(/^\d{11}$/, { error: 'CPF deve ter 11 dígitos.', abort: true }),
     z.refine(isValidCpf, 'CPF inválido: dígitos verificadores não conferem.'),
   );
-export const WireDate = z
-  .string()
-  .check(
-    z.refine(isRealDate, {
-      error: 'Data inválida: use AAAA-MM-DD com uma data que exista.',
-      abort: true,
-    }),
-  );
+export const WireDate = z.string().check(
+  z.refine(isRealDate, {
+    error: 'Data inválida: use AAAA-MM-DD com uma data que exista.',
+    abort: true,
+  }),
+);
 const BirthDate = WireDate.check(
   z.refine((v) => isNotFuture(v), 'A data de nascimento não pode estar no futuro.'),
 );
@@ -274,15 +272,22 @@ export function itemsTotal(itens: readonly PurchaseItem[]): number {
   return itens.reduce((sum, item) => sum + (item.valor ?? 0), 0);
 }
 
-export const RewardFilters = z.object({
-  status: z.optional(RewardStatus),
-  categoria: z.optional(RewardCategory),
-  filtrar_por: z.optional(RewardDateField),
-  data_inicio: z.optional(WireDate),
-  data_fim: z.optional(WireDate),
-  q: z.optional(z.string()),
-  itens_por_pagina: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
-  id_cliente: z.optional(positiveId),
-  page: z.optional(z.int().check(z.minimum(1))),
-});
+export const RewardFilters = z
+  .object({
+    status: z.optional(RewardStatus),
+    categoria: z.optional(RewardCategory),
+    filtrar_por: z.optional(RewardDateField),
+    data_inicio: z.optional(WireDate),
+    data_fim: z.optional(WireDate),
+    q: z.optional(z.string()),
+    itens_por_pagina: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
+    id_cliente: z.optional(positiveId),
+    page: z.optional(z.int().check(z.minimum(1))),
+  })
+  .check(
+    z.refine((f) => !f.data_inicio || !f.data_fim || f.data_inicio <= f.data_fim, {
+      path: ['data_fim'],
+      error: 'A data final deve ser igual ou posterior à data inicial.',
+    }),
+  );
 export type RewardFilters = z.infer<typeof RewardFilters>;
