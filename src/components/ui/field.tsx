@@ -63,8 +63,10 @@ export function TextField({
   className,
   ref,
   id: givenId,
+  inputClassName = '',
   ...input
-}: Common & InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement> }) {
+}: Common &
+  InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement>; inputClassName?: string }) {
   const autoId = useId();
   const id = givenId ?? autoId;
   return (
@@ -74,7 +76,7 @@ export function TextField({
         id={id}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy(id, error, hint)}
-        className={`${control} ${error ? 'border-red-700' : 'border-slate-400'}`}
+        className={`${control} ${error ? 'border-red-700' : 'border-slate-400'} ${inputClassName}`}
         {...input}
       />
     </Frame>

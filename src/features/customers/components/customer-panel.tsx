@@ -127,7 +127,7 @@ export function CustomerPanel({
             <span className="tabular text-xl font-bold">{pontos(carteira.saldo_carencia)}</span>
             {carteira.saldo_carencia > 0 && (
               <span className="block text-sm font-semibold text-amber-900">
-                <span aria-hidden="true">⏳ </span>liberados amanhã
+                <span aria-hidden="true">◷ </span>liberados amanhã
               </span>
             )}
           </dd>
@@ -189,13 +189,13 @@ function Expirations({ entries, today }: { entries: readonly PointEntry[]; today
             {shown.map((e) => {
               const when = e.data_validade ? whenText(e.data_validade, today) : null;
               return (
-                <li key={e.id_cartela_cliente} className="flex gap-2">
-                  <span className="tabular font-semibold">{pontos(e.pontos)}</span>
+                <li key={e.id_cartela_cliente} className="flex flex-wrap gap-x-2">
+                  <span className="tabular font-semibold whitespace-nowrap">{pontos(e.pontos)}</span>
                   <span className="text-slate-700">
                     {e.data_validade ? (
                       <>
                         vencem em <span className="tabular">{formatDate(e.data_validade)}</span>
-                        {when && ` (${when})`}
+                        {when && <span className="whitespace-nowrap"> ({when})</span>}
                       </>
                     ) : (
                       'sem validade informada'
@@ -230,7 +230,7 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
           <span className="font-bold">Prêmios</span>
           {pending > 0 && (
             <span className="ml-2 font-semibold text-amber-900">
-              <span aria-hidden="true">🎁 </span>
+              <span aria-hidden="true">★ </span>
               {pending === 1 ? '1 pendente de resgate' : `${pending} pendentes de resgate`}
             </span>
           )}

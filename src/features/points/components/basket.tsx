@@ -63,7 +63,7 @@ export function Basket({ form }: Props) {
               <li
                 key={field.id}
                 aria-label={`Item ${i + 1}`}
-                className="grid grid-cols-[1fr_8rem_4.5rem_8rem_6.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2"
+                className="grid grid-cols-[minmax(0,1fr)_7rem_4rem_8.5rem_7.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2"
               >
                 <TextField
                   label="Descrição"
@@ -92,7 +92,7 @@ export function Basket({ form }: Props) {
                 <div className="flex flex-col gap-1">
                   <span className="text-sm font-semibold text-slate-800">Total</span>
                   <output
-                    className="tabular py-2 text-right font-semibold"
+                    className="tabular py-2 text-right font-semibold whitespace-nowrap"
                     aria-label={`Total do item ${i + 1}`}
                   >
                     {lt === null ? '—' : formatBRL(lt)}

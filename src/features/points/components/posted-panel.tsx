@@ -13,6 +13,13 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
   minute: '2-digit',
 });
 
+/** Same reward won several times in one posting: one line with its count. */
+function countNames(names: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts];
+}
+
 const pts = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'ponto' : 'pontos'}`;
 
 type Props = {
@@ -87,15 +94,18 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
           className="rounded-lg border-2 border-amber-500 bg-amber-50 p-4 text-amber-950"
         >
           <p className="text-xl font-bold">
-            <span aria-hidden="true">🎁 </span>
+            <span aria-hidden="true">★ </span>
             {rewards.count === 1
               ? 'O cliente ganhou um prêmio!'
               : `O cliente ganhou ${rewards.count} prêmios!`}
           </p>
           {rewards.names.length > 0 && (
             <ul className="mt-1 list-inside list-disc">
-              {rewards.names.map((name, i) => (
-                <li key={i}>{name}</li>
+              {countNames(rewards.names).map(([name, n]) => (
+                <li key={name}>
+                  {n > 1 ? `${n} × ` : ''}
+                  {name}
+                </li>
               ))}
             </ul>
           )}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type Ref } from 'react';
+import { useEffect, useRef, useState, type Ref } from 'react';
 import type * as z from 'zod/mini';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
@@ -39,6 +39,10 @@ type Props = {
   amountRef?: Ref<HTMLInputElement>;
 };
 
+function firstError(errors: Partial<Record<keyof CustomerFormValues, unknown>>): keyof CustomerFormValues {
+  return (Object.keys(errors)[0] as keyof CustomerFormValues | undefined) ?? 'celular';
+}
+
 /** Messages for the error kinds a posting can end in when the service answered. */
 function postingErrorTitle(error: ApiError): string {
   switch (error.kind) {
@@ -74,6 +78,8 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
   const { phase } = posting;
   const sending = phase.name === 'sending';
   const formRef = useRef<HTMLFormElement>(null);
+  // A new customer found by phone needs nothing more: the other fields start folded away.
+  const [showCustomerFields, setShowCustomerFields] = useState(!newCustomer?.celular);
 
   // Shortcuts of the sale: F4 adds a basket line, F8 copies the basket total into the amount.
   useEffect(() => {
@@ -119,8 +125,12 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
     if (customer) {
       cliente = { celular: customer.celular };
     } else {
-      const ok = await customerForm.trigger(undefined, { shouldFocus: true });
-      if (!ok) return;
+      const ok = await customerForm.trigger();
+      if (!ok) {
+        setShowCustomerFields(true);
+        setTimeout(() => customerForm.setFocus(firstError(customerForm.formState.errors)), 0);
+        return;
+      }
       cliente = toRegisterBody(customerForm.getValues());
     }
     const error = await posting.post(toPointsBody(values, cliente, password), snapshotOf(customer));
@@ -159,7 +169,18 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
       {!customer && (
         <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3">
           <legend className="px-1 font-semibold">Dados do novo cliente</legend>
-          <CustomerFields form={customerForm} prefix="" />
+          {showCustomerFields ? (
+            <CustomerFields form={customerForm} prefix="" />
+          ) : (
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <p>
+                Celular <strong className="tabular">{newCustomer?.celular}</strong>. Os demais dados são opcionais.
+              </p>
+              <Button variant="secondary" onClick={() => setShowCustomerFields(true)}>
+                Preencher nome, CPF e endereço
+              </Button>
+            </div>
+          )}
         </fieldset>
       )}
 
@@ -183,7 +204,7 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
             onBlur={field.onBlur}
             error={fieldState.error?.message}
             hint="Digite só os números: 1050 = R$ 10,50."
-            className="text-2xl"
+            inputClassName="text-2xl font-semibold py-3"
           />
         )}
       />
@@ -204,7 +225,6 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
         </Button>
         {reason && !sending && (
           <p id="post-block-reason" className="text-sm font-medium text-slate-800">
-            <span aria-hidden="true">ⓘ </span>
             {reason}
           </p>
         )}
