@@ -130,8 +130,7 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export function currentVersion(db: Db): number {
   const row = db.prepare('SELECT MAX(version) AS v FROM schema_version').get() as
-    | { v: number | null }
-    | undefined;
+    { v: number | null } | undefined;
   return row?.v ?? 0;
 }
 

@@ -84,7 +84,10 @@ export async function readJsonObject(
     await req.body?.cancel().catch(() => undefined);
     return {
       ok: false,
-      response: fail(400, 'Envie os dados em JSON, com o cabeçalho Content-Type: application/json.'),
+      response: fail(
+        400,
+        'Envie os dados em JSON, com o cabeçalho Content-Type: application/json.',
+      ),
     };
   }
   const read = await readLimited(req, MAX_BODY_BYTES);

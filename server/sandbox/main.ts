@@ -32,10 +32,22 @@ function main(): void {
   try {
     sandbox = openSandbox({
       dbPath,
-      onError: (err) => log.error({ err: err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : String(err) }, 'unexpected error'),
+      onError: (err) =>
+        log.error(
+          {
+            err:
+              err instanceof Error
+                ? { name: err.name, message: err.message, stack: err.stack }
+                : String(err),
+          },
+          'unexpected error',
+        ),
     });
   } catch (err) {
-    log.fatal({ dbPath, reason: err instanceof Error ? err.message : String(err) }, 'cannot open the sandbox database');
+    log.fatal(
+      { dbPath, reason: err instanceof Error ? err.message : String(err) },
+      'cannot open the sandbox database',
+    );
     process.exitCode = 1;
     return;
   }
@@ -49,7 +61,12 @@ function main(): void {
         const path = new URL(req.url).pathname;
         const res = await sandbox.app.fetch(req);
         log.info(
-          { method: req.method, path, status: res.status, ms: Math.round((performance.now() - started) * 10) / 10 },
+          {
+            method: req.method,
+            path,
+            status: res.status,
+            ms: Math.round((performance.now() - started) * 10) / 10,
+          },
           'request',
         );
         return res;

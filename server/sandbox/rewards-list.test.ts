@@ -63,8 +63,16 @@ describe('reward list', () => {
     const first = all[0];
     expect(Object.keys(first ?? {}).sort()).toEqual(
       [
-        'id_premio_cliente', 'id_cliente', 'id_premio', 'valido_ate', 'data_resgate',
-        'data_conquista', 'estornado_em', 'premio_status', 'categoria_premio', 'nome',
+        'id_premio_cliente',
+        'id_cliente',
+        'id_premio',
+        'valido_ate',
+        'data_resgate',
+        'data_conquista',
+        'estornado_em',
+        'premio_status',
+        'categoria_premio',
+        'nome',
       ].sort(),
     );
   });
@@ -101,7 +109,8 @@ describe('reward list', () => {
   });
 
   test('page URLs are absolute and keep every filter, changing only page', async () => {
-    const q = 'status=resgatado&categoria=premio_fidelidade&itens_por_pagina=2&q=vale&page=2&data_inicio=2025-11-01&data_fim=2026-11-22&filtrar_por=data_conquista';
+    const q =
+      'status=resgatado&categoria=premio_fidelidade&itens_por_pagina=2&q=vale&page=2&data_inicio=2025-11-01&data_fim=2026-11-22&filtrar_por=data_conquista';
     const r = await get(sb, `/recompensas?${q}`);
     expect(r.status).toBe(200);
     const d = r.json.data;
@@ -140,30 +149,37 @@ describe('reward list', () => {
     });
   });
 
-  test.each(['expirado', 'pendente_resgate', 'resgatado', 'estornado'])('status=%s', async (status) => {
-    const got = await everything(`&status=${status}`);
-    expect(got.length).toBeGreaterThan(0);
-    expect(got.every((r) => r.premio_status === status)).toBe(true);
-    expect(got).toEqual(all.filter((r) => r.premio_status === status));
-  });
+  test.each(['expirado', 'pendente_resgate', 'resgatado', 'estornado'])(
+    'status=%s',
+    async (status) => {
+      const got = await everything(`&status=${status}`);
+      expect(got.length).toBeGreaterThan(0);
+      expect(got.every((r) => r.premio_status === status)).toBe(true);
+      expect(got).toEqual(all.filter((r) => r.premio_status === status));
+    },
+  );
 
   test('status fields agree with dates', () => {
     for (const r of all) {
       if (r.premio_status === 'resgatado') expect(r.data_resgate).not.toBeNull();
       if (r.premio_status === 'estornado') expect(r.estornado_em).not.toBeNull();
       if (r.premio_status === 'expirado') expect(r.valido_ate < '2026-11-22 12:00:00').toBe(true);
-      if (r.premio_status === 'pendente_resgate') expect(r.valido_ate >= '2026-11-22 12:00:00').toBe(true);
+      if (r.premio_status === 'pendente_resgate')
+        expect(r.valido_ate >= '2026-11-22 12:00:00').toBe(true);
     }
   });
 
-  test.each(['premio_fidelidade', 'brinde_roleta', 'premio_surpresa', 'premio_campanha', 'premio_game'])(
-    'categoria=%s',
-    async (categoria) => {
-      const got = await everything(`&categoria=${categoria}`);
-      expect(got.length).toBeGreaterThan(0);
-      expect(got).toEqual(all.filter((r) => r.categoria_premio === categoria));
-    },
-  );
+  test.each([
+    'premio_fidelidade',
+    'brinde_roleta',
+    'premio_surpresa',
+    'premio_campanha',
+    'premio_game',
+  ])('categoria=%s', async (categoria) => {
+    const got = await everything(`&categoria=${categoria}`);
+    expect(got.length).toBeGreaterThan(0);
+    expect(got).toEqual(all.filter((r) => r.categoria_premio === categoria));
+  });
 
   test('q is a case-insensitive substring of the name', async () => {
     const got = await everything('&q=VALE-COMPRAS');
@@ -173,7 +189,13 @@ describe('reward list', () => {
     expect(accented.map((r) => r.nome)).toEqual(accented.map(() => 'Caixa de bombons surpresa'));
     expect(accented.length).toBeGreaterThan(0);
     const none = await get(sb, '/recompensas?q=inexistente');
-    expect(none.json.data).toMatchObject({ total: 0, data: [], from: null, to: null, last_page: 1 });
+    expect(none.json.data).toMatchObject({
+      total: 0,
+      data: [],
+      from: null,
+      to: null,
+      last_page: 1,
+    });
   });
 
   test('id_cliente restricts to one customer', async () => {
@@ -205,7 +227,9 @@ describe('reward list', () => {
     ['estornado_em', (r: Rec) => r.estornado_em],
     ['valido_ate', (r: Rec) => r.valido_ate],
   ] as const)('filtrar_por=%s filters that field (nulls never match)', async (campo, pick) => {
-    const got = await everything(`&filtrar_por=${campo}&data_inicio=2026-01-01&data_fim=2026-10-31`);
+    const got = await everything(
+      `&filtrar_por=${campo}&data_inicio=2026-01-01&data_fim=2026-10-31`,
+    );
     const expected = all.filter((r) => {
       const v = pick(r);
       return v !== null && v >= '2026-01-01' && v < '2026-11-01';
@@ -220,7 +244,9 @@ describe('reward list', () => {
   });
 
   test('filters combine', async () => {
-    const got = await everything('&status=resgatado&categoria=premio_fidelidade&data_inicio=2026-01-01');
+    const got = await everything(
+      '&status=resgatado&categoria=premio_fidelidade&data_inicio=2026-01-01',
+    );
     expect(got).toEqual(
       all.filter(
         (r) =>
@@ -239,7 +265,14 @@ describe('reward list', () => {
 
   test('only the establishment’s own records', async () => {
     const r = await get(sb, '/recompensas', { est: 2 });
-    expect(r.json.data).toMatchObject({ total: 0, data: [], current_page: 1, last_page: 1, from: null, to: null });
+    expect(r.json.data).toMatchObject({
+      total: 0,
+      data: [],
+      current_page: 1,
+      last_page: 1,
+      from: null,
+      to: null,
+    });
     const other = await get(sb, '/recompensas?id_cliente=1', { est: 2 });
     expect(other.json.data.total).toBe(0);
   });

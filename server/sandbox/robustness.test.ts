@@ -65,25 +65,71 @@ const junkBodies: (string | unknown)[] = [
   { valor_gasto: 1000, senha_atendente: '1234', cliente: 42 },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: [PHONE] } },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: { n: PHONE } } },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: `${PHONE}${'1'.repeat(100)}` } },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: `${PHONE}${'1'.repeat(100)}` },
+  },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, nome: huge } },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, email: `${huge}@x.com` } },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE, email: `${huge}@x.com` },
+  },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cidade: huge } },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cpf: 52998224725 } },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, data_nascimento: 19900101 } },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE, data_nascimento: 19900101 },
+  },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, cep: 1310100 } },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, genero: ['M'] } },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE, nome: { deep: { deeper: [1, 2, 3] } } } },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: 'refrigerante' },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: { 0: { valor: 1000 } } },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE, nome: { deep: { deeper: [1, 2, 3] } } },
+  },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: 'refrigerante',
+  },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: { 0: { valor: 1000 } },
+  },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [null] },
   { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [[1000]] },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: '1000' }] },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: [{ valor: '1000' }],
+  },
   '{"valor_gasto": 1000, "senha_atendente": "1234", "cliente": {"celular": "+5511944443333"}, "itens": [{"valor": 1e400}]}',
   '{"valor_gasto": 1e400, "senha_atendente": "1234", "cliente": {"celular": "+5511944443333"}}',
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 1000, descricao: huge }] },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 1000, qtde: '2' }] },
-  { valor_gasto: 1000, senha_atendente: '1234', cliente: { celular: PHONE }, itens: [{ valor: 999 }] },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: [{ valor: 1000, descricao: huge }],
+  },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: [{ valor: 1000, qtde: '2' }],
+  },
+  {
+    valor_gasto: 1000,
+    senha_atendente: '1234',
+    cliente: { celular: PHONE },
+    itens: [{ valor: 999 }],
+  },
   { id_cliente: '1' },
   { id_cliente: [1] },
   { id_cliente: -1 },
@@ -104,7 +150,12 @@ describe('junk never breaks the sandbox', () => {
     let checked = 0;
     for (const route of routes) {
       for (const junk of junkBodies) {
-        const r = await call(sb, 'POST', route, typeof junk === 'string' ? { rawBody: junk } : { body: junk });
+        const r = await call(
+          sb,
+          'POST',
+          route,
+          typeof junk === 'string' ? { rawBody: junk } : { body: junk },
+        );
         const label = `${route} ${typeof junk === 'string' ? junk.slice(0, 40) : JSON.stringify(junk).slice(0, 80)}`;
         expect([400, 404, 413, 422], label).toContain(r.status);
         expect(r.json.success, label).toBe(false);
@@ -112,7 +163,9 @@ describe('junk never breaks the sandbox', () => {
         expect(r.json.data, label).toEqual({});
         if (r.status === 422) {
           expect(Object.keys(r.json.errors).length, label).toBeGreaterThan(0);
-          expect(r.json.message, label).toBe(Object.values(r.json.errors as Record<string, string[]>)[0]?.[0]);
+          expect(r.json.message, label).toBe(
+            Object.values(r.json.errors as Record<string, string[]>)[0]?.[0],
+          );
         }
         checked++;
       }
@@ -162,7 +215,9 @@ describe('concurrency', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(new Set(results.map((r) => r.json.data.id_cliente)).size).toBe(1);
-    expect(results.map((r) => r.json.data.saldo_atual).sort((a, b) => a - b)).toEqual([10, 20, 30, 40, 50, 60, 70, 80]);
+    expect(results.map((r) => r.json.data.saldo_atual).sort((a, b) => a - b)).toEqual([
+      10, 20, 30, 40, 50, 60, 70, 80,
+    ]);
   });
 
   test('two sandboxes sharing one database file see one customer per phone', async () => {

@@ -12,9 +12,18 @@ const NEW_PHONE = '+5511912345678';
 
 describe('authentication and establishment', () => {
   test('no tokens is a 401 with empty data', async () => {
-    const r = await post(sb, '/clientes/buscar', { id_cliente: 1 }, { token: null, appToken: null });
+    const r = await post(
+      sb,
+      '/clientes/buscar',
+      { id_cliente: 1 },
+      { token: null, appToken: null },
+    );
     expect(r.status).toBe(401);
-    expect(r.json).toEqual({ success: false, message: expect.stringContaining('não autorizado'), data: {} });
+    expect(r.json).toEqual({
+      success: false,
+      message: expect.stringContaining('não autorizado'),
+      data: {},
+    });
   });
 
   test('a wrong app-token is a 401', async () => {
@@ -39,12 +48,21 @@ describe('authentication and establishment', () => {
     async (est) => {
       const r = await get(sb, '/recompensas', { est, token: 'demo-access-token-1' });
       expect(r.status).toBe(404);
-      expect(r.json).toEqual({ success: false, message: 'Estabelecimento não encontrado', data: {} });
+      expect(r.json).toEqual({
+        success: false,
+        message: 'Estabelecimento não encontrado',
+        data: {},
+      });
     },
   );
 
   test("another establishment's token is a 403", async () => {
-    const r = await post(sb, '/clientes/buscar', { id_cliente: 1 }, { est: 1, token: 'demo-access-token-2' });
+    const r = await post(
+      sb,
+      '/clientes/buscar',
+      { id_cliente: 1 },
+      { est: 1, token: 'demo-access-token-2' },
+    );
     expect(r.status).toBe(403);
     expect(r.json.success).toBe(false);
     expect(r.json.message).toMatch(/estabelecimento/);
@@ -53,7 +71,12 @@ describe('authentication and establishment', () => {
   test('establishments() gives the demo tokens', () => {
     expect(sb.establishments()).toEqual([
       { id: 1, nome: 'Loja Demo', accessToken: 'demo-access-token-1', appToken: 'demo-app-token' },
-      { id: 2, nome: 'Café Carência', accessToken: 'demo-access-token-2', appToken: 'demo-app-token' },
+      {
+        id: 2,
+        nome: 'Café Carência',
+        accessToken: 'demo-access-token-2',
+        appToken: 'demo-app-token',
+      },
     ]);
   });
 });
@@ -77,6 +100,11 @@ describe('routes and methods', () => {
     expect(del.status).toBe(405);
   });
 
+  test('HEAD on the reward list answers like GET, without a body', async () => {
+    const r = await call(sb, 'HEAD', '/recompensas');
+    expect(r.status).toBe(200);
+  });
+
   test('responses are JSON', async () => {
     const r = await get(sb, '/recompensas');
     expect(r.headers.get('content-type')).toMatch(/^application\/json/);
@@ -85,13 +113,19 @@ describe('routes and methods', () => {
 
 describe('request bodies', () => {
   test('a missing content type is a 400', async () => {
-    const r = await call(sb, 'POST', '/clientes/buscar', { body: { id_cliente: 1 }, contentType: null });
+    const r = await call(sb, 'POST', '/clientes/buscar', {
+      body: { id_cliente: 1 },
+      contentType: null,
+    });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ success: false, message: expect.stringContaining('JSON'), data: {} });
   });
 
   test('a wrong content type is a 400', async () => {
-    const r = await call(sb, 'POST', '/clientes/buscar', { body: { id_cliente: 1 }, contentType: 'text/plain' });
+    const r = await call(sb, 'POST', '/clientes/buscar', {
+      body: { id_cliente: 1 },
+      contentType: 'text/plain',
+    });
     expect(r.status).toBe(400);
   });
 
@@ -118,7 +152,9 @@ describe('request bodies', () => {
   });
 
   test('invalid UTF-8 is a 400', async () => {
-    const r = await call(sb, 'POST', '/clientes/buscar', { rawBody: new Uint8Array([0x7b, 0xff, 0x7d]) });
+    const r = await call(sb, 'POST', '/clientes/buscar', {
+      rawBody: new Uint8Array([0x7b, 0xff, 0x7d]),
+    });
     expect(r.status).toBe(400);
   });
 
@@ -143,6 +179,7 @@ describe('cadastrar', () => {
   test('registers a customer in its initial state (201)', async () => {
     const r = await post(sb, '/clientes/cadastrar', {
       celular: NEW_PHONE,
+      cpf: '12345678909',
       nome: 'Paula Andrade',
       estado: 'SP',
       genero: 'F',
@@ -157,6 +194,7 @@ describe('cadastrar', () => {
       email: 'invalido@invalido.com.br',
       data_cadastro: '2026-11-22 12:00:00',
       celular: NEW_PHONE,
+      cpf: '12345678909',
       data_nascimento: '1990-05-17',
       genero: 'F',
       cep: null,
@@ -171,7 +209,9 @@ describe('cadastrar', () => {
       ultima_compra: null,
     });
     expect(c.carteira).not.toHaveProperty('historico');
-    const counters = Object.entries(c).filter(([k]) => /^(conquistados|pendente_resgate|resgatado|expirado)_/.test(k));
+    const counters = Object.entries(c).filter(([k]) =>
+      /^(conquistados|pendente_resgate|resgatado|expirado)_/.test(k),
+    );
     expect(counters).toHaveLength(20);
     expect(counters.every(([, v]) => v === 0)).toBe(true);
     expect(Number.isInteger(c.id_cliente)).toBe(true);
@@ -180,6 +220,7 @@ describe('cadastrar', () => {
   test('defaults: CLIENTE DESCONHECIDO, invalid e-mail, genero NA, nulls', async () => {
     const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, nome: '', cep: null });
     expect(r.status).toBe(201);
+    expect(r.json.data.cpf).toMatch(/^[0-9a-f]{32}$/);
     expect(r.json.data).toMatchObject({
       nome: 'CLIENTE DESCONHECIDO',
       email: 'invalido@invalido.com.br',
@@ -232,9 +273,21 @@ describe('cadastrar validation', () => {
     ['cpf as a number', { celular: NEW_PHONE, cpf: 52998224725 }, 'cpf'],
     ['genero lower case', { celular: NEW_PHONE, genero: 'm' }, 'genero'],
     ['genero X', { celular: NEW_PHONE, genero: 'X' }, 'genero'],
-    ['data_nascimento not a real date', { celular: NEW_PHONE, data_nascimento: '1990-02-30' }, 'data_nascimento'],
-    ['data_nascimento in another format', { celular: NEW_PHONE, data_nascimento: '17/05/1990' }, 'data_nascimento'],
-    ['data_nascimento in the future', { celular: NEW_PHONE, data_nascimento: '2026-11-23' }, 'data_nascimento'],
+    [
+      'data_nascimento not a real date',
+      { celular: NEW_PHONE, data_nascimento: '1990-02-30' },
+      'data_nascimento',
+    ],
+    [
+      'data_nascimento in another format',
+      { celular: NEW_PHONE, data_nascimento: '17/05/1990' },
+      'data_nascimento',
+    ],
+    [
+      'data_nascimento in the future',
+      { celular: NEW_PHONE, data_nascimento: '2026-11-23' },
+      'data_nascimento',
+    ],
     ['endereco over 100', { celular: NEW_PHONE, endereco: 'a'.repeat(101) }, 'endereco'],
     ['bairro over 50', { celular: NEW_PHONE, bairro: 'b'.repeat(51) }, 'bairro'],
     ['nome over 120', { celular: NEW_PHONE, nome: 'n'.repeat(121) }, 'nome'],
@@ -274,7 +327,11 @@ describe('cadastrar validation', () => {
   });
 
   test('unknown fields are ignored', async () => {
-    const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, apelido: 'Pat', __proto__: { x: 1 } });
+    const r = await post(sb, '/clientes/cadastrar', {
+      celular: NEW_PHONE,
+      apelido: 'Pat',
+      __proto__: { x: 1 },
+    });
     expect(r.status).toBe(201);
     expect(r.json.data).not.toHaveProperty('apelido');
   });
@@ -290,7 +347,12 @@ describe('pontuar', () => {
     expect(r.json.success).toBe(true);
     expect(r.json.message).toBe('Pontos lançados com sucesso.');
     // João Pereira (seed, id 2, saldo 50) has this CPF in establishment 1.
-    expect(r.json.data).toEqual({ id_cliente: 2, id_ponto: expect.any(Number), saldo_atual: 95, saldo_carencia: 0 });
+    expect(r.json.data).toEqual({
+      id_cliente: 2,
+      id_ponto: expect.any(Number),
+      saldo_atual: 95,
+      saldo_carencia: 0,
+    });
     const joao = await post(sb, '/clientes/buscar', { id_cliente: 2 });
     expect(joao.json.data).toMatchObject({ nome: 'João Pereira', celular: '+5521998765432' });
   });
@@ -320,7 +382,9 @@ describe('pontuar', () => {
       primeira_compra: '2026-11-22 12:00:00',
       ultima_compra: '2026-11-22 12:00:00',
     });
-    expect(c.json.data.carteira.historico.map((e: { pontos: number }) => e.pontos)).toEqual([30, 45]);
+    expect(c.json.data.carteira.historico.map((e: { pontos: number }) => e.pontos)).toEqual([
+      30, 45,
+    ]);
   });
 
   test('an existing customer is found by celular before cpf', async () => {
@@ -339,7 +403,10 @@ describe('pontuar', () => {
   test('a posting that reaches 100 points wins the loyalty reward and pays 100', async () => {
     const r = await post(sb, '/fidelidade/pontuar', pontuarBody('+5511987654321', 2500)); // 75 + 25
     expect(r.json.data.saldo_atual).toBe(0);
-    const list = await get(sb, '/recompensas?id_cliente=1&status=pendente_resgate&categoria=premio_fidelidade');
+    const list = await get(
+      sb,
+      '/recompensas?id_cliente=1&status=pendente_resgate&categoria=premio_fidelidade',
+    );
     expect(list.json.data.total).toBe(1);
     expect(list.json.data.data[0]).toMatchObject({
       id_cliente: 1,
@@ -385,31 +452,47 @@ describe('pontuar', () => {
   });
 
   test('no campaign in establishment 2', async () => {
-    const r = await post(sb, '/fidelidade/pontuar', {
-      ...pontuarBody(NEW_PHONE, 1000, {}, 2),
-      itens: [{ descricao: 'Refrigerante', valor: 1000 }],
-    }, { est: 2 });
+    const r = await post(
+      sb,
+      '/fidelidade/pontuar',
+      {
+        ...pontuarBody(NEW_PHONE, 1000, {}, 2),
+        itens: [{ descricao: 'Refrigerante', valor: 1000 }],
+      },
+      { est: 2 },
+    );
     expect(r.status).toBe(200);
     const c = await post(sb, '/clientes/buscar', { celular: NEW_PHONE }, { est: 2 });
     expect(c.json.data.conquistados_premio_campanha).toBe(0);
   });
 
   test('establishment 2: 500 cents per point, held in carencia', async () => {
-    const r = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 2600, {}, 2), { est: 2 });
+    const r = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 2600, {}, 2), {
+      est: 2,
+    });
     expect(r.status).toBe(200);
     expect(r.json.data).toMatchObject({ saldo_atual: 0, saldo_carencia: 5 });
   });
 
   test('ids are unique across the whole service', async () => {
     const a = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 1000), { est: 1 });
-    const b = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 1000, {}, 2), { est: 2 });
+    const b = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 1000, {}, 2), {
+      est: 2,
+    });
     expect(b.json.data.id_cliente).not.toBe(a.json.data.id_cliente);
     expect(b.json.data.id_ponto).toBe(a.json.data.id_ponto + 1);
   });
 
   test('a customer of another establishment is not reachable by id', async () => {
-    const b = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 1000, {}, 2), { est: 2 });
-    const r = await post(sb, '/clientes/buscar', { id_cliente: b.json.data.id_cliente }, { est: 1 });
+    const b = await post(sb, '/fidelidade/pontuar', pontuarBody(NEW_PHONE, 1000, {}, 2), {
+      est: 2,
+    });
+    const r = await post(
+      sb,
+      '/clientes/buscar',
+      { id_cliente: b.json.data.id_cliente },
+      { est: 1 },
+    );
     expect(r.status).toBe(404);
     expect(r.json.message).toBe('Cliente não encontrado');
   });
@@ -434,7 +517,10 @@ describe('pontuar validation', () => {
   });
 
   test('a wrong attendant password is a 422 on senha_atendente and writes nothing', async () => {
-    const r = await post(sb, '/fidelidade/pontuar', { ...pontuarBody(NEW_PHONE, 1000), senha_atendente: '4321' });
+    const r = await post(sb, '/fidelidade/pontuar', {
+      ...pontuarBody(NEW_PHONE, 1000),
+      senha_atendente: '4321',
+    });
     expect(r.status).toBe(422);
     expect(r.json.errors).toEqual({ senha_atendente: ['Senha do atendente incorreta.'] });
     expect(r.json.message).toBe('Senha do atendente incorreta.');
@@ -455,19 +541,59 @@ describe('pontuar validation', () => {
     ['cliente an array', { ...base(), cliente: [NEW_PHONE] }, ['cliente']],
     ['cliente a string', { ...base(), cliente: NEW_PHONE }, ['cliente']],
     ['cliente.celular missing', { ...base(), cliente: { nome: 'Ana' } }, ['cliente.celular']],
-    ['cliente.cpf invalid', { ...base(), cliente: { celular: NEW_PHONE, cpf: '12345678900' } }, ['cliente.cpf']],
-    ['cliente.bairro too long', { ...base(), cliente: { celular: NEW_PHONE, bairro: 'b'.repeat(51) } }, ['cliente.bairro']],
-    ['cliente.endereco too long', { ...base(), cliente: { celular: NEW_PHONE, endereco: 'e'.repeat(101) } }, ['cliente.endereco']],
-    ['cliente.genero invalid', { ...base(), cliente: { celular: NEW_PHONE, genero: 'NA' } }, ['cliente.genero']],
+    [
+      'cliente.cpf invalid',
+      { ...base(), cliente: { celular: NEW_PHONE, cpf: '12345678900' } },
+      ['cliente.cpf'],
+    ],
+    [
+      'cliente.bairro too long',
+      { ...base(), cliente: { celular: NEW_PHONE, bairro: 'b'.repeat(51) } },
+      ['cliente.bairro'],
+    ],
+    [
+      'cliente.endereco too long',
+      { ...base(), cliente: { celular: NEW_PHONE, endereco: 'e'.repeat(101) } },
+      ['cliente.endereco'],
+    ],
+    [
+      'cliente.genero invalid',
+      { ...base(), cliente: { celular: NEW_PHONE, genero: 'NA' } },
+      ['cliente.genero'],
+    ],
     ['itens not an array', { ...base(), itens: { descricao: 'x', valor: 1000 } }, ['itens']],
-    ['itens over 200', { ...base(), itens: Array.from({ length: 201 }, () => ({ valor: 0 })) }, ['itens']],
+    [
+      'itens over 200',
+      { ...base(), itens: Array.from({ length: 201 }, () => ({ valor: 0 })) },
+      ['itens'],
+    ],
     ['an item not an object', { ...base(), itens: [{ valor: 1000 }, 'x'] }, ['itens.1']],
-    ['an item valor as a string', { ...base(), itens: [{ valor: 500 }, { valor: 500 }, { valor: '0' }] }, ['itens.2.valor']],
-    ['an item valor negative', { ...base(), itens: [{ valor: 1100 }, { valor: -100 }] }, ['itens.1.valor']],
+    [
+      'an item valor as a string',
+      { ...base(), itens: [{ valor: 500 }, { valor: 500 }, { valor: '0' }] },
+      ['itens.2.valor'],
+    ],
+    [
+      'an item valor negative',
+      { ...base(), itens: [{ valor: 1100 }, { valor: -100 }] },
+      ['itens.1.valor'],
+    ],
     ['an item qtde zero', { ...base(), itens: [{ valor: 1000, qtde: 0 }] }, ['itens.0.qtde']],
-    ['an item qtde fractional', { ...base(), itens: [{ valor: 1000, qtde: 1.5 }] }, ['itens.0.qtde']],
-    ['an item descricao too long', { ...base(), itens: [{ valor: 1000, descricao: 'd'.repeat(201) }] }, ['itens.0.descricao']],
-    ['an item complemento a number', { ...base(), itens: [{ valor: 1000, complemento: 7 }] }, ['itens.0.complemento']],
+    [
+      'an item qtde fractional',
+      { ...base(), itens: [{ valor: 1000, qtde: 1.5 }] },
+      ['itens.0.qtde'],
+    ],
+    [
+      'an item descricao too long',
+      { ...base(), itens: [{ valor: 1000, descricao: 'd'.repeat(201) }] },
+      ['itens.0.descricao'],
+    ],
+    [
+      'an item complemento a number',
+      { ...base(), itens: [{ valor: 1000, complemento: 7 }] },
+      ['itens.0.complemento'],
+    ],
   ];
   test.each(cases)('%s is a 422 on exactly that path', async (_name, body, paths) => {
     const r = await post(sb, '/fidelidade/pontuar', body);
@@ -497,7 +623,10 @@ describe('pontuar validation', () => {
   test('a basket that adds up is accepted, items with valor 0 included', async () => {
     const r = await post(sb, '/fidelidade/pontuar', {
       ...base(),
-      itens: [{ descricao: 'Sacola', valor: 0, qtde: 1 }, { descricao: 'Arroz', valor: 1000, qtde: 2 }],
+      itens: [
+        { descricao: 'Sacola', valor: 0, qtde: 1 },
+        { descricao: 'Arroz', valor: 1000, qtde: 2 },
+      ],
     });
     expect(r.status).toBe(200);
   });
@@ -510,7 +639,11 @@ describe('pontuar validation', () => {
     });
     expect(r.status).toBe(200);
     const c = await post(sb, '/clientes/buscar', { celular: NEW_PHONE });
-    expect(c.json.data).toMatchObject({ nome: 'CLIENTE DESCONHECIDO', email: 'invalido@invalido.com.br', genero: 'NA' });
+    expect(c.json.data).toMatchObject({
+      nome: 'CLIENTE DESCONHECIDO',
+      email: 'invalido@invalido.com.br',
+      genero: 'NA',
+    });
   });
 });
 
@@ -528,7 +661,7 @@ describe('buscar', () => {
       compras: 3,
     });
     expect(r.json.data.carteira.historico).toHaveLength(3);
-    expect(r.json.data).not.toHaveProperty('cpf');
+    expect(r.json.data.cpf).toBe('52998224725');
   });
 
   test('precedence: id_cliente over cpf over celular', async () => {
@@ -538,14 +671,24 @@ describe('buscar', () => {
       celular: '+5511987654321',
     });
     expect(all.json.data.id_cliente).toBe(3);
-    const cpfAndCelular = await post(sb, '/clientes/buscar', { cpf: '39053344705', celular: '+5511987654321' });
+    const cpfAndCelular = await post(sb, '/clientes/buscar', {
+      cpf: '39053344705',
+      celular: '+5511987654321',
+    });
     expect(cpfAndCelular.json.data.id_cliente).toBe(2);
-    const celular = await post(sb, '/clientes/buscar', { celular: '+5511987654321', id_cliente: null, cpf: '' });
+    const celular = await post(sb, '/clientes/buscar', {
+      celular: '+5511987654321',
+      id_cliente: null,
+      cpf: '',
+    });
     expect(celular.json.data.id_cliente).toBe(1);
   });
 
   test('an id that matches nothing is a 404 even when celular would match', async () => {
-    const r = await post(sb, '/clientes/buscar', { id_cliente: 999_999, celular: '+5511987654321' });
+    const r = await post(sb, '/clientes/buscar', {
+      id_cliente: 999_999,
+      celular: '+5511987654321',
+    });
     expect(r.status).toBe(404);
     expect(r.json).toEqual({ success: false, message: 'Cliente não encontrado', data: {} });
   });
@@ -577,7 +720,11 @@ describe('unexpected errors', () => {
     broken.close();
     const r = await post(broken, '/clientes/buscar', { id_cliente: 1 });
     expect(r.status).toBe(500);
-    expect(r.json).toEqual({ success: false, message: 'Erro interno do serviço. Tente novamente em instantes.', data: {} });
+    expect(r.json).toEqual({
+      success: false,
+      message: 'Erro interno do serviço. Tente novamente em instantes.',
+      data: {},
+    });
     expect(JSON.stringify(r.json)).not.toMatch(/sqlite|database|Error/i);
     expect(errors).toHaveLength(1);
   });

@@ -58,7 +58,9 @@ export function createRoutes(
     const all = store.establishments();
     const owner =
       appToken !== undefined && accessToken !== undefined
-        ? all.find((e) => sameSecret(e.appToken, appToken) && sameSecret(e.accessToken, accessToken))
+        ? all.find(
+            (e) => sameSecret(e.appToken, appToken) && sameSecret(e.accessToken, accessToken),
+          )
         : undefined;
     if (!owner) return fail(401, MESSAGES.unauthorized, {});
 

@@ -25,24 +25,52 @@ const rows = <T>(sql: string, ...params: unknown[]): T[] => db.prepare(sql).all(
 
 describe('demo data', () => {
   test('two establishments with the documented rules', () => {
-    expect(rows('SELECT id, nome, app_token, access_token, senha_atendente, centavos_por_ponto, carencia FROM estabelecimentos ORDER BY id')).toEqual([
-      { id: 1, nome: 'Loja Demo', app_token: 'demo-app-token', access_token: 'demo-access-token-1', senha_atendente: '1234', centavos_por_ponto: 100, carencia: 0 },
-      { id: 2, nome: 'Café Carência', app_token: 'demo-app-token', access_token: 'demo-access-token-2', senha_atendente: '4321', centavos_por_ponto: 500, carencia: 1 },
+    expect(
+      rows(
+        'SELECT id, nome, app_token, access_token, senha_atendente, centavos_por_ponto, carencia FROM estabelecimentos ORDER BY id',
+      ),
+    ).toEqual([
+      {
+        id: 1,
+        nome: 'Loja Demo',
+        app_token: 'demo-app-token',
+        access_token: 'demo-access-token-1',
+        senha_atendente: '1234',
+        centavos_por_ponto: 100,
+        carencia: 0,
+      },
+      {
+        id: 2,
+        nome: 'Café Carência',
+        app_token: 'demo-app-token',
+        access_token: 'demo-access-token-2',
+        senha_atendente: '4321',
+        centavos_por_ponto: 500,
+        carencia: 1,
+      },
     ]);
   });
 
   test('loyalty rewards cost 100 and 50 points; only establishment 1 runs the refrigerante campaign', () => {
-    expect(rows("SELECT estabelecimento_id AS est, nome, custo_pontos FROM premios WHERE categoria = 'premio_fidelidade' ORDER BY est")).toEqual([
+    expect(
+      rows(
+        "SELECT estabelecimento_id AS est, nome, custo_pontos FROM premios WHERE categoria = 'premio_fidelidade' ORDER BY est",
+      ),
+    ).toEqual([
       { est: 1, nome: 'Vale-compras de R$ 10,00', custo_pontos: 100 },
       { est: 2, nome: 'Café expresso grátis', custo_pontos: 50 },
     ]);
-    expect(rows("SELECT estabelecimento_id AS est, nome, termo_campanha FROM premios WHERE categoria = 'premio_campanha'")).toEqual([
-      { est: 1, nome: 'Refrigerante lata grátis', termo_campanha: 'refrigerante' },
-    ]);
+    expect(
+      rows(
+        "SELECT estabelecimento_id AS est, nome, termo_campanha FROM premios WHERE categoria = 'premio_campanha'",
+      ),
+    ).toEqual([{ est: 1, nome: 'Refrigerante lata grátis', termo_campanha: 'refrigerante' }]);
   });
 
   test('establishment 1 has at least 40 customers with valid mobiles and CPFs; establishment 2 none', () => {
-    const clientes = rows<{ celular: string; cpf: string; nome: string }>('SELECT celular, cpf, nome FROM clientes WHERE estabelecimento_id = 1');
+    const clientes = rows<{ celular: string; cpf: string; nome: string }>(
+      'SELECT celular, cpf, nome FROM clientes WHERE estabelecimento_id = 1',
+    );
     expect(clientes.length).toBeGreaterThanOrEqual(40);
     for (const c of clientes) {
       expect(c.celular).toMatch(/^\+55[1-9][1-9]9\d{8}$/);
@@ -54,7 +82,12 @@ describe('demo data', () => {
   });
 
   test('at least 60 reward records covering every category and status, over the past 12 months', () => {
-    const recs = rows<{ categoria: string; status: StoredStatus; valido_ate_ms: number; data_conquista_ms: number }>(
+    const recs = rows<{
+      categoria: string;
+      status: StoredStatus;
+      valido_ate_ms: number;
+      data_conquista_ms: number;
+    }>(
       `SELECT p.categoria, pc.status, pc.valido_ate_ms, pc.data_conquista_ms
        FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id WHERE pc.estabelecimento_id = 1`,
     );
@@ -62,9 +95,12 @@ describe('demo data', () => {
     expect(new Set(recs.map((r) => r.categoria))).toEqual(new Set(CATEGORIES));
     const statuses = recs.map((r) => effectiveStatus(r.status, r.valido_ate_ms, NOW));
     expect(new Set(statuses)).toEqual(new Set(STATUSES));
-    for (const s of STATUSES) expect(statuses.filter((x) => x === s).length, s).toBeGreaterThanOrEqual(3);
+    for (const s of STATUSES)
+      expect(statuses.filter((x) => x === s).length, s).toBeGreaterThanOrEqual(3);
     const yearAgo = NOW - 366 * 86_400_000;
-    expect(recs.every((r) => r.data_conquista_ms > yearAgo && r.data_conquista_ms < NOW)).toBe(true);
+    expect(recs.every((r) => r.data_conquista_ms > yearAgo && r.data_conquista_ms < NOW)).toBe(
+      true,
+    );
     const months = new Set(recs.map((r) => formatTimestamp(r.data_conquista_ms).slice(0, 7)));
     expect(months.size).toBeGreaterThanOrEqual(11);
   });
@@ -107,7 +143,10 @@ describe('demo data', () => {
       pendente_resgate_premio_fidelidade: 2,
     });
     const carlos = store.customer(3, NOW, { historico: false });
-    expect(carlos).toMatchObject({ celular: DEMO_CUSTOMERS.carlos.celular, carteira: { saldo: 42 } });
+    expect(carlos).toMatchObject({
+      celular: DEMO_CUSTOMERS.carlos.celular,
+      carteira: { saldo: 42 },
+    });
     expect(carlos?.carteira.pontos_vencidos.map((e) => e.pontos)).toEqual([80]);
   });
 

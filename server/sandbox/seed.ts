@@ -49,11 +49,29 @@ export const DEMO_ESTABLISHMENTS = [
 
 /** Reward definitions; ids follow this order (1…7). */
 export const DEMO_PREMIOS = [
-  { est: 1, categoria: 'premio_fidelidade', nome: 'Vale-compras de R$ 10,00', custo: 100, termo: null },
-  { est: 1, categoria: 'premio_campanha', nome: 'Refrigerante lata grátis', custo: null, termo: 'refrigerante' },
+  {
+    est: 1,
+    categoria: 'premio_fidelidade',
+    nome: 'Vale-compras de R$ 10,00',
+    custo: 100,
+    termo: null,
+  },
+  {
+    est: 1,
+    categoria: 'premio_campanha',
+    nome: 'Refrigerante lata grátis',
+    custo: null,
+    termo: 'refrigerante',
+  },
   { est: 1, categoria: 'brinde_roleta', nome: 'Chaveiro da Loja Demo', custo: null, termo: null },
   { est: 1, categoria: 'brinde_roleta', nome: 'Caneca personalizada', custo: null, termo: null },
-  { est: 1, categoria: 'premio_surpresa', nome: 'Caixa de bombons surpresa', custo: null, termo: null },
+  {
+    est: 1,
+    categoria: 'premio_surpresa',
+    nome: 'Caixa de bombons surpresa',
+    custo: null,
+    termo: null,
+  },
   { est: 1, categoria: 'premio_game', nome: 'Ecobag do jogo da memória', custo: null, termo: null },
   { est: 2, categoria: 'premio_fidelidade', nome: 'Café expresso grátis', custo: 50, termo: null },
 ] as const;
@@ -61,7 +79,13 @@ export const DEMO_PREMIOS = [
 const PREMIO = { vale: 1, campanha: 2, chaveiro: 3, caneca: 4, surpresa: 5, game: 6 } as const;
 
 export const DEMO_CUSTOMERS = {
-  maria: { id: 1, celular: '+5511987654321', cpf: '52998224725', nome: 'Maria da Silva', saldo: 75 },
+  maria: {
+    id: 1,
+    celular: '+5511987654321',
+    cpf: '52998224725',
+    nome: 'Maria da Silva',
+    saldo: 75,
+  },
   joao: { id: 2, celular: '+5521998765432', cpf: '39053344705', nome: 'João Pereira', saldo: 50 },
   carlos: { id: 3, celular: '+5531991234567', cpf: '71460238001', nome: 'Carlos Souza', saldo: 42 },
 } as const;
@@ -82,41 +106,171 @@ export function prng(seed: number): () => number {
 }
 
 const FIRST_NAMES: readonly [string, 'M' | 'F'][] = [
-  ['Ana', 'F'], ['Beatriz', 'F'], ['Camila', 'F'], ['Daniela', 'F'], ['Eduarda', 'F'],
-  ['Fernanda', 'F'], ['Gabriela', 'F'], ['Helena', 'F'], ['Isabela', 'F'], ['Juliana', 'F'],
-  ['Larissa', 'F'], ['Luana', 'F'], ['Mariana', 'F'], ['Natália', 'F'], ['Patrícia', 'F'],
-  ['Renata', 'F'], ['Sofia', 'F'], ['Tatiane', 'F'], ['Vitória', 'F'], ['Aline', 'F'],
-  ['André', 'M'], ['Bruno', 'M'], ['Caio', 'M'], ['Diego', 'M'], ['Eduardo', 'M'],
-  ['Felipe', 'M'], ['Gustavo', 'M'], ['Henrique', 'M'], ['Igor', 'M'], ['José', 'M'],
-  ['Lucas', 'M'], ['Marcelo', 'M'], ['Mateus', 'M'], ['Paulo', 'M'], ['Rafael', 'M'],
-  ['Rodrigo', 'M'], ['Sérgio', 'M'], ['Thiago', 'M'], ['Vinícius', 'M'], ['Antônio', 'M'],
+  ['Ana', 'F'],
+  ['Beatriz', 'F'],
+  ['Camila', 'F'],
+  ['Daniela', 'F'],
+  ['Eduarda', 'F'],
+  ['Fernanda', 'F'],
+  ['Gabriela', 'F'],
+  ['Helena', 'F'],
+  ['Isabela', 'F'],
+  ['Juliana', 'F'],
+  ['Larissa', 'F'],
+  ['Luana', 'F'],
+  ['Mariana', 'F'],
+  ['Natália', 'F'],
+  ['Patrícia', 'F'],
+  ['Renata', 'F'],
+  ['Sofia', 'F'],
+  ['Tatiane', 'F'],
+  ['Vitória', 'F'],
+  ['Aline', 'F'],
+  ['André', 'M'],
+  ['Bruno', 'M'],
+  ['Caio', 'M'],
+  ['Diego', 'M'],
+  ['Eduardo', 'M'],
+  ['Felipe', 'M'],
+  ['Gustavo', 'M'],
+  ['Henrique', 'M'],
+  ['Igor', 'M'],
+  ['José', 'M'],
+  ['Lucas', 'M'],
+  ['Marcelo', 'M'],
+  ['Mateus', 'M'],
+  ['Paulo', 'M'],
+  ['Rafael', 'M'],
+  ['Rodrigo', 'M'],
+  ['Sérgio', 'M'],
+  ['Thiago', 'M'],
+  ['Vinícius', 'M'],
+  ['Antônio', 'M'],
 ];
 
 const SURNAMES = [
-  'Almeida', 'Alves', 'Araújo', 'Barbosa', 'Cardoso', 'Carvalho', 'Castro', 'Costa', 'Dias',
-  'Fernandes', 'Ferreira', 'Gomes', 'Lima', 'Martins', 'Melo', 'Monteiro', 'Moreira', 'Nascimento',
-  'Oliveira', 'Pinto', 'Ribeiro', 'Rocha', 'Rodrigues', 'Santos', 'Silva', 'Soares', 'Souza',
-  'Teixeira', 'Vieira', 'Azevedo',
+  'Almeida',
+  'Alves',
+  'Araújo',
+  'Barbosa',
+  'Cardoso',
+  'Carvalho',
+  'Castro',
+  'Costa',
+  'Dias',
+  'Fernandes',
+  'Ferreira',
+  'Gomes',
+  'Lima',
+  'Martins',
+  'Melo',
+  'Monteiro',
+  'Moreira',
+  'Nascimento',
+  'Oliveira',
+  'Pinto',
+  'Ribeiro',
+  'Rocha',
+  'Rodrigues',
+  'Santos',
+  'Silva',
+  'Soares',
+  'Souza',
+  'Teixeira',
+  'Vieira',
+  'Azevedo',
 ];
 
-const PLACES: readonly { ddd: string; cidade: string; uf: string; bairros: string[]; ruas: string[]; cep: string }[] = [
-  { ddd: '11', cidade: 'São Paulo', uf: 'SP', bairros: ['Pinheiros', 'Moema', 'Tatuapé', 'Santana'], ruas: ['Rua dos Pinheiros', 'Avenida Ibirapuera', 'Rua Tuiuti', 'Rua Voluntários da Pátria'], cep: '05422' },
-  { ddd: '21', cidade: 'Rio de Janeiro', uf: 'RJ', bairros: ['Tijuca', 'Botafogo', 'Méier'], ruas: ['Rua Conde de Bonfim', 'Rua Voluntários da Pátria', 'Rua Dias da Cruz'], cep: '20520' },
-  { ddd: '31', cidade: 'Belo Horizonte', uf: 'MG', bairros: ['Savassi', 'Pampulha', 'Funcionários'], ruas: ['Rua Pernambuco', 'Avenida Otacílio Negrão de Lima', 'Rua Sergipe'], cep: '30130' },
-  { ddd: '41', cidade: 'Curitiba', uf: 'PR', bairros: ['Batel', 'Água Verde'], ruas: ['Avenida do Batel', 'Rua Brasílio Itiberê'], cep: '80420' },
-  { ddd: '51', cidade: 'Porto Alegre', uf: 'RS', bairros: ['Moinhos de Vento', 'Cidade Baixa'], ruas: ['Rua Padre Chagas', 'Rua da República'], cep: '90570' },
-  { ddd: '71', cidade: 'Salvador', uf: 'BA', bairros: ['Barra', 'Pituba'], ruas: ['Avenida Oceânica', 'Rua Ceará'], cep: '40140' },
-  { ddd: '81', cidade: 'Recife', uf: 'PE', bairros: ['Boa Viagem', 'Casa Forte'], ruas: ['Avenida Conselheiro Aguiar', 'Rua Dona Olegarinha'], cep: '51020' },
-  { ddd: '85', cidade: 'Fortaleza', uf: 'CE', bairros: ['Aldeota', 'Meireles'], ruas: ['Rua Silva Paulet', 'Avenida Beira Mar'], cep: '60160' },
+const PLACES: readonly {
+  ddd: string;
+  cidade: string;
+  uf: string;
+  bairros: string[];
+  ruas: string[];
+  cep: string;
+}[] = [
+  {
+    ddd: '11',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    bairros: ['Pinheiros', 'Moema', 'Tatuapé', 'Santana'],
+    ruas: ['Rua dos Pinheiros', 'Avenida Ibirapuera', 'Rua Tuiuti', 'Rua Voluntários da Pátria'],
+    cep: '05422',
+  },
+  {
+    ddd: '21',
+    cidade: 'Rio de Janeiro',
+    uf: 'RJ',
+    bairros: ['Tijuca', 'Botafogo', 'Méier'],
+    ruas: ['Rua Conde de Bonfim', 'Rua Voluntários da Pátria', 'Rua Dias da Cruz'],
+    cep: '20520',
+  },
+  {
+    ddd: '31',
+    cidade: 'Belo Horizonte',
+    uf: 'MG',
+    bairros: ['Savassi', 'Pampulha', 'Funcionários'],
+    ruas: ['Rua Pernambuco', 'Avenida Otacílio Negrão de Lima', 'Rua Sergipe'],
+    cep: '30130',
+  },
+  {
+    ddd: '41',
+    cidade: 'Curitiba',
+    uf: 'PR',
+    bairros: ['Batel', 'Água Verde'],
+    ruas: ['Avenida do Batel', 'Rua Brasílio Itiberê'],
+    cep: '80420',
+  },
+  {
+    ddd: '51',
+    cidade: 'Porto Alegre',
+    uf: 'RS',
+    bairros: ['Moinhos de Vento', 'Cidade Baixa'],
+    ruas: ['Rua Padre Chagas', 'Rua da República'],
+    cep: '90570',
+  },
+  {
+    ddd: '71',
+    cidade: 'Salvador',
+    uf: 'BA',
+    bairros: ['Barra', 'Pituba'],
+    ruas: ['Avenida Oceânica', 'Rua Ceará'],
+    cep: '40140',
+  },
+  {
+    ddd: '81',
+    cidade: 'Recife',
+    uf: 'PE',
+    bairros: ['Boa Viagem', 'Casa Forte'],
+    ruas: ['Avenida Conselheiro Aguiar', 'Rua Dona Olegarinha'],
+    cep: '51020',
+  },
+  {
+    ddd: '85',
+    cidade: 'Fortaleza',
+    uf: 'CE',
+    bairros: ['Aldeota', 'Meireles'],
+    ruas: ['Rua Silva Paulet', 'Avenida Beira Mar'],
+    cep: '60160',
+  },
 ];
 
 const PRODUCTS: readonly [string, number][] = [
-  ['Arroz 5 kg', 2890], ['Feijão carioca 1 kg', 899], ['Café torrado 500 g', 1890],
-  ['Leite integral 1 L', 569], ['Pão francês (kg)', 1599], ['Queijo muçarela 500 g', 2490],
-  ['Sabonete', 349], ['Detergente 500 ml', 279], ['Biscoito recheado', 459], ['Banana prata (kg)', 699],
+  ['Arroz 5 kg', 2890],
+  ['Feijão carioca 1 kg', 899],
+  ['Café torrado 500 g', 1890],
+  ['Leite integral 1 L', 569],
+  ['Pão francês (kg)', 1599],
+  ['Queijo muçarela 500 g', 2490],
+  ['Sabonete', 349],
+  ['Detergente 500 ml', 279],
+  ['Biscoito recheado', 459],
+  ['Banana prata (kg)', 699],
 ];
 const SODAS: readonly [string, number][] = [
-  ['Refrigerante lata 350 ml', 549], ['Refrigerante guaraná 2 L', 999], ['REFRIGERANTE COLA 600 ML', 699],
+  ['Refrigerante lata 350 ml', 549],
+  ['Refrigerante guaraná 2 L', 999],
+  ['REFRIGERANTE COLA 600 ML', 699],
 ];
 
 function stripAccents(s: string): string {
@@ -135,7 +289,15 @@ export function seedDemoData(db: Db, nowMs: number): void {
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   for (const e of DEMO_ESTABLISHMENTS) {
-    insertEst.run(e.id, e.nome, DEMO_APP_TOKEN, e.accessToken, e.senha, e.centavosPorPonto, e.carencia ? 1 : 0);
+    insertEst.run(
+      e.id,
+      e.nome,
+      DEMO_APP_TOKEN,
+      e.accessToken,
+      e.senha,
+      e.centavosPorPonto,
+      e.carencia ? 1 : 0,
+    );
   }
   const insertPremio = db.prepare(
     `INSERT INTO premios (estabelecimento_id, categoria, nome, nome_busca, custo_pontos, termo_campanha)
@@ -233,9 +395,15 @@ export function seedDemoData(db: Db, nowMs: number): void {
       celular,
       cpf,
       nome,
-      email: rand() < 0.8 ? `${firstWord}.${rest.at(-1) ?? 'cliente'}${between(1, 99)}@exemplo.com.br` : undefined,
+      email:
+        rand() < 0.8
+          ? `${firstWord}.${rest.at(-1) ?? 'cliente'}${between(1, 99)}@exemplo.com.br`
+          : undefined,
       genero: rand() < 0.85 ? genero : undefined,
-      data_nascimento: rand() < 0.7 ? `${between(1950, 2005)}-${String(between(1, 12)).padStart(2, '0')}-${String(between(1, 28)).padStart(2, '0')}` : undefined,
+      data_nascimento:
+        rand() < 0.7
+          ? `${between(1950, 2005)}-${String(between(1, 12)).padStart(2, '0')}-${String(between(1, 28)).padStart(2, '0')}`
+          : undefined,
       cep: full ? `${place.cep}${String(between(0, 999)).padStart(3, '0')}` : undefined,
       endereco: full ? `${pick(place.ruas)}, ${between(10, 2500)}` : undefined,
       bairro: full ? pick(place.bairros) : undefined,
@@ -293,7 +461,10 @@ export function seedDemoData(db: Db, nowMs: number): void {
  */
 function settleRewards(store: Store, db: Db, nowMs: number, rand: () => number): void {
   const rows = db
-    .prepare<[], { id: number; categoria: string; data_conquista_ms: number; valido_ate_ms: number }>(
+    .prepare<
+      [],
+      { id: number; categoria: string; data_conquista_ms: number; valido_ate_ms: number }
+    >(
       `SELECT pc.id, p.categoria, pc.data_conquista_ms, pc.valido_ate_ms
        FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id
        WHERE pc.estabelecimento_id = 1 AND pc.cliente_id > 3 AND pc.status = 'pendente_resgate'
@@ -306,7 +477,10 @@ function settleRewards(store: Store, db: Db, nowMs: number, rand: () => number):
     const room = Math.min(r.valido_ate_ms, latest) - r.data_conquista_ms;
     if (room < 60_000) continue;
     if (r.categoria !== 'premio_fidelidade' && roll < 0.125) {
-      store.reverseReward(r.id, r.data_conquista_ms + Math.floor(rand() * Math.min(room, 2 * DAY_MS)));
+      store.reverseReward(
+        r.id,
+        r.data_conquista_ms + Math.floor(rand() * Math.min(room, 2 * DAY_MS)),
+      );
     } else if (roll < 0.6) {
       store.redeemReward(r.id, r.data_conquista_ms + 60_000 + Math.floor(rand() * (room - 60_000)));
     }

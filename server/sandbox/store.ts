@@ -110,6 +110,8 @@ export type CustomerResource = {
   email: string;
   data_cadastro: string;
   celular: string;
+  /** Not in the spec's field table; sent so a client can show it (11 digits or the generated hash). */
+  cpf: string;
   data_nascimento: string | null;
   genero: string;
   cep: string | null;
@@ -185,7 +187,9 @@ export const searchable = (s: string): string => s.normalize('NFC').toLocaleLowe
 export function createStore(db: Db) {
   const st = {
     establishments: db.prepare<[], EstablishmentRow>('SELECT * FROM estabelecimentos ORDER BY id'),
-    establishment: db.prepare<[number], EstablishmentRow>('SELECT * FROM estabelecimentos WHERE id = ?'),
+    establishment: db.prepare<[number], EstablishmentRow>(
+      'SELECT * FROM estabelecimentos WHERE id = ?',
+    ),
     byCelular: db.prepare<[number, string], { id: number }>(
       'SELECT id FROM clientes WHERE estabelecimento_id = ? AND celular = ?',
     ),
@@ -244,12 +248,18 @@ export function createStore(db: Db) {
     reverse: db.prepare(
       "UPDATE premios_cliente SET status = 'estornado', estornado_em_ms = ? WHERE id = ?",
     ),
-    customerRewards: db.prepare<[number], { categoria: Category; status: StoredStatus; valido_ate_ms: number }>(
+    customerRewards: db.prepare<
+      [number],
+      { categoria: Category; status: StoredStatus; valido_ate_ms: number }
+    >(
       `SELECT p.categoria, pc.status, pc.valido_ate_ms
        FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id
        WHERE pc.cliente_id = ?`,
     ),
-    purchases: db.prepare<[number], { total: number; compras: number; primeira: number | null; ultima: number | null }>(
+    purchases: db.prepare<
+      [number],
+      { total: number; compras: number; primeira: number | null; ultima: number | null }
+    >(
       `SELECT COALESCE(SUM(valor_gasto), 0) AS total, COUNT(*) AS compras,
               MIN(criado_em_ms) AS primeira, MAX(criado_em_ms) AS ultima
        FROM pontos WHERE cliente_id = ?`,
@@ -286,7 +296,9 @@ export function createStore(db: Db) {
     desde: number | null;
     ate: number | null;
   }
-  const countRewards = db.prepare<[FilterParams], { n: number }>(`SELECT COUNT(*) AS n ${rewardFilter}`);
+  const countRewards = db.prepare<[FilterParams], { n: number }>(
+    `SELECT COUNT(*) AS n ${rewardFilter}`,
+  );
   const pageRewards = db.prepare<[FilterParams & { limit: number; offset: number }], RewardRow>(
     `SELECT pc.id, pc.cliente_id, pc.premio_id, pc.valido_ate_ms, pc.data_resgate_ms,
             pc.data_conquista_ms, pc.estornado_em_ms, pc.status, p.categoria, p.nome
@@ -350,7 +362,14 @@ export function createStore(db: Db) {
     atMs: number,
     pontoId: number | null,
   ): number {
-    const info = st.insertReward.run(estId, clienteId, premioId, pontoId, atMs, rewardValidUntil(atMs));
+    const info = st.insertReward.run(
+      estId,
+      clienteId,
+      premioId,
+      pontoId,
+      atMs,
+      rewardValidUntil(atMs),
+    );
     return Number(info.lastInsertRowid);
   }
 
@@ -404,7 +423,9 @@ export function createStore(db: Db) {
         st.insertDebit.run(clienteId, id, reward.custo, nowMs);
         premios.push(id);
       }
-      const campaigns = st.campaigns.all(est.id).map((c) => ({ id: c.id, termo: c.termo_campanha }));
+      const campaigns = st.campaigns
+        .all(est.id)
+        .map((c) => ({ id: c.id, termo: c.termo_campanha }));
       for (const campaign of campaignWins(campaigns, input.itens)) {
         premios.push(grant(est.id, clienteId, campaign.id, nowMs, idPonto));
       }
@@ -493,7 +514,12 @@ export function createStore(db: Db) {
         pontos_vencendo: wallet.vencendo.map(toEntry),
       };
       if (opts.historico) carteira.historico = wallet.historico.map(toEntry);
-      const purchases = st.purchases.get(id) ?? { total: 0, compras: 0, primeira: null, ultima: null };
+      const purchases = st.purchases.get(id) ?? {
+        total: 0,
+        compras: 0,
+        primeira: null,
+        ultima: null,
+      };
       const counters = countersFor(
         st.customerRewards.all(id).map((r) => ({
           categoria: r.categoria,
@@ -506,6 +532,7 @@ export function createStore(db: Db) {
         email: c.email,
         data_cadastro: formatTimestamp(c.data_cadastro_ms),
         celular: c.celular,
+        cpf: c.cpf,
         data_nascimento: c.data_nascimento,
         genero: c.genero ?? 'NA',
         cep: c.cep,
@@ -542,7 +569,9 @@ export function createStore(db: Db) {
       const total = countRewards.get(params)?.n ?? 0;
       const offset = (query.page - 1) * query.itens_por_pagina;
       const rows =
-        offset >= total ? [] : pageRewards.all({ ...params, limit: query.itens_por_pagina, offset });
+        offset >= total
+          ? []
+          : pageRewards.all({ ...params, limit: query.itens_por_pagina, offset });
       return {
         total,
         records: rows.map((r) => ({

@@ -58,7 +58,9 @@ export async function call(
   if (contentType !== null && method !== 'GET') headers.set('content-type', contentType);
   if (opts.now !== undefined) headers.set('x-sandbox-now', opts.now);
   const url = path.startsWith('http') ? path : `${ORIGIN}/api/v4/estabelecimentos/${est}${path}`;
-  const res = await sandbox.app.fetch(new Request(url, { method, headers, body: body as BodyInit | undefined }));
+  const res = await sandbox.app.fetch(
+    new Request(url, { method, headers, body: body as BodyInit | undefined }),
+  );
   const text = await res.text();
   let json: unknown;
   try {
@@ -72,7 +74,8 @@ export async function call(
 export const post = (sb: Sandbox, path: string, body: unknown, opts: CallOptions = {}) =>
   call(sb, 'POST', path, { ...opts, body });
 
-export const get = (sb: Sandbox, path: string, opts: CallOptions = {}) => call(sb, 'GET', path, opts);
+export const get = (sb: Sandbox, path: string, opts: CallOptions = {}) =>
+  call(sb, 'GET', path, opts);
 
 /** A valid pontuar body for establishment 1 (or `est`). */
 export function pontuarBody(

@@ -15,13 +15,23 @@ const buscar = async (now: string, est = 1) =>
 
 describe('x-sandbox-now', () => {
   test('what a request writes is stamped with that moment', async () => {
-    const r = await post(sb, '/clientes/cadastrar', { celular: PHONE }, { now: '2026-12-05T08:30:00Z' });
+    const r = await post(
+      sb,
+      '/clientes/cadastrar',
+      { celular: PHONE },
+      { now: '2026-12-05T08:30:00Z' },
+    );
     expect(r.status).toBe(201);
     expect(r.json.data.data_cadastro).toBe('2026-12-05 05:30:00');
-    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 1000), { now: '2026-12-24T18:15:00-03:00' });
+    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 1000), {
+      now: '2026-12-24T18:15:00-03:00',
+    });
     const c = await buscar('2026-12-25T10:00:00-03:00');
     expect(c.primeira_compra).toBe('2026-12-24 18:15:00');
-    expect(c.carteira.historico[0]).toMatchObject({ data: '2026-12-24 18:15:00', data_validade: '2027-12-31' });
+    expect(c.carteira.historico[0]).toMatchObject({
+      data: '2026-12-24 18:15:00',
+      data_validade: '2027-12-31',
+    });
   });
 
   test.each(['ontem', '2026-11-23', '2026-11-23T09:00:00', '2026-13-01T00:00:00Z'])(
@@ -29,7 +39,11 @@ describe('x-sandbox-now', () => {
     async (now) => {
       const r = await get(sb, '/recompensas', { now });
       expect(r.status).toBe(400);
-      expect(r.json).toEqual({ success: false, message: expect.stringContaining('x-sandbox-now'), data: {} });
+      expect(r.json).toEqual({
+        success: false,
+        message: expect.stringContaining('x-sandbox-now'),
+        data: {},
+      });
     },
   );
 
@@ -41,7 +55,11 @@ describe('x-sandbox-now', () => {
     expect(r.json.data).toMatchObject({ saldo_atual: 0, saldo_carencia: 52 });
 
     const lateEvening = await buscar('2026-11-23T23:59:59-03:00', 2);
-    expect(lateEvening.carteira).toMatchObject({ saldo: 0, saldo_carencia: 52, pontos_vencendo: [] });
+    expect(lateEvening.carteira).toMatchObject({
+      saldo: 0,
+      saldo_carencia: 52,
+      pontos_vencendo: [],
+    });
 
     const utcNextDay = await buscar('2026-11-24T01:00:00Z', 2); // still 23 Nov in São Paulo
     expect(utcNextDay.carteira.saldo).toBe(0);
@@ -49,7 +67,11 @@ describe('x-sandbox-now', () => {
     const midnight = await buscar('2026-11-24T00:00:00-03:00', 2);
     expect(midnight.carteira).toMatchObject({ saldo: 52, saldo_carencia: 0 });
     expect(midnight.carteira.pontos_vencendo).toEqual([
-      expect.objectContaining({ pontos: 52, data: '2026-11-23 09:00:00', data_validade: '2027-11-30' }),
+      expect.objectContaining({
+        pontos: 52,
+        data: '2026-11-23 09:00:00',
+        data_validade: '2027-11-30',
+      }),
     ]);
   });
 
@@ -97,7 +119,9 @@ describe('x-sandbox-now', () => {
   });
 
   test('points expire after data_validade and move to pontos_vencidos', async () => {
-    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 8_000), { now: '2026-11-23T10:00:00-03:00' });
+    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 8_000), {
+      now: '2026-11-23T10:00:00-03:00',
+    });
     const lastDay = await buscar('2027-11-30T23:59:59-03:00');
     expect(lastDay.carteira).toMatchObject({ saldo: 80, pontos_vencidos: [] });
     const dayAfter = await buscar('2027-12-01T00:00:00-03:00');
@@ -110,8 +134,12 @@ describe('x-sandbox-now', () => {
   });
 
   test('expired points are not counted toward a reward', async () => {
-    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 8_000), { now: '2026-11-23T10:00:00-03:00' });
-    const r = await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 3_000), { now: '2027-12-02T10:00:00-03:00' });
+    await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 8_000), {
+      now: '2026-11-23T10:00:00-03:00',
+    });
+    const r = await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 3_000), {
+      now: '2027-12-02T10:00:00-03:00',
+    });
     expect(r.json.data.saldo_atual).toBe(30);
     const c = await buscar('2027-12-02T10:00:00-03:00');
     expect(c.conquistados_premio_fidelidade).toBe(0);
@@ -126,14 +154,27 @@ describe('x-sandbox-now', () => {
     const at = async (now: string) => {
       const list = await get(sb, `/recompensas?id_cliente=${id}`, { now });
       const expired = await get(sb, `/recompensas?id_cliente=${id}&status=expirado`, { now });
-      const pending = await get(sb, `/recompensas?id_cliente=${id}&status=pendente_resgate`, { now });
-      return { list: list.json.data, expired: expired.json.data.total, pending: pending.json.data.total, customer: await buscar(now) };
+      const pending = await get(sb, `/recompensas?id_cliente=${id}&status=pendente_resgate`, {
+        now,
+      });
+      return {
+        list: list.json.data,
+        expired: expired.json.data.total,
+        pending: pending.json.data.total,
+        customer: await buscar(now),
+      };
     };
 
     const lastSecond = await at('2026-12-23T23:59:59-03:00');
-    expect(lastSecond.list.data[0]).toMatchObject({ premio_status: 'pendente_resgate', valido_ate: '2026-12-23 23:59:59' });
+    expect(lastSecond.list.data[0]).toMatchObject({
+      premio_status: 'pendente_resgate',
+      valido_ate: '2026-12-23 23:59:59',
+    });
     expect([lastSecond.pending, lastSecond.expired]).toEqual([1, 0]);
-    expect(lastSecond.customer).toMatchObject({ pendente_resgate_premio_fidelidade: 1, expirado_premio_fidelidade: 0 });
+    expect(lastSecond.customer).toMatchObject({
+      pendente_resgate_premio_fidelidade: 1,
+      expirado_premio_fidelidade: 0,
+    });
 
     const nextDay = await at('2026-12-24T00:00:00-03:00');
     expect(nextDay.list.data[0]).toMatchObject({ premio_status: 'expirado' });

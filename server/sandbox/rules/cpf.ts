@@ -26,4 +26,3 @@ export function isValidCpf(value: string): boolean {
 export function randomCpfHash(): string {
   return randomBytes(16).toString('hex');
 }
-

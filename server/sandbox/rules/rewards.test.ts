@@ -14,7 +14,10 @@ describe('loyalty rewards', () => {
   });
 
   test('the cheapest reward is the one won', () => {
-    const r = loyaltyWins(130, [{ id: 1, custo: 100 }, { id: 2, custo: 60 }]);
+    const r = loyaltyWins(130, [
+      { id: 1, custo: 100 },
+      { id: 2, custo: 60 },
+    ]);
     expect(r.won.map((w) => w.id)).toEqual([2, 2]);
     expect(r.saldo).toBe(10);
   });
@@ -47,8 +50,12 @@ describe('reward status and counters', () => {
   const until = rewardValidUntil(won); // 2026-10-31 23:59:59
 
   test('a pendente_resgate reward past valido_ate reads as expirado', () => {
-    expect(effectiveStatus('pendente_resgate', until, Date.parse('2026-10-31T23:59:59-03:00'))).toBe('pendente_resgate');
-    expect(effectiveStatus('pendente_resgate', until, Date.parse('2026-11-01T00:00:00-03:00'))).toBe('expirado');
+    expect(
+      effectiveStatus('pendente_resgate', until, Date.parse('2026-10-31T23:59:59-03:00')),
+    ).toBe('pendente_resgate');
+    expect(
+      effectiveStatus('pendente_resgate', until, Date.parse('2026-11-01T00:00:00-03:00')),
+    ).toBe('expirado');
   });
 
   test('redeemed and reversed rewards keep their status after valido_ate', () => {

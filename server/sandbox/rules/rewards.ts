@@ -41,9 +41,7 @@ export function emptyCounters(): Counters {
  * The 20 customer counters, from the reward records: `conquistados_<cat>` counts every record
  * of the category (estornado included); the others count records in that status.
  */
-export function countersFor(
-  records: readonly { categoria: Category; status: Status }[],
-): Counters {
+export function countersFor(records: readonly { categoria: Category; status: Status }[]): Counters {
   const out = emptyCounters();
   for (const r of records) {
     out[`conquistados_${r.categoria}`] += 1;
@@ -67,7 +65,9 @@ export function loyaltyWins(
 ): { won: LoyaltyReward[]; saldo: number } {
   const usable = rewards.filter((r) => Number.isSafeInteger(r.custo) && r.custo > 0);
   if (usable.length === 0) return { won: [], saldo };
-  const cheapest = usable.reduce((a, b) => (b.custo < a.custo || (b.custo === a.custo && b.id < a.id) ? b : a));
+  const cheapest = usable.reduce((a, b) =>
+    b.custo < a.custo || (b.custo === a.custo && b.id < a.id) ? b : a,
+  );
   const times = Math.max(0, Math.floor(saldo / cheapest.custo));
   return {
     won: Array.from({ length: times }, () => cheapest),

@@ -83,8 +83,12 @@ describe('credit validity', () => {
 
 describe('reward validity', () => {
   test('valido_ate is 30 days later at 23:59:59', () => {
-    expect(formatTimestamp(rewardValidUntil(at('2026-11-22T10:00:00-03:00')))).toBe('2026-12-22 23:59:59');
-    expect(formatTimestamp(rewardValidUntil(at('2026-11-22T23:50:00-03:00')))).toBe('2026-12-22 23:59:59');
+    expect(formatTimestamp(rewardValidUntil(at('2026-11-22T10:00:00-03:00')))).toBe(
+      '2026-12-22 23:59:59',
+    );
+    expect(formatTimestamp(rewardValidUntil(at('2026-11-22T23:50:00-03:00')))).toBe(
+      '2026-12-22 23:59:59',
+    );
   });
 
   test('a reward is past validity only after 23:59:59 has gone by', () => {

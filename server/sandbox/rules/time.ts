@@ -175,7 +175,6 @@ export function parseInstant(value: string): number | null {
     offsetMin = (sign === '-' ? -1 : 1) * (offH * 60 + offM);
   }
   const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
-  const ms =
-    Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
+  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
   return Number.isFinite(ms) ? ms : null;
 }

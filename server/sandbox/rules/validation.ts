@@ -142,7 +142,12 @@ export interface CustomerInput {
 
 const join = (prefix: string, key: string): string => (prefix ? `${prefix}.${key}` : key);
 
-function celularField(obj: JsonObject, path: string, bag: ErrorBag, required: boolean): string | undefined {
+function celularField(
+  obj: JsonObject,
+  path: string,
+  bag: ErrorBag,
+  required: boolean,
+): string | undefined {
   const raw = field(obj, 'celular');
   if (raw === undefined || raw === null || raw === '') {
     if (required) bag.add(path, 'Informe o celular do cliente.');
@@ -187,26 +192,47 @@ function customerFields(
 ): CustomerInput | undefined {
   const celular = celularField(obj, join(prefix, 'celular'), bag, true);
   const cpf = cpfField(obj, join(prefix, 'cpf'), bag);
-  const nome = optionalText(obj, 'nome', join(prefix, 'nome'), {
-    max: LIMITS.nome,
-    typeMessage: 'O nome deve ser um texto.',
-    maxMessage: `O nome pode ter no máximo ${LIMITS.nome} caracteres.`,
-  }, bag);
-  const email = optionalText(obj, 'email', join(prefix, 'email'), {
-    max: LIMITS.email,
-    typeMessage: 'O e-mail deve ser um texto.',
-    maxMessage: `O e-mail pode ter no máximo ${LIMITS.email} caracteres.`,
-  }, bag);
+  const nome = optionalText(
+    obj,
+    'nome',
+    join(prefix, 'nome'),
+    {
+      max: LIMITS.nome,
+      typeMessage: 'O nome deve ser um texto.',
+      maxMessage: `O nome pode ter no máximo ${LIMITS.nome} caracteres.`,
+    },
+    bag,
+  );
+  const email = optionalText(
+    obj,
+    'email',
+    join(prefix, 'email'),
+    {
+      max: LIMITS.email,
+      typeMessage: 'O e-mail deve ser um texto.',
+      maxMessage: `O e-mail pode ter no máximo ${LIMITS.email} caracteres.`,
+    },
+    bag,
+  );
   if (email !== undefined && !EMAIL.test(email)) {
-    bag.add(join(prefix, 'email'), 'E-mail inválido. Confira o endereço, por exemplo nome@exemplo.com.br.');
+    bag.add(
+      join(prefix, 'email'),
+      'E-mail inválido. Confira o endereço, por exemplo nome@exemplo.com.br.',
+    );
   }
 
   const nascimentoPath = join(prefix, 'data_nascimento');
-  const nascimento = optionalText(obj, 'data_nascimento', nascimentoPath, {
-    max: 10,
-    typeMessage: 'A data de nascimento deve ser um texto no formato AAAA-MM-DD.',
-    maxMessage: 'Data de nascimento inválida. Use o formato AAAA-MM-DD.',
-  }, bag);
+  const nascimento = optionalText(
+    obj,
+    'data_nascimento',
+    nascimentoPath,
+    {
+      max: 10,
+      typeMessage: 'A data de nascimento deve ser um texto no formato AAAA-MM-DD.',
+      maxMessage: 'Data de nascimento inválida. Use o formato AAAA-MM-DD.',
+    },
+    bag,
+  );
   let dataNascimento: string | undefined;
   if (nascimento !== undefined) {
     const d = parseDate(nascimento);
@@ -220,47 +246,83 @@ function customerFields(
   }
 
   const generoPath = join(prefix, 'genero');
-  const generoRaw = optionalText(obj, 'genero', generoPath, {
-    max: 1,
-    typeMessage: 'Gênero inválido. Use M ou F.',
-    maxMessage: 'Gênero inválido. Use M ou F.',
-  }, bag);
+  const generoRaw = optionalText(
+    obj,
+    'genero',
+    generoPath,
+    {
+      max: 1,
+      typeMessage: 'Gênero inválido. Use M ou F.',
+      maxMessage: 'Gênero inválido. Use M ou F.',
+    },
+    bag,
+  );
   let genero: 'M' | 'F' | undefined;
   if (generoRaw === 'M' || generoRaw === 'F') genero = generoRaw;
   else if (generoRaw !== undefined) bag.add(generoPath, 'Gênero inválido. Use M ou F.');
 
   const cepPath = join(prefix, 'cep');
-  const cepRaw = optionalText(obj, 'cep', cepPath, {
-    max: 8,
-    typeMessage: 'O CEP deve ser um texto com 8 dígitos, só números.',
-    maxMessage: 'O CEP deve ter 8 dígitos, só números.',
-  }, bag);
+  const cepRaw = optionalText(
+    obj,
+    'cep',
+    cepPath,
+    {
+      max: 8,
+      typeMessage: 'O CEP deve ser um texto com 8 dígitos, só números.',
+      maxMessage: 'O CEP deve ter 8 dígitos, só números.',
+    },
+    bag,
+  );
   let cep: string | undefined;
   if (cepRaw !== undefined) {
     if (/^\d{8}$/.test(cepRaw)) cep = cepRaw;
     else bag.add(cepPath, 'O CEP deve ter 8 dígitos, só números.');
   }
 
-  const endereco = optionalText(obj, 'endereco', join(prefix, 'endereco'), {
-    max: LIMITS.endereco,
-    typeMessage: 'O endereço deve ser um texto.',
-    maxMessage: `O endereço pode ter no máximo ${LIMITS.endereco} caracteres.`,
-  }, bag);
-  const bairro = optionalText(obj, 'bairro', join(prefix, 'bairro'), {
-    max: LIMITS.bairro,
-    typeMessage: 'O bairro deve ser um texto.',
-    maxMessage: `O bairro pode ter no máximo ${LIMITS.bairro} caracteres.`,
-  }, bag);
-  const cidade = optionalText(obj, 'cidade', join(prefix, 'cidade'), {
-    max: LIMITS.cidade,
-    typeMessage: 'A cidade deve ser um texto.',
-    maxMessage: `A cidade pode ter no máximo ${LIMITS.cidade} caracteres.`,
-  }, bag);
-  const estado = optionalText(obj, 'estado', join(prefix, 'estado'), {
-    max: LIMITS.estado,
-    typeMessage: 'O estado deve ser um texto.',
-    maxMessage: `O estado pode ter no máximo ${LIMITS.estado} caracteres.`,
-  }, bag);
+  const endereco = optionalText(
+    obj,
+    'endereco',
+    join(prefix, 'endereco'),
+    {
+      max: LIMITS.endereco,
+      typeMessage: 'O endereço deve ser um texto.',
+      maxMessage: `O endereço pode ter no máximo ${LIMITS.endereco} caracteres.`,
+    },
+    bag,
+  );
+  const bairro = optionalText(
+    obj,
+    'bairro',
+    join(prefix, 'bairro'),
+    {
+      max: LIMITS.bairro,
+      typeMessage: 'O bairro deve ser um texto.',
+      maxMessage: `O bairro pode ter no máximo ${LIMITS.bairro} caracteres.`,
+    },
+    bag,
+  );
+  const cidade = optionalText(
+    obj,
+    'cidade',
+    join(prefix, 'cidade'),
+    {
+      max: LIMITS.cidade,
+      typeMessage: 'A cidade deve ser um texto.',
+      maxMessage: `A cidade pode ter no máximo ${LIMITS.cidade} caracteres.`,
+    },
+    bag,
+  );
+  const estado = optionalText(
+    obj,
+    'estado',
+    join(prefix, 'estado'),
+    {
+      max: LIMITS.estado,
+      typeMessage: 'O estado deve ser um texto.',
+      maxMessage: `O estado pode ter no máximo ${LIMITS.estado} caracteres.`,
+    },
+    bag,
+  );
 
   if (celular === undefined) return undefined;
   return {
@@ -303,20 +365,46 @@ export interface PontuarInput {
 
 function itemFields(obj: JsonObject, path: string, bag: ErrorBag): ItemInput {
   return {
-    descricao: optionalText(obj, 'descricao', `${path}.descricao`, {
-      max: LIMITS.descricao,
-      typeMessage: 'A descrição do item deve ser um texto.',
-      maxMessage: `A descrição do item pode ter no máximo ${LIMITS.descricao} caracteres.`,
-    }, bag),
-    complemento: optionalText(obj, 'complemento', `${path}.complemento`, {
-      max: LIMITS.complemento,
-      typeMessage: 'O complemento do item deve ser um texto.',
-      maxMessage: `O complemento do item pode ter no máximo ${LIMITS.complemento} caracteres.`,
-    }, bag),
-    qtde: optionalInteger(obj, 'qtde', `${path}.qtde`, 1, LIMITS.qtdeMax,
-      'A quantidade deve ser um número inteiro maior que zero.', bag),
-    valor: optionalInteger(obj, 'valor', `${path}.valor`, 0, LIMITS.itemValorMax,
-      'O valor do item deve ser um número inteiro de centavos, zero ou mais (R$ 10,50 = 1050).', bag),
+    descricao: optionalText(
+      obj,
+      'descricao',
+      `${path}.descricao`,
+      {
+        max: LIMITS.descricao,
+        typeMessage: 'A descrição do item deve ser um texto.',
+        maxMessage: `A descrição do item pode ter no máximo ${LIMITS.descricao} caracteres.`,
+      },
+      bag,
+    ),
+    complemento: optionalText(
+      obj,
+      'complemento',
+      `${path}.complemento`,
+      {
+        max: LIMITS.complemento,
+        typeMessage: 'O complemento do item deve ser um texto.',
+        maxMessage: `O complemento do item pode ter no máximo ${LIMITS.complemento} caracteres.`,
+      },
+      bag,
+    ),
+    qtde: optionalInteger(
+      obj,
+      'qtde',
+      `${path}.qtde`,
+      1,
+      LIMITS.qtdeMax,
+      'A quantidade deve ser um número inteiro maior que zero.',
+      bag,
+    ),
+    valor: optionalInteger(
+      obj,
+      'valor',
+      `${path}.valor`,
+      0,
+      LIMITS.itemValorMax,
+      'O valor do item deve ser um número inteiro de centavos, zero ou mais (R$ 10,50 = 1050).',
+      bag,
+    ),
   };
 }
 
@@ -336,7 +424,10 @@ export function validatePontuar(
   if (valorRaw === undefined || valorRaw === null) {
     bag.add('valor_gasto', 'Informe o valor gasto.');
   } else if (typeof valorRaw !== 'number' || !Number.isSafeInteger(valorRaw)) {
-    bag.add('valor_gasto', 'O valor gasto deve ser um número inteiro de centavos (R$ 10,50 = 1050).');
+    bag.add(
+      'valor_gasto',
+      'O valor gasto deve ser um número inteiro de centavos (R$ 10,50 = 1050).',
+    );
   } else if (valorRaw < LIMITS.valorGastoMin || valorRaw > LIMITS.valorGastoMax) {
     bag.add(
       'valor_gasto',
@@ -353,7 +444,10 @@ export function validatePontuar(
   } else if (typeof senhaRaw !== 'string') {
     bag.add('senha_atendente', 'A senha do atendente deve ser um texto.');
   } else if (charCount(senhaRaw) > LIMITS.senha) {
-    bag.add('senha_atendente', `A senha do atendente pode ter no máximo ${LIMITS.senha} caracteres.`);
+    bag.add(
+      'senha_atendente',
+      `A senha do atendente pode ter no máximo ${LIMITS.senha} caracteres.`,
+    );
   } else if (!ctx.checkPassword(senhaRaw)) {
     bag.add('senha_atendente', 'Senha do atendente incorreta.');
   } else {
@@ -421,8 +515,15 @@ export type LookupKey =
 /** Body of `POST /clientes/buscar`: precedence id_cliente > cpf > celular. */
 export function validateBuscar(body: JsonObject): Validated<LookupKey> {
   const bag = new ErrorBag();
-  const id = optionalInteger(body, 'id_cliente', 'id_cliente', 1, Number.MAX_SAFE_INTEGER,
-    'O id do cliente deve ser um número inteiro positivo.', bag);
+  const id = optionalInteger(
+    body,
+    'id_cliente',
+    'id_cliente',
+    1,
+    Number.MAX_SAFE_INTEGER,
+    'O id do cliente deve ser um número inteiro positivo.',
+    bag,
+  );
   const cpf = cpfField(body, 'cpf', bag);
   const celular = celularField(body, 'celular', bag, false);
   if (!bag.empty) return { ok: false, errors: bag.errors };
@@ -435,7 +536,12 @@ export function validateBuscar(body: JsonObject): Validated<LookupKey> {
 
 // ---------------------------------------------------------------- reward list
 
-export const DATE_FIELDS = ['valido_ate', 'data_resgate', 'data_conquista', 'estornado_em'] as const;
+export const DATE_FIELDS = [
+  'valido_ate',
+  'data_resgate',
+  'data_conquista',
+  'estornado_em',
+] as const;
 export type DateField = (typeof DATE_FIELDS)[number];
 
 export interface RewardQuery {
@@ -480,7 +586,12 @@ function queryEnum<T extends string>(
   return undefined;
 }
 
-function queryDate(raw: string | undefined, path: string, message: string, bag: ErrorBag): string | undefined {
+function queryDate(
+  raw: string | undefined,
+  path: string,
+  message: string,
+  bag: ErrorBag,
+): string | undefined {
   if (raw === undefined) return undefined;
   if (parseDate(raw)) return raw;
   bag.add(path, message);
@@ -491,21 +602,47 @@ function queryDate(raw: string | undefined, path: string, message: string, bag: 
  * Query of `GET /recompensas`. `get` returns a parameter's value; an empty value counts as
  * not sent.
  */
-export function validateRewardQuery(get: (name: string) => string | null | undefined): Validated<RewardQuery> {
+export function validateRewardQuery(
+  get: (name: string) => string | null | undefined,
+): Validated<RewardQuery> {
   const bag = new ErrorBag();
   const param = (name: string): string | undefined => {
     const v = get(name);
     return v === null || v === undefined || v === '' ? undefined : v;
   };
-  const filtrarPor = queryEnum(param('filtrar_por'), DATE_FIELDS, 'filtrar_por',
-    'Filtro de data inválido. Use valido_ate, data_resgate, data_conquista ou estornado_em.', bag);
-  const status = queryEnum(param('status'), STATUSES, 'status',
-    'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.', bag);
-  const categoria = queryEnum(param('categoria'), CATEGORIES, 'categoria',
-    'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.', bag);
-  const inicio = queryDate(param('data_inicio'), 'data_inicio',
-    'Data inicial inválida. Use o formato AAAA-MM-DD.', bag);
-  const fim = queryDate(param('data_fim'), 'data_fim', 'Data final inválida. Use o formato AAAA-MM-DD.', bag);
+  const filtrarPor = queryEnum(
+    param('filtrar_por'),
+    DATE_FIELDS,
+    'filtrar_por',
+    'Filtro de data inválido. Use valido_ate, data_resgate, data_conquista ou estornado_em.',
+    bag,
+  );
+  const status = queryEnum(
+    param('status'),
+    STATUSES,
+    'status',
+    'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.',
+    bag,
+  );
+  const categoria = queryEnum(
+    param('categoria'),
+    CATEGORIES,
+    'categoria',
+    'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.',
+    bag,
+  );
+  const inicio = queryDate(
+    param('data_inicio'),
+    'data_inicio',
+    'Data inicial inválida. Use o formato AAAA-MM-DD.',
+    bag,
+  );
+  const fim = queryDate(
+    param('data_fim'),
+    'data_fim',
+    'Data final inválida. Use o formato AAAA-MM-DD.',
+    bag,
+  );
   if (inicio !== undefined && fim !== undefined && inicio > fim) {
     bag.add('data_fim', 'A data final não pode ser anterior à data inicial.');
   }
@@ -513,12 +650,30 @@ export function validateRewardQuery(get: (name: string) => string | null | undef
   if (q !== undefined && charCount(q) > LIMITS.q) {
     bag.add('q', `A busca pode ter no máximo ${LIMITS.q} caracteres.`);
   }
-  const perPage = queryInteger(param('itens_por_pagina'), 'itens_por_pagina', 1, LIMITS.perPageMax,
-    `Itens por página deve ser um número inteiro de 1 a ${LIMITS.perPageMax}.`, bag);
-  const idCliente = queryInteger(param('id_cliente'), 'id_cliente', 1, Number.MAX_SAFE_INTEGER,
-    'O id do cliente deve ser um número inteiro positivo.', bag);
-  const page = queryInteger(param('page'), 'page', 1, LIMITS.pageMax,
-    'A página deve ser um número inteiro a partir de 1.', bag);
+  const perPage = queryInteger(
+    param('itens_por_pagina'),
+    'itens_por_pagina',
+    1,
+    LIMITS.perPageMax,
+    `Itens por página deve ser um número inteiro de 1 a ${LIMITS.perPageMax}.`,
+    bag,
+  );
+  const idCliente = queryInteger(
+    param('id_cliente'),
+    'id_cliente',
+    1,
+    Number.MAX_SAFE_INTEGER,
+    'O id do cliente deve ser um número inteiro positivo.',
+    bag,
+  );
+  const page = queryInteger(
+    param('page'),
+    'page',
+    1,
+    LIMITS.pageMax,
+    'A página deve ser um número inteiro a partir de 1.',
+    bag,
+  );
 
   if (!bag.empty) return { ok: false, errors: bag.errors };
   return {

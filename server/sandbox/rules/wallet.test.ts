@@ -17,7 +17,11 @@ function credit(iso: string, pontos: number, opts: { carencia?: boolean } = {}):
     dataValidade,
   };
 }
-const debit = (iso: string, pontos: number, id = nextId++): Debit => ({ id, pontos, atMs: at(iso) });
+const debit = (iso: string, pontos: number, id = nextId++): Debit => ({
+  id,
+  pontos,
+  atMs: at(iso),
+});
 
 describe('FIFO debits', () => {
   test('a debit consumes the oldest credits first', () => {
@@ -51,11 +55,21 @@ describe('wallet at an instant', () => {
   test('saldo is the unconsumed, matured, unexpired points and equals the sum of pontos_vencendo', () => {
     const a = credit('2026-01-10T10:00:00-03:00', 120);
     const b = credit('2026-06-10T10:00:00-03:00', 45);
-    const w = walletAt([a, b], [debit('2026-01-10T10:00:00-03:00', 100)], at('2026-11-22T12:00:00-03:00'));
+    const w = walletAt(
+      [a, b],
+      [debit('2026-01-10T10:00:00-03:00', 100)],
+      at('2026-11-22T12:00:00-03:00'),
+    );
     expect(w.saldo).toBe(65);
-    expect(w.vencendo.map((e) => [e.credit.id, e.pontos])).toEqual([[a.id, 20], [b.id, 45]]);
+    expect(w.vencendo.map((e) => [e.credit.id, e.pontos])).toEqual([
+      [a.id, 20],
+      [b.id, 45],
+    ]);
     expect(w.vencendo.reduce((s, e) => s + e.pontos, 0)).toBe(w.saldo);
-    expect(w.historico.map((e) => [e.credit.id, e.pontos])).toEqual([[b.id, 45], [a.id, 120]]);
+    expect(w.historico.map((e) => [e.credit.id, e.pontos])).toEqual([
+      [b.id, 45],
+      [a.id, 120],
+    ]);
     expect(w.vencidos).toEqual([]);
   });
 
@@ -76,7 +90,11 @@ describe('wallet at an instant', () => {
     const a = credit('2024-03-01T10:00:00-03:00', 10);
     const b = credit('2024-06-01T10:00:00-03:00', 20);
     const used = credit('2024-07-01T10:00:00-03:00', 5);
-    const w = walletAt([a, b, used], [debit('2024-07-01T10:00:00-03:00', 35)], at('2026-01-01T10:00:00-03:00'));
+    const w = walletAt(
+      [a, b, used],
+      [debit('2024-07-01T10:00:00-03:00', 35)],
+      at('2026-01-01T10:00:00-03:00'),
+    );
     expect(w.vencidos).toEqual([]);
     const w2 = walletAt([a, b, used], [], at('2026-01-01T10:00:00-03:00'));
     expect(w2.vencidos.map((e) => e.credit.id)).toEqual([used.id, b.id, a.id]);
@@ -101,7 +119,11 @@ describe('wallet at an instant', () => {
 
   test('a debit larger than the balance never makes saldo negative', () => {
     const a = credit('2026-01-10T10:00:00-03:00', 10);
-    const w = walletAt([a], [debit('2026-01-10T10:00:00-03:00', 50)], at('2026-02-01T10:00:00-03:00'));
+    const w = walletAt(
+      [a],
+      [debit('2026-01-10T10:00:00-03:00', 50)],
+      at('2026-02-01T10:00:00-03:00'),
+    );
     expect(w.saldo).toBe(0);
   });
 });
