@@ -310,6 +310,16 @@ describe('reward list', () => {
     expect((await get(sb, '/recompensas?status=expirado&status=foo')).status).toBe(422);
   });
 
+  test('extreme but real dates are accepted', async () => {
+    const wide = await get(sb, '/recompensas?data_inicio=0001-01-01&data_fim=9999-12-31');
+    expect(wide.status).toBe(200);
+    expect(wide.json.data.total).toBe(all.length);
+    const none = await get(sb, '/recompensas?data_inicio=9999-12-31');
+    expect(none.json.data.total).toBe(0);
+    const old = await get(sb, '/recompensas?data_fim=0050-01-01');
+    expect(old.json.data.total).toBe(0);
+  });
+
   test('itens_por_pagina 1 and 100 are allowed', async () => {
     expect((await get(sb, '/recompensas?itens_por_pagina=1')).json.data.data).toHaveLength(1);
     expect((await get(sb, '/recompensas?itens_por_pagina=100')).json.data.per_page).toBe(100);

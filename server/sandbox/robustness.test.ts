@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
-import { call, openTestSandbox, pontuarBody, post } from './testing';
+import { prng } from './seed';
+import { call, get, openTestSandbox, pontuarBody, post } from './testing';
 
 let dir: string;
 let dbPath: string;
@@ -231,6 +232,118 @@ describe('concurrency', () => {
       expect(seen.json.data.compras).toBe(2);
     } finally {
       other.close();
+    }
+  });
+});
+
+describe('random bodies and queries (fixed seed)', () => {
+  test('are always answered in the envelope, never with a 5xx', async () => {
+    const rand = prng(7);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+    const fields = [
+      'valor_gasto',
+      'senha_atendente',
+      'cliente',
+      'itens',
+      'celular',
+      'cpf',
+      'nome',
+      'email',
+      'data_nascimento',
+      'genero',
+      'cep',
+      'endereco',
+      'bairro',
+      'cidade',
+      'estado',
+      'id_cliente',
+      'descricao',
+      'complemento',
+      'qtde',
+      'valor',
+    ];
+    const scalars: unknown[] = [
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1,
+      1000,
+      10.5,
+      1e21,
+      -0,
+      '',
+      ' ',
+      '1234',
+      '4321',
+      'M',
+      'F',
+      '+5511987654321',
+      '+5511912340000',
+      '52998224725',
+      '1990-01-01',
+      '2026-02-30',
+      'refrigerante',
+      '\u0000',
+      '😀'.repeat(60),
+      'x'.repeat(300),
+    ];
+    const value = (depth: number): unknown => {
+      const r = rand();
+      if (depth > 2 || r < 0.55) return pick(scalars);
+      if (r < 0.8) {
+        const o: Record<string, unknown> = {};
+        for (let i = 0; i < 1 + Math.floor(rand() * 5); i++) o[pick(fields)] = value(depth + 1);
+        return o;
+      }
+      return Array.from({ length: Math.floor(rand() * 4) }, () => value(depth + 1));
+    };
+    const routes = ['/fidelidade/pontuar', '/clientes/cadastrar', '/clientes/buscar'];
+    for (let i = 0; i < 400; i++) {
+      const body: Record<string, unknown> = {};
+      for (let k = 0; k < 1 + Math.floor(rand() * 6); k++) body[pick(fields)] = value(0);
+      const r = await post(sb, pick(routes), body);
+      expect(r.status, JSON.stringify(body).slice(0, 200)).toBeLessThan(500);
+      expect(typeof r.json.success).toBe('boolean');
+      expect(typeof r.json.message).toBe('string');
+    }
+    const params = [
+      'filtrar_por',
+      'status',
+      'categoria',
+      'data_inicio',
+      'data_fim',
+      'q',
+      'itens_por_pagina',
+      'id_cliente',
+      'page',
+    ];
+    const qvalues = [
+      '',
+      '0',
+      '1',
+      '2',
+      '-1',
+      '100',
+      '101',
+      'abc',
+      '2026-01-01',
+      '2026-13-01',
+      'expirado',
+      'valido_ate',
+      'premio_game',
+      '%',
+      '%25',
+      '1e2',
+      ' 1',
+    ];
+    for (let i = 0; i < 200; i++) {
+      const q = new URLSearchParams();
+      for (let k = 0; k < Math.floor(rand() * 5); k++) q.append(pick(params), pick(qvalues));
+      const r = await get(sb, `/recompensas?${q.toString()}`);
+      expect(r.status, q.toString()).toBeLessThan(500);
+      expect([200, 422]).toContain(r.status);
     }
   });
 });

@@ -27,7 +27,7 @@ const MESSAGES = {
   customerNotFound: 'Cliente não encontrado',
   routeNotFound: 'Endereço não encontrado.',
   methodNotAllowed: 'Método não permitido para este endereço.',
-  badNow: `Cabeçalho ${NOW_HEADER} inválido. Use data e hora ISO 8601 com fuso, por exemplo 2026-11-23T09:00:00-03:00.`,
+  badNow: `Cabeçalho ${NOW_HEADER} inválido. Use data e hora ISO 8601 com fuso, entre 1970 e 2999, por exemplo 2026-11-23T09:00:00-03:00.`,
   internal: 'Erro interno do serviço. Tente novamente em instantes.',
   busy: 'O serviço está ocupado. Tente novamente em instantes.',
   posted: 'Pontos lançados com sucesso.',

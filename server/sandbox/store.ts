@@ -15,13 +15,13 @@ import {
   type StoredStatus,
 } from './rules/rewards';
 import {
-  addDays,
   creditExpiresAt,
   creditValidity,
   formatTimestamp,
   nextLocalMidnight,
   rewardValidUntil,
   startOfLocalDay,
+  startOfNextLocalDay,
 } from './rules/time';
 import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
 import { walletAt, type Credit, type Debit, type WalletEntry } from './rules/wallet';
@@ -564,7 +564,7 @@ export function createStore(db: Db) {
         now: nowMs,
         campo: query.filtrar_por,
         desde: query.data_inicio === undefined ? null : startOfLocalDay(query.data_inicio),
-        ate: query.data_fim === undefined ? null : startOfLocalDay(addDays(query.data_fim, 1)),
+        ate: query.data_fim === undefined ? null : startOfNextLocalDay(query.data_fim),
       };
       const total = countRewards.get(params)?.n ?? 0;
       const offset = (query.page - 1) * query.itens_por_pagina;

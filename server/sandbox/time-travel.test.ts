@@ -14,6 +14,18 @@ const buscar = async (now: string, est = 1) =>
   (await post(sb, '/clientes/buscar', { celular: PHONE }, { est, now })).json.data;
 
 describe('x-sandbox-now', () => {
+  test('the far ends of the allowed range work for writes', async () => {
+    for (const now of ['2999-12-31T23:59:59-03:00', '1970-01-01T00:00:00Z']) {
+      const r = await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 1000), { now });
+      expect(r.status, now).toBe(200);
+    }
+    const c = await buscar('2999-12-31T23:59:59-03:00');
+    expect(c.carteira.historico[0]).toMatchObject({
+      data: '2999-12-31 23:59:59',
+      data_validade: '3000-12-31',
+    });
+  });
+
   test('what a request writes is stamped with that moment', async () => {
     const r = await post(
       sb,
@@ -34,18 +46,22 @@ describe('x-sandbox-now', () => {
     });
   });
 
-  test.each(['ontem', '2026-11-23', '2026-11-23T09:00:00', '2026-13-01T00:00:00Z'])(
-    'an unparsable value %j is a 400',
-    async (now) => {
-      const r = await get(sb, '/recompensas', { now });
-      expect(r.status).toBe(400);
-      expect(r.json).toEqual({
-        success: false,
-        message: expect.stringContaining('x-sandbox-now'),
-        data: {},
-      });
-    },
-  );
+  test.each([
+    'ontem',
+    '2026-11-23',
+    '2026-11-23T09:00:00',
+    '2026-13-01T00:00:00Z',
+    '9999-12-31T23:59:59Z',
+    '1969-12-31T23:59:59Z',
+  ])('an unparsable value %j is a 400', async (now) => {
+    const r = await get(sb, '/recompensas', { now });
+    expect(r.status).toBe(400);
+    expect(r.json).toEqual({
+      success: false,
+      message: expect.stringContaining('x-sandbox-now'),
+      data: {},
+    });
+  });
 
   test('carencia points mature at the next midnight in São Paulo', async () => {
     const r = await post(sb, '/fidelidade/pontuar', pontuarBody(PHONE, 26_000, {}, 2), {

@@ -36,6 +36,22 @@ export function localParts(ms: number): LocalParts {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
+/** Date.UTC without its mapping of years 0–99 to 1900–1999; fields may overflow. */
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+  ms = 0,
+): number {
+  const t = new Date(0);
+  t.setUTCFullYear(year, month - 1, day);
+  t.setUTCHours(hour, minute, second, ms);
+  return t.getTime();
+}
+
 /** `YYYY-MM-DD HH:MM:SS` in São Paulo. */
 export function formatTimestamp(ms: number): string {
   const p = localParts(ms);
@@ -66,7 +82,7 @@ export function isRealDate(value: string): boolean {
 }
 
 export function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return new Date(utc(year, month + 1, 0)).getUTCDate();
 }
 
 function formatYmd(year: number, month: number, day: number): string {
@@ -77,14 +93,14 @@ function formatYmd(year: number, month: number, day: number): string {
 export function addDays(date: string, days: number): string {
   const d = parseDate(date);
   if (!d) throw new RangeError(`not a date: ${date}`);
-  const t = new Date(Date.UTC(d.year, d.month - 1, d.day + days));
+  const t = new Date(utc(d.year, d.month, d.day + days));
   return formatYmd(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
 }
 
 /** Offset of São Paulo from UTC at an instant, in ms (local = utc + offset). */
 function offsetAt(ms: number): number {
   const p = localParts(ms);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const asUtc = utc(p.year, p.month, p.day, p.hour, p.minute, p.second);
   return asUtc - Math.floor(ms / 1000) * 1000;
 }
 
@@ -100,7 +116,7 @@ export function zonedInstant(
   minute = 0,
   second = 0,
 ): number {
-  const wall = Date.UTC(year, month - 1, day, hour, minute, second);
+  const wall = utc(year, month, day, hour, minute, second);
   let guess = wall - offsetAt(wall);
   const second_ = wall - offsetAt(guess);
   if (second_ !== guess) guess = Math.max(guess, second_);
@@ -128,7 +144,14 @@ export function creditValidity(postedAtMs: number): string {
 
 /** A credit is valid through its whole `data_validade` day; this is the first instant it is not. */
 export function creditExpiresAt(dataValidade: string): number {
-  return startOfLocalDay(addDays(dataValidade, 1));
+  return startOfNextLocalDay(dataValidade);
+}
+
+/** First instant after a São Paulo calendar day (the exclusive end of a whole-day filter). */
+export function startOfNextLocalDay(date: string): number {
+  const d = parseDate(date);
+  if (!d) throw new RangeError(`not a date: ${date}`);
+  return zonedInstant(d.year, d.month, d.day + 1);
 }
 
 /** `valido_ate` of a reward won at an instant: 30 days later, 23:59:59 São Paulo. */
@@ -148,6 +171,10 @@ export function today(nowMs: number): string {
   return localDate(nowMs);
 }
 
+/** The moments `x-sandbox-now` may name (validity dates stay four-digit years). */
+export const MIN_NOW_YEAR = 1970;
+export const MAX_NOW_YEAR = 2999;
+
 const ISO_WITH_ZONE =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))$/;
 
@@ -165,7 +192,7 @@ export function parseInstant(value: string): number | null {
   const hour = Number(h);
   const minute = Number(mi);
   const second = s === undefined ? 0 : Number(s);
-  if (!parseDate(`${y}-${mo}-${d}`) || year < 1970 || year > 9999) return null;
+  if (!parseDate(`${y}-${mo}-${d}`) || year < MIN_NOW_YEAR || year > MAX_NOW_YEAR) return null;
   if (hour > 23 || minute > 59 || second > 59) return null;
   let offsetMin = 0;
   if (!z) {
@@ -175,6 +202,6 @@ export function parseInstant(value: string): number | null {
     offsetMin = (sign === '-' ? -1 : 1) * (offH * 60 + offM);
   }
   const millis = frac === undefined ? 0 : Number(frac.slice(0, 3).padEnd(3, '0'));
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMin * 60_000;
+  const ms = utc(year, month, day, hour, minute, second, millis) - offsetMin * 60_000;
   return Number.isFinite(ms) ? ms : null;
 }
