@@ -7,7 +7,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { fail, invalid, ok, readJsonObject } from './http';
-import { parseInstant, today } from './rules/time';
+import { localDate, parseInstant } from './rules/time';
 import {
   firstError,
   validateBuscar,
@@ -88,7 +88,7 @@ export function createRoutes(
     const read = await readJsonObject(c.req.raw);
     if (!read.ok) return read.response;
     const v = validatePontuar(read.body, {
-      today: today(g.nowMs),
+      today: localDate(g.nowMs),
       checkPassword: (senha) => sameSecret(senha, g.est.senhaAtendente),
     });
     if (!v.ok) return invalid(firstError(v.errors), v.errors);
@@ -106,7 +106,7 @@ export function createRoutes(
     if (g instanceof Response) return g;
     const read = await readJsonObject(c.req.raw);
     if (!read.ok) return read.response;
-    const v = validateCadastrar(read.body, today(g.nowMs));
+    const v = validateCadastrar(read.body, localDate(g.nowMs));
     if (!v.ok) return invalid(firstError(v.errors), v.errors);
     const r = store.registerCustomer(g.est.id, v.value, g.nowMs);
     if (!r.created) return fail(409, MESSAGES.exists, { id_cliente: r.id });

@@ -422,7 +422,7 @@ export function seedDemoData(db: Db, nowMs: number): void {
     for (const day of days) {
       const atMs = at(day, between(8, 21), between(0, 59));
       let valor = between(1_200, 18_000);
-      let itens: ItemInput[] = [];
+      const itens: ItemInput[] = [];
       if (rand() < 0.35) {
         const lines = between(1, 4);
         for (let l = 0; l < lines; l++) {
@@ -431,8 +431,6 @@ export function seedDemoData(db: Db, nowMs: number): void {
           itens.push({ descricao, qtde, valor: price * qtde });
         }
         valor = itens.reduce((s, it) => s + (it.valor ?? 0), 0);
-      } else {
-        itens = [];
       }
       const bonus = rand() < 0.22 ? pick(extraRewards) : null;
       events.push({

@@ -146,8 +146,6 @@ export interface PostingResult {
   saldo_carencia: number;
   /** id_premio_cliente of the rewards this posting won (not on the wire) */
   premios: number[];
-  /** whether the posting registered the customer (not on the wire) */
-  cadastrou: boolean;
 }
 
 export type RegisterResult = { created: true; id: number } | { created: false; id: number };
@@ -387,9 +385,8 @@ export function createStore(db: Db) {
       input: { valor_gasto: number; cliente: CustomerInput; itens: ItemInput[] },
       nowMs: number,
     ): PostingResult => {
-      let clienteId = existingCustomer(est.id, input.cliente);
-      const cadastrou = clienteId === null;
-      clienteId ??= insertCustomer(est.id, input.cliente, nowMs);
+      const clienteId =
+        existingCustomer(est.id, input.cliente) ?? insertCustomer(est.id, input.cliente, nowMs);
 
       const pontos = pointsFor(input.valor_gasto, est.centavosPorPonto);
       const ponto = st.insertPonto.run(
@@ -437,7 +434,6 @@ export function createStore(db: Db) {
         saldo_atual: after.saldo,
         saldo_carencia: after.saldoCarencia,
         premios,
-        cadastrou,
       };
     },
   );
@@ -455,8 +451,6 @@ export function createStore(db: Db) {
   );
 
   return {
-    db,
-
     establishments(): Establishment[] {
       return st.establishments.all().map(toEstablishment);
     },

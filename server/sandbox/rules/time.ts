@@ -77,10 +77,6 @@ export function parseDate(value: string): { year: number; month: number; day: nu
   return { year, month, day };
 }
 
-export function isRealDate(value: string): boolean {
-  return parseDate(value) !== null;
-}
-
 export function daysInMonth(year: number, month: number): number {
   return new Date(utc(year, month + 1, 0)).getUTCDate();
 }
@@ -164,11 +160,6 @@ export function rewardValidUntil(wonAtMs: number): number {
 /** A reward is past `valido_ate` once that whole second has gone by. */
 export function isPastValidity(validUntilMs: number, nowMs: number): boolean {
   return nowMs >= validUntilMs + 1000;
-}
-
-/** Today's calendar date in São Paulo. */
-export function today(nowMs: number): string {
-  return localDate(nowMs);
 }
 
 /** The moments `x-sandbox-now` may name (validity dates stay four-digit years). */

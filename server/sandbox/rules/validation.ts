@@ -18,10 +18,6 @@ export class ErrorBag {
     (this.errors[path] ??= []).push(message);
   }
 
-  has(path: string): boolean {
-    return path in this.errors;
-  }
-
   get empty(): boolean {
     return Object.keys(this.errors).length === 0;
   }
