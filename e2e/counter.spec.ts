@@ -153,7 +153,7 @@ test('register: 409 says the customer exists and opens it', async ({ page }) => 
   const form = page.getByRole('form', { name: /cadastr/i });
   await form.getByLabel(/Celular/).fill(MARIA.phone);
   await form.getByRole('button', { name: /Cadastrar/ }).click();
-  await expect(page.getByText('Cliente já cadastrado')).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Cliente já cadastrado' })).toBeVisible();
   await expectAccessible(page, 'register 409');
   await page.getByRole('button', { name: 'Abrir cadastro existente' }).click();
   await expect(customerPanel(page, MARIA.name)).toBeVisible();

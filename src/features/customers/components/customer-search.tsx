@@ -23,6 +23,15 @@ export function formatLookupTyping(text: string): string {
   return formatPhoneTyping(text.trimStart().startsWith('+') ? `+${digits}` : digits);
 }
 
+/**
+ * What the text means, read past our own phone formatting: "(12)" was typed as "12", so
+ * it is read as "12" (too short; the field teaches #id) rather than as a broken phone.
+ */
+export function classifyTyped(text: string): LookupClassification {
+  const ours = /^[\d()\s-]+$/.test(text) && !text.trim().startsWith('+');
+  return classifyLookup(ours ? digitsOf(text) : text);
+}
+
 const kindLabel = { phone: 'Celular', cpf: 'CPF', id: 'Código do cliente' } as const;
 
 export function describeLookup(c: LookupClassification): string | null {
@@ -43,7 +52,7 @@ type Props = {
 export function CustomerSearch({ onSearch, busy = false, disabled = false, inputRef }: Props) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const understood = text.trim() ? classifyLookup(text) : null;
+  const understood = text.trim() ? classifyTyped(text) : null;
   const hint = understood ? describeLookup(understood) : null;
 
   const change = (next: string) => {
@@ -57,7 +66,7 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const c = classifyLookup(text);
+    const c = classifyTyped(text);
     if (c.kind === 'invalid') {
       setError(c.reason);
       return;

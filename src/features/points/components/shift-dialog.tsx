@@ -20,11 +20,24 @@ export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
   const [error, setError] = useState<string | undefined>();
   const isOpen = password === null;
 
+  const onOpenedRef = useRef(onOpened);
+  useEffect(() => {
+    onOpenedRef.current = onOpened;
+  });
+
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
-    if (isOpen && !d.open) d.showModal();
-    if (!isOpen && d.open) d.close();
+    if (isOpen && !d.open) {
+      // No focus to give back on close: Chromium hands a text field its focus back without
+      // a caret (typing goes nowhere); `onOpened` places the focus instead.
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
+      d.showModal();
+    }
+    if (!isOpen && d.open) {
+      d.close();
+      onOpenedRef.current?.();
+    }
   }, [isOpen]);
 
   const submit = (e: FormEvent) => {
@@ -36,7 +49,6 @@ export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
     open(value);
     setValue('');
     setError(undefined);
-    onOpened?.();
   };
 
   return (
