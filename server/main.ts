@@ -24,7 +24,7 @@ const read = readServerEnv(process.env);
 if (!read.ok) die(read.error);
 const env = read.env;
 
-const logger = pino({ timestamp: pino.stdTimeFunctions.isoTime });
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime });
 let closeUpstream = (): void => {};
 
 let options: AppServerOptions;

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import pino from 'pino';
 import { openSandbox, type Sandbox } from './sandbox';
 
-const log = pino({ name: 'sandbox' });
+const log = pino({ name: 'sandbox', level: process.env.LOG_LEVEL ?? 'info' });
 
 function port(value: string | undefined): number {
   if (value === undefined || value === '') return 8787;

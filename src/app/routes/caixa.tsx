@@ -308,9 +308,7 @@ function Counter({ config }: { config: AppConfig }) {
         </div>
       </div>
       <ShiftDialog
-        onOpened={() =>
-          shift.reason === 'rejected' ? amountEl.current?.focus() : searchRef.current?.focus()
-        }
+        onOpened={(after) => (after === 'rejected' ? amountEl.current?.focus() : searchRef.current?.focus())}
       />
     </main>
   );

@@ -13,12 +13,14 @@ const reasons = {
  * Asks for the attendant password whenever the shift is closed. The counter stays mounted
  * underneath, so nothing typed there is lost while this is open.
  */
-export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
+export function ShiftDialog({ onOpened }: { onOpened?: (after: 'idle' | 'rejected' | null) => void }) {
   const { password, reason, open } = useShift();
   const dialog = useRef<HTMLDialogElement>(null);
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | undefined>();
   const isOpen = password === null;
+  // Why the dialog was last opened, for whoever places the focus when it closes.
+  const openedFor = useRef(reason);
 
   const onOpenedRef = useRef(onOpened);
   useEffect(() => {
@@ -28,6 +30,7 @@ export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
   useEffect(() => {
     const d = dialog.current;
     if (!d) return;
+    if (isOpen) openedFor.current = reason;
     if (isOpen && !d.open) {
       // No focus to give back on close: Chromium hands a text field its focus back without
       // a caret (typing goes nowhere); `onOpened` places the focus instead.
@@ -36,9 +39,9 @@ export function ShiftDialog({ onOpened }: { onOpened?: () => void }) {
     }
     if (!isOpen && d.open) {
       d.close();
-      onOpenedRef.current?.();
+      onOpenedRef.current?.(openedFor.current);
     }
-  }, [isOpen]);
+  }, [isOpen, reason]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
