@@ -32,3 +32,36 @@ test('a history URL loads the app (server-side fallback to index.html)', async (
   await expect(page.getByRole('heading', { name: 'Prêmios' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Prêmios' })).toHaveAttribute('aria-current', 'page');
 });
+
+test('the built app in dist/ holds no token', async () => {
+  const { readdirSync, readFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  walk('dist');
+  expect(files.length).toBeGreaterThan(2);
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    expect(text, f).not.toMatch(/demo-access-token|demo-app-token|access-token-\d/);
+  }
+});
+
+test('reward list page URLs are absolute, keep the filters and lead back through the app server', async ({
+  request,
+}) => {
+  const first = await request.get('/api/v4/estabelecimentos/1/recompensas?itens_por_pagina=5&status=resgatado');
+  expect(first.status()).toBe(200);
+  const page1 = (await first.json()).data;
+  expect(page1.next_page_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v4\/estabelecimentos\/1\/recompensas\?/);
+  expect(page1.next_page_url).toContain('status=resgatado');
+  const second = await request.get(page1.next_page_url);
+  const page2 = (await second.json()).data;
+  expect(page2.current_page).toBe(2);
+  expect(page2.data.every((r: { premio_status: string }) => r.premio_status === 'resgatado')).toBe(true);
+});

@@ -172,7 +172,10 @@ export function createProxyHandler(o: ProxyOptions) {
 
     let answer: { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> };
     try {
-      const request = new Request(base + url.pathname + url.search, {
+      // The embedded sandbox is called in-process: it is given the browser-facing origin, so
+      // the absolute page URLs it writes (next_page_url, …) lead back through this server.
+      const origin = o.mode === 'sandbox' ? url.origin : base;
+      const request = new Request(origin + url.pathname + url.search, {
         method,
         headers: upstreamRequestHeaders(c, o),
         body: body !== undefined && body.byteLength > 0 ? body : undefined,
