@@ -340,3 +340,35 @@ test('carência is explained for establishment 2', async ({ page }) => {
   const c = await fetchCustomer(page.request, { celular: phone.e164 }, 2, BASE_2);
   expect(c!.carteira).toMatchObject({ saldo: 0, saldo_carencia: 10 });
 });
+
+test("the service's error on a basket line lands on that line and keeps the basket", async ({ page }) => {
+  await openCounter(page);
+  // Simulate a rule the screen does not know: the service refuses line 2's amount.
+  await page.route('**/fidelidade/pontuar', async (route) => {
+    const body = route.request().postDataJSON();
+    body.itens[1].valor = -100;
+    await route.continue({ postData: JSON.stringify(body) });
+  });
+  await search(page, MARIA.phone);
+  await expect(customerPanel(page, MARIA.name)).toBeVisible();
+  await amount(page).pressSequentially('2000');
+  for (const [i, [desc, price]] of [
+    ['Pão', '500'],
+    ['Bolo', '1500'],
+  ].entries()) {
+    await page.getByRole('button', { name: /Adicionar item/ }).click();
+    const line = page.getByRole('listitem', { name: `Item ${i + 1}` });
+    await line.getByLabel('Descrição').fill(desc!);
+    await line.getByLabel('Preço unit.').pressSequentially(price!);
+  }
+  await postButton(page).click();
+  const line2 = page.getByRole('listitem', { name: 'Item 2' });
+  await expect(line2.getByLabel('Preço unit.')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('listitem', { name: 'Item 1' }).getByLabel('Preço unit.')).not.toHaveAttribute(
+    'aria-invalid',
+    'true',
+  );
+  await expect(line2.getByLabel('Descrição')).toHaveValue('Bolo');
+  await expect(amount(page)).toHaveValue('R$ 20,00');
+  await expect(posted(page)).toBeHidden();
+});
