@@ -132,6 +132,21 @@ describe('usePosting', () => {
     expect(deps.onPosted).toHaveBeenCalledTimes(1);
   });
 
+  test('a posting that landed is not sent again until the next sale', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok(answer)));
+    const { result } = setup();
+    const snap = snapshotOf(maria);
+    // The second confirmation arrives after the answer, before React shows "posted".
+    await act(async () => {
+      await result.current.post(body, snap);
+      await result.current.post(body, snap);
+    });
+    expect(fetchMock.mock.calls.filter(([u]) => String(u) === PONTUAR)).toHaveLength(1);
+    act(() => result.current.reset());
+    await act(() => result.current.post(body, snap));
+    expect(fetchMock.mock.calls.filter(([u]) => String(u) === PONTUAR)).toHaveLength(2);
+  });
+
   test('while the request is in flight the phase is "sending" and posting is locked', async () => {
     let release: (r: Response) => void = () => {};
     const fetchMock = stubFetch(() => new Promise<Response>((r) => (release = r)));

@@ -83,6 +83,9 @@ export function usePosting(deps: PostingDeps) {
   const [phase, setPhase] = useState<Phase>({ name: 'editing' });
   // A ref, not state: a second click or a repeated Enter arrives before React re-renders.
   const inFlight = useRef(false);
+  // Set once the posting is known to have landed: nothing is sent again until reset(), even
+  // by a click that arrives after the answer but before React renders the "posted" phase.
+  const landed = useRef(false);
   const pending = useRef<{ body: PostPointsBody; before: Snapshot } | null>(null);
   const depsRef = useRef(deps);
   useEffect(() => {
@@ -107,6 +110,7 @@ export function usePosting(deps: PostingDeps) {
   /** Re-reads the customer after posting to tell whether a reward was won. */
   const settle = useCallback(
     async (posted: Posted, before: Snapshot, knownAfter?: Customer | null) => {
+      landed.current = true;
       setPhase({ name: 'posted', posted });
       depsRef.current.onPosted?.(posted);
       let after = knownAfter;
@@ -166,7 +170,7 @@ export function usePosting(deps: PostingDeps) {
   /** Sends the posting once. Returns the error when it was refused, for the form to show. */
   const post = useCallback(
     async (body: PostPointsBody, before: Snapshot): Promise<ApiError | null> => {
-      if (inFlight.current) return null;
+      if (inFlight.current || landed.current) return null;
       inFlight.current = true;
       pending.current = { body, before };
       setPhase({ name: 'sending' });
@@ -205,6 +209,7 @@ export function usePosting(deps: PostingDeps) {
   const reset = useCallback(() => {
     pending.current = null;
     inFlight.current = false;
+    landed.current = false;
     setPhase({ name: 'editing' });
   }, []);
 

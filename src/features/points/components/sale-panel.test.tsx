@@ -1,0 +1,292 @@
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { configureApi } from '@/api/client';
+import { createQueryClient } from '@/api/query-client';
+import { Customer } from '@/api/schemas';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
+import { usePosting, type PostingDeps } from '@/features/points/use-posting';
+import { SalePanel } from './sale-panel';
+
+beforeEach(() => configureApi({ establishmentId: 1 }));
+afterEach(() => vi.unstubAllGlobals());
+
+const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
+const maria = Customer.parse(customerWire());
+const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia: 0 };
+
+/** The service: pontuar answers `pontuar()`, any re-read answers Maria. */
+function service(pontuar: () => Response = () => jsonResponse(200, ok(answer))) {
+  return stubFetch((url) =>
+    url === PONTUAR ? pontuar() : jsonResponse(200, ok(customerWire({ compras: 4 }))),
+  );
+}
+const posts = (mock: ReturnType<typeof stubFetch>) =>
+  mock.mock.calls.filter(([url]) => String(url) === PONTUAR).length;
+
+function Harness(props: {
+  customer: Customer | null;
+  password: string | null;
+  newCustomer?: { celular?: string; cpf?: string };
+  deps: PostingDeps;
+}) {
+  const posting = usePosting(props.deps);
+  return (
+    <SalePanel
+      customer={props.customer}
+      newCustomer={props.newCustomer}
+      password={props.password}
+      posting={posting}
+    />
+  );
+}
+
+function setup(
+  options: {
+    customer?: Customer | null;
+    password?: string | null;
+    newCustomer?: { celular?: string; cpf?: string };
+  } = {},
+) {
+  const deps = {
+    reread: vi.fn(async () => Customer.parse(customerWire({ compras: 4 }))),
+    newestRewardNames: vi.fn(async () => []),
+    onPasswordRejected: vi.fn(),
+  };
+  const user = userEvent.setup();
+  render(
+    <QueryClientProvider client={createQueryClient()}>
+      <Harness
+        customer={options.customer === undefined ? maria : options.customer}
+        password={options.password === undefined ? '1234' : options.password}
+        newCustomer={options.newCustomer}
+        deps={deps}
+      />
+    </QueryClientProvider>,
+  );
+  return { user, deps };
+}
+
+const amount = () => screen.getByLabelText('Valor da compra') as HTMLInputElement;
+const postButton = () => screen.getByRole('button', { name: /^Lançar/ }) as HTMLButtonElement;
+const item = (n: number) => within(screen.getByRole('listitem', { name: `Item ${n}` }));
+const errorOf = (input: HTMLElement) =>
+  document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+
+async function addLine(
+  user: ReturnType<typeof userEvent.setup>,
+  n: number,
+  line: { descricao: string; qtde?: string; unit: string },
+) {
+  await user.click(screen.getByRole('button', { name: /Adicionar item/ }));
+  await user.type(item(n).getByLabelText('Descrição'), line.descricao);
+  if (line.qtde) {
+    await user.clear(item(n).getByLabelText('Qtd.'));
+    await user.type(item(n).getByLabelText('Qtd.'), line.qtde);
+  }
+  await user.type(item(n).getByLabelText('Preço unit.'), line.unit);
+}
+
+describe('SalePanel', () => {
+  test('the amount fills from the cents and the post button names it', async () => {
+    const { user } = setup();
+    await user.type(amount(), '1050');
+    expect(amount().value).toBe('R$ 10,50');
+    expect(postButton().textContent).toContain('Lançar R$ 10,50');
+    await user.type(amount(), '{Backspace}');
+    expect(amount().value).toBe('R$ 1,05');
+  });
+
+  test('with no amount the post button is disabled and says why', () => {
+    setup();
+    expect(postButton().disabled).toBe(true);
+    expect(postButton().getAttribute('aria-describedby')).toBe('post-block-reason');
+    expect(document.getElementById('post-block-reason')?.textContent).toBe(
+      'Digite o valor da compra.',
+    );
+  });
+
+  test('a basket that does not add up keeps the post button disabled, with the difference', async () => {
+    const fetchMock = service();
+    const { user } = setup();
+    await user.type(amount(), '3000');
+    await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
+    expect(item(1).getByLabelText('Total do item 1').textContent).toBe('R$ 16,00');
+    expect(screen.getByText('Total dos itens:').textContent).toContain('R$ 16,00');
+    expect(screen.getByText('faltam R$ 14,00')).toBeTruthy();
+    expect(postButton().disabled).toBe(true);
+    expect(document.getElementById('post-block-reason')?.textContent).toBe(
+      'Faltam R$ 14,00 nos itens para fechar o valor da compra.',
+    );
+    await user.keyboard('{Enter}');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  test('F8 copies the basket total into the amount, which unblocks posting', async () => {
+    const { user } = setup();
+    await user.type(amount(), '3000');
+    await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
+    await user.keyboard('{F8}');
+    expect(amount().value).toBe('R$ 16,00');
+    expect(postButton().disabled).toBe(false);
+    expect(screen.getByText('✓ fecha com o valor')).toBeTruthy();
+  });
+
+  test('F4 adds a basket line with the focus in its description', async () => {
+    const { user } = setup();
+    await user.type(amount(), '500');
+    await user.keyboard('{F4}');
+    expect(document.activeElement).toBe(item(1).getByLabelText('Descrição'));
+    await user.keyboard('{F4}');
+    expect(document.activeElement).toBe(item(2).getByLabelText('Descrição'));
+  });
+
+  test('removing a line updates the total', async () => {
+    const { user } = setup();
+    await user.type(amount(), '1000');
+    await addLine(user, 1, { descricao: 'A', unit: '1000' });
+    await addLine(user, 2, { descricao: 'B', unit: '500' });
+    expect(postButton().disabled).toBe(true);
+    await user.click(screen.getByRole('button', { name: 'Remover item 2' }));
+    expect(screen.queryByRole('listitem', { name: 'Item 2' })).toBeNull();
+    expect(postButton().disabled).toBe(false);
+  });
+
+  test('a double click sends one request with the amount in cents and line totals', async () => {
+    const fetchMock = service();
+    const { user } = setup();
+    await user.type(amount(), '3100');
+    await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
+    await addLine(user, 2, { descricao: 'Pão de queijo', unit: '1500' });
+    await user.dblClick(postButton());
+    await waitFor(() => expect(posts(fetchMock)).toBe(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(posts(fetchMock)).toBe(1);
+    expect(sentBody(fetchMock, 0)).toEqual({
+      valor_gasto: 3100,
+      senha_atendente: '1234',
+      cliente: { celular: '+5511987654321' },
+      itens: [
+        { descricao: 'Café', qtde: 2, valor: 1600 },
+        { descricao: 'Pão de queijo', qtde: 1, valor: 1500 },
+      ],
+    });
+  });
+
+  test('with the shift closed (no password) nothing is sent', async () => {
+    const fetchMock = service();
+    const { user } = setup({ password: null });
+    await user.type(amount(), '1000');
+    await user.click(postButton());
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  test('a 422 on itens.1.valor lands on the second line’s price and keeps what was typed', async () => {
+    service(() =>
+      jsonResponse(422, {
+        success: false,
+        message: 'Valor do item acima do permitido.',
+        data: {},
+        errors: { 'itens.1.valor': ['Valor do item acima do permitido.'] },
+      }),
+    );
+    const { user } = setup();
+    await user.type(amount(), '3100');
+    await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
+    await addLine(user, 2, { descricao: 'Pão de queijo', unit: '1500' });
+    await user.click(postButton());
+    const price2 = item(2).getByLabelText('Preço unit.');
+    await waitFor(() => expect(price2.getAttribute('aria-invalid')).toBe('true'));
+    expect(errorOf(price2)).toContain('Valor do item acima do permitido.');
+    expect(item(1).getByLabelText('Preço unit.').getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByRole('alert').textContent).toContain('O serviço recusou o lançamento');
+    expect((item(2).getByLabelText('Descrição') as HTMLInputElement).value).toBe('Pão de queijo');
+    expect(amount().value).toBe('R$ 31,00');
+  });
+
+  test('a 422 on valor_gasto lands on the amount', async () => {
+    service(() =>
+      jsonResponse(422, {
+        success: false,
+        message: 'O valor gasto deve ser de no máximo R$ 50.000,00.',
+        data: {},
+        errors: { valor_gasto: ['O valor gasto deve ser de no máximo R$ 50.000,00.'] },
+      }),
+    );
+    const { user } = setup();
+    await user.type(amount(), '6000000');
+    await user.click(postButton());
+    await waitFor(() => expect(amount().getAttribute('aria-invalid')).toBe('true'));
+    expect(errorOf(amount())).toContain('O valor gasto deve ser de no máximo R$ 50.000,00.');
+    expect(amount().value).toBe('R$ 60.000,00');
+  });
+
+  test('a wrong attendant password asks for it again and keeps the sale', async () => {
+    const fetchMock = service(() =>
+      jsonResponse(422, {
+        success: false,
+        message: 'Senha do atendente incorreta.',
+        data: {},
+        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
+      }),
+    );
+    const { user, deps } = setup();
+    await user.type(amount(), '1200');
+    await addLine(user, 1, { descricao: 'Refrigerante lata', unit: '1200' });
+    await user.click(postButton());
+    await waitFor(() => expect(deps.onPasswordRejected).toHaveBeenCalledTimes(1));
+    expect(posts(fetchMock)).toBe(1);
+    expect(amount().value).toBe('R$ 12,00');
+    expect(amount().getAttribute('aria-invalid')).toBeNull();
+    expect((item(1).getByLabelText('Descrição') as HTMLInputElement).value).toBe(
+      'Refrigerante lata',
+    );
+    expect(postButton().disabled).toBe(false);
+  });
+
+  test('a customer not yet registered is registered and posted in one request', async () => {
+    const fetchMock = service(() =>
+      jsonResponse(200, ok({ ...answer, id_cliente: 501, saldo_atual: 5 })),
+    );
+    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
+    expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
+    await user.type(amount(), '500');
+    await user.click(postButton());
+    await waitFor(() => expect(posts(fetchMock)).toBe(1));
+    expect(sentBody(fetchMock, 0)).toEqual({
+      valor_gasto: 500,
+      senha_atendente: '1234',
+      cliente: { celular: '+5511912345678' },
+    });
+  });
+
+  test('a new customer’s optional fields travel with the posting', async () => {
+    const fetchMock = service();
+    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
+    await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Ana Souza');
+    await user.type(screen.getByRole('textbox', { name: 'CPF' }), '52998224725');
+    await user.type(amount(), '500');
+    await user.click(postButton());
+    await waitFor(() => expect(posts(fetchMock)).toBe(1));
+    expect(sentBody(fetchMock, 0)).toMatchObject({
+      cliente: { celular: '+5511912345678', nome: 'Ana Souza', cpf: '52998224725' },
+    });
+  });
+
+  test('a new customer with an invalid CPF is stopped at the field before any request', async () => {
+    const fetchMock = service();
+    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
+    const cpf = screen.getByRole('textbox', { name: 'CPF' });
+    await user.type(cpf, '11111111111');
+    await user.type(amount(), '500');
+    await user.click(postButton());
+    await waitFor(() => expect(cpf.getAttribute('aria-invalid')).toBe('true'));
+    expect(errorOf(cpf)).toContain('CPF inválido');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
