@@ -1,0 +1,178 @@
+// Proxy overhead over real loopback HTTP: the app server (sandbox mode, wired as
+// server/main.ts does) against the sandbox served alone (as server/sandbox/main.ts does),
+// the same lookups against both, interleaved so both see the same noise.
+
+import { serve } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { createAppServer } from '../server/app/app';
+import { openSandbox } from '../server/sandbox/sandbox';
+import type { Sandbox } from '../server/sandbox/sandbox';
+import {
+  BROWSER_HEADERS,
+  EST,
+  LOOKUP_BODY,
+  LOOKUP_PATH,
+  SERVICE_HEADERS,
+  expectSuccess,
+} from './requests';
+import { median, summarize } from './stats';
+import type { Summary } from './stats';
+
+export interface ProxyResult {
+  direct: Summary;
+  proxy: Summary;
+  /** median(proxy) / median(direct). */
+  ratio: number;
+  /** Median of the per-round ratios proxy_i / direct_i (a second view of the same data). */
+  pairedRatio: number;
+}
+
+export interface ProxyOptions {
+  distDir: string;
+  directDb: string;
+  appDb: string;
+  warmup: number;
+  rounds: number;
+}
+
+interface Running {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Both servers log one line per request at level info, as their main.ts do; the lines go to
+ * a sink so the cost of building them is measured but the terminal stays readable.
+ */
+const sink = { write: (_line: string): void => undefined };
+const sandboxLogger = (): Logger => pino({ name: 'sandbox' }, sink);
+const appLogger = (): Logger => pino({ timestamp: pino.stdTimeFunctions.isoTime }, sink);
+
+function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<Running> {
+  return new Promise((resolve, reject) => {
+    const server: ServerType = serve(
+      { fetch, hostname: '127.0.0.1', port: 0 },
+      (info: AddressInfo) =>
+        resolve({
+          url: `http://127.0.0.1:${info.port}`,
+          close: () =>
+            new Promise<void>((done) => {
+              server.close(() => done());
+              if ('closeAllConnections' in server) server.closeAllConnections();
+            }),
+        }),
+    );
+    server.once('error', reject);
+  });
+}
+
+/** The sandbox alone, as `npm run sandbox` serves it (its log line included). */
+function serveSandbox(sandbox: Sandbox, log: Logger): Promise<Running> {
+  return listen(async (req) => {
+    const started = performance.now();
+    const path = new URL(req.url).pathname;
+    const res = await sandbox.app.fetch(req);
+    log.info(
+      {
+        method: req.method,
+        path,
+        status: res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      },
+      'request',
+    );
+    return res;
+  });
+}
+
+/** The app server in sandbox mode, as `npm run serve` builds it without LOYALTY_BASE_URL. */
+function serveApp(sandbox: Sandbox, distDir: string, logger: Logger): Promise<Running> {
+  const establishment = sandbox.establishments().find((e) => e.id === EST);
+  if (establishment === undefined) throw new Error(`no sandbox establishment ${EST}`);
+  const app = createAppServer({
+    distDir,
+    logger,
+    mode: 'sandbox',
+    upstream: sandbox.app,
+    upstreamBaseUrl: 'http://sandbox.internal',
+    appToken: establishment.appToken,
+    accessToken: establishment.accessToken,
+    establishmentId: establishment.id,
+    establishmentName: establishment.nome,
+  });
+  return listen((req) => app.fetch(req));
+}
+
+async function timedLookup(
+  url: string,
+  headers: Record<string, string>,
+  what: string,
+): Promise<number> {
+  const t0 = performance.now();
+  const res = await fetch(url + LOOKUP_PATH, {
+    method: 'POST',
+    headers,
+    body: LOOKUP_BODY,
+    signal: AbortSignal.timeout(10_000), // a stuck server fails the run, never hangs it
+  });
+  await expectSuccess(res, what);
+  return performance.now() - t0;
+}
+
+export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
+  const cleanups: (() => Promise<void> | void)[] = [];
+  try {
+    const directSandbox = openSandbox({ dbPath: o.directDb });
+    cleanups.push(() => directSandbox.close());
+    const appSandbox = openSandbox({ dbPath: o.appDb });
+    cleanups.push(() => appSandbox.close());
+    const direct = await serveSandbox(directSandbox, sandboxLogger());
+    cleanups.push(() => direct.close());
+    const proxy = await serveApp(appSandbox, o.distDir, appLogger());
+    cleanups.push(() => proxy.close());
+
+    const headersDirect = { ...SERVICE_HEADERS };
+    const headersProxy = { ...BROWSER_HEADERS };
+    const one = (which: 'direct' | 'proxy', what: string): Promise<number> =>
+      which === 'direct'
+        ? timedLookup(direct.url, headersDirect, `direct ${what}`)
+        : timedLookup(proxy.url, headersProxy, `proxy ${what}`);
+
+    for (let i = 0; i < o.warmup; i++) {
+      await one('direct', 'lookup (warm-up)');
+      await one('proxy', 'lookup (warm-up)');
+    }
+    const d: number[] = [];
+    const p: number[] = [];
+    const paired: number[] = [];
+    for (let i = 0; i < o.rounds; i++) {
+      // Alternate which goes first, so neither always follows the other.
+      let a: number;
+      let b: number;
+      if (i % 2 === 0) {
+        a = await one('direct', 'lookup');
+        b = await one('proxy', 'lookup');
+      } else {
+        b = await one('proxy', 'lookup');
+        a = await one('direct', 'lookup');
+      }
+      d.push(a);
+      p.push(b);
+      paired.push(b / a);
+    }
+    const directSummary = summarize(d);
+    const proxySummary = summarize(p);
+    return {
+      direct: directSummary,
+      proxy: proxySummary,
+      ratio: proxySummary.median / directSummary.median,
+      pairedRatio: median(paired),
+    };
+  } finally {
+    // Servers first, then their databases.
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
+}
