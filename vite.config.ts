@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
-  build: { target: 'es2022', sourcemap: false, reportCompressedSize: false },
+  // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
+  build: { target: 'es2022', sourcemap: false, reportCompressedSize: false, modulePreload: { polyfill: false } },
   server: { proxy: { '/api': 'http://127.0.0.1:4173' } },
 });
