@@ -224,7 +224,9 @@ function Expirations({ entries, today }: { entries: readonly PointEntry[]; today
 
 function RewardCounters({ customer, pending }: { customer: Customer; pending: number }) {
   return (
-    <div>
+    // On a 1024 px screen the grid is wider than the panel: it scrolls inside (by touch or,
+    // focused, by the arrow keys) instead of spilling out of the panel.
+    <div role="region" aria-label="Contadores de prêmios" tabIndex={0} className="overflow-x-auto">
       <table className="w-full border-collapse text-sm">
         <caption className="mb-1 text-left">
           <span className="font-bold">Prêmios</span>

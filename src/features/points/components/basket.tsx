@@ -54,7 +54,7 @@ export function Basket({ form }: Props) {
           produtos.
         </p>
       ) : (
-        <ol className="flex max-h-64 flex-col gap-2 overflow-y-auto pr-1">
+        <ol className="@container flex max-h-64 flex-col gap-2 overflow-y-auto pr-1">
           {fields.map((field, i) => {
             const line = lines[i];
             const lt = line ? lineTotal(line) : null;
@@ -63,15 +63,18 @@ export function Basket({ form }: Props) {
               <li
                 key={field.id}
                 aria-label={`Item ${i + 1}`}
-                className="grid grid-cols-[minmax(0,1fr)_7rem_4rem_8.5rem_7.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2"
+                // Narrow sale column (1024 px screens): texts on one row, numbers on the next.
+                className="grid grid-cols-[minmax(0,1fr)_8.5rem_7.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2 @min-[40rem]:grid-cols-[minmax(0,1fr)_7rem_4rem_8.5rem_7.5rem_auto]"
               >
                 <TextField
+                  className="col-span-2 @min-[40rem]:col-span-1"
                   label="Descrição"
                   maxLength={200}
                   error={e?.descricao?.message}
                   {...register(`itens.${i}.descricao`)}
                 />
                 <TextField
+                  className="col-span-2 @min-[40rem]:col-span-1"
                   label="Complemento"
                   maxLength={200}
                   error={e?.complemento?.message}

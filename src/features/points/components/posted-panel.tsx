@@ -124,7 +124,7 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
       <div className="print-only print-slip" data-testid="slip">
         <p className="text-center font-bold">{establishment}</p>
         <p className="text-center">Comprovante de pontos</p>
-        <p>--------------------------------</p>
+        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
         <p>Data: {when}</p>
         <p>Cliente: {maskPhone(celular)}</p>
         <p>Valor da compra: {formatBRL(posted.valor)}</p>
@@ -133,7 +133,7 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
           <p>Em carência: {pts(posted.saldo_carencia)} (liberados amanhã)</p>
         )}
         {rewards.state === 'done' && rewards.names.map((name, i) => <p key={i}>Prêmio: {name}</p>)}
-        <p>--------------------------------</p>
+        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
         <p className="text-center">Obrigado pela preferência!</p>
       </div>
     </section>
