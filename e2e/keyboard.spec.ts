@@ -1,0 +1,222 @@
+import type { Locator, Page, Request } from '@playwright/test';
+import {
+  expect,
+  expectAccessible,
+  fetchCustomer,
+  openCounter,
+  search,
+  test,
+  uniquePhone,
+} from './support/fixtures';
+
+// The counter with the keyboard alone: no mouse, no tap. Only typing, Tab, Shift+Tab,
+// Enter, Backspace and the F-keys the screen shows.
+
+const searchField = (page: Page) => page.getByLabel(/buscar cliente/i);
+const amount = (page: Page) => page.getByLabel('Valor da compra');
+const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
+
+/** The focused element shows a focus ring (not `outline: none`). */
+async function expectFocusVisible(page: Page, what: string) {
+  const ring = await page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return null;
+    const s = getComputedStyle(el);
+    return { style: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+  });
+  expect(ring, `something has the focus: ${what}`).not.toBeNull();
+  expect(ring!.style, `focus ring style on ${what}`).not.toBe('none');
+  expect(ring!.width, `focus ring width on ${what}`).toBeGreaterThan(0);
+}
+
+async function expectFocused(page: Page, target: Locator, what: string) {
+  await expect(target, what).toBeFocused();
+  await expectFocusVisible(page, what);
+}
+
+/** Presses Tab until `target` has the focus (at most `max` presses). */
+async function tabTo(page: Page, target: Locator, max = 12) {
+  for (let i = 0; i < max; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
+function recordPostings(page: Page): Request[] {
+  const sent: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/fidelidade/pontuar')) sent.push(r);
+  });
+  return sent;
+}
+
+async function registerViaApi(page: Page, nome: string) {
+  const phone = uniquePhone();
+  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
+    data: { celular: phone.e164, nome },
+  });
+  expect(res.status()).toBe(201);
+  return phone;
+}
+
+test('the whole sale with the keyboard alone: shift, search, basket, F8, Enter, Esc', async ({
+  page,
+}) => {
+  const phone = await registerViaApi(page, 'Só Teclado');
+  const postings = recordPostings(page);
+  await page.goto('/');
+
+  // Shift: the dialog's password field has the focus.
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await expectFocused(page, dialog.getByLabel('Senha do atendente'), 'password field');
+  await page.keyboard.type('1234');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expectFocused(page, searchField(page), 'search field after the shift opens');
+
+  // Search: digits and Enter; the amount takes the focus.
+  await page.keyboard.type(phone.digits);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('region', { name: 'Só Teclado' })).toBeVisible();
+  await expectFocused(page, amount(page), 'amount after the search');
+  await page.keyboard.type('1500');
+  await expect(amount(page)).toHaveValue('R$ 15,00');
+
+  // F4 adds a line with the focus in its description; Tab walks the line.
+  await page.keyboard.press('F4');
+  const line = page.getByRole('listitem', { name: 'Item 1' });
+  await expectFocused(page, line.getByLabel('Descrição'), 'description after F4');
+  await page.keyboard.type('Café especial');
+  await page.keyboard.press('Tab');
+  await expectFocused(page, line.getByLabel('Complemento'), 'complement');
+  await page.keyboard.type('moído');
+  await page.keyboard.press('Tab');
+  await expectFocused(page, line.getByLabel('Qtd.'), 'quantity');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('2');
+  await page.keyboard.press('Tab');
+  await expectFocused(page, line.getByLabel('Preço unit.'), 'unit price');
+  await page.keyboard.type('800');
+  await expect(line.getByLabel('Total do item 1')).toHaveText('R$ 16,00');
+  await page.keyboard.press('Tab');
+  await expectFocused(page, line.getByRole('button', { name: 'Remover item 1' }), 'remove button');
+  await page.keyboard.press('Shift+Tab');
+  await expectFocused(page, line.getByLabel('Preço unit.'), 'unit price again (Shift+Tab)');
+
+  // The basket (R$ 16,00) does not match the amount (R$ 15,00): Enter sends nothing.
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: /^Lançar/ })).toBeDisabled();
+  expect(postings).toHaveLength(0);
+
+  // F8 copies the basket total; Enter posts.
+  await page.keyboard.press('F8');
+  await expect(amount(page)).toHaveValue('R$ 16,00');
+  await page.keyboard.press('Enter');
+  await expect(posted(page)).toBeVisible();
+  await expectFocused(page, posted(page), 'the result heading after posting');
+  expect(postings).toHaveLength(1);
+  expect(postings[0]!.postDataJSON()).toMatchObject({
+    valor_gasto: 1600,
+    itens: [{ descricao: 'Café especial', complemento: 'moído', qtde: 2, valor: 1600 }],
+  });
+
+  // Esc: next customer, everything cleared, the focus back in the search field.
+  await page.keyboard.press('Escape');
+  await expectFocused(page, searchField(page), 'search field after Esc');
+  await expect(searchField(page)).toHaveValue('');
+  await expect(page.getByRole('region', { name: 'Só Teclado' })).toBeHidden();
+  await expect(posted(page)).toBeHidden();
+  expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+});
+
+test('not found → F3 opens the registration, filled and sent with the keyboard', async ({
+  page,
+}) => {
+  const phone = uniquePhone();
+  await openCounter(page);
+  await page.keyboard.type(phone.digits);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Cliente não encontrado' })).toBeVisible();
+
+  await page.keyboard.press('F3');
+  const form = page.getByRole('form', { name: /cadastr/i });
+  await expect(form).toBeVisible();
+  const celular = form.getByLabel(/Celular/);
+  await expectFocused(page, celular, 'phone field of the registration');
+  await expect(celular).toHaveValue(/^\(11\) 9\d{4}-\d{4}$/);
+
+  await tabTo(page, form.getByLabel('Nome'));
+  await expectFocusVisible(page, 'name field');
+  await page.keyboard.type('Teclado Cadastro');
+  await tabTo(page, form.getByLabel('E-mail'));
+  await page.keyboard.type('teclado@example.com.br');
+  await page.keyboard.press('Enter');
+
+  const panel = page.getByRole('region', { name: 'Teclado Cadastro' });
+  await expect(panel).toBeVisible();
+  await expectFocused(page, amount(page), 'amount after registering');
+  expect(await fetchCustomer(page.request, { celular: phone.e164 })).toMatchObject({
+    nome: 'Teclado Cadastro',
+    compras: 0,
+  });
+
+  await page.keyboard.type('990');
+  await page.keyboard.press('Enter');
+  await expect(posted(page)).toBeVisible();
+  expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+});
+
+test('F2 brings the focus back to the search field from the basket', async ({ page }) => {
+  const phone = await registerViaApi(page, 'Tecla F2');
+  await openCounter(page);
+  await page.keyboard.type(phone.digits);
+  await page.keyboard.press('Enter');
+  await expectFocused(page, amount(page), 'amount');
+  await page.keyboard.press('F4');
+  await expect(
+    page.getByRole('listitem', { name: 'Item 1' }).getByLabel('Descrição'),
+  ).toBeFocused();
+  await page.keyboard.press('F2');
+  await expectFocused(page, searchField(page), 'search field after F2');
+});
+
+test.describe('accessibility of the states not covered elsewhere', () => {
+  test('a lost answer whose check also fails: "não foi possível conferir", nothing resent', async ({
+    page,
+  }) => {
+    const phone = await registerViaApi(page, 'Conferência Falhou');
+    await openCounter(page);
+    await search(page, phone.digits);
+    await expect(page.getByRole('region', { name: 'Conferência Falhou' })).toBeVisible();
+
+    const postings = recordPostings(page);
+    let rereads = 0;
+    await page.route('**/fidelidade/pontuar', (route) => route.abort('connectionreset'));
+    await page.route('**/clientes/buscar', (route) => {
+      rereads++;
+      return route.abort('connectionreset');
+    });
+    await page.keyboard.type('2200');
+    await page.keyboard.press('Enter');
+
+    const alert = page
+      .getByRole('alert')
+      .filter({ hasText: 'Resultado desconhecido: não foi possível conferir.' });
+    await expect(alert).toBeVisible({ timeout: 15_000 });
+    await expect(alert).toContainText('Os pontos podem ter sido lançados.');
+    const again = page.getByRole('button', { name: 'Conferir de novo' });
+    await expectFocused(page, again, '"Conferir de novo"');
+    await expect(page.getByRole('button', { name: /^Lançar/ })).toBeDisabled();
+    expect(postings).toHaveLength(1);
+    expect(rereads).toBeGreaterThanOrEqual(1);
+    await expectAccessible(page, 'verify failed');
+
+    // The network is back: checking again says "não lançado" (the posting never arrived).
+    await page.unroute('**/clientes/buscar');
+    await page.keyboard.press('Enter');
+    await expect(page.getByText('Não lançado.')).toBeVisible();
+    expect(postings).toHaveLength(1);
+    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(0);
+  });
+});
