@@ -61,20 +61,33 @@ async function visibleTextOutsideSlip(page: Page): Promise<string[]> {
   });
 }
 
-async function postForMaria(page: Page, cents: string) {
+/**
+ * Posts `cents` for a new customer whose phone ends in 4321, like the demo customer's, so
+ * the slip's masked phone reads `(11) *****-4321` without touching shared demo data.
+ */
+async function postForNewCustomer(page: Page, cents: string) {
+  let middle: string;
+  do middle = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
+  while (middle === '8765'); // Maria da Silva's own number
+  const digits = `119${middle}4321`;
+  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
+    data: { celular: `+55${digits}`, nome: 'Cliente do Comprovante' },
+  });
+  expect(res.status()).toBe(201);
   await openCounter(page);
-  await search(page, MARIA.phone);
-  await expect(page.getByRole('region', { name: MARIA.name })).toBeVisible();
+  await search(page, digits);
+  await expect(page.getByRole('region', { name: 'Cliente do Comprovante' })).toBeVisible();
   await amount(page).pressSequentially(cents);
   await postButton(page).click();
   await expect(posted(page)).toBeVisible();
+  return { digits, middle };
 }
 
 test.describe('the printed slip', () => {
   test('prints only the 80 mm slip, with establishment, masked phone, amount, balance, date and time', async ({
     page,
   }) => {
-    await postForMaria(page, '2590');
+    const { digits, middle } = await postForNewCustomer(page, '2590');
     const balance = (await page.getByTestId('new-balance').textContent())!.trim();
     expect(balance).toMatch(/^\d[\d.]* pontos?$/);
     await expect(slip(page)).toBeHidden(); // on screen the slip is not shown
@@ -92,7 +105,7 @@ test.describe('the printed slip', () => {
     expect(text).toContain('Valor da compra: R$ 25,90');
     expect(text).toContain(`Saldo: ${balance}`);
     expect(text).toMatch(new RegExp(`Data: ${todaySP().replace(/\//g, '\\/')},? \\d{2}:\\d{2}`));
-    for (const full of ['98765-4321', '987654321', '+5511987654321', '98765']) {
+    for (const full of [digits, `+55${digits}`, `9${middle}-4321`, `9${middle}`]) {
       expect(text).not.toContain(full);
     }
     const box = (await slip(page).boundingBox())!;
@@ -100,7 +113,7 @@ test.describe('the printed slip', () => {
   });
 
   test('the slip’s separator lines fit the paper: each prints as one line', async ({ page }) => {
-    await postForMaria(page, '500');
+    await postForNewCustomer(page, '500');
     await page.emulateMedia({ media: 'print' });
     const separators = slip(page).getByText(/^-{10,}$/);
     await expect(separators).toHaveCount(2);
@@ -114,7 +127,7 @@ test.describe('the printed slip', () => {
   });
 
   test('"Imprimir comprovante" opens the print dialog', async ({ page }) => {
-    await postForMaria(page, '1000');
+    await postForNewCustomer(page, '1000');
     await page.evaluate(() => {
       window.print = () => {
         (window as unknown as { __printed?: number }).__printed =
@@ -128,7 +141,7 @@ test.describe('the printed slip', () => {
   });
 
   test('F9 prints too', async ({ page }) => {
-    await postForMaria(page, '1000');
+    await postForNewCustomer(page, '1000');
     await page.evaluate(() => {
       window.print = () => {
         (window as unknown as { __printed?: boolean }).__printed = true;
