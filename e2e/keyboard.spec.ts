@@ -6,6 +6,7 @@ import {
   openCounter,
   search,
   test,
+  uniqueCpf,
   uniquePhone,
 } from './support/fixtures';
 
@@ -165,6 +166,23 @@ test('not found → F3 opens the registration, filled and sent with the keyboard
   await page.keyboard.press('Enter');
   await expect(posted(page)).toBeVisible();
   expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+});
+
+test('a CPF that starts with 0, typed digit by digit, is searched as a CPF', async ({ page }) => {
+  let cpf = uniqueCpf();
+  while (!cpf.startsWith('0')) cpf = uniqueCpf();
+  const shown = `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`;
+  await openCounter(page);
+  const lookups: unknown[] = [];
+  page.on('request', (r) => {
+    if (r.url().endsWith('/clientes/buscar')) lookups.push(r.postDataJSON());
+  });
+  await page.keyboard.type(cpf);
+  await expect(searchField(page)).toHaveValue(shown);
+  await expect(page.getByText(`Entendido: CPF ${shown}`)).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Cliente não encontrado' })).toBeVisible();
+  expect(lookups).toEqual([{ cpf }]);
 });
 
 test('F2 brings the focus back to the search field from the basket', async ({ page }) => {

@@ -20,6 +20,11 @@ export function formatLookupTyping(text: string): string {
     const c = classifyLookup(digits);
     if (c.kind === 'cpf') return formatCpf(digits);
   }
+  // A leading 0 is a CPF's first digit (052.551.608-57) or a phone's trunk prefix
+  // (0 11 98765-4321): keep the digits as typed until the length tells which, instead of
+  // dropping the 0 as a trunk prefix at the first key press.
+  if (!text.trimStart().startsWith('+') && digits.startsWith('0') && digits.length <= 11)
+    return digits;
   return formatPhoneTyping(text.trimStart().startsWith('+') ? `+${digits}` : digits);
 }
 
