@@ -341,7 +341,9 @@ test('carência is explained for establishment 2', async ({ page }) => {
   expect(c!.carteira).toMatchObject({ saldo: 0, saldo_carencia: 10 });
 });
 
-test("the service's error on a basket line lands on that line and keeps the basket", async ({ page }) => {
+test("the service's error on a basket line lands on that line and keeps the basket", async ({
+  page,
+}) => {
   await openCounter(page);
   // Simulate a rule the screen does not know: the service refuses line 2's amount.
   await page.route('**/fidelidade/pontuar', async (route) => {
@@ -364,10 +366,10 @@ test("the service's error on a basket line lands on that line and keeps the bask
   await postButton(page).click();
   const line2 = page.getByRole('listitem', { name: 'Item 2' });
   await expect(line2.getByLabel('Preço unit.')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByRole('listitem', { name: 'Item 1' }).getByLabel('Preço unit.')).not.toHaveAttribute(
-    'aria-invalid',
-    'true',
-  );
+  await expect(line2.getByLabel('Preço unit.')).toBeFocused();
+  await expect(
+    page.getByRole('listitem', { name: 'Item 1' }).getByLabel('Preço unit.'),
+  ).not.toHaveAttribute('aria-invalid', 'true');
   await expect(line2.getByLabel('Descrição')).toHaveValue('Bolo');
   await expect(amount(page)).toHaveValue('R$ 20,00');
   await expect(posted(page)).toBeHidden();

@@ -87,7 +87,7 @@ export function CustomerPanel({
   return (
     <section
       aria-labelledby={headingId}
-      className={`flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 ${className}`}
+      className={`@container flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 ${className}`}
     >
       <header className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
         <div className="min-w-0">
@@ -138,7 +138,7 @@ export function CustomerPanel({
         </div>
       </dl>
 
-      <div className="grid grid-cols-1 gap-3 sm:grid-cols-[1fr_auto]">
+      <div className="grid grid-cols-1 gap-3 @md:grid-cols-[1fr_auto]">
         <Expirations entries={carteira.pontos_vencendo} today={today} />
         <dl className="grid grid-cols-[auto_auto] content-start gap-x-3 text-sm">
           <dt className="text-slate-700">Receita</dt>
@@ -190,7 +190,9 @@ function Expirations({ entries, today }: { entries: readonly PointEntry[]; today
               const when = e.data_validade ? whenText(e.data_validade, today) : null;
               return (
                 <li key={e.id_cartela_cliente} className="flex flex-wrap gap-x-2">
-                  <span className="tabular font-semibold whitespace-nowrap">{pontos(e.pontos)}</span>
+                  <span className="tabular font-semibold whitespace-nowrap">
+                    {pontos(e.pontos)}
+                  </span>
                   <span className="text-slate-700">
                     {e.data_validade ? (
                       <>
@@ -224,10 +226,16 @@ function Expirations({ entries, today }: { entries: readonly PointEntry[]; today
 
 function RewardCounters({ customer, pending }: { customer: Customer; pending: number }) {
   return (
-    // On a 1024 px screen the grid is wider than the panel: it scrolls inside (by touch or,
-    // focused, by the arrow keys) instead of spilling out of the panel.
-    <div role="region" aria-label="Contadores de prêmios" tabIndex={0} className="overflow-x-auto">
-      <table className="w-full border-collapse text-sm">
+    // In a narrow panel (1024 px screens) the grid takes a smaller type; should it
+    // still be wider than the panel, it scrolls inside (by touch or, focused, by the arrow
+    // keys) instead of spilling out of the panel.
+    <div
+      role="region"
+      aria-label="Contadores de prêmios"
+      tabIndex={0}
+      className="@container overflow-x-auto"
+    >
+      <table className="w-full border-collapse text-xs @[28rem]:text-sm">
         <caption className="mb-1 text-left">
           <span className="font-bold">Prêmios</span>
           {pending > 0 && (
@@ -298,7 +306,7 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
           tabIndex={0}
           className="max-h-32 min-h-0 overflow-y-auto rounded-md border border-slate-200"
         >
-          <table className="w-full border-collapse text-sm">
+          <table className="w-full border-collapse text-xs @[28rem]:text-sm">
             <thead className="sticky top-0 bg-slate-100">
               <tr>
                 <th scope="col" className="px-2 py-0.5 text-left font-semibold text-slate-700">

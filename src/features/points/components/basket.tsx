@@ -1,4 +1,4 @@
-import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
+import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { MoneyInput } from '@/components/ui/money-input';
@@ -18,7 +18,7 @@ type Props = { form: UseFormReturn<SaleValues> };
  * total; the running total and the difference to the amount are always visible.
  */
 export function Basket({ form }: Props) {
-  const { control, register, formState, setValue } = form;
+  const { control, register, formState } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'itens' });
   const lines = useWatch({ control, name: 'itens' });
   const valor = useWatch({ control, name: 'valor' });
@@ -86,11 +86,23 @@ export function Basket({ form }: Props) {
                   error={e?.qtde?.message}
                   {...register(`itens.${i}.qtde`)}
                 />
-                <MoneyInput
-                  label="Preço unit."
-                  value={line?.unit ?? 0}
-                  error={e?.unit?.message}
-                  onChange={(cents) => setValue(`itens.${i}.unit`, cents, { shouldDirty: true })}
+                <Controller
+                  control={control}
+                  name={`itens.${i}.unit`}
+                  render={({ field }) => (
+                    <MoneyInput
+                      ref={field.ref}
+                      name={field.name}
+                      label="Preço unit."
+                      value={field.value}
+                      error={e?.unit?.message}
+                      onBlur={field.onBlur}
+                      onChange={(cents) => {
+                        field.onChange(cents);
+                        if (e?.unit) form.clearErrors(`itens.${i}.unit`);
+                      }}
+                    />
+                  )}
                 />
                 <div className="flex flex-col gap-1">
                   <span className="text-sm font-semibold text-slate-800">Total</span>
