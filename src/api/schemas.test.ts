@@ -1,14 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import {
-  Customer,
-  FindCustomerBody,
-  PointsResult,
-  PostPointsBody,
-  RegisterCustomerBody,
-  REWARD_COUNTER_KEYS,
-  RewardFilters,
-  RewardPage,
-} from './schemas';
+import { FindCustomerBody, PostPointsBody, RegisterCustomerBody, RewardFilters } from './requests';
+import { Customer, PointsResult, REWARD_COUNTER_KEYS, RewardPage } from './schemas';
 import { customerWire, rewardPageWire, rewardWire } from './test-fixtures';
 
 describe('Customer', () => {
