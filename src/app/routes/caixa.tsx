@@ -94,17 +94,17 @@ function Counter({ config }: { config: AppConfig }) {
       if (customer === null) setKey({ kind: 'id', id_cliente: p.id_cliente });
     },
   });
-  const { phase } = posting;
+  const { phase, reset: resetPosting } = posting;
   const busyPosting =
     phase.name === 'sending' || phase.name === 'verifying' || phase.name === 'verify-failed';
 
   const nextCustomer = useCallback(() => {
-    posting.reset();
+    resetPosting();
     setKey(null);
     setTyped(null);
     setRegistering(false);
     setSaleNo((n) => n + 1);
-  }, [posting]);
+  }, [resetPosting]);
 
   // After a sale is cleared, the search field (remounted) takes the focus.
   useEffect(() => {
