@@ -1,0 +1,226 @@
+import { useRef, type FormEvent, type KeyboardEvent } from 'react';
+import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/schemas';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { SelectField, TextField } from '@/components/ui/field';
+import {
+  DEFAULT_DATE_FIELD,
+  DEFAULT_PAGE_SIZE,
+  PAGE_SIZES,
+  hasActiveFilters,
+  type FilterParam,
+  type IgnoredParam,
+  type PageSize,
+  type RewardListFilters,
+} from '../filters';
+import {
+  CATEGORY_LABELS,
+  CATEGORY_OPTIONS,
+  DATE_FIELD_LABELS,
+  DATE_FIELD_OPTIONS,
+  STATUS_LABELS,
+  STATUS_OPTIONS,
+} from './labels';
+import { useDraft } from './use-draft';
+
+export type FilterErrors = Partial<Record<FilterParam, string>>;
+
+/** Search typing settles after this long without a key; Enter does not wait. */
+export const SEARCH_DEBOUNCE_MS = 300;
+const FIELD_DEBOUNCE_MS = 500;
+
+const identity = (s: string) => s;
+const isCustomerId = (s: string) => /^\s*(?:[1-9]\d{0,8})?\s*$/.test(s);
+
+interface Props {
+  filters: RewardListFilters;
+  errors: FilterErrors;
+  ignored: readonly IgnoredParam[];
+  /** Applies a change to the filters in the URL (a new history entry). */
+  onChange: (change: Partial<RewardListFilters>) => void;
+  onClear: () => void;
+  /** Rewrites the URL without the ignored values (replacing the history entry). */
+  onDropIgnored: () => void;
+}
+
+export function RewardsFilters({
+  filters,
+  errors,
+  ignored,
+  onChange,
+  onClear,
+  onDropIgnored,
+}: Props) {
+  const q = useDraft(filters.q ?? '', (v) => onChange({ q: v || undefined }), {
+    delayMs: SEARCH_DEBOUNCE_MS,
+  });
+  const customer = useDraft(
+    filters.id_cliente === undefined ? '' : String(filters.id_cliente),
+    (v) => onChange({ id_cliente: v ? Number(v) : undefined }),
+    { delayMs: FIELD_DEBOUNCE_MS, isValid: isCustomerId },
+  );
+  const start = useDraft(
+    filters.data_inicio ?? '',
+    (v) => onChange({ data_inicio: v || undefined }),
+    { delayMs: FIELD_DEBOUNCE_MS, normalize: identity },
+  );
+  const end = useDraft(filters.data_fim ?? '', (v) => onChange({ data_fim: v || undefined }), {
+    delayMs: FIELD_DEBOUNCE_MS,
+    normalize: identity,
+  });
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const drafts = [q, customer, start, end];
+  const anythingToClear = hasActiveFilters(filters) || drafts.some((d) => d.value.trim() !== '');
+  const clear = () => {
+    onClear();
+    for (const d of drafts) d.setValue(''); // also what was typed and not yet applied
+    searchRef.current?.focus(); // the button is about to be disabled
+  };
+
+  const flushAll = () => {
+    for (const d of drafts) d.flush();
+  };
+  const onEnter = (flush: () => void) => (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter') return;
+    e.preventDefault();
+    flush();
+  };
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    flushAll();
+  };
+
+  return (
+    <form
+      role="search"
+      aria-label="Filtros dos prêmios"
+      noValidate
+      onSubmit={submit}
+      className="flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4"
+    >
+      {ignored.length > 0 && (
+        <Alert tone="warning" title="Alguns filtros do endereço não valem e foram ignorados:">
+          <ul className="list-disc pl-5">
+            {ignored.map((item) => (
+              <li key={item.param}>{item.message}</li>
+            ))}
+          </ul>
+          <div>
+            <Button variant="secondary" onClick={onDropIgnored}>
+              Tirar do endereço
+            </Button>
+          </div>
+        </Alert>
+      )}
+
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <TextField
+          ref={searchRef}
+          label="Buscar prêmio"
+          type="search"
+          placeholder="Parte do nome, ex.: vale"
+          autoComplete="off"
+          spellCheck={false}
+          hint="Busca ao parar de digitar ou com Enter."
+          value={q.value}
+          onChange={(e) => q.setValue(e.target.value)}
+          onKeyDown={onEnter(q.flush)}
+          error={errors.q}
+        />
+        <SelectField
+          label="Situação"
+          value={filters.status ?? ''}
+          onChange={(e) => onChange({ status: (e.target.value || undefined) as RewardStatus })}
+          error={errors.status}
+        >
+          <option value="">Todas</option>
+          {STATUS_OPTIONS.map((s) => (
+            <option key={s} value={s}>
+              {STATUS_LABELS[s]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Categoria"
+          value={filters.categoria ?? ''}
+          onChange={(e) => onChange({ categoria: (e.target.value || undefined) as RewardCategory })}
+          error={errors.categoria}
+        >
+          <option value="">Todas</option>
+          {CATEGORY_OPTIONS.map((c) => (
+            <option key={c} value={c}>
+              {CATEGORY_LABELS[c]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="Código do cliente"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="Todos"
+          value={customer.value}
+          onChange={(e) => customer.setValue(e.target.value)}
+          onKeyDown={onEnter(customer.flush)}
+          error={customer.valid ? errors.id_cliente : 'Use só números (o código do cliente).'}
+        />
+        <SelectField
+          label="Filtrar datas por"
+          value={filters.filtrar_por ?? DEFAULT_DATE_FIELD}
+          onChange={(e) =>
+            onChange({
+              filtrar_por:
+                e.target.value === DEFAULT_DATE_FIELD
+                  ? undefined
+                  : (e.target.value as RewardDateField),
+            })
+          }
+          error={errors.filtrar_por}
+        >
+          {DATE_FIELD_OPTIONS.map((f) => (
+            <option key={f} value={f}>
+              {DATE_FIELD_LABELS[f]}
+            </option>
+          ))}
+        </SelectField>
+        <TextField
+          label="De"
+          type="date"
+          value={start.value}
+          onChange={(e) => start.setValue(e.target.value)}
+          onKeyDown={onEnter(start.flush)}
+          error={errors.data_inicio}
+        />
+        <TextField
+          label="Até"
+          type="date"
+          value={end.value}
+          onChange={(e) => end.setValue(e.target.value)}
+          onKeyDown={onEnter(end.flush)}
+          error={errors.data_fim}
+        />
+        <SelectField
+          label="Itens por página"
+          value={String(filters.itens_por_pagina ?? DEFAULT_PAGE_SIZE)}
+          onChange={(e) => {
+            const size = Number(e.target.value) as PageSize;
+            onChange({ itens_por_pagina: size === DEFAULT_PAGE_SIZE ? undefined : size });
+          }}
+          error={errors.itens_por_pagina}
+        >
+          {PAGE_SIZES.map((size) => (
+            <option key={size} value={size}>
+              {size}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+
+      <div className="flex flex-wrap items-center gap-3">
+        <Button variant="secondary" onClick={clear} disabled={!anythingToClear}>
+          Limpar filtros
+        </Button>
+      </div>
+    </form>
+  );
+}

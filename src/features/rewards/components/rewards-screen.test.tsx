@@ -1,0 +1,241 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { configureApi } from '@/api/client';
+import { createQueryClient } from '@/api/query-client';
+import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { RewardsScreen } from './rewards-screen';
+
+const scrollIntoView = vi.fn();
+beforeEach(() => {
+  configureApi({ establishmentId: 1 });
+  scrollIntoView.mockClear();
+  Element.prototype.scrollIntoView = scrollIntoView; // jsdom has no layout
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+function open(url: string) {
+  window.history.replaceState(null, '', url);
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <RewardsScreen />
+    </QueryClientProvider>,
+  );
+}
+
+const sentQuery = (mock: ReturnType<typeof stubFetch>, call = 0) =>
+  new URL(String(mock.mock.calls[call]![0]), 'http://x').searchParams;
+
+const pageOf = (page: number, last = 3) =>
+  rewardPageWire({
+    current_page: page,
+    data: [rewardWire({ id_premio_cliente: page * 100, nome: `Prêmio da página ${page}` })],
+    from: (page - 1) * 15 + 1,
+    to: (page - 1) * 15 + 1,
+    last_page: last,
+    total: 31,
+  });
+
+test('shows the page in a captioned table with the range and page count', async () => {
+  stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios');
+  const table = await screen.findByRole('table', { name: /Prêmios conquistados/ });
+  expect(
+    within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent),
+  ).toEqual([
+    'Data da conquista',
+    'Cliente',
+    'Prêmio',
+    'Categoria',
+    'Situação',
+    'Válido até',
+    'Resgate/estorno',
+  ]);
+  const cells = within(within(table).getAllByRole('row')[1]!).getAllByRole('cell');
+  expect(cells.map((c) => c.textContent)).toEqual([
+    '31/05/2024 12:00',
+    'Filtrar pelo cliente #42',
+    'Prêmio da página 1',
+    'Fidelidade',
+    '◷Pendente de resgate',
+    '30/06/2024',
+    '—Nenhum',
+  ]);
+  expect(screen.getByRole('status')).toHaveProperty('textContent', 'Mostrando 1–1 de 31');
+  expect(screen.getByRole('button', { name: /Anterior/ })).toHaveProperty('disabled', true);
+  expect(screen.getByRole('button', { name: /Próxima/ })).toHaveProperty('disabled', false);
+});
+
+test('the request carries the page size and only the filters that are set', async () => {
+  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?status=resgatado&q=vale');
+  await screen.findByRole('table');
+  expect(Object.fromEntries(sentQuery(fetchMock))).toEqual({
+    status: 'resgatado',
+    q: 'vale',
+    itens_por_pagina: '15',
+  });
+});
+
+test('a value in the URL the form cannot offer is not sent, and the form says so', async () => {
+  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?status=pendente&id_cliente=7');
+  await screen.findByRole('table');
+  expect(Object.fromEntries(sentQuery(fetchMock))).toEqual({
+    id_cliente: '7',
+    itens_por_pagina: '15',
+  });
+  const notice = screen.getByRole('alert');
+  expect(notice.textContent).toContain('Situação: “pendente” não é uma situação conhecida');
+  await userEvent.click(within(notice).getByRole('button', { name: 'Tirar do endereço' }));
+  expect(window.location.search).toBe('?id_cliente=7');
+  expect(screen.queryByRole('alert')).toBeNull();
+});
+
+test('a start date after the end date is flagged at "Até" and nothing is requested', async () => {
+  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?data_inicio=2026-03-10&data_fim=2026-03-01');
+  const end = screen.getByLabelText('Até');
+  expect(end.getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getByText('A data final deve ser igual ou posterior à data inicial.')).toBeTruthy();
+  expect(screen.getByRole('status').textContent).toBe('Corrija o período para ver os prêmios.');
+  await new Promise((r) => setTimeout(r, 50));
+  expect(fetchMock).not.toHaveBeenCalled();
+  expect(screen.queryByRole('table')).toBeNull();
+});
+
+test('a 422 lands at the filter it names', async () => {
+  stubFetch(() =>
+    jsonResponse(422, {
+      success: false,
+      message: 'Busca longa demais.',
+      data: {},
+      errors: { q: ['Busca longa demais.'] },
+    }),
+  );
+  open('/premios?q=abc');
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('Não foi possível carregar os prêmios.');
+  expect(alert.textContent).toContain('confira o campo marcado acima');
+  const search = screen.getByLabelText('Buscar prêmio');
+  expect(search.getAttribute('aria-invalid')).toBe('true');
+  expect(document.getElementById(search.getAttribute('aria-describedby')!)?.textContent).toContain(
+    'Busca longa demais.',
+  );
+});
+
+test('a service error shows its message and "Tentar de novo" asks again', async () => {
+  let calls = 0;
+  stubFetch(() => {
+    calls += 1;
+    return calls === 1
+      ? jsonResponse(403, { success: false, message: 'Proibido', data: {} })
+      : jsonResponse(200, ok(pageOf(1)));
+  });
+  open('/premios');
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('Este caixa não tem permissão para esta operação.');
+  await userEvent.click(within(alert).getByRole('button', { name: 'Tentar de novo' }));
+  await screen.findByRole('table');
+});
+
+test('no rewards for the filters: the empty state says so', async () => {
+  stubFetch(() =>
+    jsonResponse(
+      200,
+      ok(rewardPageWire({ data: [], from: null, to: null, total: 0, last_page: 1 })),
+    ),
+  );
+  open('/premios?q=nada');
+  expect(await screen.findByText('Nenhum prêmio encontrado com estes filtros.')).toBeTruthy();
+});
+
+test('Próxima keeps the filters, shows the previous page while the next loads, focuses the caption', async () => {
+  let release: () => void = () => {};
+  stubFetch((url) => {
+    if (url.includes('page=2'))
+      return new Promise<Response>((resolve) => {
+        release = () => resolve(jsonResponse(200, ok(pageOf(2))));
+      });
+    return jsonResponse(200, ok(pageOf(1)));
+  });
+  open('/premios?status=resgatado');
+  await screen.findByText('Prêmio da página 1');
+  await userEvent.click(screen.getByRole('button', { name: /Próxima/ }));
+  expect(window.location.search).toBe('?status=resgatado&page=2');
+  expect(screen.getByText('Prêmio da página 1')).toBeTruthy();
+  expect(screen.getByRole('table').getAttribute('aria-busy')).toBe('true');
+  expect(document.activeElement?.tagName).toBe('CAPTION');
+  expect(scrollIntoView.mock.contexts[0]).toBe(document.activeElement);
+  act(() => release());
+  await screen.findByText('Prêmio da página 2');
+  expect(screen.getByRole('table').getAttribute('aria-busy')).toBeNull();
+});
+
+test('typing a search applies it after a pause, back on page 1', async () => {
+  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?page=2');
+  await screen.findByRole('table');
+  await userEvent.type(screen.getByLabelText('Buscar prêmio'), 'vale ');
+  expect(window.location.search).toBe('?page=2'); // not yet
+  await waitFor(() => expect(window.location.search).toBe('?q=vale'));
+  expect((screen.getByLabelText('Buscar prêmio') as HTMLInputElement).value).toBe('vale ');
+  await waitFor(() =>
+    expect(sentQuery(fetchMock, fetchMock.mock.calls.length - 1).get('q')).toBe('vale'),
+  );
+});
+
+test('Enter applies the search at once', async () => {
+  stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios');
+  await screen.findByRole('table');
+  await userEvent.type(screen.getByLabelText('Buscar prêmio'), 'caneca{Enter}');
+  expect(window.location.search).toBe('?q=caneca');
+});
+
+test('Back restores the previous filters in the form', async () => {
+  stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios');
+  await screen.findByRole('table');
+  await userEvent.selectOptions(screen.getByLabelText('Situação'), 'Expirado');
+  expect(window.location.search).toBe('?status=expirado');
+  await userEvent.type(screen.getByLabelText('Buscar prêmio'), 'vale{Enter}');
+  expect(window.location.search).toBe('?status=expirado&q=vale');
+  await act(async () => {
+    window.history.back();
+    await new Promise((r) => window.addEventListener('popstate', r, { once: true }));
+  });
+  expect(window.location.search).toBe('?status=expirado');
+  expect((screen.getByLabelText('Buscar prêmio') as HTMLInputElement).value).toBe('');
+  expect((screen.getByLabelText('Situação') as HTMLSelectElement).value).toBe('expirado');
+});
+
+test('filtered by a customer: the heading says so and the filter can be removed', async () => {
+  stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?id_cliente=1&status=pendente_resgate');
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Prêmios do cliente #1');
+  await screen.findByRole('table');
+  await userEvent.click(screen.getByRole('button', { name: /Remover filtro do cliente/ }));
+  expect(window.location.search).toBe('?status=pendente_resgate');
+  expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Prêmios');
+  expect(document.activeElement).toBe(screen.getByRole('heading', { level: 1 }));
+});
+
+test('"Limpar filtros" clears the URL and what was typed, keeping the page size', async () => {
+  stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open('/premios?status=resgatado&itens_por_pagina=50&q=vale');
+  await screen.findByRole('table');
+  await userEvent.type(screen.getByLabelText('Código do cliente'), '12');
+  await userEvent.click(screen.getByRole('button', { name: 'Limpar filtros' }));
+  expect(window.location.search).toBe('?itens_por_pagina=50');
+  expect((screen.getByLabelText('Código do cliente') as HTMLInputElement).value).toBe('');
+  expect(document.activeElement).toBe(screen.getByLabelText('Buscar prêmio'));
+  await new Promise((r) => setTimeout(r, 600));
+  expect(window.location.search).toBe('?itens_por_pagina=50');
+});

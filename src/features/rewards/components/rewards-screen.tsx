@@ -1,0 +1,189 @@
+// The managers' reward table: filters in the URL, one page of the service's list at a time.
+import { useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { navigate, useLocation } from '@/lib/router';
+import { rewardsQuery } from '@/features/rewards/api/list-rewards';
+import {
+  FILTER_PARAMS,
+  applyFilterChange,
+  clearedFilters,
+  dateRangeError,
+  hasActiveFilters,
+  parseRewardSearch,
+  rewardsHref,
+  toRequestFilters,
+  type FilterParam,
+  type RewardListFilters,
+} from '../filters';
+import { RewardsFilters, type FilterErrors } from './rewards-filters';
+import { pageLabel, RewardsPagination, rangeText } from './rewards-pagination';
+import { RewardsTable } from './rewards-table';
+
+/** The filters as the URL holds them right now (not as of the last render). */
+const currentFilters = () => parseRewardSearch(window.location.search).filters;
+
+/** A new history entry with the change applied to the filters in the address bar. */
+function changeFilters(change: Partial<RewardListFilters>) {
+  navigate(rewardsHref(applyFilterChange(currentFilters(), change)));
+}
+
+const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page'));
+
+export function RewardsScreen() {
+  const { search } = useLocation();
+  const { filters, ignored } = parseRewardSearch(search);
+  const rangeError = dateRangeError(filters);
+  const query = useQuery({
+    ...rewardsQuery(toRequestFilters(filters)),
+    // data_inicio after data_fim: the form says so and nothing is sent.
+    enabled: rangeError === null,
+  });
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const captionRef = useRef<HTMLTableCaptionElement>(null);
+
+  // A 422 lands on the filter it names; what no filter owns stays in the error box.
+  const serverErrors: FilterErrors = {};
+  let unplaced = false;
+  if (query.error?.status === 422) {
+    for (const [path, messages] of Object.entries(query.error.fieldErrors)) {
+      if (FORM_FIELDS.has(path as FilterParam)) serverErrors[path as FilterParam] = messages[0];
+      else unplaced = true;
+    }
+  }
+  const errors: FilterErrors = rangeError
+    ? { ...serverErrors, data_fim: rangeError }
+    : serverErrors;
+
+  const requestedPage = filters.page ?? 1;
+  const goToPage = (page: number) => {
+    changeFilters({ page: page <= 1 ? undefined : page });
+    const caption = captionRef.current;
+    if (caption) {
+      caption.focus({ preventScroll: true });
+      caption.scrollIntoView({ block: 'start' });
+    }
+  };
+  const removeCustomer = () => {
+    changeFilters({ id_cliente: undefined });
+    headingRef.current?.focus(); // the button goes away with the filter
+  };
+
+  const data = rangeError === null ? query.data : undefined;
+  const busy = query.isPlaceholderData;
+  let status = '';
+  if (rangeError) status = 'Corrija o período para ver os prêmios.';
+  else if (query.isPending) status = 'Carregando prêmios…';
+  else if (data && busy) status = `${rangeText(data)} · carregando…`;
+  else if (data) status = rangeText(data);
+
+  return (
+    <main className="flex flex-col gap-4 p-4 lg:p-6">
+      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-bold">
+          {filters.id_cliente === undefined
+            ? 'Prêmios'
+            : `Prêmios do cliente #${filters.id_cliente}`}
+        </h1>
+        {filters.id_cliente !== undefined && (
+          <Button variant="secondary" onClick={removeCustomer}>
+            <span aria-hidden="true">✕</span> Remover filtro do cliente
+          </Button>
+        )}
+      </header>
+
+      <RewardsFilters
+        filters={filters}
+        errors={errors}
+        ignored={ignored}
+        onChange={changeFilters}
+        onClear={() => navigate(rewardsHref(clearedFilters(currentFilters())))}
+        onDropIgnored={() => navigate(rewardsHref(currentFilters()), { replace: true })}
+      />
+
+      <section aria-label="Resultado" className="flex flex-col gap-3">
+        <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
+          {busy && (
+            <span
+              aria-hidden="true"
+              className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+            />
+          )}
+          {status}
+        </p>
+
+        {rangeError ? null : query.isError ? (
+          <Alert tone="error" title="Não foi possível carregar os prêmios.">
+            <p>
+              {query.error.status === 422 && !unplaced
+                ? 'O serviço recusou um dos filtros: confira o campo marcado acima.'
+                : query.error.message}
+            </p>
+            <div>
+              <Button onClick={() => void query.refetch()} busy={query.isFetching}>
+                Tentar de novo
+              </Button>
+            </div>
+          </Alert>
+        ) : query.isPending ? (
+          <LoadingSkeleton />
+        ) : data && data.total === 0 ? (
+          <EmptyState filtered={hasActiveFilters(filters)} />
+        ) : data && data.data.length === 0 ? (
+          <Alert tone="info" title={`A página ${requestedPage} não existe nesta lista.`}>
+            <p>
+              {data.last_page === 1
+                ? 'A lista tem 1 página.'
+                : `A lista tem ${data.last_page} páginas.`}
+            </p>
+            <div>
+              <Button variant="secondary" onClick={() => goToPage(data.last_page)}>
+                Ir para a última página
+              </Button>
+            </div>
+          </Alert>
+        ) : data ? (
+          <>
+            <RewardsTable
+              records={data.data}
+              pageLabel={pageLabel(data)}
+              busy={busy}
+              captionRef={captionRef}
+              customerHref={
+                filters.id_cliente === undefined
+                  ? (id) => rewardsHref(applyFilterChange(filters, { id_cliente: id }))
+                  : undefined
+              }
+              onCustomerPick={() => headingRef.current?.focus()}
+            />
+            <RewardsPagination page={data} requested={requestedPage} onGo={goToPage} />
+          </>
+        ) : null}
+      </section>
+    </main>
+  );
+}
+
+function LoadingSkeleton() {
+  return (
+    <div aria-hidden="true" className="flex flex-col gap-2 rounded-lg border border-slate-300 p-3">
+      {Array.from({ length: 6 }, (_, i) => (
+        <div key={i} className="h-8 animate-pulse rounded bg-slate-200" />
+      ))}
+    </div>
+  );
+}
+
+function EmptyState({ filtered }: { filtered: boolean }) {
+  return (
+    <div className="flex flex-col gap-1 rounded-lg border border-dashed border-slate-400 bg-white p-6">
+      <p className="text-lg font-semibold">
+        {filtered
+          ? 'Nenhum prêmio encontrado com estes filtros.'
+          : 'Nenhum prêmio conquistado até agora.'}
+      </p>
+      {filtered && <p className="text-slate-700">Mude os filtros acima ou use “Limpar filtros”.</p>}
+    </div>
+  );
+}
