@@ -50,7 +50,7 @@ export const DATE_FIELD_OPTIONS: readonly RewardDateField[] = [
 const BADGES: Record<RewardStatus, { symbol: string; className: string }> = {
   pendente_resgate: { symbol: '◷', className: 'bg-amber-100 text-amber-950 ring-amber-400' },
   resgatado: { symbol: '✓', className: 'bg-emerald-100 text-emerald-950 ring-emerald-500' },
-  expirado: { symbol: '⌛', className: 'bg-slate-200 text-slate-900 ring-slate-400' },
+  expirado: { symbol: '✕', className: 'bg-slate-200 text-slate-900 ring-slate-400' },
   estornado: { symbol: '↺', className: 'bg-red-100 text-red-950 ring-red-400' },
 };
 

@@ -5,12 +5,9 @@ import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';
 import {
   DEFAULT_DATE_FIELD,
-  DEFAULT_PAGE_SIZE,
-  PAGE_SIZES,
   hasActiveFilters,
   type FilterParam,
   type IgnoredParam,
-  type PageSize,
   type RewardListFilters,
 } from '../filters';
 import {
@@ -119,10 +116,9 @@ export function RewardsFilters({
           ref={searchRef}
           label="Buscar prêmio"
           type="search"
-          placeholder="Parte do nome, ex.: vale"
+          placeholder="Nome do prêmio"
           autoComplete="off"
           spellCheck={false}
-          hint="Busca ao parar de digitar ou com Enter."
           value={q.value}
           onChange={(e) => q.setValue(e.target.value)}
           onKeyDown={onEnter(q.flush)}
@@ -199,27 +195,12 @@ export function RewardsFilters({
           onKeyDown={onEnter(end.flush)}
           error={errors.data_fim}
         />
-        <SelectField
-          label="Itens por página"
-          value={String(filters.itens_por_pagina ?? DEFAULT_PAGE_SIZE)}
-          onChange={(e) => {
-            const size = Number(e.target.value) as PageSize;
-            onChange({ itens_por_pagina: size === DEFAULT_PAGE_SIZE ? undefined : size });
-          }}
-          error={errors.itens_por_pagina}
-        >
-          {PAGE_SIZES.map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </SelectField>
-      </div>
-
-      <div className="flex flex-wrap items-center gap-3">
-        <Button variant="secondary" onClick={clear} disabled={!anythingToClear}>
-          Limpar filtros
-        </Button>
+        {/* lined up with the inputs (below the labels), whatever message a field shows */}
+        <div className="flex items-start pt-6">
+          <Button variant="secondary" onClick={clear} disabled={!anythingToClear}>
+            Limpar filtros
+          </Button>
+        </div>
       </div>
     </form>
   );

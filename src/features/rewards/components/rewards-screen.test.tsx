@@ -239,3 +239,29 @@ test('"Limpar filtros" clears the URL and what was typed, keeping the page size'
   await new Promise((r) => setTimeout(r, 600));
   expect(window.location.search).toBe('?itens_por_pagina=50');
 });
+
+test('a page past the end says so and leads to the last page', async () => {
+  stubFetch((url) =>
+    url.includes('page=99')
+      ? jsonResponse(
+          200,
+          ok(
+            rewardPageWire({
+              current_page: 99,
+              data: [],
+              from: null,
+              to: null,
+              last_page: 3,
+              total: 31,
+            }),
+          ),
+        )
+      : jsonResponse(200, ok(pageOf(3))),
+  );
+  open('/premios?page=99');
+  expect(await screen.findByText('A página 99 não existe nesta lista.')).toBeTruthy();
+  expect(screen.getByText('Nenhum resultado nesta página; 31 no total.')).toBeTruthy();
+  await userEvent.click(screen.getByRole('button', { name: 'Ir para a última página' }));
+  expect(window.location.search).toBe('?page=3');
+  await screen.findByText('Prêmio da página 3');
+});

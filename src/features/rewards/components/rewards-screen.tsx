@@ -18,7 +18,7 @@ import {
   type RewardListFilters,
 } from '../filters';
 import { RewardsFilters, type FilterErrors } from './rewards-filters';
-import { pageLabel, RewardsPagination, rangeText } from './rewards-pagination';
+import { pageLabel, PageSizeSelect, RewardsPagination, rangeText } from './rewards-pagination';
 import { RewardsTable } from './rewards-table';
 
 /** The filters as the URL holds them right now (not as of the last render). */
@@ -103,15 +103,22 @@ export function RewardsScreen() {
       />
 
       <section aria-label="Resultado" className="flex flex-col gap-3">
-        <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
-          {busy && (
-            <span
-              aria-hidden="true"
-              className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
-            />
-          )}
-          {status}
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
+            {busy && (
+              <span
+                aria-hidden="true"
+                className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+              />
+            )}
+            {status}
+          </p>
+          <PageSizeSelect
+            value={filters.itens_por_pagina}
+            onChange={(size) => changeFilters({ itens_por_pagina: size })}
+            error={errors.itens_por_pagina}
+          />
+        </div>
 
         {rangeError ? null : query.isError ? (
           <Alert tone="error" title="Não foi possível carregar os prêmios.">

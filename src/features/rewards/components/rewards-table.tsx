@@ -18,8 +18,8 @@ interface Props {
   onCustomerPick?: () => void;
 }
 
-const th = 'px-3 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-800';
-const td = 'px-3 py-2 align-top';
+const th = 'px-2 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-800 xl:px-3';
+const td = 'px-2 py-2 align-top xl:px-3';
 
 export function RewardsTable({
   records,
@@ -95,8 +95,8 @@ export function RewardsTable({
                   `#${r.id_cliente}`
                 )}
               </td>
-              <td className={`${td} min-w-40 font-medium break-words`}>{r.nome}</td>
-              <td className={`${td} whitespace-nowrap`}>{CATEGORY_LABELS[r.categoria_premio]}</td>
+              <td className={`${td} min-w-32 font-medium break-words`}>{r.nome}</td>
+              <td className={td}>{CATEGORY_LABELS[r.categoria_premio]}</td>
               <td className={td}>
                 <StatusBadge status={r.premio_status} />
               </td>
@@ -128,7 +128,9 @@ function SettledCell({ record }: { record: RewardRecord }) {
     );
   return (
     <>
-      <span className="text-sm text-slate-700">{label} </span>
+      <span className="block text-xs font-semibold text-slate-700 xl:inline xl:text-sm xl:font-normal">
+        {label}
+      </span>{' '}
       {formatDateTime(when)}
     </>
   );
