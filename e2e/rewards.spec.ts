@@ -274,6 +274,7 @@ test('a value in the URL the form cannot offer is not sent, and the form says so
   const notice = filtersForm(page).getByRole('alert');
   await expect(notice).toContainText('Situação: “banana” não é uma situação conhecida');
   await expect(notice).toContainText('Itens por página: “7”');
+  await expectAccessible(page, 'URL values ignored');
   expect(requests.length).toBeGreaterThan(0);
   for (const u of requests) {
     expect(u.searchParams.get('status')).toBeNull();
