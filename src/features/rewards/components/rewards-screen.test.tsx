@@ -265,3 +265,18 @@ test('a page past the end says so and leads to the last page', async () => {
   expect(window.location.search).toBe('?page=3');
   await screen.findByText('Prêmio da página 3');
 });
+
+test('a 422 no filter owns shows the service message itself', async () => {
+  stubFetch(() =>
+    jsonResponse(422, {
+      success: false,
+      message: 'Página inválida.',
+      data: {},
+      errors: { page: ['Página inválida.'] },
+    }),
+  );
+  open('/premios?page=2');
+  const alert = await screen.findByRole('alert');
+  expect(alert.textContent).toContain('Página inválida.');
+  expect(alert.textContent).not.toContain('campo marcado');
+});

@@ -52,6 +52,7 @@ export function RewardsScreen() {
       else unplaced = true;
     }
   }
+  const allPlaced = Object.keys(serverErrors).length > 0 && !unplaced;
   const errors: FilterErrors = rangeError
     ? { ...serverErrors, data_fim: rangeError }
     : serverErrors;
@@ -63,7 +64,7 @@ export function RewardsScreen() {
     if (caption) {
       caption.focus({ preventScroll: true });
       caption.scrollIntoView({ block: 'start' });
-    }
+    } else headingRef.current?.focus(); // from a page past the end: no table yet
   };
   const removeCustomer = () => {
     changeFilters({ id_cliente: undefined });
@@ -123,7 +124,7 @@ export function RewardsScreen() {
         {rangeError ? null : query.isError ? (
           <Alert tone="error" title="Não foi possível carregar os prêmios.">
             <p>
-              {query.error.status === 422 && !unplaced
+              {query.error.status === 422 && allPlaced
                 ? 'O serviço recusou um dos filtros: confira o campo marcado acima.'
                 : query.error.message}
             </p>
