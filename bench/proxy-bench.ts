@@ -8,6 +8,8 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { createAppServer } from '../server/app/app';
+import { embeddedSandbox } from '../server/app/embedded';
+import { loggedFetch } from '../server/sandbox/logged-fetch';
 import { openSandbox } from '../server/sandbox/sandbox';
 import type { Sandbox } from '../server/sandbox/sandbox';
 import {
@@ -71,38 +73,14 @@ function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<
 
 /** The sandbox alone, as `npm run sandbox` serves it (its log line included). */
 function serveSandbox(sandbox: Sandbox, log: Logger): Promise<Running> {
-  return listen(async (req) => {
-    const started = performance.now();
-    const path = new URL(req.url).pathname;
-    const res = await sandbox.app.fetch(req);
-    log.info(
-      {
-        method: req.method,
-        path,
-        status: res.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      },
-      'request',
-    );
-    return res;
-  });
+  return listen(loggedFetch(sandbox, log));
 }
 
 /** The app server in sandbox mode, as `npm run serve` builds it without LOYALTY_BASE_URL. */
 function serveApp(sandbox: Sandbox, distDir: string, logger: Logger): Promise<Running> {
-  const establishment = sandbox.establishments().find((e) => e.id === EST);
-  if (establishment === undefined) throw new Error(`no sandbox establishment ${EST}`);
-  const app = createAppServer({
-    distDir,
-    logger,
-    mode: 'sandbox',
-    upstream: sandbox.app,
-    upstreamBaseUrl: 'http://sandbox.internal',
-    appToken: establishment.appToken,
-    accessToken: establishment.accessToken,
-    establishmentId: establishment.id,
-    establishmentName: establishment.nome,
-  });
+  const upstream = embeddedSandbox(sandbox, EST);
+  if (upstream === null) throw new Error(`no sandbox establishment ${EST}`);
+  const app = createAppServer({ distDir, logger, ...upstream });
   return listen((req) => app.fetch(req));
 }
 

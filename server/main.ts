@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
 import { readServerEnv } from './app/env';
@@ -24,7 +25,10 @@ const read = readServerEnv(process.env);
 if (!read.ok) die(read.error);
 const env = read.env;
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime });
+const logger = pino({
+  level: process.env.LOG_LEVEL ?? 'info',
+  timestamp: pino.stdTimeFunctions.isoTime,
+});
 let closeUpstream = (): void => {};
 
 let options: AppServerOptions;
@@ -64,24 +68,15 @@ if (env.mode === 'live') {
     );
   }
   closeUpstream = () => sandbox.close();
-  const establishment = sandbox.establishments().find((e) => e.id === env.establishmentId);
-  if (establishment === undefined) {
+  const upstream = embeddedSandbox(sandbox, env.establishmentId);
+  if (upstream === null) {
     const ids = sandbox.establishments().map((e) => e.id);
     sandbox.close();
     die(
       `LOYALTY_ESTABLISHMENT_ID=${env.establishmentId} is not a sandbox establishment (known: ${ids.join(', ')})`,
     );
   }
-  options = {
-    ...common,
-    mode: 'sandbox',
-    upstream: sandbox.app,
-    upstreamBaseUrl: 'http://sandbox.internal',
-    appToken: establishment.appToken,
-    accessToken: establishment.accessToken,
-    establishmentId: establishment.id,
-    establishmentName: establishment.nome,
-  };
+  options = { ...common, ...upstream };
 }
 
 const app = createAppServer(options);

@@ -10,6 +10,7 @@
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import pino from 'pino';
+import { loggedFetch } from './logged-fetch';
 import { openSandbox, type Sandbox } from './sandbox';
 
 const log = pino({ name: 'sandbox', level: process.env.LOG_LEVEL ?? 'info' });
@@ -56,21 +57,7 @@ function main(): void {
     {
       hostname: host,
       port: listenPort,
-      fetch: async (req) => {
-        const started = performance.now();
-        const path = new URL(req.url).pathname;
-        const res = await sandbox.app.fetch(req);
-        log.info(
-          {
-            method: req.method,
-            path,
-            status: res.status,
-            ms: Math.round((performance.now() - started) * 10) / 10,
-          },
-          'request',
-        );
-        return res;
-      },
+      fetch: loggedFetch(sandbox, log),
     },
     (info) => {
       log.info(
