@@ -9,6 +9,11 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
-  build: { target: 'es2022', sourcemap: false, reportCompressedSize: false, modulePreload: { polyfill: false } },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    reportCompressedSize: false,
+    modulePreload: { polyfill: false },
+  },
   server: { proxy: { '/api': 'http://127.0.0.1:4173' } },
 });

@@ -55,13 +55,19 @@ test('the built app in dist/ holds no token', async () => {
 test('reward list page URLs are absolute, keep the filters and lead back through the app server', async ({
   request,
 }) => {
-  const first = await request.get('/api/v4/estabelecimentos/1/recompensas?itens_por_pagina=5&status=resgatado');
+  const first = await request.get(
+    '/api/v4/estabelecimentos/1/recompensas?itens_por_pagina=5&status=resgatado',
+  );
   expect(first.status()).toBe(200);
   const page1 = (await first.json()).data;
-  expect(page1.next_page_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v4\/estabelecimentos\/1\/recompensas\?/);
+  expect(page1.next_page_url).toMatch(
+    /^http:\/\/127\.0\.0\.1:\d+\/api\/v4\/estabelecimentos\/1\/recompensas\?/,
+  );
   expect(page1.next_page_url).toContain('status=resgatado');
   const second = await request.get(page1.next_page_url);
   const page2 = (await second.json()).data;
   expect(page2.current_page).toBe(2);
-  expect(page2.data.every((r: { premio_status: string }) => r.premio_status === 'resgatado')).toBe(true);
+  expect(page2.data.every((r: { premio_status: string }) => r.premio_status === 'resgatado')).toBe(
+    true,
+  );
 });

@@ -36,7 +36,11 @@ map.mappings.split(';').forEach((line, li) => {
     const next = i + 1 < segs.length ? col + segs[i + 1][0] : (code[li] ?? '').length;
     const name = map.sources[src] ?? '?';
     const key = name.includes('node_modules/')
-      ? name.replace(/.*node_modules\//, '').split('/').slice(0, name.includes('/@') ? 2 : 1).join('/')
+      ? name
+          .replace(/.*node_modules\//, '')
+          .split('/')
+          .slice(0, name.includes('/@') ? 2 : 1)
+          .join('/')
       : name.replace(/^(\.\.\/)+/, '');
     sizes.set(key, (sizes.get(key) ?? 0) + (next - col));
   });

@@ -6,7 +6,8 @@ import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-const run = (cmd) => execSync(cmd, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+const run = (cmd) =>
+  execSync(cmd, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
 
 if (existsSync(SYSTEM_CHROMIUM)) process.exit(0);
 

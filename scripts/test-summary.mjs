@@ -12,7 +12,8 @@ function vitest(r) {
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
   // A file that failed to load has no tests but fails the suite.
-  for (const f of r.testResults ?? []) if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) failed += 1;
+  for (const f of r.testResults ?? [])
+    if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) failed += 1;
 }
 
 function playwright(r) {

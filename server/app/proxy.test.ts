@@ -285,16 +285,23 @@ describe('proxy to the loyalty service', () => {
 
   test('live mode calls the upstream base URL with the same path and query', async () => {
     const { app, received } = makeApp({ mode: 'live' });
-    await app.request('http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado');
+    await app.request(
+      'http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado',
+    );
     expect(received[0]!.url).toBe(
       'https://api.example.com/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado',
     );
   });
 
   test('the embedded sandbox is given the browser-facing origin, so its page URLs lead back here', async () => {
-    const { app, received } = makeApp({ mode: 'sandbox', upstreamBaseUrl: 'http://sandbox.internal' });
+    const { app, received } = makeApp({
+      mode: 'sandbox',
+      upstreamBaseUrl: 'http://sandbox.internal',
+    });
     await app.request('http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2');
-    expect(received[0]!.url).toBe('http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2');
+    expect(received[0]!.url).toBe(
+      'http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2',
+    );
   });
 
   test.each([

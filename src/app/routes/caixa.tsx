@@ -308,7 +308,9 @@ function Counter({ config }: { config: AppConfig }) {
         </div>
       </div>
       <ShiftDialog
-        onOpened={(after) => (after === 'rejected' ? amountEl.current?.focus() : searchRef.current?.focus())}
+        onOpened={(after) =>
+          after === 'rejected' ? amountEl.current?.focus() : searchRef.current?.focus()
+        }
       />
     </main>
   );

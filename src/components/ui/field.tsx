@@ -66,7 +66,10 @@ export function TextField({
   inputClassName = '',
   ...input
 }: Common &
-  InputHTMLAttributes<HTMLInputElement> & { ref?: Ref<HTMLInputElement>; inputClassName?: string }) {
+  InputHTMLAttributes<HTMLInputElement> & {
+    ref?: Ref<HTMLInputElement>;
+    inputClassName?: string;
+  }) {
   const autoId = useId();
   const id = givenId ?? autoId;
   return (

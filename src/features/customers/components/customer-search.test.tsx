@@ -20,7 +20,10 @@ describe('formatLookupTyping', () => {
 
 describe('classifyTyped', () => {
   test('reads through our own phone formatting', () => {
-    expect(classifyTyped('(12)')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('#') });
+    expect(classifyTyped('(12)')).toMatchObject({
+      kind: 'invalid',
+      reason: expect.stringContaining('#'),
+    });
     expect(classifyTyped('(11) 98765-4321')).toEqual({
       kind: 'phone',
       celular: '+5511987654321',

@@ -64,7 +64,7 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
     // Deleting only a formatting character (")" or "-") deletes the digit before it too.
     let value = next;
     if (next.length < text.length && digitsOf(next) === digitsOf(text) && digitsOf(next) !== '')
-      value = next.slice(0, next.search(/\d(?=\D*$)/)) ;
+      value = next.slice(0, next.search(/\d(?=\D*$)/));
     setText(formatLookupTyping(value));
     setError(null);
   };
@@ -124,7 +124,9 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
             Entendido: <strong className="text-slate-900">{hint}</strong>
           </span>
         ) : (
-          <span className="text-slate-700">Para buscar pelo código do cliente, digite # antes (ex.: #123).</span>
+          <span className="text-slate-700">
+            Para buscar pelo código do cliente, digite # antes (ex.: #123).
+          </span>
         )}
       </p>
     </form>

@@ -39,7 +39,9 @@ type Props = {
   amountRef?: Ref<HTMLInputElement>;
 };
 
-function firstError(errors: Partial<Record<keyof CustomerFormValues, unknown>>): keyof CustomerFormValues {
+function firstError(
+  errors: Partial<Record<keyof CustomerFormValues, unknown>>,
+): keyof CustomerFormValues {
   return (Object.keys(errors)[0] as keyof CustomerFormValues | undefined) ?? 'celular';
 }
 
@@ -174,7 +176,8 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
           ) : (
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p>
-                Celular <strong className="tabular">{newCustomer?.celular}</strong>. Os demais dados são opcionais.
+                Celular <strong className="tabular">{newCustomer?.celular}</strong>. Os demais dados
+                são opcionais.
               </p>
               <Button variant="secondary" onClick={() => setShowCustomerFields(true)}>
                 Preencher nome, CPF e endereço

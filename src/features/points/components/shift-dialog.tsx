@@ -13,7 +13,11 @@ const reasons = {
  * Asks for the attendant password whenever the shift is closed. The counter stays mounted
  * underneath, so nothing typed there is lost while this is open.
  */
-export function ShiftDialog({ onOpened }: { onOpened?: (after: 'idle' | 'rejected' | null) => void }) {
+export function ShiftDialog({
+  onOpened,
+}: {
+  onOpened?: (after: 'idle' | 'rejected' | null) => void;
+}) {
   const { password, reason, open } = useShift();
   const dialog = useRef<HTMLDialogElement>(null);
   const [value, setValue] = useState('');
