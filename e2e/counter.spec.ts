@@ -1,10 +1,14 @@
 import type { Page } from '@playwright/test';
 import {
+  amount,
   BASE_2,
   expect,
   expectAccessible,
   fetchCustomer,
+  newCustomer,
   openCounter,
+  postButton,
+  posted,
   search,
   test,
   uniqueCpf,
@@ -20,18 +24,6 @@ const MARIA = {
 };
 
 const customerPanel = (page: Page, name: string | RegExp) => page.getByRole('region', { name });
-const amount = (page: Page) => page.getByLabel('Valor da compra');
-const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
-const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
-
-/** Registers a customer straight through the service (the proxy), for test setup. */
-async function registerViaApi(page: Page, body: Record<string, unknown>) {
-  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
-    data: body,
-  });
-  expect(res.status()).toBe(201);
-  return (await res.json()).data as { id_cliente: number };
-}
 
 test.describe('find', () => {
   test('finds a customer by phone typed with punctuation, formatted as typed', async ({ page }) => {
@@ -244,8 +236,7 @@ test('a wrong attendant password asks for it again and keeps the basket', async 
 
 test.describe('posting exactly once', () => {
   test('a double click posts once', async ({ page }) => {
-    const phone = uniquePhone();
-    await registerViaApi(page, { celular: phone.e164, nome: 'Duplo Clique' });
+    const phone = await newCustomer(page, { nome: 'Duplo Clique' });
     await openCounter(page);
     await search(page, phone.digits);
     await amount(page).pressSequentially('1000');
@@ -256,8 +247,7 @@ test.describe('posting exactly once', () => {
   });
 
   test('a held Enter posts once', async ({ page }) => {
-    const phone = uniquePhone();
-    await registerViaApi(page, { celular: phone.e164, nome: 'Enter Preso' });
+    const phone = await newCustomer(page, { nome: 'Enter Preso' });
     await openCounter(page);
     await search(page, phone.digits);
     await expect(amount(page)).toBeFocused();
@@ -270,8 +260,7 @@ test.describe('posting exactly once', () => {
   });
 
   test('a lost answer is checked, reported "lançado" and never sent again', async ({ page }) => {
-    const phone = uniquePhone();
-    await registerViaApi(page, { celular: phone.e164, nome: 'Resposta Perdida' });
+    const phone = await newCustomer(page, { nome: 'Resposta Perdida' });
     await openCounter(page);
     let posts = 0;
     await page.route('**/fidelidade/pontuar', async (route) => {
@@ -292,8 +281,7 @@ test.describe('posting exactly once', () => {
   test('a request that never reached the service is reported "não lançado" and may be posted again', async ({
     page,
   }) => {
-    const phone = uniquePhone();
-    await registerViaApi(page, { celular: phone.e164, nome: 'Rede Caiu' });
+    const phone = await newCustomer(page, { nome: 'Rede Caiu' });
     await openCounter(page);
     await page.route('**/fidelidade/pontuar', (route) => route.abort('connectionreset'), {
       times: 1,
@@ -311,9 +299,8 @@ test.describe('posting exactly once', () => {
 });
 
 test('a customer name with markup renders as text', async ({ page }) => {
-  const phone = uniquePhone();
   const name = '<img src=x onerror="window.__xss=1"><b>Zé</b>';
-  await registerViaApi(page, { celular: phone.e164, nome: name });
+  const phone = await newCustomer(page, { nome: name });
   await openCounter(page);
   await search(page, phone.digits);
   await expect(page.getByRole('heading', { name })).toBeVisible();

@@ -1,9 +1,13 @@
-import type { Locator, Page, Request } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import {
+  amount,
   expect,
   expectAccessible,
   fetchCustomer,
+  newCustomer,
   openCounter,
+  posted,
+  recordPostings,
   search,
   test,
   uniqueCpf,
@@ -14,8 +18,6 @@ import {
 // Enter, Backspace and the F-keys the screen shows.
 
 const searchField = (page: Page) => page.getByLabel(/buscar cliente/i);
-const amount = (page: Page) => page.getByLabel('Valor da compra');
-const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
 
 /** The focused element shows a focus ring (not `outline: none`). */
 async function expectFocusVisible(page: Page, what: string) {
@@ -44,27 +46,10 @@ async function tabTo(page: Page, target: Locator, max = 12) {
   await expect(target).toBeFocused();
 }
 
-function recordPostings(page: Page): Request[] {
-  const sent: Request[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/fidelidade/pontuar')) sent.push(r);
-  });
-  return sent;
-}
-
-async function registerViaApi(page: Page, nome: string) {
-  const phone = uniquePhone();
-  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
-    data: { celular: phone.e164, nome },
-  });
-  expect(res.status()).toBe(201);
-  return phone;
-}
-
 test('the whole sale with the keyboard alone: shift, search, basket, F8, Enter, Esc', async ({
   page,
 }) => {
-  const phone = await registerViaApi(page, 'Só Teclado');
+  const phone = await newCustomer(page, { nome: 'Só Teclado' });
   const postings = recordPostings(page);
   await page.goto('/');
 
@@ -186,7 +171,7 @@ test('a CPF that starts with 0, typed digit by digit, is searched as a CPF', asy
 });
 
 test('F2 brings the focus back to the search field from the basket', async ({ page }) => {
-  const phone = await registerViaApi(page, 'Tecla F2');
+  const phone = await newCustomer(page, { nome: 'Tecla F2' });
   await openCounter(page);
   await page.keyboard.type(phone.digits);
   await page.keyboard.press('Enter');
@@ -203,7 +188,7 @@ test.describe('accessibility of the states not covered elsewhere', () => {
   test('a lost answer whose check also fails: "não foi possível conferir", nothing resent', async ({
     page,
   }) => {
-    const phone = await registerViaApi(page, 'Conferência Falhou');
+    const phone = await newCustomer(page, { nome: 'Conferência Falhou' });
     await openCounter(page);
     await search(page, phone.digits);
     await expect(page.getByRole('region', { name: 'Conferência Falhou' })).toBeVisible();

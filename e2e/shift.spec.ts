@@ -1,12 +1,16 @@
-import type { Page, Request } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
+  amount,
   expect,
   expectAccessible,
   fetchCustomer,
+  newCustomer,
   openCounter,
+  postButton,
+  posted,
+  recordPostings,
   search,
   test,
-  uniquePhone,
 } from './support/fixtures';
 
 // The shift: the attendant password lives in memory only, is sent with every posting, and is
@@ -15,28 +19,6 @@ import {
 const PASSWORD = '1234';
 
 const shiftDialog = (page: Page) => page.getByRole('dialog');
-const amount = (page: Page) => page.getByLabel('Valor da compra');
-const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
-const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
-
-/** A customer of establishment 1 that no other test touches. */
-async function newCustomer(page: Page, nome: string) {
-  const phone = uniquePhone();
-  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
-    data: { celular: phone.e164, nome },
-  });
-  expect(res.status()).toBe(201);
-  return phone;
-}
-
-/** Every pontuar request the page sends, in order. */
-function recordPostings(page: Page): Request[] {
-  const sent: Request[] = [];
-  page.on('request', (r) => {
-    if (r.method() === 'POST' && r.url().endsWith('/fidelidade/pontuar')) sent.push(r);
-  });
-  return sent;
-}
 
 /** Everything the page could have kept the password in, besides its memory. */
 async function persistedState(page: Page) {
@@ -62,7 +44,7 @@ async function persistedState(page: Page) {
 test('the attendant password never leaves memory: no storage, cookie or URL holds it', async ({
   page,
 }) => {
-  const phone = await newCustomer(page, 'Turno Memória');
+  const phone = await newCustomer(page, { nome: 'Turno Memória' });
   const postings = recordPostings(page);
   await openCounter(page, PASSWORD);
   await search(page, phone.digits);
@@ -86,7 +68,7 @@ test('the attendant password never leaves memory: no storage, cookie or URL hold
 test('"Encerrar turno" forgets the password: the dialog asks again and the next posting needs it', async ({
   page,
 }) => {
-  const phone = await newCustomer(page, 'Turno Encerrado');
+  const phone = await newCustomer(page, { nome: 'Turno Encerrado' });
   const postings = recordPostings(page);
   // Opened with a password the service refuses: if it were kept, the posting would fail.
   await openCounter(page, '9999');
@@ -122,7 +104,7 @@ test.describe('15 minutes without use', () => {
   test('closes the shift by itself, keeps the sale, and after the password posts it once', async ({
     page,
   }) => {
-    const phone = await newCustomer(page, 'Turno Ocioso');
+    const phone = await newCustomer(page, { nome: 'Turno Ocioso' });
     const postings = recordPostings(page);
     await page.clock.install();
     await openCounter(page, PASSWORD);

@@ -1,13 +1,16 @@
 import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
 import {
+  amount,
   expect,
   expectAccessible,
   fetchCustomer,
+  newCustomer,
   openCounter,
+  postButton,
+  posted,
   search,
   test,
-  uniquePhone,
 } from './support/fixtures';
 
 // The printed slip and the counter's layout on the screens it runs on.
@@ -17,9 +20,6 @@ mkdirSync(SHOTS, { recursive: true });
 
 const MARIA = { phone: '11987654321', e164: '+5511987654321', name: 'Maria da Silva' };
 
-const amount = (page: Page) => page.getByLabel('Valor da compra');
-const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
-const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
 const slip = (page: Page) => page.getByTestId('slip');
 
 /** Today in São Paulo, as the slip writes dates: 22/11/2026. */
@@ -70,10 +70,7 @@ async function postForNewCustomer(page: Page, cents: string) {
   do middle = String(Math.floor(Math.random() * 1e4)).padStart(4, '0');
   while (middle === '8765'); // Maria da Silva's own number
   const digits = `119${middle}4321`;
-  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
-    data: { celular: `+55${digits}`, nome: 'Cliente do Comprovante' },
-  });
-  expect(res.status()).toBe(201);
+  await newCustomer(page, { nome: 'Cliente do Comprovante' }, { e164: `+55${digits}`, digits });
   await openCounter(page);
   await search(page, digits);
   await expect(page.getByRole('region', { name: 'Cliente do Comprovante' })).toBeVisible();
@@ -160,11 +157,7 @@ test.describe('1024×768 touch screen', () => {
   test('search, amount, a basket line and posting all work by tapping, with no horizontal scroll', async ({
     page,
   }) => {
-    const phone = uniquePhone();
-    const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
-      data: { celular: phone.e164, nome: 'Toque Tela Pequena' },
-    });
-    expect(res.status()).toBe(201);
+    const phone = await newCustomer(page, { nome: 'Toque Tela Pequena' });
 
     await page.goto('/');
     const dialog = page.getByRole('dialog', { name: /abrir turno/i });

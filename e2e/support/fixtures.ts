@@ -1,4 +1,10 @@
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Page,
+  type Request,
+} from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -48,6 +54,36 @@ export async function fetchCustomer(
     ultima_compra: string | null;
     carteira: { saldo: number; saldo_carencia: number };
   };
+}
+
+/** The counter's amount field, post button and the heading of a posting's answer. */
+export const amount = (page: Page) => page.getByLabel('Valor da compra');
+export const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
+export const posted = (page: Page) => page.getByRole('heading', { name: /Pontos lançados/ });
+
+/**
+ * Registers a customer of establishment 1 straight through the service (the proxy), for test
+ * setup: a phone no other test uses unless one is given. Returns the phone.
+ */
+export async function newCustomer(
+  page: Page,
+  fields: { nome: string } & Record<string, unknown>,
+  phone: { e164: string; digits: string } = uniquePhone(),
+) {
+  const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
+    data: { celular: phone.e164, ...fields },
+  });
+  expect(res.status()).toBe(201);
+  return phone;
+}
+
+/** Every pontuar request the page sends, in order. */
+export function recordPostings(page: Page): Request[] {
+  const sent: Request[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().endsWith('/fidelidade/pontuar')) sent.push(r);
+  });
+  return sent;
 }
 
 /** Opens the counter and the shift with the attendant password. */
