@@ -11,7 +11,7 @@ import {
   type RewardFilters,
   type RewardStatus,
 } from '@/api/schemas';
-import { isWireDate } from './wire-dates';
+import { isRealDate } from '@/lib/dates';
 
 export const PAGE_SIZES = [15, 30, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -112,7 +112,7 @@ export function parseRewardSearch(search: URLSearchParams | string): ParsedRewar
         break;
       case 'data_inicio':
       case 'data_fim':
-        if (isWireDate(value)) filters[param] = value;
+        if (isRealDate(value)) filters[param] = value;
         else drop(param, value, 'não é uma data válida (AAAA-MM-DD)');
         break;
       case 'q':

@@ -1,6 +1,6 @@
 import { useId, type Ref } from 'react';
 import type { RewardRecord } from '@/api/schemas';
-import { formatWireDate, formatWireDateTime } from '../wire-dates';
+import { formatDate, formatDateTime } from '@/lib/dates';
 import { Link } from '@/lib/router';
 import { CATEGORY_LABELS, StatusBadge } from './labels';
 
@@ -80,7 +80,7 @@ export function RewardsTable({
           {records.map((r) => (
             <tr key={r.id_premio_cliente} className="border-b border-slate-200 last:border-b-0">
               <td className={`${td} tabular whitespace-nowrap`}>
-                {formatWireDateTime(r.data_conquista)}
+                {formatDateTime(r.data_conquista)}
               </td>
               <td className={`${td} tabular whitespace-nowrap`}>
                 {customerHref ? (
@@ -100,7 +100,7 @@ export function RewardsTable({
               <td className={td}>
                 <StatusBadge status={r.premio_status} />
               </td>
-              <td className={`${td} tabular whitespace-nowrap`}>{formatWireDate(r.valido_ate)}</td>
+              <td className={`${td} tabular whitespace-nowrap`}>{formatDate(r.valido_ate)}</td>
               <td className={`${td} tabular whitespace-nowrap`}>
                 <SettledCell record={r} />
               </td>
@@ -131,7 +131,7 @@ function SettledCell({ record }: { record: RewardRecord }) {
       <span className="block text-xs font-semibold text-slate-700 xl:inline xl:text-sm xl:font-normal">
         {label}
       </span>{' '}
-      {formatWireDateTime(when)}
+      {formatDateTime(when)}
     </>
   );
 }
