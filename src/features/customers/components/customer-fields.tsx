@@ -23,10 +23,6 @@ import {
 type Props<T extends FieldValues, C, O> = {
   /** The react-hook-form form that holds the fields (values shaped as `CustomerFormValues`). */
   form: UseFormReturn<T, C, O>;
-  /** '' when the fields are the form's top level, 'cliente.' when nested (points form). */
-  prefix?: string;
-  /** Hide the "left blank, the service fills…" note (e.g. when the caller shows its own). */
-  hideDefaultsNote?: boolean;
 };
 
 /**
@@ -35,31 +31,23 @@ type Props<T extends FieldValues, C, O> = {
  * Phone, CPF and CEP are formatted as typed; errors (client or server, via setError) show
  * under their field and are tied to it with aria-describedby. Laid out for a ~600px panel.
  */
-export function CustomerFields<T extends FieldValues, C, O>({
-  form,
-  prefix = '',
-  hideDefaultsNote = false,
-}: Props<T, C, O>) {
-  // The fields are addressed by string path ('celular' or 'cliente.celular'); RHF's typed
-  // paths cannot express a runtime prefix, so we work on the untyped view of the same form.
+export function CustomerFields<T extends FieldValues, C, O>({ form }: Props<T, C, O>) {
+  // Two forms use these fields (registration, and the sale of a new customer) with different
+  // output types; the fields only need the untyped view of either.
   const f = form as unknown as UseFormReturn<FieldValues>;
   const { control, register } = f;
-  const name = (field: CustomerFieldName) => `${prefix}${field}`;
   const { errors } = useFormState({ control });
   const errorOf = (field: CustomerFieldName): string | undefined => {
-    const path = name(field).split('.');
-    let node: unknown = errors;
-    for (const key of path) node = (node as Record<string, unknown> | undefined)?.[key];
-    const message = (node as { message?: unknown } | undefined)?.message;
+    const message = errors[field]?.message;
     return typeof message === 'string' && message !== '' ? message : undefined;
   };
   const [endereco = '', bairro = ''] = useWatch({
     control,
-    name: [name('endereco'), name('bairro')],
+    name: ['endereco', 'bairro'],
   }) as [string | undefined, string | undefined];
 
   const text = (field: CustomerFieldName) => ({
-    ...register(name(field)),
+    ...register(field),
     error: errorOf(field),
     autoComplete: 'off',
   });
@@ -69,7 +57,7 @@ export function CustomerFields<T extends FieldValues, C, O>({
       <div className="grid grid-cols-1 gap-x-3 gap-y-2 @md:grid-cols-6">
         <FormattedField
           control={control}
-          name={name('celular')}
+          name={'celular'}
           format={formatPhoneTyping}
           error={errorOf('celular')}
           className="@md:col-span-2"
@@ -86,7 +74,7 @@ export function CustomerFields<T extends FieldValues, C, O>({
         />
         <FormattedField
           control={control}
-          name={name('cpf')}
+          name={'cpf'}
           format={formatCpfTyping}
           error={errorOf('cpf')}
           className="@md:col-span-2"
@@ -118,7 +106,7 @@ export function CustomerFields<T extends FieldValues, C, O>({
         />
         <FormattedField
           control={control}
-          name={name('cep')}
+          name={'cep'}
           format={formatCepTyping}
           error={errorOf('cep')}
           className="@md:col-span-2"
@@ -148,14 +136,12 @@ export function CustomerFields<T extends FieldValues, C, O>({
           ))}
         </SelectField>
       </div>
-      {!hideDefaultsNote && (
-        <p className="mt-2 text-sm text-slate-700">
-          <span aria-hidden="true">*</span> Só o celular é obrigatório. Em branco, o serviço
-          preenche: nome <strong className="font-semibold">{SERVICE_DEFAULTS.nome}</strong>, e-mail{' '}
-          <strong className="font-semibold">{SERVICE_DEFAULTS.email}</strong> e CPF com um código
-          gerado.
-        </p>
-      )}
+      <p className="mt-2 text-sm text-slate-700">
+        <span aria-hidden="true">*</span> Só o celular é obrigatório. Em branco, o serviço preenche:
+        nome <strong className="font-semibold">{SERVICE_DEFAULTS.nome}</strong>, e-mail{' '}
+        <strong className="font-semibold">{SERVICE_DEFAULTS.email}</strong> e CPF com um código
+        gerado.
+      </p>
     </div>
   );
 }

@@ -172,7 +172,7 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
         <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3">
           <legend className="px-1 font-semibold">Dados do novo cliente</legend>
           {showCustomerFields ? (
-            <CustomerFields form={customerForm} prefix="" />
+            <CustomerFields form={customerForm} />
           ) : (
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p>
