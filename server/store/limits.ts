@@ -1,0 +1,143 @@
+/**
+ * Anti-automation state shared by every replica: fixed-window rate counters and
+ * repeated-failure lockouts (the attendant password).
+ */
+import type { Store } from './store';
+
+export interface RateWindow {
+  /** What is counted, e.g. `terminal:7`. One key may have several windows (burst, sustained). */
+  key: string;
+  windowMs: number;
+  limit: number;
+}
+
+export interface RateResult {
+  allowed: boolean;
+  /** When refused: ms until the fullest window ends. */
+  retryAfterMs: number;
+}
+
+/**
+ * Counts one hit in every window (one statement: a multi-row upsert) and tells whether all
+ * are still within their limit. A refused hit still counts, so hammering does not help.
+ */
+export async function hitRate(store: Store, windows: readonly RateWindow[]): Promise<RateResult> {
+  if (windows.length === 0) return { allowed: true, retryAfterMs: 0 };
+  const now = store.now();
+  const rows = windows.map((w) => ({
+    key: `${w.key}/${w.windowMs}`,
+    window_start: now - (now % w.windowMs),
+    count: 1,
+  }));
+  const counted = await store.db
+    .insertInto('rate_counters')
+    .values(rows)
+    .onConflict((oc) =>
+      oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({
+        count: eb('rate_counters.count', '+', 1),
+      })),
+    )
+    .returning(['key', 'count'])
+    .execute();
+  let retryAfterMs = 0;
+  for (const [i, w] of windows.entries()) {
+    const count = counted.find((r) => r.key === rows[i]!.key)?.count ?? 0;
+    if (count > w.limit) {
+      retryAfterMs = Math.max(retryAfterMs, rows[i]!.window_start + w.windowMs - now);
+    }
+  }
+  return { allowed: retryAfterMs === 0, retryAfterMs };
+}
+
+/** Deletes counters whose window ended more than `olderThanMs` ago. */
+export async function sweepRateCounters(store: Store, olderThanMs = 24 * 3_600_000): Promise<void> {
+  await store.db
+    .deleteFrom('rate_counters')
+    .where('window_start', '<', store.now() - olderThanMs)
+    .execute();
+}
+
+export interface LockoutPolicy {
+  /** Failures within `windowMs` that lock (e.g. 5 in 10 minutes). */
+  maxFailures: number;
+  windowMs: number;
+  /** First lock; each further lock before a success lasts twice the previous, up to `maxLockMs`. */
+  baseLockMs: number;
+  maxLockMs: number;
+}
+
+export const PASSWORD_LOCKOUT: LockoutPolicy = {
+  maxFailures: 5,
+  windowMs: 10 * 60_000,
+  baseLockMs: 60_000,
+  maxLockMs: 60 * 60_000,
+};
+
+export interface LockoutState {
+  /** Epoch ms the lock ends, null when not locked. */
+  lockedUntil: number | null;
+  /** Failures counted in the current window (0 right after a lock starts). */
+  failures: number;
+}
+
+/** Whether `key` is locked now. */
+export async function lockoutState(store: Store, key: string): Promise<LockoutState> {
+  const row = await store.db
+    .selectFrom('lockouts')
+    .select(['failures', 'locked_until'])
+    .where('key', '=', key)
+    .executeTakeFirst();
+  const now = store.now();
+  if (row === undefined) return { lockedUntil: null, failures: 0 };
+  return {
+    lockedUntil: row.locked_until !== null && row.locked_until > now ? row.locked_until : null,
+    failures: row.failures,
+  };
+}
+
+/** Counts a failure; locks when it is the `maxFailures`-th in the window. Atomic across replicas. */
+export async function recordFailure(
+  store: Store,
+  key: string,
+  policy: LockoutPolicy = PASSWORD_LOCKOUT,
+): Promise<LockoutState> {
+  const now = store.now();
+  return store.transaction(async (trx) => {
+    await trx
+      .insertInto('lockouts')
+      .values({ key, failures: 0, window_start: now, strikes: 0, locked_until: null })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .execute();
+    const row = await store
+      .lock(trx.selectFrom('lockouts').selectAll().where('key', '=', key))
+      .executeTakeFirstOrThrow();
+    if (row.locked_until !== null && row.locked_until > now) {
+      return { lockedUntil: row.locked_until, failures: row.failures };
+    }
+    const inWindow = now - row.window_start < policy.windowMs;
+    const failures = (inWindow ? row.failures : 0) + 1;
+    const windowStart = inWindow ? row.window_start : now;
+    if (failures < policy.maxFailures) {
+      await trx
+        .updateTable('lockouts')
+        .set({ failures, window_start: windowStart })
+        .where('key', '=', key)
+        .execute();
+      return { lockedUntil: null, failures };
+    }
+    const strikes = row.strikes + 1;
+    const lockMs = Math.min(policy.baseLockMs * 2 ** (strikes - 1), policy.maxLockMs);
+    const lockedUntil = now + lockMs;
+    await trx
+      .updateTable('lockouts')
+      .set({ failures: 0, window_start: now, strikes, locked_until: lockedUntil })
+      .where('key', '=', key)
+      .execute();
+    return { lockedUntil, failures: 0 };
+  });
+}
+
+/** A success forgets the failures and the escalation. */
+export async function recordSuccess(store: Store, key: string): Promise<void> {
+  await store.db.deleteFrom('lockouts').where('key', '=', key).execute();
+}

@@ -1,0 +1,242 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  activeTerminal,
+  addTerminal,
+  hitRate,
+  listTerminals,
+  lockoutState,
+  openStore,
+  recordFailure,
+  recordSuccess,
+  redeemCode,
+  revokeTerminal,
+} from './index';
+import type { Store, StoreOptions } from './index';
+import { startPgCluster, storeEngines } from './pg-cluster';
+import type { PgCluster } from './pg-cluster';
+
+const engines = storeEngines();
+let cluster: PgCluster | null = null;
+const tmp = mkdtempSync(path.join(tmpdir(), 'store-test-'));
+let files = 0;
+
+beforeAll(async () => {
+  if (engines.includes('postgres')) cluster = await startPgCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** Options for a fresh, empty store location on `engine` (a new SQLite file or PG database). */
+async function freshLocation(engine: string): Promise<StoreOptions> {
+  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
+  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
+}
+
+describe.each(engines)('store on %s', (engine) => {
+  let t = 1_700_000_000_000;
+  const clock = () => t;
+
+  async function fresh(): Promise<{ store: Store; where: StoreOptions }> {
+    const where = { ...(await freshLocation(engine)), now: clock };
+    return { store: await openStore(where), where };
+  }
+
+  /**
+   * A second app-server replica on the same database: PostgreSQL only. SQLite is one process's
+   * store (better-sqlite3 waits for a lock synchronously, so two connections in one process
+   * would block each other); there the "replica" is the same store.
+   */
+  async function replica(store: Store, where: StoreOptions): Promise<Store> {
+    return engine === 'postgres' ? openStore(where) : store;
+  }
+  async function closeBoth(a: Store, b: Store): Promise<void> {
+    await a.close();
+    if (b !== a) await b.close();
+  }
+
+  test('opens on the engine asked for, migrations are idempotent and replicas may start together', async () => {
+    const { store, where } = await fresh();
+    expect(store.engine).toBe(engine);
+    await store.close();
+    const [a, b] = await Promise.all([openStore(where), openStore(where)]);
+    expect(await a.db.selectFrom('terminals').selectAll().execute()).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  test('a code enrolls its terminal once, never after 15 minutes, never once revoked', async () => {
+    const { store } = await fresh();
+    const added = await addTerminal(store, { name: 'Caixa 1', role: 'caixa' });
+    expect(added.code).toMatch(/^[2-9A-HJKMNP-Z]{4}-[2-9A-HJKMNP-Z]{4}$/);
+    expect(added.expiresAt - t).toBe(15 * 60_000);
+    expect((await listTerminals(store))[0]).toMatchObject({ status: 'aguardando código' });
+
+    // Typed in lower case with a space instead of the dash: still the code.
+    const typed = added.code.toLowerCase().replace('-', ' ');
+    const redeemed = await redeemCode(store, typed);
+    expect(redeemed?.terminal).toMatchObject({
+      id: added.terminal.id,
+      role: 'caixa',
+      name: 'Caixa 1',
+    });
+    expect(await redeemCode(store, added.code)).toBeNull();
+    expect(await activeTerminal(store, added.terminal.id, redeemed!.nonce)).toMatchObject({
+      role: 'caixa',
+    });
+    expect(await activeTerminal(store, added.terminal.id, 'forged-nonce')).toBeNull();
+
+    const late = await addTerminal(store, { name: 'Caixa 2', role: 'caixa' });
+    t += 15 * 60_000;
+    expect(await redeemCode(store, late.code)).toBeNull();
+
+    const revoked = await addTerminal(store, { name: 'Gerência', role: 'gerente' });
+    expect(await revokeTerminal(store, revoked.terminal.id)).toBe(true);
+    expect(await redeemCode(store, revoked.code)).toBeNull();
+    expect(await revokeTerminal(store, 999)).toBe(false);
+
+    expect((await listTerminals(store)).map((x) => [x.name, x.status])).toEqual([
+      ['Caixa 1', 'ativo'],
+      ['Caixa 2', 'código expirado'],
+      ['Gerência', 'revogado'],
+    ]);
+    await store.close();
+  });
+
+  test('revocation ends an enrolled credential at once, and survives a restart', async () => {
+    const { store, where } = await fresh();
+    const added = await addTerminal(store, { name: 'Quiosque', role: 'quiosque' });
+    const { nonce } = (await redeemCode(store, added.code))!;
+    await revokeTerminal(store, added.terminal.id);
+    expect(await activeTerminal(store, added.terminal.id, nonce)).toBeNull();
+    await store.close();
+    const reopened = await openStore(where);
+    expect(await activeTerminal(reopened, added.terminal.id, nonce)).toBeNull();
+    expect((await listTerminals(reopened))[0]?.status).toBe('revogado');
+    await reopened.close();
+  });
+
+  test('a code redeemed by many browsers at once enrolls exactly one', async () => {
+    const { store } = await fresh();
+    const { code } = await addTerminal(store, { name: 'Caixa 1', role: 'caixa' });
+    const results = await Promise.all(Array.from({ length: 20 }, () => redeemCode(store, code)));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    await store.close();
+  });
+
+  test('rate windows count every hit, refuse past the limit and reopen with the next window', async () => {
+    const { store } = await fresh();
+    t = 1_700_000_040_000; // a multiple of 1 s and 60 s
+    const windows = [
+      { key: 'terminal:1', windowMs: 1_000, limit: 3 },
+      { key: 'terminal:1', windowMs: 60_000, limit: 4 },
+    ];
+    const first = [];
+    for (let i = 0; i < 4; i++) first.push((await hitRate(store, windows)).allowed);
+    expect(first).toEqual([true, true, true, false]);
+    t += 1_000;
+    expect(await hitRate(store, windows)).toEqual({ allowed: false, retryAfterMs: 59_000 });
+    t += 59_000;
+    expect((await hitRate(store, windows)).allowed).toBe(true);
+    // Another key has its own counters.
+    expect((await hitRate(store, [{ key: 'terminal:2', windowMs: 1_000, limit: 1 }])).allowed).toBe(
+      true,
+    );
+    await store.close();
+  });
+
+  test('concurrent hits are all counted (no lost update)', async () => {
+    const { store, where } = await fresh();
+    const other = await replica(store, where);
+    const w = [{ key: 'k', windowMs: 3_600_000, limit: 60 }];
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => hitRate(i % 2 ? store : other, w)),
+    );
+    expect(results.filter((r) => r.allowed)).toHaveLength(60);
+    await closeBoth(store, other);
+  });
+
+  test('5 password failures in 10 minutes lock for 1 minute, then 2, 4…; a success resets', async () => {
+    const { store, where } = await fresh();
+    const key = 'senha:terminal:1';
+    for (let i = 1; i <= 4; i++)
+      expect(await recordFailure(store, key)).toEqual({ lockedUntil: null, failures: i });
+    const locked = await recordFailure(store, key);
+    expect(locked.lockedUntil).toBe(t + 60_000);
+    // Holds across a restart (and on PostgreSQL across replicas).
+    await store.close();
+    const again = await openStore(where);
+    expect((await lockoutState(again, key)).lockedUntil).toBe(t + 60_000);
+    t += 60_000;
+    expect((await lockoutState(again, key)).lockedUntil).toBeNull();
+    for (let i = 0; i < 4; i++) await recordFailure(again, key);
+    expect((await recordFailure(again, key)).lockedUntil).toBe(t + 120_000);
+    t += 120_000;
+    await recordSuccess(again, key);
+    for (let i = 0; i < 4; i++) await recordFailure(again, key);
+    expect((await recordFailure(again, key)).lockedUntil).toBe(t + 60_000);
+    // Failures spread beyond the window do not add up.
+    const slow = 'senha:terminal:2';
+    for (let i = 0; i < 10; i++) {
+      expect((await recordFailure(again, slow)).lockedUntil).toBeNull();
+      t += 3 * 60_000;
+    }
+    await again.close();
+  });
+
+  test('concurrent failures from two replicas lock exactly once', async () => {
+    const { store, where } = await fresh();
+    const other = await replica(store, where);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => recordFailure(i % 2 ? store : other, 'senha:x')),
+    );
+    expect(results.filter((r) => r.lockedUntil === null)).toHaveLength(4);
+    const row = await store.db.selectFrom('lockouts').selectAll().executeTakeFirstOrThrow();
+    expect(row.strikes).toBe(1);
+    await closeBoth(store, other);
+  });
+
+  test('a transaction that throws leaves nothing behind', async () => {
+    const { store } = await fresh();
+    await expect(
+      store.transaction(async (trx) => {
+        await trx
+          .insertInto('terminals')
+          .values({ name: 'x', role: 'caixa', created_at: t })
+          .execute();
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await store.db.selectFrom('terminals').selectAll().execute()).toEqual([]);
+    // The role is checked by the database too.
+    await expect(
+      store.db
+        .insertInto('terminals')
+        .values({ name: 'x', role: 'admin' as 'caixa', created_at: t })
+        .execute(),
+    ).rejects.toThrow();
+    await store.close();
+  });
+
+  test('notify reaches listeners (every replica on PostgreSQL)', async () => {
+    const { store, where } = await fresh();
+    const other = await replica(store, where);
+    const got: string[] = [];
+    const arrived = new Promise<void>((resolve) => {
+      void other.listen('postings', (p) => {
+        got.push(p);
+        resolve();
+      });
+    });
+    // Let LISTEN register before NOTIFY.
+    await new Promise((r) => setTimeout(r, 50));
+    await store.notify('postings', '{"id":1}');
+    await arrived;
+    expect(got).toEqual(['{"id":1}']);
+    await expect(store.notify('bad channel; drop', 'x')).rejects.toThrow('invalid channel');
+    await closeBoth(store, other);
+  });
+});

@@ -1,0 +1,185 @@
+/**
+ * The app server's own store: SQLite (better-sqlite3, one file, WAL, synchronous=FULL) by
+ * default, PostgreSQL when DATABASE_URL is set so several app-server replicas share it.
+ * Everything else talks to it through Kysely with one set of queries for both engines.
+ *
+ * Rules that keep queries portable:
+ * - times are epoch ms in BIGINT columns (parsed to numbers on both engines);
+ * - read-modify-write goes through `store.transaction` and reads the row with `lock(qb)`
+ *   (FOR UPDATE on PostgreSQL; SQLite transactions here are BEGIN IMMEDIATE, so the whole
+ *   database is already write-locked);
+ * - "only one" guarantees use unique constraints, `insert … on conflict` and conditional
+ *   `update … where state = … returning`, which both engines implement the same way.
+ */
+import { EventEmitter } from 'node:events';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import type { SelectQueryBuilder } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations';
+import type { Database } from './schema';
+
+export type Engine = 'sqlite' | 'postgres';
+
+export interface StoreOptions {
+  /** postgres://… : use PostgreSQL. Absent or empty: SQLite at `sqlitePath`. */
+  databaseUrl?: string | null;
+  /** SQLite file (created with its folder when missing), or ':memory:'. */
+  sqlitePath?: string;
+  /** Clock in epoch ms; tests move it. Default Date.now. */
+  now?: () => number;
+}
+
+export interface Store {
+  readonly engine: Engine;
+  /** The query builder. Prefer the helpers in terminals.ts / limits.ts where one exists. */
+  readonly db: Kysely<Database>;
+  now(): number;
+  /**
+   * Runs `fn` in one transaction (committed when it resolves, rolled back when it throws).
+   * SQLite: BEGIN IMMEDIATE on the single connection, so transactions never interleave.
+   * PostgreSQL: READ COMMITTED on a pooled connection; lock what you read with `lock()`.
+   */
+  transaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  /** Adds FOR UPDATE on PostgreSQL (a no-op on SQLite, already locked by the transaction). */
+  lock<QB extends SelectQueryBuilder<Database, keyof Database, object>>(qb: QB): QB;
+  /** Publishes `payload` on `channel`: PostgreSQL NOTIFY (every replica), in-process on SQLite. */
+  notify(channel: string, payload: string): Promise<void>;
+  /** Subscribes to `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function checkChannel(channel: string): void {
+  if (!CHANNEL.test(channel)) throw new Error(`invalid channel name ${JSON.stringify(channel)}`);
+}
+
+/** int8 (BIGINT, COUNT) as a JS number: every value here is an epoch ms or a small count. */
+const pgTypes = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+function openSqlite(file: string): BetterSqlite3.Database {
+  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const conn = new BetterSqlite3(file);
+  conn.pragma('journal_mode = WAL');
+  conn.pragma('synchronous = FULL');
+  conn.pragma('foreign_keys = ON');
+  conn.pragma('busy_timeout = 5000');
+  return conn;
+}
+
+/** Opens the store and brings its schema up to date (safe when replicas start together). */
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  const now = options.now ?? Date.now;
+  const url = options.databaseUrl?.trim() ? options.databaseUrl.trim() : null;
+  let store: Store;
+  if (url !== null) {
+    store = openPostgres(url, now);
+  } else {
+    const file = options.sqlitePath ?? path.join('data', 'app.db');
+    store = openSqliteStore(openSqlite(file), now);
+  }
+  try {
+    const migrator = new Migrator({
+      db: store.db,
+      provider: { getMigrations: async () => migrations(store.engine) },
+    });
+    const { error } = await migrator.migrateToLatest();
+    if (error !== undefined) throw error;
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store {
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  return {
+    engine: 'sqlite',
+    db,
+    now,
+    transaction: (fn) =>
+      // One connection: holding it for the whole callback serialises transactions in-process;
+      // IMMEDIATE takes the write lock up front (no upgrade deadlock with another process).
+      db.connection().execute(async (c) => {
+        await sql`begin immediate`.execute(c);
+        try {
+          const result = await fn(c);
+          await sql`commit`.execute(c);
+          return result;
+        } catch (err) {
+          await sql`rollback`.execute(c).catch(() => undefined);
+          throw err;
+        }
+      }),
+    lock: (qb) => qb,
+    async notify(channel, payload) {
+      checkChannel(channel);
+      events.emit(channel, payload);
+    },
+    async listen(channel, onMessage) {
+      checkChannel(channel);
+      events.on(channel, onMessage);
+      return async () => void events.off(channel, onMessage);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(connectionString: string, now: () => number): Store {
+  const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let listener: Promise<pg.Client> | null = null;
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+
+  function listenerClient(): Promise<pg.Client> {
+    listener ??= (async () => {
+      const client = new pg.Client({ connectionString, types: pgTypes });
+      client.on('error', () => undefined);
+      client.on('notification', (n) => events.emit(n.channel, n.payload ?? ''));
+      await client.connect();
+      return client;
+    })();
+    return listener;
+  }
+
+  return {
+    engine: 'postgres',
+    db,
+    now,
+    transaction: (fn) => db.transaction().execute(fn),
+    lock: (qb) => qb.forUpdate() as typeof qb,
+    async notify(channel, payload) {
+      checkChannel(channel);
+      await sql`select pg_notify(${channel}, ${payload})`.execute(db);
+    },
+    async listen(channel, onMessage) {
+      checkChannel(channel);
+      const client = await listenerClient();
+      if (events.listenerCount(channel) === 0) await client.query(`listen ${channel}`);
+      events.on(channel, onMessage);
+      return async () => {
+        events.off(channel, onMessage);
+        if (events.listenerCount(channel) === 0) await client.query(`unlisten ${channel}`);
+      };
+    },
+    async close() {
+      if (listener !== null) await (await listener).end().catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,256 @@
+/** Terminals and their one-time enrollment codes. */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import type { Store } from './store';
+import type { Role } from './schema';
+
+export const ENROLLMENT_CODE_TTL_MS = 15 * 60_000;
+/** last_seen_at is written at most this often per terminal (a write per request is wasteful). */
+const SEEN_EVERY_MS = 60_000;
+
+/** No 0/O, 1/I/L: a code is read off one screen and typed on another. */
+const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const CODE_LENGTH = 8;
+
+export interface Terminal {
+  id: number;
+  name: string;
+  role: Role;
+  createdAt: number;
+  enrolledAt: number | null;
+  revokedAt: number | null;
+  lastSeenAt: number | null;
+}
+
+export type TerminalStatus = 'aguardando código' | 'código expirado' | 'ativo' | 'revogado';
+
+export interface ListedTerminal extends Terminal {
+  status: TerminalStatus;
+  /** Expiry of the newest unused code, when the terminal is still waiting for it. */
+  codeExpiresAt: number | null;
+}
+
+/** Upper-case, without the spaces and dashes a person may type. */
+export function normaliseCode(code: string): string {
+  return code.toUpperCase().replace(/[\s-]/g, '');
+}
+
+function hashCode(code: string): string {
+  return createHash('sha256').update(normaliseCode(code)).digest('hex');
+}
+
+/** `ABCD-EFGH`: random from the unambiguous alphabet (about 40 bits). */
+function newCode(): string {
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+type Row = {
+  id: number;
+  name: string;
+  role: Role;
+  created_at: number;
+  enrolled_at: number | null;
+  revoked_at: number | null;
+  last_seen_at: number | null;
+};
+
+function toTerminal(r: Row): Terminal {
+  return {
+    id: r.id,
+    name: r.name,
+    role: r.role,
+    createdAt: r.created_at,
+    enrolledAt: r.enrolled_at,
+    revokedAt: r.revoked_at,
+    lastSeenAt: r.last_seen_at,
+  };
+}
+
+const COLUMNS = [
+  'id',
+  'name',
+  'role',
+  'created_at',
+  'enrolled_at',
+  'revoked_at',
+  'last_seen_at',
+] as const;
+
+/** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
+export async function addTerminal(
+  store: Store,
+  input: { name: string; role: Role; ttlMs?: number },
+): Promise<{ terminal: Terminal; code: string; expiresAt: number }> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
+  const now = store.now();
+  const code = newCode();
+  const expiresAt = now + (input.ttlMs ?? ENROLLMENT_CODE_TTL_MS);
+  const terminal = await store.transaction(async (trx) => {
+    const row = await trx
+      .insertInto('terminals')
+      .values({ name, role: input.role, created_at: now })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('enrollment_codes')
+      .values({
+        code_hash: hashCode(code),
+        terminal_id: row.id,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .execute();
+    return toTerminal(row);
+  });
+  return { terminal, code, expiresAt };
+}
+
+/**
+ * Redeems a code: at most once, before it expires, for a terminal not revoked. Gives the
+ * terminal a new credential nonce (a previous enrollment's cookie stops working).
+ */
+export async function redeemCode(
+  store: Store,
+  code: string,
+): Promise<{ terminal: Terminal; nonce: string } | null> {
+  const now = store.now();
+  const nonce = randomBytes(18).toString('base64url');
+  return store.transaction(async (trx) => {
+    const used = await trx
+      .updateTable('enrollment_codes')
+      .set({ used_at: now })
+      .where('code_hash', '=', hashCode(code))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', now)
+      .returning('terminal_id')
+      .executeTakeFirst();
+    if (used === undefined) return null;
+    const row = await trx
+      .updateTable('terminals')
+      .set({ enrolled_at: now, credential_nonce: nonce, last_seen_at: now })
+      .where('id', '=', used.terminal_id)
+      .where('revoked_at', 'is', null)
+      .returning(COLUMNS)
+      .executeTakeFirst();
+    return row === undefined ? null : { terminal: toTerminal(row), nonce };
+  });
+}
+
+/** The enrolled, unrevoked terminal this credential belongs to; null otherwise. */
+export async function activeTerminal(
+  store: Store,
+  id: number,
+  nonce: string,
+): Promise<Terminal | null> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .where('credential_nonce', '=', nonce)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  const now = store.now();
+  if (row.last_seen_at === null || now - row.last_seen_at >= SEEN_EVERY_MS) {
+    await store.db
+      .updateTable('terminals')
+      .set({ last_seen_at: now })
+      .where('id', '=', id)
+      .execute();
+    row.last_seen_at = now;
+  }
+  return toTerminal(row);
+}
+
+/**
+ * Enrolls a new terminal at once, without a code (sandbox on loopback: the demo data is
+ * fake). Returns its credential nonce.
+ */
+export async function enrollDirectly(
+  store: Store,
+  input: { name: string; role: Role },
+): Promise<{ terminal: Terminal; nonce: string }> {
+  const now = store.now();
+  const nonce = randomBytes(18).toString('base64url');
+  const row = await store.db
+    .insertInto('terminals')
+    .values({
+      name: input.name,
+      role: input.role,
+      created_at: now,
+      enrolled_at: now,
+      credential_nonce: nonce,
+      last_seen_at: now,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  return { terminal: toTerminal(row), nonce };
+}
+
+/** Revokes a terminal: its next request is refused. False when there is no such terminal. */
+export async function revokeTerminal(store: Store, id: number): Promise<boolean> {
+  const now = store.now();
+  const res = await store.transaction(async (trx) => {
+    await trx
+      .deleteFrom('enrollment_codes')
+      .where('terminal_id', '=', id)
+      .where('used_at', 'is', null)
+      .execute();
+    return trx
+      .updateTable('terminals')
+      .set((eb) => ({
+        revoked_at: eb.fn.coalesce('revoked_at', eb.val(now)),
+        credential_nonce: null,
+      }))
+      .where('id', '=', id)
+      .returning('id')
+      .executeTakeFirst();
+  });
+  return res !== undefined;
+}
+
+export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
+  const now = store.now();
+  const rows = await store.db
+    .selectFrom('terminals')
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom('enrollment_codes')
+          .select(['terminal_id', (e) => e.fn.max('expires_at').as('code_expires_at')])
+          .where('used_at', 'is', null)
+          .groupBy('terminal_id')
+          .as('c'),
+      (join) => join.onRef('c.terminal_id', '=', 'terminals.id'),
+    )
+    .select([
+      'terminals.id',
+      'terminals.name',
+      'terminals.role',
+      'terminals.created_at',
+      'terminals.enrolled_at',
+      'terminals.revoked_at',
+      'terminals.last_seen_at',
+      'c.code_expires_at',
+    ])
+    .orderBy('terminals.id')
+    .execute();
+  return rows.map((r) => {
+    const codeExpiresAt = r.code_expires_at === null ? null : Number(r.code_expires_at);
+    const status: TerminalStatus =
+      r.revoked_at !== null
+        ? 'revogado'
+        : r.enrolled_at !== null
+          ? 'ativo'
+          : codeExpiresAt !== null && codeExpiresAt > now
+            ? 'aguardando código'
+            : 'código expirado';
+    return {
+      ...toTerminal(r),
+      status,
+      codeExpiresAt: status === 'aguardando código' ? codeExpiresAt : null,
+    };
+  });
+}
