@@ -11,7 +11,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'server', include: ['server/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'server',
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         resolve: { alias },

@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import * as z from 'zod/mini';
+import { QueryClient } from '@tanstack/react-query';
 import {
   apiRequest,
   buildApiUrl,
   buildQuery,
+  configQuery,
   configureApi,
   DEFAULT_TIMEOUT_MS,
   fetchConfig,
@@ -228,6 +230,14 @@ describe('fetchConfig', () => {
       mode: 'sandbox',
     });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
+  });
+  test('fetching the config points every later request at its establishment', async () => {
+    stubFetch(() =>
+      jsonResponse(200, ok({ establishmentId: 42, establishmentName: null, mode: 'live' })),
+    );
+    const client = new QueryClient();
+    await client.fetchQuery(configQuery());
+    expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/42/clientes/buscar');
   });
   test('a config with an unknown mode is a contract error', async () => {
     stubFetch(() =>

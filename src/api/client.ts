@@ -9,7 +9,7 @@ import { getEstablishmentId, setEstablishmentId } from './establishment';
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 
-/** Set once at startup from `GET /api/config`. */
+/** Which establishment every request and query key is for; `configQuery` sets it. */
 export function configureApi(options: { establishmentId: number }): void {
   setEstablishmentId(options.establishmentId);
 }
@@ -68,10 +68,18 @@ export function fetchConfig(signal?: AbortSignal): Promise<Config> {
   return sendJson({ method: 'GET', url: '/api/config', schema: Config, signal });
 }
 
+/**
+ * The config, fetched once at startup. Its queryFn configures the API with the establishment
+ * before any component sees the data, so nothing has to do it during render.
+ */
 export const configQuery = () =>
   queryOptions({
     queryKey: configKeys.all,
-    queryFn: ({ signal }) => fetchConfig(signal),
+    queryFn: async ({ signal }) => {
+      const config = await fetchConfig(signal);
+      configureApi({ establishmentId: config.establishmentId });
+      return config;
+    },
     staleTime: Infinity,
   });
 

@@ -1,7 +1,7 @@
 // Query-key factories. Every key starts with the establishment id (set by configureApi), so
 // a change of establishment never reuses another's cache, and invalidation aims at prefixes:
 // customerKeys.detail(k) ⊂ customerKeys.details() ⊂ customerKeys.all.
-import type { RewardFilters } from './schemas';
+import type { RewardFilters } from './requests';
 import { getEstablishmentId } from './establishment';
 
 /** What a customer is looked up by (one key, as buscar accepts). */

@@ -1,10 +1,12 @@
-// Request schemas of the four operations (zod/mini). The forms build these bodies; the
-// types are re-exported by ./schemas, where the rest of the app imports them from.
+// Request bodies of the four operations (zod/mini): the contract the forms are tested
+// against (their tests parse what `toPointsBody`, `toRegisterBody`, `toRequestFilters` and
+// the lookup build). At run time the app imports only their types, so these schemas stay out
+// of every bundle.
 import * as z from 'zod/mini';
 import { isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
-import { RewardCategory, RewardDateField, RewardStatus } from './schemas';
+import { REWARD_CATEGORIES, REWARD_DATE_FIELDS, REWARD_STATUSES } from './wire';
 
 export const E164 = z
   .string()
@@ -95,9 +97,9 @@ export function itemsTotal(itens: readonly PurchaseItem[]): number {
 
 export const RewardFilters = z
   .object({
-    status: z.optional(RewardStatus),
-    categoria: z.optional(RewardCategory),
-    filtrar_por: z.optional(RewardDateField),
+    status: z.optional(z.enum(REWARD_STATUSES)),
+    categoria: z.optional(z.enum(REWARD_CATEGORIES)),
+    filtrar_por: z.optional(z.enum(REWARD_DATE_FIELDS)),
     data_inicio: z.optional(WireDate),
     data_fim: z.optional(WireDate),
     q: z.optional(z.string()),

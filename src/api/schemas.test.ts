@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { FindCustomerBody, PostPointsBody, RegisterCustomerBody, RewardFilters } from './requests';
-import { Customer, PointsResult, REWARD_COUNTER_KEYS, RewardPage } from './schemas';
+import { Customer, PointsResult, RewardPage } from './schemas';
+import { REWARD_COUNTER_KEYS } from './wire';
 import { customerWire, rewardPageWire, rewardWire } from './test-fixtures';
 
 describe('Customer', () => {

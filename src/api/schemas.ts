@@ -1,52 +1,18 @@
-// Wire schemas (zod/mini) of every resource and request. The inferred types below are the
+// Wire schemas (zod/mini) of every response. The inferred types below are the
 // only wire types the app uses. Responses are tolerant where the live service may differ
 // harmlessly (extra fields pass through, nullable text may also be missing, `receita` may be
 // a numeric string); strict where the app depends on the value (ids, balances, counters, enums).
-// Pure zod: the sandbox may share these. Request schemas live in ./requests (their types are
-// re-exported here): the app only needs their types at run time, so they stay out of the
-// counter's first load.
+// Pure zod. Request bodies live in ./requests, the wire's enums in ./wire.
 import * as z from 'zod/mini';
+import {
+  REWARD_CATEGORIES,
+  REWARD_COUNTER_KEYS,
+  REWARD_STATUSES,
+  type RewardCounterKey,
+} from './wire';
 
-// ---------------------------------------------------------------- enum value lists
-
-export const REWARD_STATUSES = ['expirado', 'pendente_resgate', 'resgatado', 'estornado'] as const;
-export const REWARD_CATEGORIES = [
-  'premio_fidelidade',
-  'brinde_roleta',
-  'premio_campanha',
-  'premio_surpresa',
-  'premio_game',
-] as const;
-export const REWARD_DATE_FIELDS = [
-  'valido_ate',
-  'data_resgate',
-  'data_conquista',
-  'estornado_em',
-] as const;
-export const REWARD_COUNTER_PREFIXES = [
-  'conquistados',
-  'pendente_resgate',
-  'resgatado',
-  'expirado',
-] as const;
-
-export type RewardStatus = (typeof REWARD_STATUSES)[number];
-export type RewardCategory = (typeof REWARD_CATEGORIES)[number];
-export type RewardDateField = (typeof REWARD_DATE_FIELDS)[number];
-export type RewardCounterPrefix = (typeof REWARD_COUNTER_PREFIXES)[number];
-export type RewardCounterKey = `${RewardCounterPrefix}_${RewardCategory}`;
-
-/** The 20 customer counters, `<prefix>_<category>`, prefixes outer, categories inner. */
-export const REWARD_COUNTER_KEYS: readonly RewardCounterKey[] = REWARD_COUNTER_PREFIXES.flatMap(
-  (prefix) => REWARD_CATEGORIES.map((cat) => `${prefix}_${cat}` as const),
-);
-
-export const rewardCounterKey = (prefix: RewardCounterPrefix, category: RewardCategory) =>
-  `${prefix}_${category}` as RewardCounterKey;
-
-export const RewardStatus = z.enum(REWARD_STATUSES);
-export const RewardCategory = z.enum(REWARD_CATEGORIES);
-export const RewardDateField = z.enum(REWARD_DATE_FIELDS);
+const RewardStatus = z.enum(REWARD_STATUSES);
+const RewardCategory = z.enum(REWARD_CATEGORIES);
 
 // ---------------------------------------------------------------- building blocks
 
@@ -181,11 +147,3 @@ export type AppConfig = Config;
 /** 409 on cadastrar: `data: { id_cliente }` of the existing customer. */
 export const ConflictData = z.looseObject({ id_cliente: integer });
 export type ConflictData = z.infer<typeof ConflictData>;
-
-export type {
-  FindCustomerBody,
-  RegisterCustomerBody,
-  PurchaseItem,
-  PostPointsBody,
-  RewardFilters,
-} from './requests';

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
-import { configQuery, configureApi } from '@/api/client';
+import { configQuery } from '@/api/client';
 import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -40,7 +40,6 @@ function ConfigGate() {
         </Alert>
       </main>
     );
-  configureApi({ establishmentId: config.data.establishmentId });
   return <Shell config={config.data} />;
 }
 

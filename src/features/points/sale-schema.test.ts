@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { PostPointsBody } from '@/api/requests';
 import {
   basketTotal,
   blockReason,
@@ -127,6 +128,34 @@ describe('toPointsBody', () => {
   test('a new customer’s registration fields travel inside cliente', () => {
     const cliente = { celular: '+5511912345678', nome: 'Ana Souza', cpf: '52998224725' };
     expect(toPointsBody({ valor: 500, itens: [] }, cliente, '4321').cliente).toEqual(cliente);
+  });
+
+  test('what the sale form builds is a body the points operation accepts (the wire contract)', () => {
+    const cliente = { celular: '+5511912345678', nome: 'Ana Souza', cpf: '52998224725' };
+    const sales = [
+      { valor: 2590, itens: [] },
+      {
+        valor: 1350,
+        itens: [
+          line({ descricao: 'Refrigerante', complemento: 'lata', qtde: '2', unit: 450 }),
+          line({ qtde: '1', unit: 450 }),
+        ],
+      },
+    ];
+    for (const sale of sales) {
+      const parsed = PostPointsBody.safeParse(toPointsBody(sale, cliente, '1234'));
+      expect(parsed.error?.issues ?? []).toEqual([]);
+    }
+  });
+
+  test('the contract refuses a basket whose lines do not add up to the amount', () => {
+    const body = toPointsBody(
+      { valor: 1000, itens: [line({ qtde: '2', unit: 450 })] },
+      { celular: '+5511987654321' },
+      '1234',
+    );
+    const parsed = PostPointsBody.safeParse(body);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['itens']);
   });
 });
 

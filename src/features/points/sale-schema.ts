@@ -2,7 +2,7 @@
 // registration fields. One schema carries the messages a cashier reads; `toPointsBody`
 // turns what was typed into what the wire wants.
 import * as z from 'zod/mini';
-import type { PostPointsBody, PurchaseItem } from '@/api/schemas';
+import type { PostPointsBody, PurchaseItem } from '@/api/requests';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
 
 export const MAX_ITEMS = 200;

@@ -4,7 +4,8 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { apiRequest, configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { Customer, type PostPointsBody } from '@/api/schemas';
+import { Customer } from '@/api/schemas';
+import type { PostPointsBody } from '@/api/requests';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
 import {
   postingLanded,

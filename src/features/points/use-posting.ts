@@ -1,8 +1,9 @@
 // The posting flow of one sale: send once, never twice; on a lost answer, find out what
 // happened before offering to post again.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { Customer, PointsResult, PostPointsBody } from '@/api/schemas';
-import { REWARD_CATEGORIES } from '@/api/schemas';
+import type { Customer, PointsResult } from '@/api/schemas';
+import type { PostPointsBody } from '@/api/requests';
+import { REWARD_CATEGORIES } from '@/api/wire';
 import { ApiError, isApiError } from '@/api/errors';
 import { usePostPoints } from '@/features/points/api/post-points';
 

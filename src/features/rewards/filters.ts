@@ -8,9 +8,9 @@ import {
   REWARD_STATUSES,
   type RewardCategory,
   type RewardDateField,
-  type RewardFilters,
   type RewardStatus,
-} from '@/api/schemas';
+} from '@/api/wire';
+import type { RewardFilters } from '@/api/requests';
 import { isRealDate } from '@/lib/dates';
 
 export const PAGE_SIZES = [15, 30, 50, 100] as const;

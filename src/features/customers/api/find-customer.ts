@@ -4,7 +4,8 @@ import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { ApiError } from '@/api/errors';
 import { customerKeys, type LookupKey } from '@/api/keys';
-import { Customer, type FindCustomerBody } from '@/api/schemas';
+import { Customer } from '@/api/schemas';
+import type { FindCustomerBody } from '@/api/requests';
 
 export type { LookupKey } from '@/api/keys';
 

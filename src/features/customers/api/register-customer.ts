@@ -3,7 +3,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { customerKeys, type LookupKey } from '@/api/keys';
-import { Customer, type RegisterCustomerBody } from '@/api/schemas';
+import { Customer } from '@/api/schemas';
+import type { RegisterCustomerBody } from '@/api/requests';
 
 export async function registerCustomer(
   body: RegisterCustomerBody,

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Customer, REWARD_COUNTER_KEYS, type PointEntry } from '@/api/schemas';
+import { Customer, type PointEntry } from '@/api/schemas';
+import { REWARD_COUNTER_KEYS } from '@/api/wire';
 import { CustomerPanel } from './customer-panel';
 
 const TODAY = '2026-03-10';

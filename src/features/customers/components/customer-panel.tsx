@@ -1,11 +1,6 @@
 import { useId, useState } from 'react';
-import {
-  rewardCounterKey,
-  type Customer,
-  type PointEntry,
-  type RewardCategory,
-  type RewardCounterPrefix,
-} from '@/api/schemas';
+import type { Customer, PointEntry } from '@/api/schemas';
+import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '@/api/wire';
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { formatBRL, reaisToCents } from '@/lib/money';
 import { formatPhoneDisplay } from '@/lib/phone';

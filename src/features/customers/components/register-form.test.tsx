@@ -4,7 +4,8 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { REWARD_COUNTER_KEYS, type Customer } from '@/api/schemas';
+import type { Customer } from '@/api/schemas';
+import { REWARD_COUNTER_KEYS } from '@/api/wire';
 import { RegisterForm } from './register-form';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

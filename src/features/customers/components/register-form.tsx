@@ -1,7 +1,8 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { isApiError } from '@/api/errors';
-import { ConflictData, type Customer, type RegisterCustomerBody } from '@/api/schemas';
+import { ConflictData, type Customer } from '@/api/schemas';
+import type { RegisterCustomerBody } from '@/api/requests';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { formatCpfTyping } from '@/lib/cpf';
@@ -15,8 +16,8 @@ import {
   serverPathToField,
   type CustomerFieldName,
   type CustomerFormValues,
-} from '@/features/customers/customer-schema';
-import { CustomerFields } from './customer-fields';
+} from '@/components/customer-form/customer-schema';
+import { CustomerFields } from '@/components/customer-form/customer-fields';
 
 const resolver = zodResolver(customerFieldsSchema);
 

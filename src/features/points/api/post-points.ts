@@ -8,7 +8,8 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
-import { PointsResult, type Customer, type PostPointsBody } from '@/api/schemas';
+import { PointsResult, type Customer } from '@/api/schemas';
+import type { PostPointsBody } from '@/api/requests';
 
 export const POST_POINTS_TIMEOUT_MS = 15_000;
 

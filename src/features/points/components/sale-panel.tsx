@@ -8,14 +8,14 @@ import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
 import { formatBRL } from '@/lib/money';
 import { zodResolver } from '@/lib/zod-resolver';
-import { CustomerFields } from '@/features/customers/components/customer-fields';
+import { CustomerFields } from '@/components/customer-form/customer-fields';
 import {
   customerFieldsSchema,
   emptyCustomerValues,
   serverPathToField,
   toRegisterBody,
   type CustomerFormValues,
-} from '@/features/customers/customer-schema';
+} from '@/components/customer-form/customer-schema';
 
 type CustomerOutput = z.output<typeof customerFieldsSchema>;
 import { Basket } from '@/features/points/components/basket';

@@ -4,7 +4,7 @@ import { renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import type { RewardFilters } from '@/api/schemas';
+import type { RewardFilters } from '@/api/requests';
 import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
 import { listRewards, rewardsQuery, useRewards } from './list-rewards';
 

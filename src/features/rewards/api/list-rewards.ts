@@ -2,7 +2,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { normalizeRewardFilters, rewardKeys } from '@/api/keys';
-import { RewardPage, type RewardFilters } from '@/api/schemas';
+import { RewardPage } from '@/api/schemas';
+import type { RewardFilters } from '@/api/requests';
 
 export async function listRewards(
   filters: RewardFilters,

@@ -1,5 +1,5 @@
 import { useRef, type FormEvent, type KeyboardEvent } from 'react';
-import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/schemas';
+import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { SelectField, TextField } from '@/components/ui/field';

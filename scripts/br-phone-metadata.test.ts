@@ -1,14 +1,8 @@
-// @vitest-environment node
 // The committed Brazil-only metadata must equal what the generator produces from the
 // installed libphonenumber-js. After an upgrade: node scripts/br-phone-metadata.mjs
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import {
-  loadSource,
-  OUTPUT,
-  reduceToBrazil,
-  renderBrazilMetadata,
-} from '../../scripts/br-phone-metadata.mjs';
+import { loadSource, OUTPUT, reduceToBrazil, renderBrazilMetadata } from './br-phone-metadata.mjs';
 
 test('committed phone-metadata.br.json is up to date with libphonenumber-js', () => {
   // Compared as data, so reformatting the file (prettier) does not matter; content does.

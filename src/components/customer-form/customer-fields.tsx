@@ -18,7 +18,7 @@ import {
   ENDERECO_MAX,
   SERVICE_DEFAULTS,
   type CustomerFieldName,
-} from '@/features/customers/customer-schema';
+} from './customer-schema';
 
 type Props<T extends FieldValues, C, O> = {
   /** The react-hook-form form that holds the fields (values shaped as `CustomerFormValues`). */

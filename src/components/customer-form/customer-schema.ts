@@ -3,7 +3,7 @@
 // messages are written for the cashier. Only `celular` is required; every other field may be
 // left blank, and a blank field is omitted from the request (the service fills its default).
 import * as z from 'zod/mini';
-import type { RegisterCustomerBody } from '@/api/schemas';
+import type { RegisterCustomerBody } from '@/api/requests';
 import { cepDigits } from '@/lib/cep';
 import { cpfDigits, isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';

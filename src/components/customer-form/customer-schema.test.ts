@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { PostPointsBody, RegisterCustomerBody } from '@/api/requests';
 import { todayInSaoPaulo } from '@/lib/dates';
 import {
   CUSTOMER_MESSAGES,
@@ -157,6 +158,28 @@ describe('toRegisterBody', () => {
       cidade: 'São Paulo',
       estado: 'SP',
     });
+  });
+
+  test('what the form builds is a body registration and posting accept (the wire contract)', () => {
+    const full: CustomerFormValues = {
+      celular: '(21) 99876-5432',
+      cpf: '529.982.247-25',
+      nome: 'Ana Souza',
+      email: 'ana@exemplo.com.br',
+      data_nascimento: '1990-05-17',
+      genero: 'M',
+      cep: '20040-020',
+      endereco: 'Rua da Assembleia, 10',
+      bairro: 'Centro',
+      cidade: 'Rio de Janeiro',
+      estado: 'RJ',
+    };
+    for (const values of [full, valid]) {
+      const parsed = customerFieldsSchema.parse(values);
+      expect(RegisterCustomerBody.safeParse(parsed).error?.issues ?? []).toEqual([]);
+      const points = { valor_gasto: 100, senha_atendente: '1234', cliente: parsed };
+      expect(PostPointsBody.safeParse(points).error?.issues ?? []).toEqual([]);
+    }
   });
 
   test('whitespace-only fields are omitted', () => {
