@@ -79,6 +79,28 @@ if (env.mode === 'live') {
   options = { ...common, ...upstream };
 }
 
+// The postings journal (exactly-once pontuar). Off unless POSTINGS_JOURNAL=1 until the
+// counter sends a sale id with every posting.
+let closeJournal = async (): Promise<void> => {};
+if (process.env.POSTINGS_JOURNAL === '1') {
+  const { openJournal } = await import('./app/postings/setup');
+  const { upstreamCall } = await import('./app/postings/upstream');
+  try {
+    const journal = await openJournal(
+      process.env,
+      root,
+      upstreamCall(options),
+      options.establishmentId,
+      logger,
+    );
+    options = { ...options, postings: journal.service };
+    closeJournal = journal.close;
+  } catch (err) {
+    closeUpstream();
+    die(`cannot open the postings journal: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
 const app = createAppServer(options);
 const server = serve(
   { fetch: app.fetch, port: env.port, hostname: env.host },
@@ -107,8 +129,10 @@ function shutdown(signal: NodeJS.Signals): void {
   }, 5_000);
   force.unref();
   server.close(() => {
-    closeUpstream();
-    process.exit(0);
+    void closeJournal().finally(() => {
+      closeUpstream();
+      process.exit(0);
+    });
   });
 }
 process.on('SIGINT', shutdown);

@@ -2,6 +2,8 @@ import { Hono } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { fail, messages } from './envelope';
+import { mountPostingRoutes } from './postings/routes';
+import type { PostingService } from './postings/postings';
 import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
@@ -30,6 +32,8 @@ export interface AppServerOptions {
   /** Largest upstream answer relayed to the browser. Default 8 MiB. */
   maxResponseBytes?: number;
   logger?: Logger;
+  /** The postings journal: when given, `pontuar` goes through it (Idempotency-Key required). */
+  postings?: PostingService;
 }
 
 export interface ConfigData {
@@ -61,6 +65,14 @@ export function createAppServer(o: AppServerOptions): AppServer {
     c.header('Allow', 'GET, HEAD');
     return fail(c, 405, messages.methodNotAllowed);
   });
+
+  if (o.postings) {
+    mountPostingRoutes(app, {
+      service: o.postings,
+      establishmentId: o.establishmentId,
+      maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
+    });
+  }
 
   app.all(
     `${PROXY_PREFIX}*`,

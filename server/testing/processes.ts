@@ -8,7 +8,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 export interface RunningProcess {
   url: string;
@@ -26,7 +25,9 @@ function start(
   env: Record<string, string>,
   urlOf: (line: Record<string, unknown>) => string | null,
 ): Promise<RunningProcess> {
-  const child = spawn(tsx, [script], {
+  // One process (node with tsx's loader), not the tsx CLI and its child: SIGKILL must hit the
+  // server itself, as `kill -9` would.
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,230 @@
+// Exactly once, through the real processes: the sandbox run alone, the fault relay in front of
+// it, and the app server (server/main.ts, live mode, postings journal on) pointed at the relay.
+// Every case counts what the client was told (confirmed), what the service holds (delivered),
+// and prints duplicated / lost.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import {
+  freshPhone,
+  sandboxPurchases,
+  startAppServer,
+  startSandbox,
+  type RunningProcess,
+} from '../server/testing/processes';
+import { startRelay, type Relay } from '../server/testing/relay';
+
+const JOURNAL_ENV = {
+  POSTINGS_JOURNAL: '1',
+  JOURNAL_QUIET_MS: '2000',
+  JOURNAL_UNKNOWN_HORIZON_MS: '30000',
+  JOURNAL_RECHECK_MS: '1000',
+  JOURNAL_LEASE_MS: '3000',
+};
+
+let dir: string;
+let sandbox: RunningProcess;
+let relay: Relay;
+let app: RunningProcess;
+let appDb: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'exactly-once-'));
+  appDb = path.join(dir, 'app.db');
+  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
+  relay = await startRelay(sandbox.url);
+  app = await startAppServer(relay.url, { ...JOURNAL_ENV, APP_DB: appDb });
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  await relay?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Final = { estado: string; motivo: string | null; conferido?: boolean };
+
+const sale = (celular: string, valor = 2590) => ({
+  valor_gasto: valor,
+  senha_atendente: '1234',
+  cliente: { celular, nome: 'Cliente Teste' },
+});
+
+/** What the browser does: post once with the sale id, then follow the posting until it ends. */
+async function postAndFollow(
+  body: unknown,
+  key = randomUUID(),
+  base = () => app.url,
+): Promise<Final> {
+  try {
+    const res = await fetch(`${base()}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as {
+      success: boolean;
+      message: string;
+      data: Record<string, unknown>;
+    };
+    if (res.status === 200) return { estado: 'lançado', motivo: null };
+    if (res.status !== 202) return { estado: 'recusado', motivo: json.message };
+  } catch {
+    // The answer to the browser was lost: ask the server what became of the sale.
+  }
+  return follow(key, base);
+}
+
+async function follow(key: string, base = () => app.url): Promise<Final> {
+  for (let i = 0; i < 120; i++) {
+    try {
+      const res = await fetch(`${base()}/api/lancamentos/${key}?esperar=8`);
+      if (res.status === 200) {
+        const { data } = (await res.json()) as { data: Final & { estado: string } };
+        if (data.estado === 'lançado' || data.estado === 'recusado') return data;
+      } else if (res.status !== 404) {
+        throw new Error(`lancamentos answered ${res.status}`);
+      }
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  throw new Error(`posting ${key} never settled`);
+}
+
+function report(name: string, confirmed: number, delivered: number, expected: number) {
+  const duplicated = Math.max(0, delivered - expected);
+  const lost = Math.max(0, confirmed - delivered);
+  console.log(
+    `[exactly-once] ${name}: confirmed=${confirmed} delivered=${delivered} duplicated=${duplicated} lost=${lost}`,
+  );
+}
+
+const matchPhone = (phone: string) => (r: { path: string; body: string }) =>
+  r.path.endsWith('/fidelidade/pontuar') && r.body.includes(phone);
+
+test('upstream commits at 5, 10.05, 11, 15, 30 and 59 s: one posting each, each ends lançado', async () => {
+  test.setTimeout(120_000);
+  const delays = [5, 10.05, 11, 15, 30, 59];
+  const results = await Promise.all(
+    delays.map(async (s) => {
+      const phone = freshPhone();
+      relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: s * 1000 } });
+      const started = Date.now();
+      const final = await postAndFollow(sale(phone));
+      const delivered = await sandboxPurchases(sandbox.url, phone);
+      report(
+        `commit at ${s} s (ended after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        final.estado === 'lançado' ? 1 : 0,
+        delivered,
+        1,
+      );
+      return { s, estado: final.estado, delivered };
+    }),
+  );
+  for (const r of results)
+    expect(r, `commit at ${r.s} s`).toEqual({ s: r.s, estado: 'lançado', delivered: 1 });
+});
+
+test('the connection reset after the commit: lançado (conferido), one posting', async () => {
+  const phone = freshPhone();
+  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'lose-answer' } });
+  const final = await postAndFollow(sale(phone));
+  const delivered = await sandboxPurchases(sandbox.url, phone);
+  report('reset after commit', final.estado === 'lançado' ? 1 : 0, delivered, 1);
+  expect(counts).toMatchObject({ forwarded: 1, reset: 1 });
+  expect(final).toMatchObject({ estado: 'lançado', conferido: true });
+  expect(delivered).toBe(1);
+});
+
+test('the connection reset before the commit: não lançado, then one posting on the retry', async () => {
+  const phone = freshPhone();
+  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'reset-before' } });
+  const key = randomUUID();
+  const final = await postAndFollow(sale(phone), key);
+  expect(counts).toMatchObject({ forwarded: 0, reset: 1 });
+  expect(final.estado).toBe('recusado');
+  expect(final.motivo).toMatch(/não lançado/);
+  expect(await sandboxPurchases(sandbox.url, phone)).toBe(0);
+  // The same sale id again answers the verdict and sends nothing.
+  expect((await follow(key)).estado).toBe('recusado');
+  // The cashier posts again: a new sale, posted once.
+  const retry = await postAndFollow(sale(phone));
+  const delivered = await sandboxPurchases(sandbox.url, phone);
+  report('reset before commit + retry', retry.estado === 'lançado' ? 1 : 0, delivered, 1);
+  expect(retry.estado).toBe('lançado');
+  expect(delivered).toBe(1);
+});
+
+test('kill -9 of the app server mid-posting: settled after the restart, one posting', async () => {
+  test.setTimeout(90_000);
+  const phone = freshPhone();
+  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: 3000 } });
+  const key = randomUUID();
+  const inFlight = fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify(sale(phone)),
+  }).catch(() => null);
+  await expect.poll(() => counts.received, { timeout: 10_000 }).toBe(1);
+  await new Promise((r) => setTimeout(r, 500));
+  await app.kill9();
+  expect(await inFlight).toBeNull();
+  app = await startAppServer(relay.url, { ...JOURNAL_ENV, APP_DB: appDb });
+  const final = await follow(key);
+  const delivered = await sandboxPurchases(sandbox.url, phone);
+  report('kill -9 mid-posting', final.estado === 'lançado' ? 1 : 0, delivered, 1);
+  expect(final.estado).toBe('lançado');
+  expect(delivered).toBe(1);
+});
+
+test('100 lost-response trials with random delays: no double posting', async () => {
+  test.setTimeout(240_000);
+  const trials = 100;
+  let confirmed = 0;
+  let delivered = 0;
+  let duplicated = 0;
+  let lost = 0;
+  const kinds = { 'lose-answer': 0, 'reset-before': 0, delay: 0 };
+  const trial = async () => {
+    const phone = freshPhone();
+    const roll = Math.random();
+    const ms = Math.floor(Math.random() * 1500);
+    const fault =
+      roll < 0.5
+        ? ({ kind: 'lose-answer', delayMs: ms } as const)
+        : roll < 0.8
+          ? ({ kind: 'reset-before' } as const)
+          : ({ kind: 'delay', ms } as const);
+    kinds[fault.kind] += 1;
+    relay.add({ match: matchPhone(phone), fault });
+    // The cashier posts until told "lançado"; a "não lançado" allows a new attempt.
+    let final = await postAndFollow(sale(phone));
+    let attempts = 1;
+    while (final.estado === 'recusado' && attempts < 3) {
+      final = await postAndFollow(sale(phone));
+      attempts += 1;
+    }
+    const count = await sandboxPurchases(sandbox.url, phone);
+    if (final.estado === 'lançado') confirmed += 1;
+    delivered += Math.min(count, 1);
+    if (count > 1) duplicated += count - 1;
+    if (final.estado === 'lançado' && count === 0) lost += 1;
+  };
+  for (let batch = 0; batch < trials; batch += 25) {
+    await Promise.all(Array.from({ length: Math.min(25, trials - batch) }, trial));
+  }
+  console.log(
+    `[exactly-once] ${trials} lost-response trials (${JSON.stringify(kinds)}): confirmed=${confirmed} delivered=${delivered} duplicated=${duplicated} lost=${lost}`,
+  );
+  expect(duplicated).toBe(0);
+  expect(lost).toBe(0);
+  expect(confirmed).toBe(trials);
+  expect(delivered).toBe(trials);
+});

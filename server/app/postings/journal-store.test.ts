@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startTestPostgres, type TestPostgres } from '../../testing/postgres';
+import type { JournalStore, NewEntry } from './journal-store';
+import { postgresJournal, sqliteJournal } from './test-support';
+
+let pgServer: TestPostgres | null = null;
+beforeAll(async () => {
+  pgServer = await startTestPostgres();
+}, 60_000);
+afterAll(() => pgServer?.stop());
+
+const engines = [
+  ['SQLite', () => sqliteJournal()],
+  [
+    'PostgreSQL',
+    () => {
+      if (pgServer === null)
+        throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+      return postgresJournal(pgServer.url);
+    },
+  ],
+] as const;
+
+const T0 = 1_763_900_000_000;
+
+function entry(over: Partial<NewEntry> = {}): NewEntry {
+  return {
+    key: randomUUID(),
+    establishmentId: 1,
+    terminalId: 'caixa-1',
+    requestId: 'req-1',
+    fingerprint: 'a'.repeat(64),
+    customerKey: '+5511987654321',
+    customerName: 'Maria',
+    amount: 2590,
+    owner: 'me',
+    leaseUntil: T0 + 10_000,
+    createdAt: T0,
+    ...over,
+  };
+}
+
+describe.each(engines)('journal store on %s', (_name, open) => {
+  let store: JournalStore;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const j = await open();
+    store = j.store;
+    close = j.close;
+  });
+  afterAll(() => close?.());
+
+  test('an entry is created once; the same key answers the existing entry', async () => {
+    const e = entry();
+    expect(await store.create(e)).toEqual({ created: true });
+    const again = await store.create({ ...e, fingerprint: 'b'.repeat(64) });
+    expect(again.created).toBe(false);
+    if (!again.created) {
+      expect(again.existing).toMatchObject({
+        key: e.key,
+        fingerprint: e.fingerprint,
+        state: 'enviando',
+        amount: 2590,
+        createdAt: T0,
+      });
+    }
+  });
+
+  test('only the owner may update an entry; the patch round-trips', async () => {
+    const e = entry();
+    await store.create(e);
+    const snapshot = {
+      exists: true,
+      id_cliente: 7,
+      nome: 'Maria',
+      compras: 3,
+      ultima_compra: '2026-11-23 10:00:00',
+      saldo: 40,
+      saldo_carencia: 0,
+      ultimo_credito: 25,
+    };
+    expect(await store.update(e.key, 'someone-else', { state: 'lançado' }, T0 + 1)).toBe(false);
+    expect(
+      await store.update(
+        e.key,
+        'me',
+        {
+          state: 'lançado',
+          snapshot,
+          sentAt: T0 + 5,
+          answerStatus: 200,
+          answerBody: '{"success":true}',
+          points: 25,
+        },
+        T0 + 9,
+      ),
+    ).toBe(true);
+    expect(await store.get(e.key)).toMatchObject({
+      state: 'lançado',
+      snapshot,
+      sentAt: T0 + 5,
+      answerStatus: 200,
+      points: 25,
+      updatedAt: T0 + 9,
+    });
+  });
+
+  test('one slot per establishment and customer; released, it can be taken again', async () => {
+    const a = entry({ customerKey: '+5511911110000' });
+    const b = entry({ customerKey: '+5511911110000' });
+    const other = entry({ customerKey: '+5511911110000', establishmentId: 2 });
+    const results = await Promise.all([
+      store.takeSlot(1, a.customerKey, a.key, T0),
+      store.takeSlot(1, b.customerKey, b.key, T0),
+    ]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const holder = results[0] ? a : b;
+    const waiter = results[0] ? b : a;
+    expect(await store.takeSlot(2, other.customerKey, other.key, T0)).toBe(true);
+    expect(await store.takeSlot(1, waiter.customerKey, waiter.key, T0)).toBe(false);
+    expect(await store.takeSlot(1, holder.customerKey, holder.key, T0)).toBe(true); // re-entrant
+    await store.releaseSlot(holder.key);
+    expect(await store.takeSlot(1, waiter.customerKey, waiter.key, T0)).toBe(true);
+  });
+
+  test('stale entries are claimed by exactly one of two processes', async () => {
+    const stale = entry({ owner: 'dead', leaseUntil: T0 + 50 });
+    const alive = entry({ owner: 'alive', leaseUntil: T0 + 5_000 });
+    const dueCheck = entry({ owner: 'x', leaseUntil: T0 + 50 });
+    for (const e of [stale, alive, dueCheck]) await store.create(e);
+    await store.update(
+      dueCheck.key,
+      'x',
+      { state: 'desconhecido', nextCheckAt: T0 + 99, leaseUntil: T0 + 98 },
+      T0,
+    );
+    const now = T0 + 100;
+    const [p, q] = await Promise.all([
+      store.claimStale(now, 'p', now + 1000, 50),
+      store.claimStale(now, 'q', now + 1000, 50),
+    ]);
+    const claimed = [...p, ...q]
+      .map((e) => e.key)
+      .filter((k) => [stale.key, alive.key, dueCheck.key].includes(k));
+    expect(claimed.sort()).toEqual([stale.key, dueCheck.key].sort());
+    expect((await store.get(stale.key))?.owner).toMatch(/^[pq]$/);
+    expect((await store.get(alive.key))?.owner).toBe('alive');
+  });
+
+  test('the ledger lists one establishment, newest first, by terminal and period', async () => {
+    const base = T0 + 1_000_000;
+    const a = entry({ createdAt: base, terminalId: 'caixa-a', establishmentId: 9 });
+    const b = entry({ createdAt: base + 10, terminalId: 'caixa-b', establishmentId: 9 });
+    const c = entry({ createdAt: base + 20, terminalId: 'caixa-a', establishmentId: 9 });
+    const late = entry({ createdAt: base + 5_000, terminalId: 'caixa-a', establishmentId: 9 });
+    for (const e of [a, b, c, late]) await store.create(e);
+    const day = { establishmentId: 9, from: base, to: base + 1_000 };
+    expect((await store.list(day)).map((e) => e.key)).toEqual([c.key, b.key, a.key]);
+    expect((await store.list({ ...day, terminalId: 'caixa-a' })).map((e) => e.key)).toEqual([
+      c.key,
+      a.key,
+    ]);
+  });
+
+  test('pruning removes settled entries older than the limit and keeps unsettled ones', async () => {
+    const old = entry({ createdAt: T0 - 100, establishmentId: 5 });
+    const oldUnsettled = entry({ createdAt: T0 - 100, establishmentId: 5 });
+    const recent = entry({ createdAt: T0 + 100, establishmentId: 5 });
+    for (const e of [old, oldUnsettled, recent]) await store.create(e);
+    await store.update(old.key, 'me', { state: 'lançado' }, T0);
+    await store.update(recent.key, 'me', { state: 'lançado' }, T0);
+    expect(await store.prune(T0)).toBeGreaterThanOrEqual(1);
+    expect(await store.get(old.key)).toBeNull();
+    expect(await store.get(oldUnsettled.key)).not.toBeNull();
+    expect(await store.get(recent.key)).not.toBeNull();
+  });
+});

@@ -1,0 +1,408 @@
+/**
+ * The postings journal's tables and queries, over Kysely so that one code path runs on SQLite
+ * (better-sqlite3) and PostgreSQL. Every write that must not race is a single conditional
+ * statement (insert-if-absent, update-if-owner, update-if-lease-expired), which both engines
+ * make atomic without explicit row locks.
+ */
+import type { Kysely } from 'kysely';
+
+export const POSTING_STATES = [
+  'enviando',
+  'lançado',
+  'recusado',
+  'verificando',
+  'desconhecido',
+] as const;
+export type PostingState = (typeof POSTING_STATES)[number];
+export const UNSETTLED: readonly PostingState[] = ['enviando', 'verificando', 'desconhecido'];
+
+/** How the upstream answer was lost, which decides how long "unchanged" must last. */
+export type LostKind = 'reset' | 'timeout' | 'crash';
+
+/** The customer as read just before sending (or when re-checking). */
+export interface CustomerReading {
+  exists: boolean;
+  id_cliente: number | null;
+  nome: string | null;
+  compras: number;
+  ultima_compra: string | null;
+  saldo: number;
+  saldo_carencia: number;
+  /** Points of the newest credit in the history (the posting's own, once it landed). */
+  ultimo_credito: number | null;
+}
+
+export interface JournalEntry {
+  key: string;
+  establishmentId: number;
+  terminalId: string | null;
+  requestId: string | null;
+  fingerprint: string;
+  customerKey: string;
+  customerName: string | null;
+  amount: number;
+  state: PostingState;
+  /** Why it is in this state, in Portuguese, for the cashier. */
+  reason: string | null;
+  answerStatus: number | null;
+  answerBody: string | null;
+  snapshot: CustomerReading | null;
+  reading: CustomerReading | null;
+  points: number | null;
+  lostKind: LostKind | null;
+  createdAt: number;
+  sentAt: number | null;
+  endedAt: number | null;
+  updatedAt: number;
+  settledAt: number | null;
+  owner: string | null;
+  leaseUntil: number;
+  nextCheckAt: number | null;
+}
+
+export type NewEntry = Pick<
+  JournalEntry,
+  | 'key'
+  | 'establishmentId'
+  | 'terminalId'
+  | 'requestId'
+  | 'fingerprint'
+  | 'customerKey'
+  | 'customerName'
+  | 'amount'
+  | 'owner'
+  | 'leaseUntil'
+  | 'createdAt'
+>;
+
+export type EntryPatch = Partial<
+  Pick<
+    JournalEntry,
+    | 'state'
+    | 'reason'
+    | 'answerStatus'
+    | 'answerBody'
+    | 'snapshot'
+    | 'reading'
+    | 'points'
+    | 'lostKind'
+    | 'sentAt'
+    | 'endedAt'
+    | 'settledAt'
+    | 'leaseUntil'
+    | 'nextCheckAt'
+    | 'customerName'
+  >
+>;
+
+export interface LedgerFilter {
+  establishmentId: number;
+  terminalId?: string | null;
+  from: number;
+  to: number;
+  limit?: number;
+}
+
+export interface JournalStore {
+  /** Inserts the entry unless its key exists; then answers the existing one. */
+  create(entry: NewEntry): Promise<{ created: true } | { created: false; existing: JournalEntry }>;
+  get(key: string): Promise<JournalEntry | null>;
+  /** Applies the patch if `owner` still owns the entry (a replica that lost it cannot write). */
+  update(key: string, owner: string, patch: EntryPatch, now: number): Promise<boolean>;
+  /** The one in-flight posting per establishment + customer: true when this key holds it. */
+  takeSlot(
+    establishmentId: number,
+    customerKey: string,
+    key: string,
+    now: number,
+  ): Promise<boolean>;
+  releaseSlot(key: string): Promise<void>;
+  /**
+   * Takes over entries nobody is working on: `enviando`/`verificando` whose lease ran out
+   * (their process died) and `desconhecido` due for a re-check. Atomic per entry.
+   */
+  claimStale(
+    now: number,
+    owner: string,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<JournalEntry[]>;
+  list(filter: LedgerFilter): Promise<JournalEntry[]>;
+  /** Deletes settled entries created before `before`; answers how many. */
+  prune(before: number): Promise<number>;
+}
+
+export interface JournalTables {
+  posting_journal: {
+    key: string;
+    establishment_id: number;
+    terminal_id: string | null;
+    request_id: string | null;
+    fingerprint: string;
+    customer_key: string;
+    customer_name: string | null;
+    amount: number;
+    state: string;
+    reason: string | null;
+    answer_status: number | null;
+    answer_body: string | null;
+    snapshot: string | null;
+    reading: string | null;
+    points: number | null;
+    lost_kind: string | null;
+    created_at: number | string;
+    sent_at: number | string | null;
+    ended_at: number | string | null;
+    updated_at: number | string;
+    settled_at: number | string | null;
+    owner: string | null;
+    lease_until: number | string;
+    next_check_at: number | string | null;
+  };
+  posting_slots: {
+    establishment_id: number;
+    customer_key: string;
+    key: string;
+    taken_at: number | string;
+  };
+}
+
+/** Creates the journal's tables (idempotent). */
+export async function migrateJournal(db: Kysely<JournalTables>): Promise<void> {
+  await db.schema
+    .createTable('posting_journal')
+    .ifNotExists()
+    .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
+    .addColumn('establishment_id', 'integer', (c) => c.notNull())
+    .addColumn('terminal_id', 'varchar(64)')
+    .addColumn('request_id', 'varchar(128)')
+    .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
+    .addColumn('customer_key', 'varchar(64)', (c) => c.notNull())
+    .addColumn('customer_name', 'text')
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('state', 'varchar(16)', (c) => c.notNull())
+    .addColumn('reason', 'text')
+    .addColumn('answer_status', 'integer')
+    .addColumn('answer_body', 'text')
+    .addColumn('snapshot', 'text')
+    .addColumn('reading', 'text')
+    .addColumn('points', 'integer')
+    .addColumn('lost_kind', 'varchar(16)')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('sent_at', 'bigint')
+    .addColumn('ended_at', 'bigint')
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addColumn('settled_at', 'bigint')
+    .addColumn('owner', 'varchar(64)')
+    .addColumn('lease_until', 'bigint', (c) => c.notNull())
+    .addColumn('next_check_at', 'bigint')
+    .execute();
+  await db.schema
+    .createIndex('posting_journal_ledger')
+    .ifNotExists()
+    .on('posting_journal')
+    .columns(['establishment_id', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('posting_journal_state')
+    .ifNotExists()
+    .on('posting_journal')
+    .columns(['state', 'lease_until'])
+    .execute();
+  await db.schema
+    .createTable('posting_slots')
+    .ifNotExists()
+    .addColumn('establishment_id', 'integer', (c) => c.notNull())
+    .addColumn('customer_key', 'varchar(64)', (c) => c.notNull())
+    .addColumn('key', 'varchar(64)', (c) => c.notNull())
+    .addColumn('taken_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('posting_slots_pk', ['establishment_id', 'customer_key'])
+    .execute();
+}
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+const json = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
+
+function fromRow(r: JournalTables['posting_journal']): JournalEntry {
+  return {
+    key: r.key,
+    establishmentId: Number(r.establishment_id),
+    terminalId: r.terminal_id,
+    requestId: r.request_id,
+    fingerprint: r.fingerprint,
+    customerKey: r.customer_key,
+    customerName: r.customer_name,
+    amount: Number(r.amount),
+    state: r.state as PostingState,
+    reason: r.reason,
+    answerStatus: r.answer_status,
+    answerBody: r.answer_body,
+    snapshot: json<CustomerReading>(r.snapshot),
+    reading: json<CustomerReading>(r.reading),
+    points: r.points,
+    lostKind: r.lost_kind as LostKind | null,
+    createdAt: Number(r.created_at),
+    sentAt: num(r.sent_at),
+    endedAt: num(r.ended_at),
+    updatedAt: Number(r.updated_at),
+    settledAt: num(r.settled_at),
+    owner: r.owner,
+    leaseUntil: Number(r.lease_until),
+    nextCheckAt: num(r.next_check_at),
+  };
+}
+
+function toColumns(p: EntryPatch): Partial<JournalTables['posting_journal']> {
+  const c: Partial<JournalTables['posting_journal']> = {};
+  if (p.state !== undefined) c.state = p.state;
+  if (p.reason !== undefined) c.reason = p.reason;
+  if (p.answerStatus !== undefined) c.answer_status = p.answerStatus;
+  if (p.answerBody !== undefined) c.answer_body = p.answerBody;
+  if (p.snapshot !== undefined)
+    c.snapshot = p.snapshot === null ? null : JSON.stringify(p.snapshot);
+  if (p.reading !== undefined) c.reading = p.reading === null ? null : JSON.stringify(p.reading);
+  if (p.points !== undefined) c.points = p.points;
+  if (p.lostKind !== undefined) c.lost_kind = p.lostKind;
+  if (p.sentAt !== undefined) c.sent_at = p.sentAt;
+  if (p.endedAt !== undefined) c.ended_at = p.endedAt;
+  if (p.settledAt !== undefined) c.settled_at = p.settledAt;
+  if (p.leaseUntil !== undefined) c.lease_until = p.leaseUntil;
+  if (p.nextCheckAt !== undefined) c.next_check_at = p.nextCheckAt;
+  if (p.customerName !== undefined) c.customer_name = p.customerName;
+  return c;
+}
+
+export function createJournalStore(db: Kysely<JournalTables>): JournalStore {
+  const get = async (key: string) => {
+    const row = await db
+      .selectFrom('posting_journal')
+      .selectAll()
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return row === undefined ? null : fromRow(row);
+  };
+
+  return {
+    get,
+
+    async create(e) {
+      const res = await db
+        .insertInto('posting_journal')
+        .values({
+          key: e.key,
+          establishment_id: e.establishmentId,
+          terminal_id: e.terminalId,
+          request_id: e.requestId,
+          fingerprint: e.fingerprint,
+          customer_key: e.customerKey,
+          customer_name: e.customerName,
+          amount: e.amount,
+          state: 'enviando',
+          created_at: e.createdAt,
+          updated_at: e.createdAt,
+          owner: e.owner,
+          lease_until: e.leaseUntil,
+        })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .executeTakeFirst();
+      if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 1) return { created: true };
+      const existing = await get(e.key);
+      if (existing === null) throw new Error('journal entry vanished after a key conflict');
+      return { created: false, existing };
+    },
+
+    async update(key, owner, patch, now) {
+      const res = await db
+        .updateTable('posting_journal')
+        .set({ ...toColumns(patch), updated_at: now })
+        .where('key', '=', key)
+        .where('owner', '=', owner)
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
+    },
+
+    async takeSlot(establishmentId, customerKey, key, now) {
+      await db
+        .insertInto('posting_slots')
+        .values({
+          establishment_id: establishmentId,
+          customer_key: customerKey,
+          key,
+          taken_at: now,
+        })
+        .onConflict((oc) => oc.columns(['establishment_id', 'customer_key']).doNothing())
+        .execute();
+      const holder = await db
+        .selectFrom('posting_slots')
+        .select('key')
+        .where('establishment_id', '=', establishmentId)
+        .where('customer_key', '=', customerKey)
+        .executeTakeFirst();
+      return holder?.key === key;
+    },
+
+    async releaseSlot(key) {
+      await db.deleteFrom('posting_slots').where('key', '=', key).execute();
+    },
+
+    async claimStale(now, owner, leaseUntil, limit) {
+      const candidates = await db
+        .selectFrom('posting_journal')
+        .select('key')
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('state', 'in', ['enviando', 'verificando']), eb('lease_until', '<', now)]),
+            eb.and([
+              eb('state', '=', 'desconhecido'),
+              eb('next_check_at', '<=', now),
+              eb('lease_until', '<', now),
+            ]),
+          ]),
+        )
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      const claimed: JournalEntry[] = [];
+      for (const { key } of candidates) {
+        const res = await db
+          .updateTable('posting_journal')
+          .set({ owner, lease_until: leaseUntil, updated_at: now })
+          .where('key', '=', key)
+          .where('lease_until', '<', now)
+          .where('state', 'in', [...UNSETTLED])
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) continue;
+        const entry = await get(key);
+        if (entry !== null) claimed.push(entry);
+      }
+      return claimed;
+    },
+
+    async list(f) {
+      let q = db
+        .selectFrom('posting_journal')
+        .selectAll()
+        .where('establishment_id', '=', f.establishmentId)
+        .where('created_at', '>=', f.from)
+        .where('created_at', '<', f.to);
+      if (f.terminalId !== undefined && f.terminalId !== null) {
+        q = q.where('terminal_id', '=', f.terminalId);
+      }
+      const rows = await q
+        .orderBy('created_at', 'desc')
+        .orderBy('key', 'desc')
+        .limit(f.limit ?? 1000)
+        .execute();
+      return rows.map(fromRow);
+    },
+
+    async prune(before) {
+      const res = await db
+        .deleteFrom('posting_journal')
+        .where('created_at', '<', before)
+        .where('state', 'not in', [...UNSETTLED])
+        .executeTakeFirst();
+      return Number(res.numDeletedRows);
+    },
+  };
+}

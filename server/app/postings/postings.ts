@@ -1,0 +1,607 @@
+/**
+ * The postings journal: exactly-once `pontuar` at the app server's edge.
+ *
+ * A posting (one sale, one `Idempotency-Key`) is journaled before it is sent, then runs
+ * detached from the browser's connection:
+ *
+ *   enviando ──answer──────────────► lançado | recusado
+ *      │ answer lost (reset, timeout, 5xx, unreadable)
+ *      ▼
+ *   verificando / desconhecido ──re-read the customer, compare with the snapshot──►
+ *      lançado (one more purchase) | recusado (unchanged long enough) | desconhecido
+ *
+ * - One posting per establishment + customer at a time (a slot row in the store, so across
+ *   replicas too): a snapshot of the customer taken just before sending can then only be
+ *   changed by this posting (or by something outside this app, which makes it ambiguous).
+ * - A lost answer is decided only after the upstream request has ended, never re-sent.
+ *   "Unchanged" becomes "não lançado" only after a quiet period (a reset or 5xx: the upstream
+ *   closed the exchange) or a long horizon (a timeout or a crash: the upstream may still be
+ *   working on it); until then the entry is `verificando` / `desconhecido` and re-checked.
+ * - Entries are leased by the process working on them; a process that dies (kill -9) leaves
+ *   its entries with an expired lease, and any process's sweep takes them over and settles
+ *   them the same way.
+ */
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import { postingFingerprint } from './fingerprint';
+import type {
+  CustomerReading,
+  EntryPatch,
+  JournalEntry,
+  JournalStore,
+  LostKind,
+  PostingState,
+} from './journal-store';
+import { UNSETTLED } from './journal-store';
+
+export type UpstreamCall = (
+  op: 'pontuar' | 'buscar',
+  body: unknown,
+  signal: AbortSignal,
+) => Promise<Response>;
+
+export interface PostingServiceOptions {
+  store: JournalStore;
+  /** Sends one request to the upstream service (tokens and establishment already applied). */
+  call: UpstreamCall;
+  establishmentId: number;
+  logger?: Logger;
+  now?: () => number;
+  /** This process in the store's leases. Default: a random id. */
+  instanceId?: string;
+  /** Limit of one upstream pontuar request. Default 60 s. */
+  upstreamLimitMs?: number;
+  /** Limit of one customer read (snapshot, verification). Default 10 s. */
+  readLimitMs?: number;
+  /** Longest long poll of a POST or GET. Default 8 s. */
+  waitMs?: number;
+  /** How long a posting waits for another posting of the same customer. Default 30 s. */
+  slotWaitMs?: number;
+  /** Unchanged this long after a reset / 5xx ended: "não lançado". Default 5 s. */
+  quietMs?: number;
+  /** Unchanged this long after a timeout / crash: "não lançado". Default 5 min. */
+  unknownHorizonMs?: number;
+  /** Interval of re-checks of a `desconhecido` entry. Default 15 s. */
+  recheckMs?: number;
+  /** Lease of an entry being worked on (renewed while working). Default 15 s. */
+  leaseMs?: number;
+  /** Interval of the sweep (stale entries, re-checks, pruning). Default 1 s. */
+  sweepMs?: number;
+  /** Entries older than this are pruned. Default 90 days. */
+  retentionMs?: number;
+}
+
+export interface Submission {
+  key: string | undefined;
+  terminalId: string | null;
+  requestId: string | null;
+  body: unknown;
+}
+
+export type SubmitResult =
+  | { kind: 'invalid'; message: string; errors?: Record<string, string[]> }
+  | { kind: 'entry'; entry: JournalEntry };
+
+export const postingMessages = {
+  noKey:
+    'Este lançamento não tem identificador (Idempotency-Key). Recarregue a página e lance de novo.',
+  badKey: 'O identificador do lançamento (Idempotency-Key) deve ser um UUID.',
+  keyReused:
+    'Este identificador já foi usado para outra venda. Recarregue a página e lance de novo.',
+  noCustomer: 'Informe o celular do cliente.',
+  busy: 'Outro lançamento deste cliente ainda está em andamento. Nada foi lançado: aguarde e lance de novo.',
+  readFailed:
+    'O serviço de fidelidade não respondeu antes do envio. Nada foi lançado: lance de novo.',
+  notSentRestart:
+    'O servidor reiniciou antes de enviar esta venda. Nada foi lançado: lance de novo.',
+  verifiedPosted:
+    'A resposta do serviço se perdeu, mas o cadastro do cliente mostra a compra: lançado.',
+  verifiedNotPosted:
+    'A resposta do serviço se perdeu e o cadastro do cliente não mostra a compra: não lançado. Pode lançar de novo.',
+  verifying: 'A resposta do serviço se perdeu. Conferindo no cadastro do cliente…',
+  unknown:
+    'Ainda não se sabe se a compra foi registrada. Não lance de novo: o servidor confere sozinho em instantes.',
+  unknownReadFailed:
+    'Não foi possível conferir o cadastro do cliente. Não lance de novo: o servidor confere de novo em instantes.',
+  ambiguous:
+    'O cadastro do cliente mudou por outra compra ao mesmo tempo; não dá para saber se esta foi registrada. Confira o histórico do cliente antes de lançar de novo.',
+} as const;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+class UpstreamTimeout extends Error {
+  override name = 'UpstreamTimeout';
+}
+
+/** Reads the body of a `clientes/buscar` answer into what the journal compares. */
+export function readCustomer(data: unknown): CustomerReading {
+  const d = (data ?? {}) as Record<string, unknown>;
+  const wallet = (d.carteira ?? {}) as Record<string, unknown>;
+  const history = Array.isArray(wallet.historico) ? (wallet.historico as unknown[]) : [];
+  const credit = history.find((h) => (h as { tipo?: unknown } | null)?.tipo === 'credito') as
+    { pontos?: unknown } | undefined;
+  const int = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+  return {
+    exists: true,
+    id_cliente: typeof d.id_cliente === 'number' ? d.id_cliente : null,
+    nome: typeof d.nome === 'string' ? d.nome : null,
+    compras: int(d.compras),
+    ultima_compra: typeof d.ultima_compra === 'string' ? d.ultima_compra : null,
+    saldo: int(wallet.saldo),
+    saldo_carencia: int(wallet.saldo_carencia),
+    ultimo_credito: typeof credit?.pontos === 'number' ? credit.pontos : null,
+  };
+}
+
+export const ABSENT: CustomerReading = {
+  exists: false,
+  id_cliente: null,
+  nome: null,
+  compras: 0,
+  ultima_compra: null,
+  saldo: 0,
+  saldo_carencia: 0,
+  ultimo_credito: null,
+};
+
+/**
+ * Compares the customer after a lost answer with the snapshot taken just before sending.
+ * Only this app's one in-flight posting per customer can change it, so exactly one more
+ * purchase is this posting; none is "not yet"; anything else is ambiguous.
+ */
+export function compareReadings(
+  before: CustomerReading,
+  after: CustomerReading,
+): 'posted' | 'unchanged' | 'ambiguous' {
+  if (!after.exists) return before.exists ? 'ambiguous' : 'unchanged';
+  const delta = after.compras - (before.exists ? before.compras : 0);
+  if (delta === 0 && after.ultima_compra === before.ultima_compra) return 'unchanged';
+  if (delta === 1 && after.ultima_compra !== null) return 'posted';
+  return 'ambiguous';
+}
+
+/** True when the upstream answer is a trustworthy success of pontuar. */
+function postedAnswer(status: number, text: string): Record<string, unknown> | null {
+  if (status < 200 || status > 299) return null;
+  try {
+    const body = JSON.parse(text) as { success?: unknown; data?: Record<string, unknown> };
+    if (body.success === true && typeof body.data?.id_ponto === 'number') return body.data;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+function refusedAnswer(status: number): boolean {
+  // The service refuses before committing: validation, auth, not found, conflict, rate limit.
+  return status >= 400 && status <= 499 && status !== 408;
+}
+
+export interface PostingService {
+  submit(s: Submission): Promise<SubmitResult>;
+  get(key: string): Promise<JournalEntry | null>;
+  /** Waits (bounded) until the entry leaves `enviando`/`verificando`, then answers it. */
+  wait(key: string, ms?: number): Promise<JournalEntry | null>;
+  list: JournalStore['list'];
+  /** Runs one sweep now (stale entries, due re-checks, pruning). */
+  sweep(): Promise<void>;
+  /** Starts the periodic sweep (and the start-up recovery of stale entries). */
+  start(): void;
+  /** Stops the sweep and waits for the postings this process is running. */
+  stop(): Promise<void>;
+  readonly options: Required<Omit<PostingServiceOptions, 'logger' | 'store' | 'call'>>;
+}
+
+export function createPostingService(o: PostingServiceOptions): PostingService {
+  const opts = {
+    establishmentId: o.establishmentId,
+    now: o.now ?? Date.now,
+    instanceId: o.instanceId ?? randomUUID(),
+    upstreamLimitMs: o.upstreamLimitMs ?? 60_000,
+    readLimitMs: o.readLimitMs ?? 10_000,
+    waitMs: o.waitMs ?? 8_000,
+    slotWaitMs: o.slotWaitMs ?? 30_000,
+    quietMs: o.quietMs ?? 5_000,
+    unknownHorizonMs: o.unknownHorizonMs ?? 5 * 60_000,
+    recheckMs: o.recheckMs ?? 15_000,
+    leaseMs: o.leaseMs ?? 15_000,
+    sweepMs: o.sweepMs ?? 1_000,
+    retentionMs: o.retentionMs ?? 90 * 24 * 60 * 60_000,
+  };
+  const { store } = o;
+  const now = opts.now;
+  const me = opts.instanceId;
+  const log = o.logger;
+  const events = new EventEmitter();
+  events.setMaxListeners(0);
+  const running = new Set<Promise<void>>();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let sweeping: Promise<void> | null = null;
+  let lastPrune = 0;
+
+  function track(p: Promise<void>): void {
+    running.add(p);
+    void p.finally(() => running.delete(p));
+  }
+
+  async function write(key: string, patch: EntryPatch): Promise<boolean> {
+    const ok = await store.update(key, me, patch, now());
+    events.emit(key);
+    return ok;
+  }
+
+  async function settle(
+    entry: JournalEntry,
+    state: 'lançado' | 'recusado' | 'desconhecido',
+    patch: EntryPatch,
+  ): Promise<void> {
+    await write(entry.key, {
+      ...patch,
+      state,
+      settledAt: now(),
+      nextCheckAt: null,
+      leaseUntil: 0,
+    });
+    await store.releaseSlot(entry.key);
+    events.emit(entry.key);
+    log?.info({ key: entry.key, state, requestId: entry.requestId }, 'posting settled');
+  }
+
+  /** Parks an unsettled entry for the sweep: nobody holds it until `at`. */
+  async function park(
+    entry: JournalEntry,
+    state: 'verificando' | 'desconhecido',
+    at: number,
+    patch: EntryPatch,
+  ): Promise<void> {
+    await write(entry.key, { ...patch, state, nextCheckAt: at, leaseUntil: at - 1 });
+  }
+
+  async function withLimit<T>(ms: number, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    let t: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      t = setTimeout(() => {
+        controller.abort();
+        reject(new UpstreamTimeout());
+      }, ms);
+    });
+    deadline.catch(() => undefined);
+    try {
+      return await Promise.race([run(controller.signal), deadline]);
+    } finally {
+      clearTimeout(t);
+    }
+  }
+
+  /** Reads the customer; null when the read itself failed. */
+  async function readFor(
+    customerKey: string,
+    snapshot: CustomerReading | null,
+    cpf: string | null,
+  ): Promise<CustomerReading | null> {
+    const once = async (key: Record<string, unknown>): Promise<CustomerReading | null | 'absent'> =>
+      withLimit(opts.readLimitMs, async (signal) => {
+        const res = await o.call('buscar', key, signal);
+        const text = await res.text();
+        if (res.status === 404) return 'absent';
+        if (res.status !== 200) return null;
+        try {
+          return readCustomer((JSON.parse(text) as { data?: unknown }).data);
+        } catch {
+          return null;
+        }
+      }).catch(() => null);
+    const byId = snapshot?.id_cliente ?? null;
+    const first = await once(byId !== null ? { id_cliente: byId } : { celular: customerKey });
+    if (first !== 'absent') return first;
+    if (byId === null && cpf !== null) {
+      const second = await once({ cpf });
+      return second === 'absent' ? ABSENT : second;
+    }
+    return ABSENT;
+  }
+
+  /** Keeps the lease of an entry this process works on while `work` runs. */
+  async function leased<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const renew = setInterval(
+      () =>
+        void store
+          .update(key, me, { leaseUntil: now() + opts.leaseMs }, now())
+          .catch(() => undefined),
+      Math.max(50, Math.floor(opts.leaseMs / 3)),
+    );
+    try {
+      return await work();
+    } finally {
+      clearInterval(renew);
+    }
+  }
+
+  /** Decides a lost answer by re-reading the customer. */
+  async function verify(entry: JournalEntry, kind: LostKind, endedAt: number): Promise<void> {
+    const snapshot = entry.snapshot ?? ABSENT;
+    const reading = await readFor(entry.customerKey, entry.snapshot, null);
+    const t = now();
+    const horizon = kind === 'reset' ? opts.quietMs : opts.unknownHorizonMs;
+    const waiting: 'verificando' | 'desconhecido' =
+      kind === 'reset' ? 'verificando' : 'desconhecido';
+    if (reading === null) {
+      await park(entry, 'desconhecido', t + Math.min(opts.recheckMs, Math.max(opts.quietMs, 1)), {
+        reason: postingMessages.unknownReadFailed,
+        lostKind: kind,
+        endedAt,
+      });
+      return;
+    }
+    const verdict = compareReadings(snapshot, reading);
+    if (verdict === 'posted') {
+      await settle(entry, 'lançado', {
+        reason: postingMessages.verifiedPosted,
+        reading,
+        points: reading.ultimo_credito,
+        customerName: reading.nome,
+        lostKind: kind,
+        endedAt,
+      });
+    } else if (verdict === 'ambiguous') {
+      await settle(entry, 'desconhecido', {
+        reason: postingMessages.ambiguous,
+        reading,
+        lostKind: kind,
+        endedAt,
+      });
+    } else if (t - endedAt >= horizon) {
+      await settle(entry, 'recusado', {
+        reason: postingMessages.verifiedNotPosted,
+        reading,
+        lostKind: kind,
+        endedAt,
+      });
+    } else {
+      const next = Math.min(
+        t + (kind === 'reset' ? opts.quietMs : opts.recheckMs),
+        endedAt + horizon,
+      );
+      await park(entry, waiting, next, {
+        reason: waiting === 'verificando' ? postingMessages.verifying : postingMessages.unknown,
+        reading,
+        lostKind: kind,
+        endedAt,
+      });
+    }
+  }
+
+  /** The detached life of one posting, from its slot to its verdict. */
+  async function run(entry: JournalEntry, body: Record<string, unknown>): Promise<void> {
+    await leased(entry.key, async () => {
+      // One posting per customer at a time: wait our turn (bounded).
+      const slotDeadline = now() + opts.slotWaitMs;
+      while (!(await store.takeSlot(entry.establishmentId, entry.customerKey, entry.key, now()))) {
+        if (now() >= slotDeadline) {
+          await settle(entry, 'recusado', { reason: postingMessages.busy });
+          return;
+        }
+        await sleep(100);
+      }
+      const cpf =
+        typeof (body.cliente as { cpf?: unknown }).cpf === 'string'
+          ? (body.cliente as { cpf: string }).cpf
+          : null;
+      const snapshot = await readFor(entry.customerKey, null, cpf);
+      if (snapshot === null) {
+        await settle(entry, 'recusado', { reason: postingMessages.readFailed });
+        return;
+      }
+      // The snapshot and the send time are journaled before anything leaves.
+      const sentAt = now();
+      await write(entry.key, {
+        snapshot,
+        sentAt,
+        customerName: snapshot.nome ?? entry.customerName,
+      });
+      const sending: JournalEntry = { ...entry, snapshot, sentAt };
+
+      let status: number | null = null;
+      let text = '';
+      let lost: LostKind | null = null;
+      try {
+        const answer = await withLimit(opts.upstreamLimitMs, async (signal) => {
+          const res = await o.call('pontuar', body, signal);
+          return { status: res.status, text: await res.text() };
+        });
+        status = answer.status;
+        text = answer.text;
+      } catch (err) {
+        lost = err instanceof UpstreamTimeout ? 'timeout' : 'reset';
+      }
+      const endedAt = now();
+      if (status !== null) {
+        const data = postedAnswer(status, text);
+        if (data !== null) {
+          const saldo = typeof data.saldo_atual === 'number' ? data.saldo_atual : 0;
+          const carencia = typeof data.saldo_carencia === 'number' ? data.saldo_carencia : 0;
+          await settle(sending, 'lançado', {
+            answerStatus: status,
+            answerBody: text,
+            endedAt,
+            reason: null,
+            // Points of this posting, when no reward consumed any (else the history tells).
+            points: Math.max(0, saldo + carencia - snapshot.saldo - snapshot.saldo_carencia),
+          });
+          return;
+        }
+        if (refusedAnswer(status)) {
+          let reason: string | null = null;
+          try {
+            const m = (JSON.parse(text) as { message?: unknown }).message;
+            if (typeof m === 'string') reason = m;
+          } catch {
+            reason = null;
+          }
+          await settle(sending, 'recusado', {
+            answerStatus: status,
+            answerBody: text,
+            endedAt,
+            reason,
+          });
+          return;
+        }
+        lost = 'reset';
+      }
+      log?.warn(
+        { key: entry.key, lost, status, requestId: entry.requestId },
+        'posting answer lost',
+      );
+      await write(entry.key, {
+        state: 'verificando',
+        reason: postingMessages.verifying,
+        lostKind: lost,
+        endedAt,
+      });
+      await verify({ ...sending, state: 'verificando' }, lost ?? 'reset', endedAt);
+    });
+  }
+
+  /** Takes over what nobody works on: crashed processes' entries and due re-checks. */
+  async function recover(entry: JournalEntry): Promise<void> {
+    await leased(entry.key, async () => {
+      if (entry.state === 'enviando' && entry.sentAt === null) {
+        await settle(entry, 'recusado', { reason: postingMessages.notSentRestart });
+        return;
+      }
+      if (entry.state === 'enviando') {
+        // Its process died mid-request: that request has ended, the upstream may still commit.
+        await verify(entry, 'crash', now());
+        return;
+      }
+      await verify(entry, entry.lostKind ?? 'crash', entry.endedAt ?? now());
+    });
+  }
+
+  async function sweepOnce(): Promise<void> {
+    const t = now();
+    const claimed = await store.claimStale(t, me, t + opts.leaseMs, 50);
+    for (const entry of claimed) {
+      const p = recover(entry).catch((err: unknown) =>
+        log?.error({ key: entry.key, err: String(err) }, 'posting recovery failed'),
+      );
+      track(p);
+    }
+    if (t - lastPrune > 60 * 60_000) {
+      lastPrune = t;
+      const pruned = await store.prune(t - opts.retentionMs);
+      if (pruned > 0) log?.info({ pruned }, 'journal pruned');
+    }
+  }
+
+  function sweep(): Promise<void> {
+    if (sweeping) return sweeping;
+    sweeping = sweepOnce()
+      .catch((err: unknown) => log?.error({ err: String(err) }, 'journal sweep failed'))
+      .finally(() => {
+        sweeping = null;
+      });
+    return sweeping;
+  }
+
+  async function wait(key: string, ms = opts.waitMs): Promise<JournalEntry | null> {
+    const deadline = now() + Math.min(ms, opts.waitMs);
+    const done = (e: JournalEntry | null) =>
+      e === null || (e.state !== 'enviando' && e.state !== 'verificando');
+    let entry = await store.get(key);
+    while (!done(entry) && now() < deadline) {
+      // Woken by this process's writes; polls for other replicas' writes.
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(finish, Math.min(250, Math.max(0, deadline - now())));
+        function finish() {
+          clearTimeout(t);
+          events.off(key, finish);
+          resolve();
+        }
+        events.on(key, finish);
+      });
+      entry = await store.get(key);
+    }
+    return entry;
+  }
+
+  async function submit(s: Submission): Promise<SubmitResult> {
+    if (s.key === undefined || s.key.trim() === '')
+      return { kind: 'invalid', message: postingMessages.noKey };
+    const key = s.key.trim().toLowerCase();
+    if (!UUID.test(key)) return { kind: 'invalid', message: postingMessages.badKey };
+    const body = s.body as Record<string, unknown> | null;
+    const cliente = (body !== null && typeof body === 'object' ? body.cliente : null) as
+      Record<string, unknown> | null | undefined;
+    const celular = cliente !== null && typeof cliente === 'object' ? cliente.celular : undefined;
+    if (typeof celular !== 'string' || celular.trim() === '' || celular.length > 32) {
+      return {
+        kind: 'invalid',
+        message: postingMessages.noCustomer,
+        errors: { 'cliente.celular': [postingMessages.noCustomer] },
+      };
+    }
+    const fingerprint = postingFingerprint(body as Record<string, unknown>);
+    const amount = (body as { valor_gasto?: unknown }).valor_gasto;
+    const t = now();
+    const created = await store.create({
+      key,
+      establishmentId: opts.establishmentId,
+      terminalId: s.terminalId,
+      requestId: s.requestId,
+      fingerprint,
+      customerKey: celular,
+      customerName: typeof cliente?.nome === 'string' ? cliente.nome : null,
+      amount: typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : 0,
+      owner: me,
+      leaseUntil: t + opts.leaseMs,
+      createdAt: t,
+    });
+    if (!created.created) {
+      if (created.existing.fingerprint !== fingerprint) {
+        return { kind: 'invalid', message: postingMessages.keyReused };
+      }
+    } else {
+      const entry = await store.get(key);
+      if (entry === null) throw new Error('journal entry missing after insert');
+      track(
+        run(entry, body as Record<string, unknown>).catch((err: unknown) => {
+          // The lease runs out and the sweep settles it from what the store knows.
+          log?.error({ key, err: String(err) }, 'posting failed');
+        }),
+      );
+    }
+    const entry = await wait(key);
+    if (entry === null) throw new Error('journal entry missing');
+    return { kind: 'entry', entry };
+  }
+
+  return {
+    submit,
+    get: (key) => store.get(key.toLowerCase()),
+    wait: (key, ms) => wait(key.toLowerCase(), ms),
+    list: (f) => store.list(f),
+    sweep,
+    start() {
+      if (timer !== undefined) return;
+      void sweep();
+      timer = setInterval(() => void sweep(), opts.sweepMs);
+      timer.unref?.();
+    },
+    async stop() {
+      if (timer !== undefined) clearInterval(timer);
+      timer = undefined;
+      await sweeping;
+      await Promise.allSettled([...running]);
+    },
+    options: opts,
+  };
+}
+
+export function isSettled(state: PostingState): boolean {
+  return !UNSETTLED.includes(state);
+}

@@ -1,0 +1,181 @@
+/** Test support for the journal: its store on a fresh engine, and a scriptable upstream. */
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { createJournalStore, migrateJournal, type JournalTables } from './journal-store';
+import type { UpstreamCall } from './postings';
+
+export async function sqliteJournal() {
+  const db = new Kysely<JournalTables>({
+    dialect: new SqliteDialect({ database: new Database(':memory:') }),
+  });
+  await migrateJournal(db);
+  return { db, store: createJournalStore(db), close: () => db.destroy() };
+}
+
+/** A journal in a fresh schema of the given PostgreSQL database. */
+export async function postgresJournal(url: string) {
+  const schema = `j_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
+  const db = new Kysely<JournalTables>({ dialect: new PostgresDialect({ pool }) });
+  await migrateJournal(db);
+  return { db, store: createJournalStore(db), close: () => db.destroy() };
+}
+
+type Outcome =
+  /** Commit and answer. */
+  | 'ok'
+  /** Answer 422 without committing. */
+  | 'refuse'
+  /** Commit, then lose the answer (connection reset). */
+  | 'commit-then-reset'
+  /** Lose the connection without committing. */
+  | 'reset'
+  /** Commit, then answer 500 with an untrustworthy body. */
+  | 'commit-then-500'
+  /** Never answer; commit `ms` after the request (even if it was aborted). */
+  | { hangAndCommitAfter: number }
+  /** Answer normally after `ms` (aborted requests do not commit). */
+  | { delay: number };
+
+interface Customer {
+  id: number;
+  celular: string;
+  nome: string;
+  compras: number;
+  ultima: string | null;
+  saldo: number;
+}
+
+/**
+ * A stand-in of the service's pontuar and buscar, with a queue of outcomes for pontuar. It
+ * counts commits per phone and the most pontuar requests in flight at once per phone.
+ */
+export function scriptedUpstream() {
+  const customers = new Map<string, Customer>();
+  const outcomes: Outcome[] = [];
+  const inFlight = new Map<string, number>();
+  const maxInFlight = new Map<string, number>();
+  let nextId = 1;
+  let calls = 0;
+  let buscarFails = false;
+
+  function commit(celular: string, nome: string | undefined, valor: number) {
+    let c = customers.get(celular);
+    if (!c) {
+      c = {
+        id: nextId++,
+        celular,
+        nome: nome ?? 'CLIENTE DESCONHECIDO',
+        compras: 0,
+        ultima: null,
+        saldo: 0,
+      };
+      customers.set(celular, c);
+    }
+    c.compras += 1;
+    c.ultima = `2026-11-23 10:00:${String(c.compras).padStart(2, '0')}`;
+    c.saldo += Math.floor(valor / 100);
+    return c;
+  }
+
+  const json = (status: number, body: unknown) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  const call: UpstreamCall = async (op, body, signal) => {
+    const b = body as Record<string, unknown>;
+    if (op === 'buscar') {
+      if (buscarFails) throw new TypeError('fetch failed');
+      const c =
+        typeof b.id_cliente === 'number'
+          ? [...customers.values()].find((x) => x.id === b.id_cliente)
+          : customers.get(String(b.celular));
+      if (!c) return json(404, { success: false, message: 'Cliente não encontrado', data: {} });
+      return json(200, {
+        success: true,
+        message: 'ok',
+        data: {
+          id_cliente: c.id,
+          nome: c.nome,
+          compras: c.compras,
+          ultima_compra: c.ultima,
+          carteira: {
+            saldo: c.saldo,
+            saldo_carencia: 0,
+            historico: c.compras > 0 ? [{ tipo: 'credito', pontos: 10 }] : [],
+          },
+        },
+      });
+    }
+    calls += 1;
+    const cliente = b.cliente as { celular: string; nome?: string };
+    const celular = cliente.celular;
+    inFlight.set(celular, (inFlight.get(celular) ?? 0) + 1);
+    maxInFlight.set(celular, Math.max(maxInFlight.get(celular) ?? 0, inFlight.get(celular)!));
+    const outcome = outcomes.shift() ?? 'ok';
+    const valor = Number(b.valor_gasto);
+    try {
+      const answerOf = (c: Customer) =>
+        json(200, {
+          success: true,
+          message: 'Pontos lançados',
+          data: {
+            id_cliente: c.id,
+            id_ponto: 1000 + calls,
+            saldo_atual: c.saldo,
+            saldo_carencia: 0,
+          },
+        });
+      if (outcome === 'ok') return answerOf(commit(celular, cliente.nome, valor));
+      if (outcome === 'refuse')
+        return json(422, {
+          success: false,
+          message: 'Senha do atendente inválida.',
+          data: {},
+          errors: { senha_atendente: ['Senha do atendente inválida.'] },
+        });
+      if (outcome === 'commit-then-reset') {
+        commit(celular, cliente.nome, valor);
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      }
+      if (outcome === 'reset')
+        throw new TypeError('fetch failed', { cause: { code: 'ECONNRESET' } });
+      if (outcome === 'commit-then-500') {
+        commit(celular, cliente.nome, valor);
+        return new Response('<html>Bad gateway</html>', { status: 502 });
+      }
+      if ('hangAndCommitAfter' in outcome) {
+        setTimeout(() => commit(celular, cliente.nome, valor), outcome.hangAndCommitAfter);
+        return await new Promise<Response>((_, reject) =>
+          signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+        );
+      }
+      await new Promise<void>((resolve, reject) => {
+        const t = setTimeout(resolve, outcome.delay);
+        signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          reject(new DOMException('aborted', 'AbortError'));
+        });
+      });
+      return answerOf(commit(celular, cliente.nome, valor));
+    } finally {
+      inFlight.set(celular, inFlight.get(celular)! - 1);
+    }
+  };
+
+  return {
+    call,
+    outcomes,
+    customers,
+    commits: (celular: string) => customers.get(celular)?.compras ?? 0,
+    maxInFlight: (celular: string) => maxInFlight.get(celular) ?? 0,
+    calls: () => calls,
+    setBuscarFails(v: boolean) {
+      buscarFails = v;
+    },
+  };
+}
