@@ -83,18 +83,26 @@ if (env.mode === 'live') {
 // counter sends a sale id with every posting.
 let closeJournal = async (): Promise<void> => {};
 if (process.env.POSTINGS_JOURNAL === '1') {
-  const { openJournal } = await import('./app/postings/setup');
+  const { openStore } = await import('./store');
+  const { startJournal } = await import('./app/postings/setup');
   const { upstreamCall } = await import('./app/postings/upstream');
   try {
-    const journal = await openJournal(
+    const store = await openStore({
+      databaseUrl: process.env.DATABASE_URL ?? null,
+      sqlitePath: path.resolve(root, process.env.APP_DB?.trim() || path.join('data', 'app.db')),
+    });
+    const postings = startJournal(
       process.env,
-      root,
+      store,
       upstreamCall(options),
       options.establishmentId,
       logger,
     );
-    options = { ...options, postings: journal.service };
-    closeJournal = journal.close;
+    options = { ...options, postings };
+    closeJournal = async () => {
+      await postings.stop();
+      await store.close();
+    };
   } catch (err) {
     closeUpstream();
     die(`cannot open the postings journal: ${err instanceof Error ? err.message : String(err)}`);

@@ -5,3 +5,4 @@ export { ROLES } from './schema';
 export type { Database, Role } from './schema';
 export * from './terminals';
 export * from './limits';
+export * from './journal';

@@ -45,9 +45,51 @@ export interface LockoutsTable {
   locked_until: number | null;
 }
 
+/** The postings journal: one row per sale (Idempotency-Key). See journal.ts. */
+export interface PostingJournalTable {
+  key: string;
+  establishment_id: number;
+  terminal_id: string | null;
+  request_id: string | null;
+  /** SHA-256 of the canonical body without the attendant password. */
+  fingerprint: string;
+  /** The customer's phone (E.164), the unit of "one posting at a time". */
+  customer_key: string;
+  customer_name: string | null;
+  amount: number;
+  /** enviando | lançado | recusado | verificando | desconhecido */
+  state: string;
+  reason: string | null;
+  answer_status: number | null;
+  answer_body: string | null;
+  /** JSON: the customer read just before sending / when last re-checked. */
+  snapshot: string | null;
+  reading: string | null;
+  points: number | null;
+  lost_kind: string | null;
+  created_at: number;
+  sent_at: number | null;
+  ended_at: number | null;
+  updated_at: number;
+  settled_at: number | null;
+  owner: string | null;
+  lease_until: number;
+  next_check_at: number | null;
+}
+
+/** At most one posting in flight per establishment + customer: the row's holder. */
+export interface PostingSlotsTable {
+  establishment_id: number;
+  customer_key: string;
+  key: string;
+  taken_at: number;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
   rate_counters: RateCountersTable;
   lockouts: LockoutsTable;
+  posting_journal: PostingJournalTable;
+  posting_slots: PostingSlotsTable;
 }

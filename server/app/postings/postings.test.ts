@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { compareReadings, createPostingService, postingMessages, ABSENT } from './postings';
 import type { PostingService, PostingServiceOptions } from './postings';
 import { scriptedUpstream, sqliteJournal } from './test-support';
-import type { JournalEntry } from './journal-store';
+import type { JournalEntry } from '../../store';
 
 const FAST = {
   quietMs: 60,

@@ -32,8 +32,8 @@ import type {
   JournalStore,
   LostKind,
   PostingState,
-} from './journal-store';
-import { UNSETTLED } from './journal-store';
+} from '../../store';
+import { UNSETTLED } from '../../store';
 
 export type UpstreamCall = (
   op: 'pontuar' | 'buscar',

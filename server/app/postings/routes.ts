@@ -12,7 +12,7 @@ import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { fail, messages } from '../envelope';
 import type { RequestLogVars } from '../request-log';
-import type { CustomerReading, JournalEntry } from './journal-store';
+import type { CustomerReading, JournalEntry } from '../../store';
 import type { PostingService } from './postings';
 
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';

@@ -1,14 +1,9 @@
 /**
- * Starts the postings journal for server/main.ts: its store (SQLite file by default,
- * PostgreSQL when DATABASE_URL is set) and the service with limits from the environment.
+ * The postings journal for server/main.ts: the service over the app server's store, with
+ * limits from JOURNAL_* variables.
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
 import type { Logger } from 'pino';
-import { createJournalStore, migrateJournal, type JournalTables } from './journal-store';
+import { createJournalStore, type Store } from '../../store';
 import { createPostingService, type PostingServiceOptions, type UpstreamCall } from './postings';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -38,42 +33,22 @@ export function journalLimits(env: Env): Partial<PostingServiceOptions> {
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 }
 
-export async function openJournal(
+/** Starts the journal's service (and its sweep) over the app server's store. */
+export function startJournal(
   env: Env,
-  root: string,
+  store: Store,
   call: UpstreamCall,
   establishmentId: number,
   logger: Logger,
 ) {
-  const url = env.DATABASE_URL?.trim();
-  let db: Kysely<JournalTables>;
-  if (url) {
-    db = new Kysely({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 10 }) }),
-    });
-  } else {
-    const file = path.resolve(root, env.APP_DB?.trim() || path.join('data', 'app.db'));
-    mkdirSync(path.dirname(file), { recursive: true });
-    const conn = new Database(file);
-    conn.pragma('journal_mode = WAL');
-    conn.pragma('synchronous = FULL');
-    conn.pragma('busy_timeout = 5000');
-    db = new Kysely({ dialect: new SqliteDialect({ database: conn }) });
-  }
-  await migrateJournal(db);
   const service = createPostingService({
-    store: createJournalStore(db),
+    store: createJournalStore(store),
     call,
     establishmentId,
     logger,
+    now: () => store.now(),
     ...journalLimits(env),
   });
   service.start();
-  return {
-    service,
-    async close() {
-      await service.stop();
-      await db.destroy();
-    },
-  };
+  return service;
 }

@@ -1,29 +1,10 @@
-/** Test support for the journal: its store on a fresh engine, and a scriptable upstream. */
-import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
-import { createJournalStore, migrateJournal, type JournalTables } from './journal-store';
+/** Test support for the journal: its store on a fresh in-memory SQLite, and a scriptable upstream. */
+import { createJournalStore, openStore } from '../../store';
 import type { UpstreamCall } from './postings';
 
 export async function sqliteJournal() {
-  const db = new Kysely<JournalTables>({
-    dialect: new SqliteDialect({ database: new Database(':memory:') }),
-  });
-  await migrateJournal(db);
-  return { db, store: createJournalStore(db), close: () => db.destroy() };
-}
-
-/** A journal in a fresh schema of the given PostgreSQL database. */
-export async function postgresJournal(url: string) {
-  const schema = `j_${Math.random().toString(36).slice(2, 10)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create schema ${schema}`);
-  await admin.end();
-  const pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 4 });
-  const db = new Kysely<JournalTables>({ dialect: new PostgresDialect({ pool }) });
-  await migrateJournal(db);
-  return { db, store: createJournalStore(db), close: () => db.destroy() };
+  const store = await openStore({ sqlitePath: ':memory:' });
+  return { db: store.db, store: createJournalStore(store), close: () => store.close() };
 }
 
 type Outcome =

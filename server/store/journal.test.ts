@@ -1,26 +1,24 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestPostgres, type TestPostgres } from '../../testing/postgres';
-import type { JournalStore, NewEntry } from './journal-store';
-import { postgresJournal, sqliteJournal } from './test-support';
+import { createJournalStore, openStore } from './index';
+import type { JournalStore, NewEntry, Store } from './index';
+import { startPgCluster, storeEngines } from './pg-cluster';
+import type { PgCluster } from './pg-cluster';
 
-let pgServer: TestPostgres | null = null;
+const engines = storeEngines();
+let cluster: PgCluster | null = null;
+const tmp = mkdtempSync(path.join(tmpdir(), 'journal-test-'));
+
 beforeAll(async () => {
-  pgServer = await startTestPostgres();
+  if (engines.includes('postgres')) cluster = await startPgCluster();
 }, 60_000);
-afterAll(() => pgServer?.stop());
-
-const engines = [
-  ['SQLite', () => sqliteJournal()],
-  [
-    'PostgreSQL',
-    () => {
-      if (pgServer === null)
-        throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
-      return postgresJournal(pgServer.url);
-    },
-  ],
-] as const;
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
 
 const T0 = 1_763_900_000_000;
 
@@ -41,15 +39,18 @@ function entry(over: Partial<NewEntry> = {}): NewEntry {
   };
 }
 
-describe.each(engines)('journal store on %s', (_name, open) => {
+describe.each(engines)('postings journal on %s', (engine) => {
   let store: JournalStore;
-  let close: () => Promise<void>;
+  let opened: Store;
   beforeAll(async () => {
-    const j = await open();
-    store = j.store;
-    close = j.close;
+    opened = await openStore(
+      engine === 'postgres'
+        ? { databaseUrl: await cluster!.createDatabase() }
+        : { sqlitePath: path.join(tmp, 'app.db') },
+    );
+    store = createJournalStore(opened);
   });
-  afterAll(() => close?.());
+  afterAll(() => opened?.close());
 
   test('an entry is created once; the same key answers the existing entry', async () => {
     const e = entry();

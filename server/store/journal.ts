@@ -1,10 +1,11 @@
 /**
- * The postings journal's tables and queries, over Kysely so that one code path runs on SQLite
- * (better-sqlite3) and PostgreSQL. Every write that must not race is a single conditional
- * statement (insert-if-absent, update-if-owner, update-if-lease-expired), which both engines
- * make atomic without explicit row locks.
+ * The postings journal's queries (tables `posting_journal` and `posting_slots`, migration
+ * 0002). Every write that must not race is one conditional statement (insert-if-absent,
+ * update-if-owner, update-if-lease-expired), atomic on both engines without row locks.
  */
-import type { Kysely } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
+import type { PostingJournalTable } from './schema';
+import type { Store } from './store';
 
 export const POSTING_STATES = [
   'enviando',
@@ -132,107 +133,18 @@ export interface JournalStore {
   prune(before: number): Promise<number>;
 }
 
-export interface JournalTables {
-  posting_journal: {
-    key: string;
-    establishment_id: number;
-    terminal_id: string | null;
-    request_id: string | null;
-    fingerprint: string;
-    customer_key: string;
-    customer_name: string | null;
-    amount: number;
-    state: string;
-    reason: string | null;
-    answer_status: number | null;
-    answer_body: string | null;
-    snapshot: string | null;
-    reading: string | null;
-    points: number | null;
-    lost_kind: string | null;
-    created_at: number | string;
-    sent_at: number | string | null;
-    ended_at: number | string | null;
-    updated_at: number | string;
-    settled_at: number | string | null;
-    owner: string | null;
-    lease_until: number | string;
-    next_check_at: number | string | null;
-  };
-  posting_slots: {
-    establishment_id: number;
-    customer_key: string;
-    key: string;
-    taken_at: number | string;
-  };
-}
-
-/** Creates the journal's tables (idempotent). */
-export async function migrateJournal(db: Kysely<JournalTables>): Promise<void> {
-  await db.schema
-    .createTable('posting_journal')
-    .ifNotExists()
-    .addColumn('key', 'varchar(64)', (c) => c.primaryKey())
-    .addColumn('establishment_id', 'integer', (c) => c.notNull())
-    .addColumn('terminal_id', 'varchar(64)')
-    .addColumn('request_id', 'varchar(128)')
-    .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
-    .addColumn('customer_key', 'varchar(64)', (c) => c.notNull())
-    .addColumn('customer_name', 'text')
-    .addColumn('amount', 'bigint', (c) => c.notNull())
-    .addColumn('state', 'varchar(16)', (c) => c.notNull())
-    .addColumn('reason', 'text')
-    .addColumn('answer_status', 'integer')
-    .addColumn('answer_body', 'text')
-    .addColumn('snapshot', 'text')
-    .addColumn('reading', 'text')
-    .addColumn('points', 'integer')
-    .addColumn('lost_kind', 'varchar(16)')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('sent_at', 'bigint')
-    .addColumn('ended_at', 'bigint')
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addColumn('settled_at', 'bigint')
-    .addColumn('owner', 'varchar(64)')
-    .addColumn('lease_until', 'bigint', (c) => c.notNull())
-    .addColumn('next_check_at', 'bigint')
-    .execute();
-  await db.schema
-    .createIndex('posting_journal_ledger')
-    .ifNotExists()
-    .on('posting_journal')
-    .columns(['establishment_id', 'created_at'])
-    .execute();
-  await db.schema
-    .createIndex('posting_journal_state')
-    .ifNotExists()
-    .on('posting_journal')
-    .columns(['state', 'lease_until'])
-    .execute();
-  await db.schema
-    .createTable('posting_slots')
-    .ifNotExists()
-    .addColumn('establishment_id', 'integer', (c) => c.notNull())
-    .addColumn('customer_key', 'varchar(64)', (c) => c.notNull())
-    .addColumn('key', 'varchar(64)', (c) => c.notNull())
-    .addColumn('taken_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('posting_slots_pk', ['establishment_id', 'customer_key'])
-    .execute();
-}
-
-const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 const json = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
 
-function fromRow(r: JournalTables['posting_journal']): JournalEntry {
+function fromRow(r: Selectable<PostingJournalTable>): JournalEntry {
   return {
     key: r.key,
-    establishmentId: Number(r.establishment_id),
+    establishmentId: r.establishment_id,
     terminalId: r.terminal_id,
     requestId: r.request_id,
     fingerprint: r.fingerprint,
     customerKey: r.customer_key,
     customerName: r.customer_name,
-    amount: Number(r.amount),
+    amount: r.amount,
     state: r.state as PostingState,
     reason: r.reason,
     answerStatus: r.answer_status,
@@ -241,19 +153,19 @@ function fromRow(r: JournalTables['posting_journal']): JournalEntry {
     reading: json<CustomerReading>(r.reading),
     points: r.points,
     lostKind: r.lost_kind as LostKind | null,
-    createdAt: Number(r.created_at),
-    sentAt: num(r.sent_at),
-    endedAt: num(r.ended_at),
-    updatedAt: Number(r.updated_at),
-    settledAt: num(r.settled_at),
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+    endedAt: r.ended_at,
+    updatedAt: r.updated_at,
+    settledAt: r.settled_at,
     owner: r.owner,
-    leaseUntil: Number(r.lease_until),
-    nextCheckAt: num(r.next_check_at),
+    leaseUntil: r.lease_until,
+    nextCheckAt: r.next_check_at,
   };
 }
 
-function toColumns(p: EntryPatch): Partial<JournalTables['posting_journal']> {
-  const c: Partial<JournalTables['posting_journal']> = {};
+function toColumns(p: EntryPatch): Updateable<PostingJournalTable> {
+  const c: Updateable<PostingJournalTable> = {};
   if (p.state !== undefined) c.state = p.state;
   if (p.reason !== undefined) c.reason = p.reason;
   if (p.answerStatus !== undefined) c.answer_status = p.answerStatus;
@@ -272,7 +184,8 @@ function toColumns(p: EntryPatch): Partial<JournalTables['posting_journal']> {
   return c;
 }
 
-export function createJournalStore(db: Kysely<JournalTables>): JournalStore {
+export function createJournalStore(store: Store): JournalStore {
+  const db = store.db;
   const get = async (key: string) => {
     const row = await db
       .selectFrom('posting_journal')
