@@ -2,11 +2,13 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { precompressPlugin } from './scripts/precompress';
 
 // The SPA build. The app server (server/) serves dist/ and forwards /api/* upstream;
 // in `npm run dev` Vite proxies /api to a running `npm run serve` on port 4173.
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // precompressPlugin: dist/**/*.{br,gz} for the app server to send as they are.
+  plugins: [react(), tailwindcss(), precompressPlugin()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
   build: {

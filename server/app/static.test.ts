@@ -1,6 +1,15 @@
-import { symlinkSync } from 'node:fs';
+import {
+  existsSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { precompress } from '../../scripts/precompress';
 import { IMMUTABLE } from './static';
 import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from './test-helpers';
 
@@ -143,5 +152,104 @@ describe('static SPA', () => {
     expect(await res.text()).toContain('npm run build');
     expect((await noDist.request('/assets/index-abc123.js')).status).toBe(503);
     expect((await noDist.request('/api/config')).status).toBe(200);
+  });
+});
+
+describe('precompressed assets', () => {
+  const JS = `export const big = ${JSON.stringify('ponto '.repeat(400))};\n`;
+  const js = () => path.join(fixture.dist, 'assets', 'app-abc123.js');
+
+  beforeEach(async () => {
+    writeFileSync(js(), JS);
+    writeFileSync(path.join(fixture.dist, 'index.html'), INDEX_HTML + ' '.repeat(600));
+    await precompress(fixture.dist);
+  });
+
+  test('the build step writes brotli and gzip siblings that decompress to the original', () => {
+    expect(brotliDecompressSync(readFileSync(`${js()}.br`)).toString()).toBe(JS);
+    expect(gunzipSync(readFileSync(`${js()}.gz`)).toString()).toBe(JS);
+    // too small to be worth it, or not a text format
+    expect(existsSync(path.join(fixture.dist, 'assets', 'index-abc123.css.br'))).toBe(false);
+    expect(existsSync(path.join(fixture.dist, 'assets', 'font-abc123.woff2.br'))).toBe(false);
+  });
+
+  test.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['*', 'br'],
+    ['gzip;q=0.5, *;q=0', 'gzip'],
+  ])('Accept-Encoding %s gets %s with Vary, immutable and its own ETag', async (accept, enc) => {
+    const res = await app().request('/assets/app-abc123.js', {
+      headers: { 'accept-encoding': accept },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe(enc);
+    expect(res.headers.get('vary')).toBe('Accept-Encoding');
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.get('cache-control')).toBe(IMMUTABLE);
+    expect(res.headers.get('etag')).toMatch(new RegExp(`-${enc}"$`));
+    const body = Buffer.from(await res.arrayBuffer());
+    expect((enc === 'br' ? brotliDecompressSync(body) : gunzipSync(body)).toString()).toBe(JS);
+    expect(body.byteLength).toBeLessThan(JS.length / 4);
+  });
+
+  test.each([undefined, 'identity', 'deflate', 'br;q=0, gzip;q=0', '*;q=0'])(
+    'Accept-Encoding %s gets the original bytes, still with Vary',
+    async (accept) => {
+      const res = await app().request('/assets/app-abc123.js', {
+        headers: accept === undefined ? {} : { 'accept-encoding': accept },
+      });
+      expect(res.headers.get('content-encoding')).toBeNull();
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(await res.text()).toBe(JS);
+    },
+  );
+
+  test('index.html is served compressed and not cached; fallback routes too', async () => {
+    for (const url of ['/', '/premios']) {
+      const res = await app().request(url, { headers: { 'accept-encoding': 'gzip, br' } });
+      expect(res.headers.get('content-encoding')).toBe('br');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toContain(
+        '<div id="root">',
+      );
+    }
+  });
+
+  test('a 304 needs the ETag of the same encoding', async () => {
+    const br = await app().request('/assets/app-abc123.js', {
+      headers: { 'accept-encoding': 'br' },
+    });
+    const etag = br.headers.get('etag')!;
+    const again = await app().request('/assets/app-abc123.js', {
+      headers: { 'accept-encoding': 'br', 'if-none-match': etag },
+    });
+    expect(again.status).toBe(304);
+    const gz = await app().request('/assets/app-abc123.js', {
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': etag },
+    });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+  });
+
+  test('HEAD gives the length of the encoded variant', async () => {
+    const res = await app().request('/assets/app-abc123.js', {
+      method: 'HEAD',
+      headers: { 'accept-encoding': 'br' },
+    });
+    expect(res.headers.get('content-length')).toBe(String(statSync(`${js()}.br`).size));
+    expect(await res.text()).toBe('');
+  });
+
+  test('a sibling left over from an older build is ignored', async () => {
+    const newer = new Date(Date.now() + 60_000);
+    writeFileSync(js(), 'export const fresh = 1;\n');
+    utimesSync(js(), newer, newer);
+    const res = await app().request('/assets/app-abc123.js', {
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(res.headers.get('content-encoding')).toBeNull();
+    expect(await res.text()).toBe('export const fresh = 1;\n');
   });
 });

@@ -60,6 +60,43 @@ export function safeSegments(pathname: string): string[] | null {
 
 type Found = { file: string; size: number; mtimeMs: number };
 
+export type Encoding = 'br' | 'gzip';
+
+/** Precompressed siblings written by the build (scripts/precompress.ts), best first. */
+const VARIANTS: readonly { encoding: Encoding; suffix: string }[] = [
+  { encoding: 'br', suffix: '.br' },
+  { encoding: 'gzip', suffix: '.gz' },
+];
+
+/**
+ * The encodings an `Accept-Encoding` header accepts (q > 0). `*` accepts the ones not named;
+ * `x-gzip` is gzip. A missing header accepts none: the answer stays identity.
+ */
+export function acceptedEncodings(header: string | undefined): Set<Encoding> {
+  const accepted = new Set<Encoding>();
+  if (header === undefined) return accepted;
+  const named = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [rawName = '', ...params] = part.split(';');
+    const name = rawName.trim().toLowerCase();
+    if (name === '') continue;
+    let q = 1;
+    for (const param of params) {
+      const m = /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(param);
+      if (m) q = Number(m[1]);
+    }
+    named.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(q) ? q : 0);
+  }
+  const star = named.get('*');
+  for (const { encoding } of VARIANTS) {
+    const q = named.get(encoding) ?? star ?? 0;
+    if (q > 0) accepted.add(encoding);
+  }
+  return accepted;
+}
+
+type Variant = { encoding: Encoding; file: string; size: number; mtimeMs: number };
+
 async function findFile(root: string, segments: readonly string[]): Promise<Found | null> {
   const candidate = path.resolve(root, ...segments);
   if (candidate !== root && !candidate.startsWith(root + path.sep)) return null;
@@ -91,18 +128,55 @@ export function createStaticHandler(distDir: string) {
     }
   }
 
+  /** The file's precompressed siblings, looked up once per version of the file. */
+  const variantCache = new Map<string, { key: string; variants: Variant[] }>();
+  async function variantsOf(found: Found): Promise<Variant[]> {
+    const key = `${found.size}:${found.mtimeMs}`;
+    const cached = variantCache.get(found.file);
+    if (cached?.key === key) return cached.variants;
+    const variants: Variant[] = [];
+    for (const { encoding, suffix } of VARIANTS) {
+      const file = found.file + suffix;
+      try {
+        const st = await stat(file);
+        // A sibling older than its original is left over from an earlier build: ignore it.
+        if (st.isFile() && st.mtimeMs >= found.mtimeMs) {
+          variants.push({ encoding, file, size: st.size, mtimeMs: st.mtimeMs });
+        }
+      } catch {
+        // no such variant
+      }
+    }
+    variantCache.set(found.file, { key, variants });
+    return variants;
+  }
+
   async function send(c: Context, found: Found, cacheControl: string): Promise<Response> {
-    const etag = `W/"${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
-    const headers = {
+    const variants = await variantsOf(found);
+    const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+    const chosen = variants.find((v) => accepted.has(v.encoding));
+    const version = `${found.size.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}`;
+    const etag = chosen ? `W/"${version}-${chosen.encoding}"` : `W/"${version}"`;
+    const headers: Record<string, string> = {
       'Content-Type': contentTypeOf(found.file),
       'Cache-Control': cacheControl,
       ETag: etag,
     };
-    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
-    if (c.req.method === 'HEAD') {
-      return c.body(null, 200, { ...headers, 'Content-Length': String(found.size) });
+    // Caches must key the answer on Accept-Encoding whenever another encoding exists.
+    if (variants.length > 0) headers.Vary = 'Accept-Encoding';
+    if (chosen) headers['Content-Encoding'] = chosen.encoding;
+    const ifNoneMatch = c.req.header('if-none-match');
+    if (ifNoneMatch !== undefined && ifNoneMatch.split(',').some((t) => t.trim() === etag)) {
+      return c.body(null, 304, headers);
     }
-    return c.body(await readFile(found.file), 200, headers);
+    const bodyFile = chosen?.file ?? found.file;
+    if (c.req.method === 'HEAD') {
+      return c.body(null, 200, {
+        ...headers,
+        'Content-Length': String(chosen?.size ?? found.size),
+      });
+    }
+    return c.body(await readFile(bodyFile), 200, headers);
   }
 
   return async (c: Context): Promise<Response> => {
