@@ -24,10 +24,10 @@ const boundaries = [
     message: `A feature never imports another feature: move what both need to src/components or src/lib, or compose them in src/app.`,
   })),
   {
-    target: ['./src/api', './src/components', './src/lib'],
+    target: ['./src/api', './src/components', './src/hooks', './src/lib'],
     from: ['./src/features', './src/app'],
     message:
-      'api/, components/ and lib/ sit below the features and the app: they never import them.',
+      'api/, components/, hooks/ and lib/ sit below the features and the app: they never import them.',
   },
   {
     target: './src',

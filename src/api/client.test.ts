@@ -189,6 +189,13 @@ describe('network, timeout and abort', () => {
     expect((await pending).kind).toBe('timeout');
     expect(fetchMock.mock.calls[0]![1]?.signal?.aborted).toBe(true);
   });
+  test('a timeout is a timeout even when the caller passed its own signal', async () => {
+    stubFetch(() => new Promise<Response>(() => {}));
+    const controller = new AbortController();
+    const e = await caught(getThing({ timeoutMs: 20, signal: controller.signal }));
+    expect(e.kind).toBe('timeout');
+    expect(controller.signal.aborted).toBe(false);
+  });
   test('a body that stops arriving also times out', async () => {
     stubFetch(
       () => ({ status: 200, text: () => new Promise<string>(() => {}) }) as unknown as Response,

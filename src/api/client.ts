@@ -91,21 +91,12 @@ async function sendJson<S extends z.ZodMiniType>(request: SendJson<S>): Promise<
   const { method, url, body, schema, signal, timeoutMs = DEFAULT_TIMEOUT_MS, headers } = request;
   signal?.throwIfAborted();
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new DOMException('Request timed out', 'TimeoutError'));
-  }, timeoutMs);
-  const onCallerAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onCallerAbort, { once: true });
-
-  // Both the fetch and the body read race the timeout / caller abort (mocked or slow bodies
-  // may not honour the signal themselves).
+  // One signal for both ends: the caller's abort or the timeout, whichever comes first.
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  // Both the fetch and the body read race it (mocked or slow bodies may ignore the signal).
   const aborted = new Promise<never>((_, reject) => {
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), {
-      once: true,
-    });
+    combined.addEventListener('abort', () => reject(combined.reason), { once: true });
   });
   aborted.catch(() => {});
 
@@ -117,15 +108,15 @@ async function sendJson<S extends z.ZodMiniType>(request: SendJson<S>): Promise<
         method,
         headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: controller.signal,
+        signal: combined,
       }),
       aborted,
     ]);
     status = response.status;
     text = await Promise.race([response.text(), aborted]);
   } catch (error) {
-    if (timedOut) throw new ApiError({ kind: 'timeout', cause: error });
     if (signal?.aborted) throw error; // the caller's own abort stays an AbortError
+    if (timeout.aborted) throw new ApiError({ kind: 'timeout', cause: error });
     throw new ApiError({
       kind: 'network',
       status: status || null,
@@ -133,9 +124,6 @@ async function sendJson<S extends z.ZodMiniType>(request: SendJson<S>): Promise<
       requestMayHaveReached: !(typeof navigator !== 'undefined' && navigator.onLine === false),
       cause: error,
     });
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onCallerAbort);
   }
 
   if (status < 200 || status >= 300) throw toApiError(status, text);

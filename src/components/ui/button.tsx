@@ -11,9 +11,20 @@ const variants: Record<Variant, string> = {
   ghost: 'text-blue-800 hover:bg-blue-50 disabled:text-slate-500',
 };
 
+type Size = 'sm' | 'md' | 'lg';
+
+// Heights live only here: a `className` should place a button, never resize it (two
+// `min-h-*` classes in one list do not override each other by order).
+const sizes: Record<Size, string> = {
+  sm: 'min-h-9 px-3 py-1 text-sm',
+  md: 'min-h-11 px-4 text-base',
+  lg: 'min-h-14 px-6 text-lg',
+};
+
 type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
   variant?: Variant;
-  size?: 'md' | 'lg';
+  /** sm: 36 px high, for toolbars; md: 44 px, the touch-friendly default; lg: 56 px. */
+  size?: Size;
   /** A keyboard shortcut shown on the button, e.g. "F8". */
   shortcut?: string;
   busy?: boolean;
@@ -31,12 +42,11 @@ export function Button({
   type = 'button',
   ...rest
 }: Props) {
-  const sizing = size === 'lg' ? 'min-h-14 px-6 text-lg' : 'min-h-11 px-4 text-base';
   return (
     <button
       type={type}
       aria-busy={busy || undefined}
-      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors disabled:cursor-not-allowed ${sizing} ${variants[variant]} ${className}`}
+      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors disabled:cursor-not-allowed ${sizes[size]} ${variants[variant]} ${className}`}
       {...rest}
     >
       {busy && (

@@ -1,6 +1,7 @@
 // The posting flow of one sale: send once, never twice; on a lost answer, find out what
 // happened before offering to post again.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
+import { useLatest } from '@/hooks/use-latest';
 import type { Customer, PointsResult } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import { REWARD_CATEGORIES } from '@/api/wire';
@@ -88,10 +89,7 @@ export function usePosting(deps: PostingDeps) {
   // by a click that arrives after the answer but before React renders the "posted" phase.
   const landed = useRef(false);
   const pending = useRef<{ body: PostPointsBody; before: Snapshot } | null>(null);
-  const depsRef = useRef(deps);
-  useEffect(() => {
-    depsRef.current = deps;
-  });
+  const depsRef = useLatest(deps);
 
   const findRewards = useCallback(
     async (before: Snapshot, after: Customer | null, posted: Posted) => {
@@ -105,7 +103,7 @@ export function usePosting(deps: PostingDeps) {
         return { state: 'done' as const, count, names: [] };
       }
     },
-    [],
+    [depsRef],
   );
 
   /** Re-reads the customer after posting to tell whether a reward was won. */
@@ -129,7 +127,7 @@ export function usePosting(deps: PostingDeps) {
           : p,
       );
     },
-    [findRewards],
+    [findRewards, depsRef],
   );
 
   const verify = useCallback(async () => {
@@ -166,7 +164,7 @@ export function usePosting(deps: PostingDeps) {
     } finally {
       inFlight.current = false;
     }
-  }, [settle]);
+  }, [settle, depsRef]);
 
   /** Sends the posting once. Returns the error when it was refused, for the form to show. */
   const post = useCallback(
@@ -204,7 +202,7 @@ export function usePosting(deps: PostingDeps) {
         return error;
       }
     },
-    [mutation, settle, verify],
+    [mutation, settle, verify, depsRef],
   );
 
   const reset = useCallback(() => {

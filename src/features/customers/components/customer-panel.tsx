@@ -4,12 +4,8 @@ import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from 
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { formatBRL, reaisToCents } from '@/lib/money';
 import { formatPhoneDisplay } from '@/lib/phone';
+import { formatPoints, formatPointsLabel, pointsWord } from '@/lib/points';
 import { Link } from '@/lib/router';
-
-const pointsNumber = new Intl.NumberFormat('pt-BR', { maximumFractionDigits: 0 });
-/** 1234 → "1.234". */
-export const formatPoints = (n: number) => pointsNumber.format(n);
-const pontos = (n: number) => `${formatPoints(n)} ${Math.abs(n) === 1 ? 'ponto' : 'pontos'}`;
 
 /** Counter grid: rows are statuses, columns categories (in the order the counter shows them). */
 const COUNTER_ROWS: readonly { prefix: RewardCounterPrefix; label: string }[] = [
@@ -111,15 +107,15 @@ export function CustomerPanel({
             <span className="tabular text-4xl font-bold text-blue-900" data-testid="saldo">
               {formatPoints(carteira.saldo)}
             </span>{' '}
-            <span className="text-slate-700">
-              {Math.abs(carteira.saldo) === 1 ? 'ponto' : 'pontos'}
-            </span>
+            <span className="text-slate-700">{pointsWord(carteira.saldo)}</span>
           </dd>
         </div>
         <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
           <dt className="text-sm font-semibold text-slate-700">Em carência</dt>
           <dd className="leading-tight">
-            <span className="tabular text-xl font-bold">{pontos(carteira.saldo_carencia)}</span>
+            <span className="tabular text-xl font-bold">
+              {formatPointsLabel(carteira.saldo_carencia)}
+            </span>
             {carteira.saldo_carencia > 0 && (
               <span className="block text-sm font-semibold text-amber-900">
                 <span aria-hidden="true">◷ </span>liberados amanhã
@@ -129,7 +125,9 @@ export function CustomerPanel({
         </div>
         <div className="rounded-md bg-slate-50 px-3 py-2 ring-1 ring-slate-200">
           <dt className="text-sm font-semibold text-slate-700">Vencidos</dt>
-          <dd className="tabular text-xl leading-tight font-bold">{pontos(expiredTotal)}</dd>
+          <dd className="tabular text-xl leading-tight font-bold">
+            {formatPointsLabel(expiredTotal)}
+          </dd>
         </div>
       </dl>
 
@@ -186,7 +184,7 @@ function Expirations({ entries, today }: { entries: readonly PointEntry[]; today
               return (
                 <li key={e.id_cartela_cliente} className="flex flex-wrap gap-x-2">
                   <span className="tabular font-semibold whitespace-nowrap">
-                    {pontos(e.pontos)}
+                    {formatPointsLabel(e.pontos)}
                   </span>
                   <span className="text-slate-700">
                     {e.data_validade ? (

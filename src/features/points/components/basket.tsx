@@ -2,6 +2,7 @@ import { Controller, useFieldArray, useWatch, type UseFormReturn } from 'react-h
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
 import { MoneyInput } from '@/components/ui/money-input';
+import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import {
   basketTotal,
@@ -28,9 +29,18 @@ export function Basket({ form }: Props) {
   // Errors of the basket as a whole (the sum rule, or the service's `itens`).
   const basketError = errors?.root?.message ?? errors?.message;
 
+  const canAdd = fields.length < MAX_ITEMS;
   const add = () => {
     append({ ...emptyLine }, { shouldFocus: true, focusName: `itens.${fields.length}.descricao` });
   };
+  const canUseTotal = fields.length > 0 && total !== valor;
+  const applyTotal = () =>
+    form.setValue('valor', total, {
+      shouldDirty: true,
+      shouldValidate: form.formState.isSubmitted,
+    });
+  useHotkey('F4', add, canAdd);
+  useHotkey('F8', applyTotal, canUseTotal);
 
   return (
     <section aria-labelledby="basket-title" className="flex flex-col gap-2">
@@ -38,13 +48,7 @@ export function Basket({ form }: Props) {
         <h3 id="basket-title" className="font-bold">
           Itens da compra <span className="font-normal text-slate-700">(opcional)</span>
         </h3>
-        <Button
-          variant="secondary"
-          onClick={add}
-          shortcut="F4"
-          disabled={fields.length >= MAX_ITEMS}
-          data-action="add-item"
-        >
+        <Button variant="secondary" onClick={add} shortcut="F4" disabled={!canAdd}>
           Adicionar item
         </Button>
       </div>
@@ -146,14 +150,8 @@ export function Basket({ form }: Props) {
             variant="secondary"
             className="ml-auto"
             shortcut="F8"
-            data-action="use-basket-total"
-            disabled={total === valor}
-            onClick={() =>
-              form.setValue('valor', total, {
-                shouldDirty: true,
-                shouldValidate: form.formState.isSubmitted,
-              })
-            }
+            disabled={!canUseTotal}
+            onClick={applyTotal}
           >
             Usar total dos itens como valor
           </Button>

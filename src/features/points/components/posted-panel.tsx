@@ -1,7 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
+import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
+import { formatPointsLabel } from '@/lib/points';
 import type { Posted } from '@/features/points/use-posting';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', {
@@ -20,8 +22,6 @@ function countNames(names: readonly string[]): [string, number][] {
   return [...counts];
 }
 
-const pts = (n: number) => `${n.toLocaleString('pt-BR')} ${n === 1 ? 'ponto' : 'pontos'}`;
-
 type Props = {
   posted: Posted;
   customerName: string | null;
@@ -35,19 +35,8 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
-        e.preventDefault();
-        onNext();
-      } else if (e.key === 'F9') {
-        e.preventDefault();
-        window.print();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onNext]);
+  useHotkey('Escape', onNext);
+  useHotkey('F9', () => window.print());
 
   const { rewards } = posted;
   const when = dateTime.format(posted.at);
@@ -73,12 +62,12 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
         </p>
         <p className="mt-3 text-sm font-semibold uppercase tracking-wide">Novo saldo</p>
         <p className="tabular text-4xl font-bold" data-testid="new-balance">
-          {pts(posted.saldo_atual)}
+          {formatPointsLabel(posted.saldo_atual)}
         </p>
         {posted.saldo_carencia > 0 && (
           <p className="mt-2 rounded-md bg-amber-100 px-3 py-2 text-amber-950">
-            <strong>{pts(posted.saldo_carencia)} em carência</strong>: entram no saldo amanhã (o
-            programa deste estabelecimento libera os pontos no dia seguinte à compra).
+            <strong>{formatPointsLabel(posted.saldo_carencia)} em carência</strong>: entram no saldo
+            amanhã (o programa deste estabelecimento libera os pontos no dia seguinte à compra).
           </p>
         )}
       </div>
@@ -128,9 +117,9 @@ export function PostedPanel({ posted, customerName, celular, establishment, onNe
         <p>Data: {when}</p>
         <p>Cliente: {maskPhone(celular)}</p>
         <p>Valor da compra: {formatBRL(posted.valor)}</p>
-        <p>Saldo: {pts(posted.saldo_atual)}</p>
+        <p>Saldo: {formatPointsLabel(posted.saldo_atual)}</p>
         {posted.saldo_carencia > 0 && (
-          <p>Em carência: {pts(posted.saldo_carencia)} (liberados amanhã)</p>
+          <p>Em carência: {formatPointsLabel(posted.saldo_carencia)} (liberados amanhã)</p>
         )}
         {rewards.state === 'done' && rewards.names.map((name, i) => <p key={i}>Prêmio: {name}</p>)}
         <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>

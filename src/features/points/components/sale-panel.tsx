@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type Ref } from 'react';
+import { useState, type Ref } from 'react';
 import type * as z from 'zod/mini';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
@@ -79,23 +79,8 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
   const reason = blockReason(valor, lines);
   const { phase } = posting;
   const sending = phase.name === 'sending';
-  const formRef = useRef<HTMLFormElement>(null);
   // A new customer found by phone needs nothing more: the other fields start folded away.
   const [showCustomerFields, setShowCustomerFields] = useState(!newCustomer?.celular);
-
-  // Shortcuts of the sale: F4 adds a basket line, F8 copies the basket total into the amount.
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'F4' && e.key !== 'F8') return;
-      const action = e.key === 'F4' ? 'add-item' : 'use-basket-total';
-      const button = formRef.current?.querySelector<HTMLButtonElement>(`[data-action="${action}"]`);
-      if (!button) return;
-      e.preventDefault();
-      if (!button.disabled) button.click();
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
 
   const applyFieldErrors = (error: ApiError) => {
     let first: string | null = null;
@@ -148,13 +133,7 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
     : [];
 
   return (
-    <form
-      ref={formRef}
-      onSubmit={submit}
-      noValidate
-      aria-labelledby="sale-title"
-      className="flex flex-col gap-4"
-    >
+    <form onSubmit={submit} noValidate aria-labelledby="sale-title" className="flex flex-col gap-4">
       <h2 id="sale-title" className="text-lg font-bold">
         {customer ? 'Lançar pontos' : 'Cadastrar e lançar pontos'}
       </h2>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
+import { useLatest } from '@/hooks/use-latest';
 import { TextField } from '@/components/ui/field';
 import { useShift } from '@/features/points/shift';
 
@@ -26,10 +27,7 @@ export function ShiftDialog({
   // Why the dialog was last opened, for whoever places the focus when it closes.
   const openedFor = useRef(reason);
 
-  const onOpenedRef = useRef(onOpened);
-  useEffect(() => {
-    onOpenedRef.current = onOpened;
-  });
+  const onOpenedRef = useLatest(onOpened);
 
   useEffect(() => {
     const d = dialog.current;
@@ -45,7 +43,7 @@ export function ShiftDialog({
       d.close();
       onOpenedRef.current?.(openedFor.current);
     }
-  }, [isOpen, reason]);
+  }, [isOpen, reason, onOpenedRef]);
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
