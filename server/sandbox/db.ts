@@ -18,6 +18,38 @@ export interface Migration {
   sql: string;
 }
 
+/** SQL of floor(ms / day) for an integer column (SQLite's `/` truncates toward zero). */
+export function dayOf(ms: string): string {
+  return `((${ms} - ((${ms} % 86400000) + 86400000) % 86400000) / 86400000)`;
+}
+
+/** SQL min/max that ignore a NULL side. */
+const widen = (fn: 'min' | 'max', col: string, value: string): string =>
+  `${fn}(COALESCE(${col}, ${value}), COALESCE(${value}, ${col}))`;
+
+function upsertSummary(row: 'NEW'): string {
+  return `INSERT INTO premios_cliente_resumo (estabelecimento_id, dia, premio_id, status, n,
+            valido_min, valido_max, resgate_min, resgate_max, estorno_min, estorno_max)
+          VALUES (${row}.estabelecimento_id, ${dayOf(`${row}.data_conquista_ms`)}, ${row}.premio_id,
+            ${row}.status, 1, ${row}.valido_ate_ms, ${row}.valido_ate_ms, ${row}.data_resgate_ms,
+            ${row}.data_resgate_ms, ${row}.estornado_em_ms, ${row}.estornado_em_ms)
+          ON CONFLICT (estabelecimento_id, dia, premio_id, status) DO UPDATE SET
+            n = n + 1,
+            valido_min = ${widen('min', 'valido_min', 'excluded.valido_min')},
+            valido_max = ${widen('max', 'valido_max', 'excluded.valido_max')},
+            resgate_min = ${widen('min', 'resgate_min', 'excluded.resgate_min')},
+            resgate_max = ${widen('max', 'resgate_max', 'excluded.resgate_max')},
+            estorno_min = ${widen('min', 'estorno_min', 'excluded.estorno_min')},
+            estorno_max = ${widen('max', 'estorno_max', 'excluded.estorno_max')};`;
+}
+
+function decrementSummary(row: 'OLD'): string {
+  return `UPDATE premios_cliente_resumo SET n = n - 1
+          WHERE estabelecimento_id = ${row}.estabelecimento_id
+            AND dia = ${dayOf(`${row}.data_conquista_ms`)}
+            AND premio_id = ${row}.premio_id AND status = ${row}.status;`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -124,6 +156,57 @@ export const MIGRATIONS: readonly Migration[] = [
         chave TEXT PRIMARY KEY,
         valor TEXT NOT NULL
       );
+    `,
+  },
+  {
+    version: 2,
+    name: 'reward list indexes and per-day counts',
+    // premios_cliente_lista covers every column a list page reads or filters on, so pages
+    // and the exact count of a partial day never touch the table. premios_cliente_resumo
+    // keeps, per establishment, UTC day of data_conquista, reward and stored status, how
+    // many records there are and the range of their other dates (widened, never narrowed,
+    // so a range always holds every record of its group): whole days are counted from it
+    // and a deep page starts from the day that holds it. Triggers keep it exact.
+    sql: `
+      DROP INDEX premios_cliente_lista;
+      CREATE INDEX premios_cliente_lista ON premios_cliente
+        (estabelecimento_id, data_conquista_ms DESC, id DESC, premio_id, status, valido_ate_ms,
+         data_resgate_ms, estornado_em_ms, cliente_id);
+      DROP INDEX premios_cliente_cliente;
+      CREATE INDEX premios_cliente_cliente ON premios_cliente
+        (cliente_id, data_conquista_ms DESC, id DESC);
+
+      CREATE TABLE premios_cliente_resumo (
+        estabelecimento_id INTEGER NOT NULL,
+        dia                INTEGER NOT NULL, -- floor(data_conquista_ms / 86400000)
+        premio_id          INTEGER NOT NULL,
+        status             TEXT    NOT NULL,
+        n                  INTEGER NOT NULL,
+        valido_min         INTEGER,
+        valido_max         INTEGER,
+        resgate_min        INTEGER,
+        resgate_max        INTEGER,
+        estorno_min        INTEGER,
+        estorno_max        INTEGER,
+        PRIMARY KEY (estabelecimento_id, dia, premio_id, status)
+      ) WITHOUT ROWID;
+
+      CREATE TRIGGER premios_cliente_resumo_insert AFTER INSERT ON premios_cliente BEGIN
+        ${upsertSummary('NEW')}
+      END;
+      CREATE TRIGGER premios_cliente_resumo_update AFTER UPDATE ON premios_cliente BEGIN
+        ${decrementSummary('OLD')}
+        ${upsertSummary('NEW')}
+      END;
+      CREATE TRIGGER premios_cliente_resumo_delete AFTER DELETE ON premios_cliente BEGIN
+        ${decrementSummary('OLD')}
+      END;
+
+      INSERT INTO premios_cliente_resumo
+      SELECT estabelecimento_id, ${dayOf('data_conquista_ms')} AS d, premio_id, status, COUNT(*),
+             MIN(valido_ate_ms), MAX(valido_ate_ms), MIN(data_resgate_ms), MAX(data_resgate_ms),
+             MIN(estornado_em_ms), MAX(estornado_em_ms)
+      FROM premios_cliente GROUP BY estabelecimento_id, d, premio_id, status;
     `,
   },
 ];

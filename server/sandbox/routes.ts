@@ -39,6 +39,10 @@ const MESSAGES = {
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 const sameSecret = (a: string, b: string): boolean => timingSafeEqual(digest(a), digest(b));
+/** A token pair's lookup key: its digest, so lookup time tells nothing about the tokens. */
+const tokenKey = (appToken: string, accessToken: string): string =>
+  createHash('sha256').update(`${appToken}\n${accessToken}`, 'utf8').digest('base64');
+const ESTABLISHMENTS_TTL_MS = 5_000;
 
 interface Guarded {
   est: Establishment;
@@ -51,22 +55,43 @@ export function createRoutes(
 ): Hono {
   const app = new Hono();
 
+  /**
+   * The establishments (only the seed writes them), read again after ESTABLISHMENTS_TTL_MS,
+   * keyed by id and by the SHA-256 of their token pair: a request's tokens are hashed once
+   * and looked up, instead of two comparisons per establishment.
+   */
+  let known: {
+    readAt: number;
+    byId: Map<number, Establishment>;
+    byTokens: Map<string, Establishment>;
+  } | null = null;
+  function establishments(): NonNullable<typeof known> {
+    const nowMs = Date.now();
+    if (known === null || nowMs - known.readAt > ESTABLISHMENTS_TTL_MS) {
+      const all = store.establishments();
+      known = {
+        readAt: nowMs,
+        byId: new Map(all.map((e) => [e.id, e])),
+        byTokens: new Map(all.map((e) => [tokenKey(e.appToken, e.accessToken), e])),
+      };
+    }
+    return known;
+  }
+
   /** Tokens, establishment and the request's moment; a Response when any check fails. */
   function guard(c: Context): Guarded | Response {
     const appToken = c.req.header('app-token');
     const accessToken = c.req.header('access-token');
-    const all = store.establishments();
+    const ests = establishments();
     const owner =
       appToken !== undefined && accessToken !== undefined
-        ? all.find(
-            (e) => sameSecret(e.appToken, appToken) && sameSecret(e.accessToken, accessToken),
-          )
+        ? ests.byTokens.get(tokenKey(appToken, accessToken))
         : undefined;
     if (!owner) return fail(401, MESSAGES.unauthorized, {});
 
     const idText = c.req.param('id') ?? '';
     const id = /^[1-9]\d{0,15}$/.test(idText) ? Number(idText) : NaN;
-    const est = Number.isSafeInteger(id) ? store.establishment(id) : null;
+    const est = Number.isSafeInteger(id) ? (ests.byId.get(id) ?? null) : null;
     if (!est) return fail(404, MESSAGES.establishmentNotFound);
     if (est.id !== owner.id) return fail(403, MESSAGES.forbidden);
 

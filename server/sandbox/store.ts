@@ -20,10 +20,9 @@ import {
   formatTimestamp,
   nextLocalMidnight,
   rewardValidUntil,
-  startOfLocalDay,
-  startOfNextLocalDay,
 } from './rules/time';
 import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
+import { createRewardList } from './reward-list';
 import { walletAt, type Credit, type Debit, type WalletEntry } from './rules/wallet';
 
 export const DEFAULT_NOME = 'CLIENTE DESCONHECIDO';
@@ -73,19 +72,6 @@ interface CreditRow {
   matura_ms: number | null;
   data_validade: string;
   expira_ms: number;
-}
-
-interface RewardRow {
-  id: number;
-  cliente_id: number;
-  premio_id: number;
-  valido_ate_ms: number;
-  data_resgate_ms: number | null;
-  data_conquista_ms: number;
-  estornado_em_ms: number | null;
-  status: StoredStatus;
-  categoria: Category;
-  nome: string;
 }
 
 export interface PointEntry {
@@ -264,46 +250,7 @@ export function createStore(db: Db) {
     ),
   };
 
-  const rewardFilter = `
-    FROM premios_cliente pc JOIN premios p ON p.id = pc.premio_id
-    WHERE pc.estabelecimento_id = @est
-      AND (@cliente IS NULL OR pc.cliente_id = @cliente)
-      AND (@categoria IS NULL OR p.categoria = @categoria)
-      AND (@q IS NULL OR instr(p.nome_busca, @q) > 0)
-      AND (@status IS NULL OR
-           (CASE WHEN pc.status = 'pendente_resgate' AND pc.valido_ate_ms + 1000 <= @now
-                 THEN 'expirado' ELSE pc.status END) = @status)
-      AND (@desde IS NULL OR
-           (CASE @campo WHEN 'valido_ate' THEN pc.valido_ate_ms
-                        WHEN 'data_resgate' THEN pc.data_resgate_ms
-                        WHEN 'estornado_em' THEN pc.estornado_em_ms
-                        ELSE pc.data_conquista_ms END) >= @desde)
-      AND (@ate IS NULL OR
-           (CASE @campo WHEN 'valido_ate' THEN pc.valido_ate_ms
-                        WHEN 'data_resgate' THEN pc.data_resgate_ms
-                        WHEN 'estornado_em' THEN pc.estornado_em_ms
-                        ELSE pc.data_conquista_ms END) < @ate)`;
-  interface FilterParams {
-    est: number;
-    cliente: number | null;
-    categoria: string | null;
-    q: string | null;
-    status: string | null;
-    now: number;
-    campo: string;
-    desde: number | null;
-    ate: number | null;
-  }
-  const countRewards = db.prepare<[FilterParams], { n: number }>(
-    `SELECT COUNT(*) AS n ${rewardFilter}`,
-  );
-  const pageRewards = db.prepare<[FilterParams & { limit: number; offset: number }], RewardRow>(
-    `SELECT pc.id, pc.cliente_id, pc.premio_id, pc.valido_ate_ms, pc.data_resgate_ms,
-            pc.data_conquista_ms, pc.estornado_em_ms, pc.status, p.categoria, p.nome
-     ${rewardFilter}
-     ORDER BY pc.data_conquista_ms DESC, pc.id DESC
-     LIMIT @limit OFFSET @offset`,
-  );
+  const rewardList = createRewardList(db);
 
   function findCustomerId(estId: number, key: LookupKey): number | null {
     const row =
@@ -350,7 +297,8 @@ export function createStore(db: Db) {
     const debits: Debit[] = st.debits
       .all(clienteId)
       .map((d) => ({ id: d.id, pontos: d.pontos, atMs: d.momento_ms }));
-    return walletAt(credits, debits, nowMs);
+    const latestDebitMs = debits.reduce((m, d) => Math.max(m, d.atMs), -Infinity);
+    return { ...walletAt(credits, debits, nowMs), latestDebitMs };
   }
 
   function grant(
@@ -410,7 +358,8 @@ export function createStore(db: Db) {
       );
 
       const premios: number[] = [];
-      const { saldo } = walletOf(clienteId, nowMs);
+      const before = walletOf(clienteId, nowMs);
+      const saldo = before.saldo;
       const loyalty = loyaltyWins(
         saldo,
         st.loyaltyRewards.all(est.id).map((r) => ({ id: r.id, custo: r.custo_pontos })),
@@ -427,7 +376,14 @@ export function createStore(db: Db) {
         premios.push(grant(est.id, clienteId, campaign.id, nowMs, idPonto));
       }
 
-      const after = walletOf(clienteId, nowMs);
+      // The debits just written are the last ones replayed (same instant, higher ids) unless
+      // an earlier debit lies in this posting's future (x-sandbox-now in the past): then they
+      // take exactly their cost from the usable balance and nothing else moves, so the wallet
+      // need not be read again.
+      const after =
+        loyalty.won.length === 0 || before.latestDebitMs <= nowMs
+          ? { saldo: loyalty.saldo, saldoCarencia: before.saldoCarencia }
+          : walletOf(clienteId, nowMs);
       return {
         id_cliente: clienteId,
         id_ponto: idPonto,
@@ -543,29 +499,20 @@ export function createStore(db: Db) {
       };
     },
 
+    /** EXPLAIN QUERY PLAN of every statement a reward list query runs (tests). */
+    rewardListPlans(estId: number, query: RewardQuery, nowMs: number): string[][] {
+      const q = query.q === undefined ? null : searchable(query.q);
+      return rewardList.plans(estId, query, q, nowMs);
+    },
+
     /** One page of the establishment's reward records, newest first. */
     listRewards(
       estId: number,
       query: RewardQuery,
       nowMs: number,
     ): { total: number; records: RewardRecord[] } {
-      const params: FilterParams = {
-        est: estId,
-        cliente: query.id_cliente ?? null,
-        categoria: query.categoria ?? null,
-        q: query.q === undefined ? null : searchable(query.q),
-        status: query.status ?? null,
-        now: nowMs,
-        campo: query.filtrar_por,
-        desde: query.data_inicio === undefined ? null : startOfLocalDay(query.data_inicio),
-        ate: query.data_fim === undefined ? null : startOfNextLocalDay(query.data_fim),
-      };
-      const total = countRewards.get(params)?.n ?? 0;
-      const offset = (query.page - 1) * query.itens_por_pagina;
-      const rows =
-        offset >= total
-          ? []
-          : pageRewards.all({ ...params, limit: query.itens_por_pagina, offset });
+      const q = query.q === undefined ? null : searchable(query.q);
+      const { total, rows } = rewardList.list(estId, query, q, nowMs);
       return {
         total,
         records: rows.map((r) => ({

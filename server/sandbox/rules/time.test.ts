@@ -120,3 +120,52 @@ describe('x-sandbox-now', () => {
     expect(parseInstant(value)).toBeNull();
   });
 });
+
+describe('formatTimestamp without formatToParts per call', () => {
+  const intl = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/Sao_Paulo',
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+  const viaIntl = (ms: number): string => {
+    const p: Record<string, string> = {};
+    for (const part of intl.formatToParts(new Date(ms))) p[part.type] = part.value;
+    return `${p.year?.padStart(4, '0')}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+  };
+
+  test('agrees with Intl every 23 hours (each hour of the day in turn) through São Paulo’s daylight-saving years', () => {
+    let checked = 0;
+    // 1985–2020 covers every yearly change; 17 seconds off the grid hits odd seconds too.
+    for (let ms = Date.UTC(1985, 0, 1); ms < Date.UTC(2020, 0, 1); ms += 23 * 3_600_000 + 17_000) {
+      expect(formatTimestamp(ms)).toBe(viaIntl(ms));
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(13_000);
+  }, 120_000);
+
+  test('agrees with Intl around each change of offset, to the second, and in LMT times', () => {
+    const edges = [
+      '2018-11-04T02:59:59Z',
+      '2018-11-04T03:00:00Z',
+      '2019-02-17T01:59:59Z',
+      '2019-02-17T02:00:00Z',
+      '1914-01-01T03:06:27Z',
+      '1914-01-01T03:06:28Z',
+      '1914-01-01T03:06:29Z',
+      '1900-06-01T12:00:00Z',
+      '1932-10-03T03:00:00Z',
+      '2999-12-31T23:59:59Z',
+      '1970-01-01T00:00:00.999Z',
+    ];
+    for (const iso of edges) {
+      const ms = Date.parse(iso);
+      for (const d of [-1000, -1, 0, 1, 999, 1000])
+        expect(formatTimestamp(ms + d)).toBe(viaIntl(ms + d));
+    }
+  });
+});

@@ -25,13 +25,52 @@ const partsFormat = new Intl.DateTimeFormat('en-US', {
   second: 'numeric',
 });
 
-/** Wall-clock parts of an instant in São Paulo. */
-export function localParts(ms: number): LocalParts {
+/** Wall-clock parts of an instant in São Paulo, from Intl (slow: ~5 µs a call). */
+function intlParts(ms: number): LocalParts {
   const out: LocalParts = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
   for (const p of partsFormat.formatToParts(new Date(ms))) {
     if (p.type in out) out[p.type as keyof LocalParts] = Number(p.value);
   }
   return out;
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Offset (local − UTC, whole seconds) at an instant, from Intl. */
+function intlOffset(ms: number): number {
+  const p = intlParts(ms);
+  return utc(p.year, p.month, p.day, p.hour, p.minute, p.second) - Math.floor(ms / 1000) * 1000;
+}
+
+/**
+ * UTC hour → São Paulo offset during that whole hour, for the hours whose first and last
+ * millisecond have the same offset (every hour but those holding a change of offset, which
+ * are asked of Intl each time). Changes are months apart, so an hour holds at most one.
+ */
+const hourOffsets = new Map<number, number>();
+
+function offsetOf(ms: number): number {
+  const hour = Math.floor(ms / HOUR_MS);
+  const known = hourOffsets.get(hour);
+  if (known !== undefined) return known;
+  const first = intlOffset(hour * HOUR_MS);
+  if (first !== intlOffset(hour * HOUR_MS + HOUR_MS - 1)) return intlOffset(ms);
+  if (hourOffsets.size >= 50_000) hourOffsets.clear();
+  hourOffsets.set(hour, first);
+  return first;
+}
+
+/** Wall-clock parts of an instant in São Paulo. */
+export function localParts(ms: number): LocalParts {
+  const t = new Date(Math.floor(ms / 1000) * 1000 + offsetOf(ms));
+  return {
+    year: t.getUTCFullYear(),
+    month: t.getUTCMonth() + 1,
+    day: t.getUTCDate(),
+    hour: t.getUTCHours(),
+    minute: t.getUTCMinutes(),
+    second: t.getUTCSeconds(),
+  };
 }
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
@@ -95,9 +134,7 @@ export function addDays(date: string, days: number): string {
 
 /** Offset of São Paulo from UTC at an instant, in ms (local = utc + offset). */
 function offsetAt(ms: number): number {
-  const p = localParts(ms);
-  const asUtc = utc(p.year, p.month, p.day, p.hour, p.minute, p.second);
-  return asUtc - Math.floor(ms / 1000) * 1000;
+  return offsetOf(ms);
 }
 
 /**

@@ -127,3 +127,55 @@ describe('wallet at an instant', () => {
     expect(w.saldo).toBe(0);
   });
 });
+
+describe('one-pass replay', () => {
+  /** The replay as first written: every debit looks at every credit. */
+  function quadratic(credits: readonly Credit[], debits: readonly Debit[]): Map<number, number> {
+    const remaining = new Map<number, number>(credits.map((c) => [c.id, c.pontos]));
+    const fifo = [...credits].sort((a, b) => a.dataMs - b.dataMs || a.id - b.id);
+    const ordered = [...debits].sort((a, b) => a.atMs - b.atMs || a.id - b.id);
+    for (const d of ordered) {
+      let due = d.pontos;
+      for (const c of fifo) {
+        if (due <= 0) break;
+        const usable =
+          (c.maturesAtMs === null || d.atMs >= c.maturesAtMs) && d.atMs < c.expiresAtMs;
+        const left = remaining.get(c.id) ?? 0;
+        if (!usable || left <= 0) continue;
+        const take = Math.min(left, due);
+        remaining.set(c.id, left - take);
+        due -= take;
+      }
+    }
+    return remaining;
+  }
+
+  test('gives what the credits × debits replay gives, with carencia, expiry and debits out of order', () => {
+    let seed = 7;
+    const rand = (): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const start = at('2022-01-01T00:00:00-03:00');
+    const span = 4 * 365 * 86_400_000;
+    let debitsSeen = 0;
+    for (let round = 0; round < 200; round++) {
+      const credits: Credit[] = [];
+      const debits: Debit[] = [];
+      const carencia = rand() < 0.5;
+      for (let i = 0; i < 1 + Math.floor(rand() * 40); i++) {
+        const iso = new Date(start + Math.floor(rand() * span)).toISOString();
+        credits.push(credit(iso, Math.floor(rand() * 90), { carencia }));
+      }
+      for (let i = 0; i < Math.floor(rand() * 30); i++) {
+        // Some debits at the same instant as a credit (same-day carencia), some anywhere.
+        const base =
+          rand() < 0.3 ? (credits[i % credits.length]?.dataMs ?? start) : start + rand() * span;
+        debits.push(debit(new Date(Math.floor(base)).toISOString(), 1 + Math.floor(rand() * 150)));
+      }
+      debitsSeen += debits.length;
+      expect(remainingAfterDebits(credits, debits)).toEqual(quadratic(credits, debits));
+    }
+    expect(debitsSeen).toBeGreaterThan(1000);
+  });
+});

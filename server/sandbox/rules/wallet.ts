@@ -35,26 +35,38 @@ const oldestFirst = (a: Credit, b: Credit): number => a.dataMs - b.dataMs || a.i
  * Replays the debits (oldest first) over the credits and returns, per credit id, the points
  * not consumed. A debit consumes usable credits at its instant, oldest credit first; a debit
  * larger than what was usable consumes what there was (never below zero).
+ *
+ * One pass: debits come in time order, and a credit that is used up or expired at one
+ * debit's instant stays so for every later debit, so the scan for each debit starts after
+ * that leading run of spent credits. Only credits not yet matured at a debit (carencia, the
+ * newest ones) are looked at again. Cost: credits + debits, not credits × debits.
  */
 export function remainingAfterDebits(
   credits: readonly Credit[],
   debits: readonly Debit[],
 ): Map<number, number> {
-  const remaining = new Map<number, number>(credits.map((c) => [c.id, c.pontos]));
   const fifo = [...credits].sort(oldestFirst);
+  const left = fifo.map((c) => c.pontos);
   const ordered = [...debits].sort((a, b) => a.atMs - b.atMs || a.id - b.id);
+  let head = 0;
   for (const debit of ordered) {
+    while (head < fifo.length) {
+      const c = fifo[head] as Credit;
+      if ((left[head] as number) > 0 && debit.atMs < c.expiresAtMs) break;
+      head++;
+    }
     let due = debit.pontos;
-    for (const c of fifo) {
-      if (due <= 0) break;
-      if (!isUsable(c, debit.atMs)) continue;
-      const left = remaining.get(c.id) ?? 0;
-      if (left <= 0) continue;
-      const take = Math.min(left, due);
-      remaining.set(c.id, left - take);
+    for (let i = head; i < fifo.length && due > 0; i++) {
+      const c = fifo[i] as Credit;
+      const have = left[i] as number;
+      if (have <= 0 || !isUsable(c, debit.atMs)) continue;
+      const take = Math.min(have, due);
+      left[i] = have - take;
       due -= take;
     }
   }
+  const remaining = new Map<number, number>();
+  fifo.forEach((c, i) => remaining.set(c.id, left[i] as number));
   return remaining;
 }
 
