@@ -45,7 +45,7 @@ const boundaries = [
 
 export default tseslint.config(
   {
-    ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'data', 'reports'],
+    ignores: ['dist', 'dist-server', 'node_modules', 'test-results', 'playwright-report', 'data', 'reports'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
