@@ -88,6 +88,19 @@ export default tseslint.config(
     },
   },
   {
+    files: ['e2e/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='waitForTimeout']",
+          message:
+            'No sleeping in e2e: wait for what the user would see (expect(...).toBeVisible(), a response) or move the clock (page.clock).',
+        },
+      ],
+    },
+  },
+  {
     files: ['server/**/*.ts', 'e2e/**/*.ts', 'bench/**/*.ts', 'scripts/**/*', '*.config.{ts,js}'],
     languageOptions: { globals: globals.node },
   },

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import {
   amount,
   BASE_2,
@@ -9,6 +9,7 @@ import {
   openCounter,
   postButton,
   posted,
+  recordPostings,
   search,
   test,
   uniqueCpf,
@@ -235,15 +236,22 @@ test('a wrong attendant password asks for it again and keeps the basket', async 
 });
 
 test.describe('posting exactly once', () => {
+  /** Every request the clicks or keys sent has been answered, and only one was sent. */
+  async function expectPostedOnce(page: Page, sent: Request[], celular: string) {
+    await Promise.all(sent.map((r) => r.response()));
+    expect(sent).toHaveLength(1);
+    expect((await fetchCustomer(page.request, { celular }))!.compras).toBe(1);
+  }
+
   test('a double click posts once', async ({ page }) => {
     const phone = await newCustomer(page, { nome: 'Duplo Clique' });
     await openCounter(page);
     await search(page, phone.digits);
     await amount(page).pressSequentially('1000');
+    const sent = recordPostings(page);
     await postButton(page).dblclick();
     await expect(posted(page)).toBeVisible();
-    await page.waitForTimeout(500);
-    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+    await expectPostedOnce(page, sent, phone.e164);
   });
 
   test('a held Enter posts once', async ({ page }) => {
@@ -252,11 +260,11 @@ test.describe('posting exactly once', () => {
     await search(page, phone.digits);
     await expect(amount(page)).toBeFocused();
     await page.keyboard.type('1000');
+    const sent = recordPostings(page);
     for (let i = 0; i < 8; i++) await page.keyboard.down('Enter'); // auto-repeat
     await page.keyboard.up('Enter');
     await expect(posted(page)).toBeVisible();
-    await page.waitForTimeout(500);
-    expect((await fetchCustomer(page.request, { celular: phone.e164 }))!.compras).toBe(1);
+    await expectPostedOnce(page, sent, phone.e164);
   });
 
   test('a lost answer is checked, reported "lançado" and never sent again', async ({ page }) => {

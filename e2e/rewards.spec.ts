@@ -136,6 +136,7 @@ test('a date range shows the rewards won in it; an inverted one is caught before
   const all = await apiPage(request, '?itens_por_pagina=100');
   const end = all.data[5]!.data_conquista.slice(0, 10);
   const start = all.data[60]!.data_conquista.slice(0, 10);
+  await page.clock.install(); // time flows; runFor() below skips the debounce instead of sleeping
   await page.goto('/premios');
   await expect(bodyRows(page)).toHaveCount(15);
   const form = filtersForm(page);
@@ -159,7 +160,7 @@ test('a date range shows the rewards won in it; an inverted one is caught before
   ).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'Corrija o período' })).toBeVisible();
   await expect(table(page)).toBeHidden();
-  await page.waitForTimeout(700); // past the field's debounce
+  await page.clock.runFor(700); // past the field's debounce
   const inverted = requests.filter(
     (u) => (u.searchParams.get('data_inicio') ?? '') > (u.searchParams.get('data_fim') ?? '~'),
   );

@@ -12,8 +12,10 @@ const eslint = new ESLint({ cwd: root });
 async function boundaryErrors(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
   return (result?.messages ?? [])
-    .filter(
-      (m) => m.ruleId === 'import-x/no-restricted-paths' || m.ruleId === 'no-restricted-imports',
+    .filter((m) =>
+      ['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax'].includes(
+        m.ruleId ?? '',
+      ),
     )
     .map((m) => m.message);
 }
@@ -79,5 +81,13 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
       "import { REWARD_STATUSES } from '../../src/api/wire';\nexport const x = REWARD_STATUSES;\n",
     );
     expect(wire).toEqual([]);
+  });
+
+  test('an e2e spec never sleeps: waitForTimeout fails the lint', async () => {
+    const errors = await boundaryErrors(
+      'e2e/fixture.spec.ts',
+      "import { test } from '@playwright/test';\ntest('x', async ({ page }) => {\n  await page.waitForTimeout(500);\n});\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/No sleeping in e2e/)]);
   });
 });

@@ -5,11 +5,7 @@ import {
   type Page,
   type Request,
 } from '@playwright/test';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import AxeBuilder from '@axe-core/playwright';
 
 export const PORT_1 = process.env.E2E_PORT_1 ?? '';
 export const PORT_2 = process.env.E2E_PORT_2 ?? '';
@@ -107,25 +103,14 @@ export async function search(page: Page, text: string) {
 
 /** axe-core in the page: no serious or critical violation. */
 export async function expectAccessible(page: Page, state: string) {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate(async () => {
-    // @ts-expect-error axe is injected above
-    const result = await window.axe.run(document, { resultTypes: ['violations'] });
-    return (
-      result.violations as {
-        id: string;
-        impact: string;
-        help: string;
-        nodes: { target: string[] }[];
-      }[]
-    )
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map(
-        (v) =>
-          `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
-  });
-  expect(violations, `axe on "${state}"`).toEqual([]);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.impact} ${v.id}: ${v.help} @ ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
+  expect(serious, `axe on "${state}"`).toEqual([]);
 }
 
 export const test = base;

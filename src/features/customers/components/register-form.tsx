@@ -7,7 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { formatCpfTyping } from '@/lib/cpf';
 import { parsePhoneBR } from '@/lib/phone';
-import { zodResolver } from '@/lib/zod-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useRegisterCustomer } from '@/features/customers/api/register-customer';
 import {
   CUSTOMER_FIELD_NAMES,
