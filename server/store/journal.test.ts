@@ -164,6 +164,22 @@ describe.each(engines)('postings journal on %s', (engine) => {
     ]);
   });
 
+  test('unsettled entries of earlier days are listed apart, by terminal', async () => {
+    const base = T0 + 2_000_000;
+    const open1 = entry({ createdAt: base, terminalId: 'caixa-a', establishmentId: 8 });
+    const open2 = entry({ createdAt: base + 10, terminalId: 'caixa-b', establishmentId: 8 });
+    const done = entry({ createdAt: base + 20, terminalId: 'caixa-a', establishmentId: 8 });
+    const today = entry({ createdAt: base + 5_000, terminalId: 'caixa-a', establishmentId: 8 });
+    for (const e of [open1, open2, done, today]) await store.create(e);
+    await store.update(done.key, 'me', { state: 'lançado' }, base);
+    await store.update(open2.key, 'me', { state: 'desconhecido' }, base);
+    const before = { establishmentId: 8, before: base + 1_000 };
+    expect((await store.listUnsettled(before)).map((e) => e.key)).toEqual([open2.key, open1.key]);
+    expect(
+      (await store.listUnsettled({ ...before, terminalId: 'caixa-a' })).map((e) => e.key),
+    ).toEqual([open1.key]);
+  });
+
   test('pruning removes settled entries older than the limit and keeps unsettled ones', async () => {
     const old = entry({ createdAt: T0 - 100, establishmentId: 5 });
     const oldUnsettled = entry({ createdAt: T0 - 100, establishmentId: 5 });

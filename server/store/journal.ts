@@ -129,6 +129,10 @@ export interface JournalStore {
     limit: number,
   ): Promise<JournalEntry[]>;
   list(filter: LedgerFilter): Promise<JournalEntry[]>;
+  /** Entries not settled yet, created before `before` (older days'), newest first. */
+  listUnsettled(
+    filter: Pick<LedgerFilter, 'establishmentId' | 'terminalId' | 'limit'> & { before: number },
+  ): Promise<JournalEntry[]>;
   /** Deletes settled entries created before `before`; answers how many. */
   prune(before: number): Promise<number>;
 }
@@ -298,6 +302,24 @@ export function createJournalStore(store: Store): JournalStore {
         .where('establishment_id', '=', f.establishmentId)
         .where('created_at', '>=', f.from)
         .where('created_at', '<', f.to);
+      if (f.terminalId !== undefined && f.terminalId !== null) {
+        q = q.where('terminal_id', '=', f.terminalId);
+      }
+      const rows = await q
+        .orderBy('created_at', 'desc')
+        .orderBy('key', 'desc')
+        .limit(f.limit ?? 1000)
+        .execute();
+      return rows.map(fromRow);
+    },
+
+    async listUnsettled(f) {
+      let q = db
+        .selectFrom('posting_journal')
+        .selectAll()
+        .where('establishment_id', '=', f.establishmentId)
+        .where('state', 'in', [...UNSETTLED])
+        .where('created_at', '<', f.before);
       if (f.terminalId !== undefined && f.terminalId !== null) {
         q = q.where('terminal_id', '=', f.terminalId);
       }

@@ -108,6 +108,9 @@ export const postingMessages = {
     'O cadastro do cliente mudou por outra compra ao mesmo tempo; não dá para saber se esta foi registrada. Confira o histórico do cliente antes de lançar de novo.',
 } as const;
 
+/** Most entries one ledger answer lists (a busy terminal posts a few hundred a day). */
+export const LEDGER_LIMIT = 2000;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -186,6 +189,14 @@ export interface PostingService {
   /** Waits (bounded) until the entry leaves `enviando`/`verificando`, then answers it. */
   wait(key: string, ms?: number): Promise<JournalEntry | null>;
   list: JournalStore['list'];
+  /**
+   * The shift ledger: the period's entries, newest first, with every still-unsettled entry of
+   * earlier days put on top (they need the cashier's attention).
+   */
+  ledger(filter: { terminalId: string | null; from: number; to: number }): Promise<{
+    entries: JournalEntry[];
+    truncated: boolean;
+  }>;
   /** Runs one sweep now (stale entries, due re-checks, pruning). */
   sweep(): Promise<void>;
   /** Starts the periodic sweep (and the start-up recovery of stale entries). */
@@ -585,6 +596,19 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     get: (key) => store.get(key.toLowerCase()),
     wait: (key, ms) => wait(key.toLowerCase(), ms),
     list: (f) => store.list(f),
+    async ledger(f) {
+      const limit = LEDGER_LIMIT;
+      const scope = { establishmentId: opts.establishmentId, terminalId: f.terminalId };
+      const [earlier, period] = await Promise.all([
+        store.listUnsettled({ ...scope, before: f.from, limit }),
+        store.list({ ...scope, from: f.from, to: f.to, limit: limit + 1 }),
+      ]);
+      const truncated = period.length > limit;
+      const shown = truncated ? period.slice(0, limit) : period;
+      const open = shown.filter((e) => !isSettled(e.state));
+      const settled = shown.filter((e) => isSettled(e.state));
+      return { entries: [...earlier, ...open, ...settled], truncated };
+    },
     sweep,
     start() {
       if (timer !== undefined) return;

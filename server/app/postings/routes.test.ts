@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
 import { createAppServer } from '../app';
@@ -6,6 +7,7 @@ import { embeddedSandbox } from '../embedded';
 import { capturedLogger } from '../test-helpers';
 import { createPostingService } from './postings';
 import { sqliteJournal } from './test-support';
+import { mountPostingRoutes, type Viewer } from './routes';
 import { upstreamCall } from './upstream';
 
 const closers: (() => unknown)[] = [];
@@ -134,5 +136,118 @@ describe('pontuar through the journal', () => {
       body: '{nope',
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe('the shift ledger (GET /api/lancamentos)', () => {
+  /** The routes alone, the terminal taken from a test header (the access layer's job). */
+  async function ledgerSetup() {
+    const sandbox = openSandbox({ dbPath: ':memory:' });
+    const upstream = embeddedSandbox(sandbox, 1)!;
+    const journal = await sqliteJournal();
+    const service = createPostingService({
+      store: journal.store,
+      call: upstreamCall(upstream),
+      establishmentId: 1,
+    });
+    const app = new Hono();
+    mountPostingRoutes(app, {
+      service,
+      establishmentId: 1,
+      maxBodyBytes: 1024 * 1024,
+      viewerOf: (c) => {
+        const [terminalId, role] = (c.req.header('x-test-terminal') ?? '').split(':');
+        return terminalId ? { terminalId, role: role as Viewer['role'] } : null;
+      },
+      terminalNames: async () =>
+        new Map([
+          ['1', 'Caixa 1'],
+          ['2', 'Caixa 2'],
+          ['3', 'Gerência'],
+        ]),
+    });
+    closers.push(
+      () => sandbox.close(),
+      journal.close,
+      () => service.stop(),
+    );
+    const as = (terminal: string) => ({ 'x-test-terminal': terminal });
+    const pontuar = (terminal: string, body: unknown) =>
+      app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'idempotency-key': randomUUID(),
+          ...as(terminal),
+        },
+        body: JSON.stringify(body),
+      });
+    const ledger = async (terminal: string, query: string) => {
+      const res = await app.request(`/api/lancamentos?${query}`, { headers: as(terminal) });
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          data: {
+            lancamentos: {
+              celular: string;
+              terminal: string;
+              terminal_nome: string;
+              estado: string;
+            }[];
+            terminais: { id: string; nome: string }[];
+          };
+          errors?: Record<string, string[]>;
+        },
+      };
+    };
+    return { pontuar, ledger };
+  }
+
+  const today = () => {
+    const from = new Date();
+    from.setHours(0, 0, 0, 0);
+    const to = new Date(from.getTime() + 24 * 3_600_000);
+    return `de=${from.toISOString()}&ate=${to.toISOString()}`;
+  };
+
+  test("a cashier sees only its own terminal's postings of the day, newest first", async () => {
+    const { pontuar, ledger } = await ledgerSetup();
+    await pontuar('1:caixa', sale('+5511955551001'));
+    await pontuar('2:caixa', sale('+5511955551002'));
+    await pontuar('1:caixa', sale('+5511955551003', 1000));
+    const mine = await ledger('1:caixa', today());
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.lancamentos.map((l) => [l.celular, l.terminal_nome, l.estado])).toEqual([
+      ['+5511955551003', 'Caixa 1', 'lançado'],
+      ['+5511955551001', 'Caixa 1', 'lançado'],
+    ]);
+    expect(mine.body.data.terminais).toEqual([]);
+    expect((await ledger('1:caixa', `${today()}&terminal=2`)).status).toBe(403);
+  });
+
+  test('a manager sees every terminal, filters by one, and gets the terminal list', async () => {
+    const { pontuar, ledger } = await ledgerSetup();
+    await pontuar('1:caixa', sale('+5511955552001'));
+    await pontuar('2:caixa', sale('+5511955552002'));
+    const all = await ledger('3:gerente', today());
+    expect(all.body.data.lancamentos.map((l) => l.terminal)).toEqual(['2', '1']);
+    expect(all.body.data.terminais.map((t) => t.nome)).toEqual(['Caixa 1', 'Caixa 2', 'Gerência']);
+    const one = await ledger('3:gerente', `${today()}&terminal=1`);
+    expect(one.body.data.lancamentos.map((l) => l.celular)).toEqual(['+5511955552001']);
+  });
+
+  test('another day lists nothing; a bad or too long period is a 422 on its field; a kiosk gets 403', async () => {
+    const { pontuar, ledger } = await ledgerSetup();
+    await pontuar('1:caixa', sale('+5511955553001'));
+    const yesterday = new Date(Date.now() - 2 * 24 * 3_600_000);
+    const q = `de=${yesterday.toISOString()}&ate=${new Date(yesterday.getTime() + 3_600_000).toISOString()}`;
+    expect((await ledger('1:caixa', q)).body.data.lancamentos).toEqual([]);
+    const bad = await ledger('1:caixa', 'de=ontem&ate=2026-11-23T00:00:00Z');
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors).toHaveProperty('de');
+    const long = await ledger('1:caixa', 'de=2026-01-01T00:00:00Z&ate=2026-03-01T00:00:00Z');
+    expect(long.status).toBe(422);
+    expect(long.body.errors).toHaveProperty('ate');
+    expect((await ledger('9:quiosque', today())).status).toBe(403);
   });
 });

@@ -5,7 +5,9 @@
  *   and sends (or finds the same sale); answers the upstream's own answer once there is one,
  *   otherwise 202 with the posting's state (`lancamento`), to be followed with
  * - `GET /api/lancamentos/{key}[?esperar=segundos]`: the posting's state (a bounded long poll
- *   while it is `enviando` / `verificando`).
+ *   while it is `enviando` / `verificando`);
+ * - `GET /api/lancamentos?de=ISO&ate=ISO[&terminal=id]`: the shift ledger of a period (a
+ *   cashier sees its own terminal's postings; a manager every terminal's, or one).
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -17,6 +19,9 @@ import type { PostingService } from './postings';
 
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 export const LANCAMENTO_PATH = '/api/lancamentos/:key';
+export const LEDGER_PATH = '/api/lancamentos';
+/** Longest period one ledger request covers. */
+const LEDGER_MAX_SPAN_MS = 31 * 24 * 3_600_000 + 3_600_000;
 
 /** The posting as the browser sees it (wire names in Portuguese, like the service's). */
 export interface Lancamento {
@@ -24,6 +29,7 @@ export interface Lancamento {
   estado: JournalEntry['state'];
   motivo: string | null;
   terminal: string | null;
+  terminal_nome: string | null;
   criado_em: string;
   atualizado_em: string;
   valor_gasto: number;
@@ -52,7 +58,7 @@ function customerOf(r: CustomerReading | null) {
   };
 }
 
-export function toLancamento(e: JournalEntry): Lancamento {
+export function toLancamento(e: JournalEntry, terminalName: string | null = null): Lancamento {
   let corpo: unknown = null;
   if (e.answerBody !== null) {
     try {
@@ -66,6 +72,7 @@ export function toLancamento(e: JournalEntry): Lancamento {
     estado: e.state,
     motivo: e.reason,
     terminal: e.terminalId,
+    terminal_nome: terminalName,
     criado_em: new Date(e.createdAt).toISOString(),
     atualizado_em: new Date(e.updatedAt).toISOString(),
     valor_gasto: e.amount,
@@ -91,19 +98,53 @@ function answer(c: Context, e: JournalEntry, status: ContentfulStatusCode): Resp
   return c.json({ success: true, message: MESSAGES[e.state], data: toLancamento(e) }, status);
 }
 
+/** Who asks: the enrolled terminal and its role (null: no terminal identity, sees all). */
+export interface Viewer {
+  terminalId: string;
+  role: 'caixa' | 'gerente' | 'quiosque';
+}
+
 export interface PostingRoutesOptions {
   service: PostingService;
   establishmentId: number;
   maxBodyBytes: number;
-  /** The terminal of the request, once terminals are enrolled (null until then). */
-  terminalOf?: (c: Context) => string | null;
+  /** The terminal of the request (null without terminal identity). */
+  viewerOf?: (c: Context) => Viewer | null;
+  /** Names of the terminals by id, for the ledger. */
+  terminalNames?: () => Promise<ReadonlyMap<string, string>>;
+}
+
+type LedgerQuery =
+  | { ok: true; from: number; to: number; terminal: string | null }
+  | { ok: false; errors: Record<string, string[]> };
+
+function readLedgerQuery(c: Context): LedgerQuery {
+  const errors: Record<string, string[]> = {};
+  const instant = (name: string): number => {
+    const raw = c.req.query(name) ?? '';
+    const t = /^\d{4}-\d{2}-\d{2}T/.test(raw) ? Date.parse(raw) : NaN;
+    if (Number.isNaN(t))
+      errors[name] = ['Informe data e hora ISO 8601 (ex.: 2026-11-23T03:00:00Z).'];
+    return t;
+  };
+  const from = instant('de');
+  const to = instant('ate');
+  if (Object.keys(errors).length === 0) {
+    if (to <= from) errors.ate = ['O fim do período deve ser depois do início.'];
+    else if (to - from > LEDGER_MAX_SPAN_MS) errors.ate = ['O período vai até 31 dias.'];
+  }
+  const terminal = c.req.query('terminal')?.trim() || null;
+  if (terminal !== null && terminal.length > 64) errors.terminal = ['Terminal inválido.'];
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, from, to, terminal };
 }
 
 export function mountPostingRoutes(
   app: Hono<{ Variables: RequestLogVars }>,
   o: PostingRoutesOptions,
 ): void {
-  const terminalOf = o.terminalOf ?? (() => null);
+  const viewerOf = o.viewerOf ?? (() => null);
+  const names = async () => (o.terminalNames ? o.terminalNames() : new Map<string, string>());
 
   app.post(POSTING_PATH, async (c) => {
     if (c.req.param('id') !== String(o.establishmentId)) return fail(c, 403, messages.forbidden);
@@ -120,7 +161,7 @@ export function mountPostingRoutes(
     }
     const result = await o.service.submit({
       key: c.req.header('idempotency-key'),
-      terminalId: terminalOf(c),
+      terminalId: viewerOf(c)?.terminalId ?? null,
       requestId: c.req.header('x-request-id') ?? randomUUID(),
       body,
     });
@@ -148,6 +189,44 @@ export function mountPostingRoutes(
       });
     }
     return answer(c, e, 202);
+  });
+
+  app.get(LEDGER_PATH, async (c) => {
+    const viewer = viewerOf(c);
+    if (viewer?.role === 'quiosque') return fail(c, 403, messages.forbidden);
+    const q = readLedgerQuery(c);
+    if (!q.ok) {
+      return c.json(
+        { success: false, message: 'Período inválido.', data: {}, errors: q.errors },
+        422,
+      );
+    }
+    let terminal = q.terminal;
+    if (viewer !== null && viewer.role !== 'gerente') {
+      if (terminal !== null && terminal !== viewer.terminalId) {
+        return fail(c, 403, 'Este terminal vê só os próprios lançamentos.');
+      }
+      terminal = viewer.terminalId;
+    }
+    const [{ entries, truncated }, byId] = await Promise.all([
+      o.service.ledger({ terminalId: terminal, from: q.from, to: q.to }),
+      names(),
+    ]);
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      success: true,
+      message: 'Lançamentos do período.',
+      data: {
+        lancamentos: entries.map((e) =>
+          toLancamento(e, e.terminalId === null ? null : (byId.get(e.terminalId) ?? null)),
+        ),
+        truncado: truncated,
+        terminais:
+          viewer === null || viewer.role === 'gerente'
+            ? [...byId].map(([id, nome]) => ({ id, nome }))
+            : [],
+      },
+    });
   });
 
   app.get(LANCAMENTO_PATH, async (c) => {
