@@ -125,6 +125,55 @@ describe.each(engines)('postings journal on %s', (engine) => {
     expect(await store.takeSlot(1, waiter.customerKey, waiter.key, T0)).toBe(true);
   });
 
+  test('the fast path journals an entry as sent and takes the slot in one step, at the turn read', async () => {
+    const phone = '+5511922220000';
+    const snapshot = {
+      exists: true,
+      id_cliente: 8,
+      nome: 'Ana',
+      compras: 2,
+      ultima_compra: '2026-11-23 09:00:00',
+      saldo: 10,
+      saldo_carencia: 0,
+      ultimo_credito: 10,
+    };
+    const started = (over: Partial<NewEntry> = {}) => ({
+      ...entry({ customerKey: phone, ...over }),
+      snapshot,
+      sentAt: T0 + 1,
+    });
+    expect(await store.slotState(1, phone)).toEqual({ held: false, turn: 0 });
+    // Many sales read the customer while the slot was free: exactly one starts.
+    const sales = Array.from({ length: 6 }, () => started());
+    const results = await Promise.all(sales.map((e) => store.start(e, 0)));
+    expect(results.filter((r) => r.kind === 'started')).toHaveLength(1);
+    expect(results.filter((r) => r.kind === 'moved')).toHaveLength(5);
+    const winner = sales[results.findIndex((r) => r.kind === 'started')]!;
+    expect(await store.get(winner.key)).toMatchObject({
+      state: 'enviando',
+      snapshot,
+      sentAt: T0 + 1,
+    });
+    expect(await store.get(sales.find((e) => e !== winner)!.key)).toBeNull();
+    expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 1 });
+    // The same key again is that sale.
+    expect(await store.start(winner, 1)).toMatchObject({ kind: 'exists' });
+    // Settled: the final state and the slot's release are one write.
+    expect(
+      await store.finish(winner.key, 'me', { state: 'lançado', settledAt: T0 + 2 }, T0 + 2),
+    ).toBe(true);
+    expect((await store.get(winner.key))?.state).toBe('lançado');
+    expect(await store.slotState(1, phone)).toEqual({ held: false, turn: 1 });
+    // A sale that read the customer before that posting (turn 0) must not start.
+    expect(await store.start(started(), 0)).toEqual({ kind: 'moved' });
+    // The slow path's slot counts a turn too.
+    const slow = started();
+    expect(await store.takeSlot(1, phone, slow.key, T0)).toBe(true);
+    expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 2 });
+    await store.releaseSlot(slow.key);
+    expect(await store.start(started(), 2)).toEqual({ kind: 'started' });
+  });
+
   test('stale entries are claimed by exactly one of two processes', async () => {
     const stale = entry({ owner: 'dead', leaseUntil: T0 + 50 });
     const alive = entry({ owner: 'alive', leaseUntil: T0 + 5_000 });

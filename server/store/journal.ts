@@ -3,7 +3,7 @@
  * 0002). Every write that must not race is one conditional statement (insert-if-absent,
  * update-if-owner, update-if-lease-expired), atomic on both engines without row locks.
  */
-import type { Selectable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { PostingJournalTable } from './schema';
 import type { Store } from './store';
 
@@ -76,6 +76,15 @@ export type NewEntry = Pick<
   | 'createdAt'
 >;
 
+/** An entry journaled at once as sent: its customer was read before (fast path). */
+export type StartedEntry = NewEntry & { snapshot: CustomerReading; sentAt: number };
+
+export type StartResult =
+  | { kind: 'started' }
+  | { kind: 'exists'; existing: JournalEntry }
+  /** Another posting took the customer's slot since `turn` (or holds it): use the slow path. */
+  | { kind: 'moved' };
+
 export type EntryPatch = Partial<
   Pick<
     JournalEntry,
@@ -108,8 +117,17 @@ export interface JournalStore {
   /** Inserts the entry unless its key exists; then answers the existing one. */
   create(entry: NewEntry): Promise<{ created: true } | { created: false; existing: JournalEntry }>;
   get(key: string): Promise<JournalEntry | null>;
-  /** Applies the patch if `owner` still owns the entry (a replica that lost it cannot write). */
-  update(key: string, owner: string, patch: EntryPatch, now: number): Promise<boolean>;
+  /**
+   * Applies the patch if `owner` still owns the entry (a replica that lost it cannot write)
+   * and, when `states` is given, the entry is still in one of them.
+   */
+  update(
+    key: string,
+    owner: string,
+    patch: EntryPatch,
+    now: number,
+    states?: readonly PostingState[],
+  ): Promise<boolean>;
   /** The one in-flight posting per establishment + customer: true when this key holds it. */
   takeSlot(
     establishmentId: number,
@@ -118,6 +136,16 @@ export interface JournalStore {
     now: number,
   ): Promise<boolean>;
   releaseSlot(key: string): Promise<void>;
+  /** The customer's slot: held by a posting now, and how many postings have taken it. */
+  slotState(establishmentId: number, customerKey: string): Promise<{ held: boolean; turn: number }>;
+  /**
+   * The fast path, one transaction: journals the entry as already sent (with the snapshot read
+   * while the slot was free at `turn`) and takes the slot, unless the key exists or another
+   * posting took the slot since `turn`.
+   */
+  start(entry: StartedEntry, turn: number): Promise<StartResult>;
+  /** Applies the final patch (if `owner` owns the entry) and frees its slot, in one transaction. */
+  finish(key: string, owner: string, patch: EntryPatch, now: number): Promise<boolean>;
   /**
    * Takes over entries nobody is working on: `enviando`/`verificando` whose lease ran out
    * (their process died) and `desconhecido` due for a re-check. Atomic per entry.
@@ -188,6 +216,74 @@ function toColumns(p: EntryPatch): Updateable<PostingJournalTable> {
   return c;
 }
 
+function newRow(e: NewEntry): Insertable<PostingJournalTable> {
+  return {
+    key: e.key,
+    establishment_id: e.establishmentId,
+    terminal_id: e.terminalId,
+    request_id: e.requestId,
+    fingerprint: e.fingerprint,
+    customer_key: e.customerKey,
+    customer_name: e.customerName,
+    amount: e.amount,
+    state: 'enviando',
+    created_at: e.createdAt,
+    updated_at: e.createdAt,
+    owner: e.owner,
+    lease_until: e.leaseUntil,
+  };
+}
+
+/** Thrown inside a transaction to roll it back with an answer. */
+class Rollback {
+  constructor(readonly result: StartResult) {}
+}
+
+type Trx = Store['db'];
+
+const changed = (r: { numInsertedOrUpdatedRows?: bigint; numUpdatedRows?: bigint }) =>
+  Number(r.numInsertedOrUpdatedRows ?? r.numUpdatedRows ?? 0n) > 0;
+
+/** Takes the customer's slot for `key` and counts the turn; false when another holds it. */
+async function takeSlotIn(
+  trx: Trx,
+  establishmentId: number,
+  customerKey: string,
+  key: string,
+  now: number,
+  turn: number | null,
+): Promise<boolean> {
+  const slot = await trx
+    .insertInto('posting_slots')
+    .values({ establishment_id: establishmentId, customer_key: customerKey, key, taken_at: now })
+    .onConflict((oc) => oc.columns(['establishment_id', 'customer_key']).doNothing())
+    .executeTakeFirst();
+  if (!changed(slot)) return false;
+  const where = { establishment_id: establishmentId, customer_key: customerKey };
+  if (turn === null || turn > 0) {
+    let q = trx
+      .updateTable('posting_turns')
+      .set((eb) => ({ turn: eb('turn', '+', 1) }))
+      .where('establishment_id', '=', establishmentId)
+      .where('customer_key', '=', customerKey);
+    if (turn !== null) q = q.where('turn', '=', turn);
+    if (changed(await q.executeTakeFirst())) return true;
+    if (turn !== null) return false;
+  }
+  const first = await trx
+    .insertInto('posting_turns')
+    .values({ ...where, turn: 1 })
+    .onConflict((oc) =>
+      turn === null
+        ? oc
+            .columns(['establishment_id', 'customer_key'])
+            .doUpdateSet((eb) => ({ turn: eb('posting_turns.turn', '+', 1) }))
+        : oc.columns(['establishment_id', 'customer_key']).doNothing(),
+    )
+    .executeTakeFirst();
+  return changed(first);
+}
+
 export function createJournalStore(store: Store): JournalStore {
   const db = store.db;
   const get = async (key: string) => {
@@ -205,21 +301,7 @@ export function createJournalStore(store: Store): JournalStore {
     async create(e) {
       const res = await db
         .insertInto('posting_journal')
-        .values({
-          key: e.key,
-          establishment_id: e.establishmentId,
-          terminal_id: e.terminalId,
-          request_id: e.requestId,
-          fingerprint: e.fingerprint,
-          customer_key: e.customerKey,
-          customer_name: e.customerName,
-          amount: e.amount,
-          state: 'enviando',
-          created_at: e.createdAt,
-          updated_at: e.createdAt,
-          owner: e.owner,
-          lease_until: e.leaseUntil,
-        })
+        .values(newRow(e))
         .onConflict((oc) => oc.column('key').doNothing())
         .executeTakeFirst();
       if (Number(res.numInsertedOrUpdatedRows ?? 0n) === 1) return { created: true };
@@ -228,27 +310,22 @@ export function createJournalStore(store: Store): JournalStore {
       return { created: false, existing };
     },
 
-    async update(key, owner, patch, now) {
-      const res = await db
+    async update(key, owner, patch, now, states) {
+      let q = db
         .updateTable('posting_journal')
         .set({ ...toColumns(patch), updated_at: now })
         .where('key', '=', key)
-        .where('owner', '=', owner)
-        .executeTakeFirst();
+        .where('owner', '=', owner);
+      if (states !== undefined) q = q.where('state', 'in', [...states]);
+      const res = await q.executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
 
     async takeSlot(establishmentId, customerKey, key, now) {
-      await db
-        .insertInto('posting_slots')
-        .values({
-          establishment_id: establishmentId,
-          customer_key: customerKey,
-          key,
-          taken_at: now,
-        })
-        .onConflict((oc) => oc.columns(['establishment_id', 'customer_key']).doNothing())
-        .execute();
+      const took = await store.transaction((trx) =>
+        takeSlotIn(trx, establishmentId, customerKey, key, now, null),
+      );
+      if (took) return true;
       const holder = await db
         .selectFrom('posting_slots')
         .select('key')
@@ -256,6 +333,67 @@ export function createJournalStore(store: Store): JournalStore {
         .where('customer_key', '=', customerKey)
         .executeTakeFirst();
       return holder?.key === key;
+    },
+
+    async slotState(establishmentId, customerKey) {
+      const [slot, turn] = await Promise.all([
+        db
+          .selectFrom('posting_slots')
+          .select('key')
+          .where('establishment_id', '=', establishmentId)
+          .where('customer_key', '=', customerKey)
+          .executeTakeFirst(),
+        db
+          .selectFrom('posting_turns')
+          .select('turn')
+          .where('establishment_id', '=', establishmentId)
+          .where('customer_key', '=', customerKey)
+          .executeTakeFirst(),
+      ]);
+      return { held: slot !== undefined, turn: turn?.turn ?? 0 };
+    },
+
+    async start(e, turn) {
+      let result: StartResult;
+      try {
+        result = await store.transaction(async (trx) => {
+          const inserted = await trx
+            .insertInto('posting_journal')
+            .values({
+              ...newRow(e),
+              snapshot: JSON.stringify(e.snapshot),
+              sent_at: e.sentAt,
+              customer_name: e.snapshot.nome ?? e.customerName,
+            })
+            .onConflict((oc) => oc.column('key').doNothing())
+            .executeTakeFirst();
+          if (!changed(inserted)) throw new Rollback({ kind: 'moved' });
+          if (!(await takeSlotIn(trx, e.establishmentId, e.customerKey, e.key, e.sentAt, turn))) {
+            throw new Rollback({ kind: 'moved' });
+          }
+          return { kind: 'started' } as const;
+        });
+      } catch (err) {
+        if (!(err instanceof Rollback)) throw err;
+        result = err.result;
+      }
+      if (result.kind === 'started') return result;
+      // Rolled back: the key may exist (then it is that sale), else the slot moved on.
+      const existing = await get(e.key);
+      return existing === null ? { kind: 'moved' } : { kind: 'exists', existing };
+    },
+
+    async finish(key, owner, patch, now) {
+      return store.transaction(async (trx) => {
+        const res = await trx
+          .updateTable('posting_journal')
+          .set({ ...toColumns(patch), updated_at: now })
+          .where('key', '=', key)
+          .where('owner', '=', owner)
+          .executeTakeFirst();
+        await trx.deleteFrom('posting_slots').where('key', '=', key).execute();
+        return Number(res.numUpdatedRows) === 1;
+      });
     },
 
     async releaseSlot(key) {

@@ -85,6 +85,13 @@ export interface PostingSlotsTable {
   taken_at: number;
 }
 
+/** Per establishment + customer: how many postings have taken its slot (see journal.ts). */
+export interface PostingTurnsTable {
+  establishment_id: number;
+  customer_key: string;
+  turn: number;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -92,4 +99,5 @@ export interface Database {
   lockouts: LockoutsTable;
   posting_journal: PostingJournalTable;
   posting_slots: PostingSlotsTable;
+  posting_turns: PostingTurnsTable;
 }

@@ -330,10 +330,15 @@ describe('one posting per customer at a time', () => {
       post(service, sale('+5511900000031', 1000)),
       post(service, sale('+5511900000031', 2000)),
     ]);
-    expect(a.state).toBe('lançado');
-    expect(a.reason).toBe(postingMessages.verifiedPosted);
-    expect(b.state).toBe('lançado');
+    // Whichever took the customer's slot first had its answer lost; it is verified as
+    // posted, and the other sale's posting (sent only after) is not mistaken for it.
+    expect([a.state, b.state], JSON.stringify([a.reason, b.reason])).toEqual([
+      'lançado',
+      'lançado',
+    ]);
+    expect([a.reason, b.reason].sort()).toEqual([null, postingMessages.verifiedPosted].sort());
     expect(upstream.commits('+5511900000031')).toBe(2);
+    expect(upstream.maxInFlight('+5511900000031')).toBe(1);
   });
 
   test('waiting longer than its bound: recusado (nothing sent)', async () => {
@@ -346,6 +351,37 @@ describe('one posting per customer at a time', () => {
     expect(b.reason).toBe(postingMessages.busy);
     expect((await slow).state).toBe('lançado');
     expect(upstream.commits('+5511900000032')).toBe(1);
+  });
+});
+
+describe('a posting taken over before it is sent', () => {
+  test('settled by another process while it waited: it is never sent', async () => {
+    const { journal, upstream, service } = await setup({ leaseMs: 60_000 });
+    const phone = '+5511900000045';
+    // Another posting holds the customer, so this one journals and waits for the slot.
+    expect(await journal.store.takeSlot(1, phone, 'someone-else', Date.now())).toBe(true);
+    const key = randomUUID();
+    const pending = post(service, sale(phone), key);
+    await expect.poll(async () => (await journal.store.get(key))?.state).toBe('enviando');
+    // A process that believed it dead (a stalled event loop) takes it over and settles it.
+    const [stolen] = await journal.store.claimStale(
+      Date.now() + 120_000,
+      'thief',
+      Date.now() + 180_000,
+      10,
+    );
+    expect(stolen?.key).toBe(key);
+    await journal.store.update(
+      key,
+      'thief',
+      { state: 'recusado', settledAt: Date.now() },
+      Date.now(),
+    );
+    await journal.store.releaseSlot('someone-else');
+    await pending;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(upstream.commits(phone)).toBe(0);
+    expect((await journal.store.get(key))?.state).toBe('recusado');
   });
 });
 

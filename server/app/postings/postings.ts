@@ -31,6 +31,7 @@ import type {
   JournalEntry,
   JournalStore,
   LostKind,
+  NewEntry,
   PostingState,
 } from '../../store';
 import { UNSETTLED } from '../../store';
@@ -229,6 +230,10 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
   const events = new EventEmitter();
   events.setMaxListeners(0);
   const running = new Set<Promise<void>>();
+  /** Entries this process is working on: its own sweep leaves them alone. */
+  const working = new Set<string>();
+  /** Entries settled by this process whose final write is still under way. */
+  const local = new Map<string, JournalEntry>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | null = null;
   let lastPrune = 0;
@@ -244,20 +249,29 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     return ok;
   }
 
+  /**
+   * Settles an entry: its final state and the release of its customer's slot in one write.
+   * Waiters in this process get the final entry at once, before that write is durable: the
+   * verdict is already known, and if this process dies before the write, the sweep reaches the
+   * same verdict from the snapshot.
+   */
   async function settle(
     entry: JournalEntry,
     state: 'lançado' | 'recusado' | 'desconhecido',
     patch: EntryPatch,
   ): Promise<void> {
-    await write(entry.key, {
-      ...patch,
-      state,
-      settledAt: now(),
-      nextCheckAt: null,
-      leaseUntil: 0,
-    });
-    await store.releaseSlot(entry.key);
+    const t = now();
+    const final: EntryPatch = { ...patch, state, settledAt: t, nextCheckAt: null, leaseUntil: 0 };
+    local.set(entry.key, { ...entry, ...final, updatedAt: t, owner: me });
     events.emit(entry.key);
+    // The answer leaves first: on SQLite the durable commit blocks this thread while it syncs.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      await store.finish(entry.key, me, final, t);
+    } finally {
+      local.delete(entry.key);
+      events.emit(entry.key);
+    }
     log?.info({ key: entry.key, state, requestId: entry.requestId }, 'posting settled');
   }
 
@@ -318,6 +332,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
 
   /** Keeps the lease of an entry this process works on while `work` runs. */
   async function leased<T>(key: string, work: () => Promise<T>): Promise<T> {
+    working.add(key);
     const renew = setInterval(
       () =>
         void store
@@ -329,6 +344,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       return await work();
     } finally {
       clearInterval(renew);
+      working.delete(key);
     }
   }
 
@@ -407,74 +423,90 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         await settle(entry, 'recusado', { reason: postingMessages.readFailed });
         return;
       }
-      // The snapshot and the send time are journaled before anything leaves.
+      // The snapshot and the send time are journaled before anything leaves, and only while
+      // the entry is still this process's and still unsent: if a sweep settled it meanwhile
+      // (its lease ran out), nothing is sent.
       const sentAt = now();
-      await write(entry.key, {
-        snapshot,
+      const mayStillSend = await store.update(
+        entry.key,
+        me,
+        { snapshot, sentAt, customerName: snapshot.nome ?? entry.customerName },
         sentAt,
-        customerName: snapshot.nome ?? entry.customerName,
-      });
-      const sending: JournalEntry = { ...entry, snapshot, sentAt };
-
-      let status: number | null = null;
-      let text = '';
-      let lost: LostKind | null = null;
-      try {
-        const answer = await withLimit(opts.upstreamLimitMs, async (signal) => {
-          const res = await o.call('pontuar', body, signal);
-          return { status: res.status, text: await res.text() };
-        });
-        status = answer.status;
-        text = answer.text;
-      } catch (err) {
-        lost = err instanceof UpstreamTimeout ? 'timeout' : 'reset';
-      }
-      const endedAt = now();
-      if (status !== null) {
-        const data = postedAnswer(status, text);
-        if (data !== null) {
-          const saldo = typeof data.saldo_atual === 'number' ? data.saldo_atual : 0;
-          const carencia = typeof data.saldo_carencia === 'number' ? data.saldo_carencia : 0;
-          await settle(sending, 'lançado', {
-            answerStatus: status,
-            answerBody: text,
-            endedAt,
-            reason: null,
-            // Points of this posting, when no reward consumed any (else the history tells).
-            points: Math.max(0, saldo + carencia - snapshot.saldo - snapshot.saldo_carencia),
-          });
-          return;
-        }
-        if (refusedAnswer(status)) {
-          let reason: string | null = null;
-          try {
-            const m = (JSON.parse(text) as { message?: unknown }).message;
-            if (typeof m === 'string') reason = m;
-          } catch {
-            reason = null;
-          }
-          await settle(sending, 'recusado', {
-            answerStatus: status,
-            answerBody: text,
-            endedAt,
-            reason,
-          });
-          return;
-        }
-        lost = 'reset';
-      }
-      log?.warn(
-        { key: entry.key, lost, status, requestId: entry.requestId },
-        'posting answer lost',
+        ['enviando'],
       );
-      await write(entry.key, {
-        state: 'verificando',
-        reason: postingMessages.verifying,
-        lostKind: lost,
-        endedAt,
-      });
-      await verify({ ...sending, state: 'verificando' }, lost ?? 'reset', endedAt);
+      if (!mayStillSend) {
+        await store.releaseSlot(entry.key);
+        log?.warn({ key: entry.key }, 'posting taken over before it was sent; not sent');
+        return;
+      }
+      await send({ ...entry, snapshot, sentAt }, body, snapshot);
     });
+  }
+
+  /** Sends the posting (journaled as sent, its slot held) and settles it from what follows. */
+  async function send(
+    sending: JournalEntry,
+    body: Record<string, unknown>,
+    snapshot: CustomerReading,
+  ): Promise<void> {
+    let status: number | null = null;
+    let text = '';
+    let lost: LostKind | null = null;
+    try {
+      const answer = await withLimit(opts.upstreamLimitMs, async (signal) => {
+        const res = await o.call('pontuar', body, signal);
+        return { status: res.status, text: await res.text() };
+      });
+      status = answer.status;
+      text = answer.text;
+    } catch (err) {
+      lost = err instanceof UpstreamTimeout ? 'timeout' : 'reset';
+    }
+    const endedAt = now();
+    if (status !== null) {
+      const data = postedAnswer(status, text);
+      if (data !== null) {
+        const saldo = typeof data.saldo_atual === 'number' ? data.saldo_atual : 0;
+        const carencia = typeof data.saldo_carencia === 'number' ? data.saldo_carencia : 0;
+        await settle(sending, 'lançado', {
+          answerStatus: status,
+          answerBody: text,
+          endedAt,
+          reason: null,
+          // Points of this posting, when no reward consumed any (else the history tells).
+          points: Math.max(0, saldo + carencia - snapshot.saldo - snapshot.saldo_carencia),
+        });
+        return;
+      }
+      if (refusedAnswer(status)) {
+        let reason: string | null = null;
+        try {
+          const m = (JSON.parse(text) as { message?: unknown }).message;
+          if (typeof m === 'string') reason = m;
+        } catch {
+          reason = null;
+        }
+        await settle(sending, 'recusado', {
+          answerStatus: status,
+          answerBody: text,
+          endedAt,
+          reason,
+        });
+        return;
+      }
+      lost = 'reset';
+    }
+    log?.warn(
+      { key: sending.key, lost, status, requestId: sending.requestId },
+      'posting answer lost',
+    );
+    await write(sending.key, {
+      state: 'verificando',
+      reason: postingMessages.verifying,
+      lostKind: lost,
+      endedAt,
+    });
+    await verify({ ...sending, state: 'verificando' }, lost ?? 'reset', endedAt);
   }
 
   /** Takes over what nobody works on: crashed processes' entries and due re-checks. */
@@ -497,6 +529,9 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     const t = now();
     const claimed = await store.claimStale(t, me, t + opts.leaseMs, 50);
     for (const entry of claimed) {
+      // Its lease lapsed while this very process works on it (a stalled event loop): the
+      // claim renewed the lease; the work goes on.
+      if (working.has(entry.key)) continue;
       const p = recover(entry).catch((err: unknown) =>
         log?.error({ key: entry.key, err: String(err) }, 'posting recovery failed'),
       );
@@ -523,7 +558,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     const deadline = now() + Math.min(ms, opts.waitMs);
     const done = (e: JournalEntry | null) =>
       e === null || (e.state !== 'enviando' && e.state !== 'verificando');
-    let entry = await store.get(key);
+    const current = async () => local.get(key) ?? (await store.get(key));
+    let entry = await current();
     while (!done(entry) && now() < deadline) {
       // Woken by this process's writes; polls for other replicas' writes.
       await new Promise<void>((resolve) => {
@@ -535,9 +571,53 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         }
         events.on(key, finish);
       });
-      entry = await store.get(key);
+      entry = await current();
     }
     return entry;
+  }
+
+  /**
+   * The usual case in one journal write before sending: the customer's slot is free, so read
+   * the customer first, then journal the entry as sent and take the slot together, unless
+   * another posting took the slot meanwhile (then the slow path: journal, wait the slot, read).
+   * Answers the existing entry when the key was journaled meanwhile; null once started.
+   */
+  async function startFast(
+    fresh: NewEntry,
+    body: Record<string, unknown>,
+    cpf: string | null,
+  ): Promise<JournalEntry | null> {
+    const slot = await store.slotState(fresh.establishmentId, fresh.customerKey);
+    const snapshot = slot.held ? null : await readFor(fresh.customerKey, null, cpf);
+    if (snapshot !== null) {
+      const sentAt = now();
+      const started = await store.start(
+        { ...fresh, createdAt: sentAt, leaseUntil: sentAt + opts.leaseMs, snapshot, sentAt },
+        slot.turn,
+      );
+      if (started.kind === 'exists') return started.existing;
+      if (started.kind === 'started') {
+        const entry = await store.get(fresh.key);
+        if (entry === null) throw new Error('journal entry missing after insert');
+        track(
+          leased(entry.key, () => send(entry, body, snapshot)).catch((err: unknown) => {
+            // The lease runs out and the sweep settles it from the snapshot.
+            log?.error({ key: entry.key, err: String(err) }, 'posting failed');
+          }),
+        );
+        return null;
+      }
+    }
+    const created = await store.create(fresh);
+    if (!created.created) return created.existing;
+    const entry = await store.get(fresh.key);
+    if (entry === null) throw new Error('journal entry missing after insert');
+    track(
+      run(entry, body).catch((err: unknown) => {
+        log?.error({ key: entry.key, err: String(err) }, 'posting failed');
+      }),
+    );
+    return null;
   }
 
   async function submit(s: Submission): Promise<SubmitResult> {
@@ -558,8 +638,9 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     }
     const fingerprint = postingFingerprint(body as Record<string, unknown>);
     const amount = (body as { valor_gasto?: unknown }).valor_gasto;
+    const cpf = typeof cliente?.cpf === 'string' ? cliente.cpf : null;
     const t = now();
-    const created = await store.create({
+    const fresh = {
       key,
       establishmentId: opts.establishmentId,
       terminalId: s.terminalId,
@@ -571,20 +652,14 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       owner: me,
       leaseUntil: t + opts.leaseMs,
       createdAt: t,
-    });
-    if (!created.created) {
-      if (created.existing.fingerprint !== fingerprint) {
-        return { kind: 'invalid', message: postingMessages.keyReused };
-      }
-    } else {
-      const entry = await store.get(key);
-      if (entry === null) throw new Error('journal entry missing after insert');
-      track(
-        run(entry, body as Record<string, unknown>).catch((err: unknown) => {
-          // The lease runs out and the sweep settles it from what the store knows.
-          log?.error({ key, err: String(err) }, 'posting failed');
-        }),
-      );
+    };
+    let existing = await store.get(key);
+    if (existing === null) {
+      const fast = await startFast(fresh, body as Record<string, unknown>, cpf);
+      if (fast !== null) existing = fast;
+    }
+    if (existing !== null && existing.fingerprint !== fingerprint) {
+      return { kind: 'invalid', message: postingMessages.keyReused };
     }
     const entry = await wait(key);
     if (entry === null) throw new Error('journal entry missing');
@@ -593,7 +668,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
 
   return {
     submit,
-    get: (key) => store.get(key.toLowerCase()),
+    get: async (key) => local.get(key.toLowerCase()) ?? (await store.get(key.toLowerCase())),
     wait: (key, ms) => wait(key.toLowerCase(), ms),
     list: (f) => store.list(f),
     async ledger(f) {
@@ -604,10 +679,11 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         store.list({ ...scope, from: f.from, to: f.to, limit: limit + 1 }),
       ]);
       const truncated = period.length > limit;
-      const shown = truncated ? period.slice(0, limit) : period;
+      const shown = (truncated ? period.slice(0, limit) : period).map((e) => local.get(e.key) ?? e);
       const open = shown.filter((e) => !isSettled(e.state));
       const settled = shown.filter((e) => isSettled(e.state));
-      return { entries: [...earlier, ...open, ...settled], truncated };
+      const entries = [...earlier.map((e) => local.get(e.key) ?? e), ...open, ...settled];
+      return { entries, truncated };
     },
     sweep,
     start() {

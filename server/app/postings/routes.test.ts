@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
 import { createAppServer } from '../app';
 import { embeddedSandbox } from '../embedded';
+import type { RequestLogVars } from '../request-log';
 import { capturedLogger } from '../test-helpers';
 import { createPostingService } from './postings';
 import { sqliteJournal } from './test-support';
@@ -150,7 +151,7 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
       call: upstreamCall(upstream),
       establishmentId: 1,
     });
-    const app = new Hono();
+    const app = new Hono<{ Variables: RequestLogVars }>();
     mountPostingRoutes(app, {
       service,
       establishmentId: 1,
