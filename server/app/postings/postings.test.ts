@@ -399,6 +399,8 @@ describe('a process that dies mid-posting', () => {
       ...FAST,
       waitMs: 50,
       upstreamLimitMs: 60_000,
+      // Its lease renewal must not outrun the expiry the test forces (it is "dead").
+      leaseMs: 60_000,
     });
     const key = randomUUID();
     await dead.submit({ key, terminalId: null, requestId: null, body: sale('+5511900000040') });
