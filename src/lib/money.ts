@@ -1,4 +1,6 @@
 // Money is integer cents everywhere in code. It becomes text only through formatBRL.
+// Kept here, not a library: Intl.NumberFormat formats R$; a money library would add bytes to
+// the counter's first load for integer cents that need no arithmetic beyond + and ×.
 
 /** Largest amount a cashier can type: R$ 100.000,00 (the service's valor_gasto limit). */
 export const MAX_CENTS = 10_000_000;

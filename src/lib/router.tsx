@@ -1,7 +1,7 @@
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
-// A few lines of history routing instead of a router dependency: the app has three
-// top-level screens and query-string state, nothing nested.
+// Kept here, not a library: a few lines of history routing instead of a router dependency;
+// the app has three top-level screens and query-string state, nothing nested.
 
 const NAVIGATE_EVENT = 'app:navigate';
 

@@ -1,4 +1,5 @@
 // The 27 federative units of Brazil (26 states + Distrito Federal).
+// Kept here, not a library: a fixed list of 27 that changes by constitutional amendment.
 
 export const UFS = [
   { sigla: 'AC', nome: 'Acre' },
@@ -37,9 +38,4 @@ export const UF_SIGLAS: readonly Uf[] = UFS.map((u) => u.sigla);
 /** Exact upper-case sigla, as the wire wants it. */
 export function isUf(value: string): value is Uf {
   return (UF_SIGLAS as readonly string[]).includes(value);
-}
-
-/** "sp" → "São Paulo"; unknown → undefined. */
-export function ufName(sigla: string): string | undefined {
-  return UFS.find((u) => u.sigla === sigla.toUpperCase())?.nome;
 }

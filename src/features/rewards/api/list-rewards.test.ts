@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { renderHook, waitFor } from '@testing-library/react';
 import { createElement, type ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import type { RewardFilters } from '@/api/requests';
 import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
-import { listRewards, rewardsQuery, useRewards } from './list-rewards';
+import { listRewards, rewardsQuery } from './list-rewards';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -40,7 +40,7 @@ test('rewardsQuery keeps the previous page while the next loads', () => {
   expect(rewardsQuery({ page: 2 }).placeholderData).toBeTypeOf('function');
 });
 
-test('useRewards shows the previous page as placeholder while the next one loads', async () => {
+test('rewardsQuery shows the previous page as placeholder while the next one loads', async () => {
   const qc = createQueryClient();
   let release: () => void = () => {};
   stubFetch((url) => {
@@ -60,7 +60,7 @@ test('useRewards shows the previous page as placeholder while the next one loads
   const wrapper = ({ children }: { children: ReactNode }) =>
     createElement(QueryClientProvider, { client: qc }, children);
   const { result, rerender } = renderHook(
-    ({ filters }: { filters: RewardFilters }) => useRewards(filters),
+    ({ filters }: { filters: RewardFilters }) => useQuery(rewardsQuery(filters)),
     {
       wrapper,
       initialProps: { filters: {} },

@@ -1,5 +1,5 @@
 // recompensas: the manager's paginated list of rewards won, filtered.
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { normalizeRewardFilters, rewardKeys } from '@/api/keys';
 import { RewardPage } from '@/api/schemas';
@@ -25,7 +25,3 @@ export const rewardsQuery = (filters: RewardFilters) =>
     queryFn: ({ signal }) => listRewards(filters, { signal }),
     placeholderData: keepPreviousData,
   });
-
-export function useRewards(filters: RewardFilters) {
-  return useQuery(rewardsQuery(filters));
-}
