@@ -192,6 +192,10 @@ test.describe('1024×768 touch screen', () => {
     await expectNoInnerHorizontalScroll(page.getByRole('list').filter({ has: line }));
     // Nothing of the customer panel (the reward grid is the widest part) spills out of it.
     await expectNoInnerHorizontalScroll(page.getByRole('region', { name: 'Toque Tela Pequena' }));
+    // The reward counters fit without a sideways scroll of their own: every column is seen.
+    const counters = page.getByRole('region', { name: 'Contadores de prêmios' });
+    await expectNoInnerHorizontalScroll(counters);
+    await expect(counters.getByRole('columnheader', { name: 'Game' })).toBeInViewport({ ratio: 1 });
     await page.screenshot({ path: `${SHOTS}/layout-1024-sale.png`, fullPage: true });
     await expectAccessible(page, '1024×768 sale with a basket line');
 

@@ -14,11 +14,13 @@ const COUNTER_ROWS: readonly { prefix: RewardCounterPrefix; label: string }[] = 
   { prefix: 'resgatado', label: 'Resgatados' },
   { prefix: 'expirado', label: 'Expirados' },
 ];
+// Column labels carry soft hyphens (\u00ad): where the panel is narrow (1024 px screens) a
+// header breaks into two lines instead of pushing the table into a sideways scroll.
 const COUNTER_COLUMNS: readonly { category: RewardCategory; label: string }[] = [
-  { category: 'premio_fidelidade', label: 'Fidelidade' },
+  { category: 'premio_fidelidade', label: 'Fi\u00adde\u00adli\u00adda\u00adde' },
   { category: 'brinde_roleta', label: 'Roleta' },
-  { category: 'premio_surpresa', label: 'Surpresa' },
-  { category: 'premio_campanha', label: 'Campanha' },
+  { category: 'premio_surpresa', label: 'Sur\u00adpre\u00adsa' },
+  { category: 'premio_campanha', label: 'Cam\u00adpa\u00adnha' },
   { category: 'premio_game', label: 'Game' },
 ];
 const VISIBLE_EXPIRATIONS = 3;
@@ -247,7 +249,7 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
               <th
                 key={c.category}
                 scope="col"
-                className="px-1 py-0.5 text-right font-semibold text-slate-700"
+                className="px-1 py-0.5 text-right align-bottom font-semibold text-slate-700"
               >
                 {c.label}
               </th>
@@ -257,7 +259,10 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
         <tbody>
           {COUNTER_ROWS.map((r) => (
             <tr key={r.prefix} className="border-b border-slate-200 last:border-b-0">
-              <th scope="row" className="py-0 pr-2 text-left font-semibold text-slate-800">
+              <th
+                scope="row"
+                className="py-0 pr-2 text-left font-semibold whitespace-nowrap text-slate-800"
+              >
                 {r.label}
               </th>
               {COUNTER_COLUMNS.map((c) => {
