@@ -2,6 +2,7 @@ import { useRef, type FormEvent, type KeyboardEvent } from 'react';
 import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
 import { SelectField, TextField } from '@/components/ui/field';
 import {
   DEFAULT_DATE_FIELD,
@@ -26,7 +27,13 @@ export type FilterErrors = Partial<Record<FilterParam, string>>;
 export const SEARCH_DEBOUNCE_MS = 300;
 const FIELD_DEBOUNCE_MS = 500;
 
-const identity = (s: string) => s;
+/** A date field shows `dd/mm/aaaa` and commits the wire date; what is not a date waits. */
+const DATE_DRAFT = {
+  delayMs: FIELD_DEBOUNCE_MS,
+  normalize: (text: string) => dateTextToWire(text) ?? '',
+  isValid: (text: string) => dateTextToWire(text) !== null,
+  format: wireToDateText,
+};
 const isCustomerId = (s: string) => /^\s*(?:[1-9]\d{0,8})?\s*$/.test(s);
 
 interface Props {
@@ -59,12 +66,13 @@ export function RewardsFilters({
   const start = useDraft(
     filters.data_inicio ?? '',
     (v) => onChange({ data_inicio: v || undefined }),
-    { delayMs: FIELD_DEBOUNCE_MS, normalize: identity },
+    DATE_DRAFT,
   );
-  const end = useDraft(filters.data_fim ?? '', (v) => onChange({ data_fim: v || undefined }), {
-    delayMs: FIELD_DEBOUNCE_MS,
-    normalize: identity,
-  });
+  const end = useDraft(
+    filters.data_fim ?? '',
+    (v) => onChange({ data_fim: v || undefined }),
+    DATE_DRAFT,
+  );
 
   const searchRef = useRef<HTMLInputElement>(null);
   const drafts = [q, customer, start, end];
@@ -179,19 +187,17 @@ export function RewardsFilters({
             </option>
           ))}
         </SelectField>
-        <TextField
+        <DateField
           label="De"
-          type="date"
           value={start.value}
-          onChange={(e) => start.setValue(e.target.value)}
+          onValueChange={start.setValue}
           onKeyDown={onEnter(start.flush)}
           error={errors.data_inicio}
         />
-        <TextField
+        <DateField
           label="Até"
-          type="date"
           value={end.value}
-          onChange={(e) => end.setValue(e.target.value)}
+          onValueChange={end.setValue}
           onKeyDown={onEnter(end.flush)}
           error={errors.data_fim}
         />

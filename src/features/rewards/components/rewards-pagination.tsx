@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { RewardPage } from '@/api/schemas';
 import { Button } from '@/components/ui/button';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../filters';
@@ -23,21 +23,112 @@ interface Props {
   onGo: (page: number) => void;
 }
 
-/** Anterior / Próxima from the envelope's page numbers (never its URLs). */
+/**
+ * Primeira / Anterior / Próxima / Última and a jump to a page, from the envelope's page
+ * numbers (never its URLs). The words hide on a phone; the buttons keep them as their names.
+ */
 export function RewardsPagination({ page, requested, onGo }: Props) {
   const last = Math.max(1, page.last_page);
   const prev = Math.min(requested - 1, last); // from past the end, back to the last page
   const next = requested + 1;
   return (
-    <nav aria-label="Paginação" className="flex flex-wrap items-center justify-end gap-3">
-      <Button variant="secondary" disabled={prev < 1} onClick={() => onGo(prev)}>
-        <span aria-hidden="true">←</span> Anterior
-      </Button>
+    <nav
+      aria-label="Paginação"
+      className="flex flex-wrap items-center justify-center gap-x-3 gap-y-2 sm:justify-end"
+    >
+      <div className="flex items-center gap-2">
+        <Button variant="secondary" disabled={requested <= 1} onClick={() => onGo(1)}>
+          <span aria-hidden="true">«</span> <span className="max-sm:sr-only">Primeira</span>
+        </Button>
+        <Button variant="secondary" disabled={prev < 1} onClick={() => onGo(prev)}>
+          <span aria-hidden="true">‹</span> <span className="max-sm:sr-only">Anterior</span>
+        </Button>
+      </div>
       <span className="tabular font-semibold whitespace-nowrap">{pageLabel(page)}</span>
-      <Button variant="secondary" disabled={next > last} onClick={() => onGo(next)}>
-        Próxima <span aria-hidden="true">→</span>
-      </Button>
+      <div className="flex items-center gap-2">
+        <Button variant="secondary" disabled={next > last} onClick={() => onGo(next)}>
+          <span className="max-sm:sr-only">Próxima</span> <span aria-hidden="true">›</span>
+        </Button>
+        <Button variant="secondary" disabled={requested >= last} onClick={() => onGo(last)}>
+          <span className="max-sm:sr-only">Última</span> <span aria-hidden="true">»</span>
+        </Button>
+      </div>
+      <PageJump last={last} current={requested} onGo={onGo} />
     </nav>
+  );
+}
+
+/** Reads a typed page number: the number, or the message the field shows. */
+export function readPageNumber(text: string, last: number): number | string {
+  const t = text.trim();
+  if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > last)
+    return last === 1
+      ? 'Esta lista tem só a página 1.'
+      : `Digite uma página de 1 a ${count.format(last)}.`;
+  return Number(t);
+}
+
+function PageJump({
+  last,
+  current,
+  onGo,
+}: {
+  last: number;
+  current: number;
+  onGo: (page: number) => void;
+}) {
+  const id = useId();
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const read = readPageNumber(text, last);
+    if (typeof read === 'string') {
+      setError(read);
+      return;
+    }
+    setError(null);
+    setText('');
+    if (read !== current) onGo(read);
+  };
+  return (
+    <form
+      noValidate
+      onSubmit={submit}
+      aria-label="Ir para uma página"
+      className="flex flex-wrap items-center gap-x-2 gap-y-1"
+    >
+      <label htmlFor={id} className="text-sm font-semibold text-slate-800">
+        Ir para a página
+      </label>
+      <input
+        id={id}
+        type="text"
+        inputMode="numeric"
+        autoComplete="off"
+        size={4}
+        maxLength={9}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value.replace(/\D/g, ''));
+          setError(null);
+        }}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        className={`w-16 rounded-md border bg-white px-2 py-1.5 text-base text-slate-900 tabular ${
+          error ? 'border-red-700' : 'border-slate-400'
+        }`}
+      />
+      <Button type="submit" variant="secondary">
+        Ir
+      </Button>
+      {error && (
+        <p id={`${id}-error`} className="basis-full text-sm font-medium text-red-800">
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </p>
+      )}
+    </form>
   );
 }
 

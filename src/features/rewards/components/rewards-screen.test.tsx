@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { todayInSaoPaulo } from '@/lib/dates';
 import { RewardsScreen } from './rewards-screen';
 
 const scrollIntoView = vi.fn();
@@ -29,6 +30,9 @@ function open(url: string) {
 
 const sentQuery = (mock: ReturnType<typeof stubFetch>, call = 0) =>
   new URL(String(mock.mock.calls[call]![0]), 'http://x').searchParams;
+
+/** The line that says what the list shows ("Mostrando 1–15 de 176"). */
+const summary = () => screen.getAllByRole('status')[0]!;
 
 const pageOf = (page: number, last = 3) =>
   rewardPageWire({
@@ -67,7 +71,7 @@ test('shows the page in a captioned table with the range and page count', async 
     '30/06/2024',
     '—Nenhum',
   ]);
-  expect(screen.getByRole('status')).toHaveProperty('textContent', 'Mostrando 1–1 de 31');
+  expect(summary()).toHaveProperty('textContent', 'Mostrando 1–1 de 31');
   expect(screen.getByRole('button', { name: /Anterior/ })).toHaveProperty('disabled', true);
   expect(screen.getByRole('button', { name: /Próxima/ })).toHaveProperty('disabled', false);
 });
@@ -101,10 +105,10 @@ test('a value in the URL the form cannot offer is not sent, and the form says so
 test('a start date after the end date is flagged at "Até" and nothing is requested', async () => {
   const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
   open('/premios?data_inicio=2026-03-10&data_fim=2026-03-01');
-  const end = screen.getByLabelText('Até');
+  const end = screen.getByLabelText(/^Até/);
   expect(end.getAttribute('aria-invalid')).toBe('true');
   expect(screen.getByText('A data final deve ser igual ou posterior à data inicial.')).toBeTruthy();
-  expect(screen.getByRole('status').textContent).toBe('Corrija o período para ver os prêmios.');
+  expect(summary().textContent).toBe('Corrija o período para ver os prêmios.');
   await new Promise((r) => setTimeout(r, 50));
   expect(fetchMock).not.toHaveBeenCalled();
   expect(screen.queryByRole('table')).toBeNull();
@@ -279,4 +283,158 @@ test('a 422 no filter owns shows the service message itself', async () => {
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('Página inválida.');
   expect(alert.textContent).not.toContain('campo marcado');
+});
+
+// ---------------------------------------------------------------- totals, pager, rows, dates
+
+const TOTALS = { pendente_resgate: 8, resgatado: 58, expirado: 34, estornado: 0 } as const;
+
+/** Answers one-record pages with the totals above and every other request with `pageOf`. */
+function stubService(list: (url: URL) => Record<string, unknown> = () => pageOf(1)) {
+  return stubFetch((raw) => {
+    const url = new URL(raw, 'http://x');
+    const status = url.searchParams.get('status') as keyof typeof TOTALS | null;
+    if (url.searchParams.get('itens_por_pagina') === '1' && status)
+      return jsonResponse(200, ok(rewardPageWire({ total: TOTALS[status], per_page: 1 })));
+    return jsonResponse(200, ok(list(url)));
+  });
+}
+
+const totalsRequests = (mock: ReturnType<typeof stubFetch>) =>
+  mock.mock.calls
+    .map(([u]) => new URL(String(u), 'http://x').searchParams)
+    .filter((q) => q.get('itens_por_pagina') === '1');
+
+test('totals per status for the filters but status, each filtering by its status', async () => {
+  const fetchMock = stubService();
+  open('/premios?categoria=premio_fidelidade&status=expirado&page=2');
+  const totals = await screen.findByRole('region', { name: 'Totais por situação' });
+  const redeemed = within(totals).getByRole('button', { name: /^Resgatado/ });
+  await waitFor(() => expect(redeemed.textContent).toContain('58'));
+  expect(redeemed.textContent).toContain('58%'); // 58 of 100
+  expect(within(totals).getByRole('button', { name: /^Pendente de resgate/ }).textContent).toMatch(
+    /8.*8%/,
+  );
+  const sent = totalsRequests(fetchMock).map((q) => Object.fromEntries(q));
+  expect(sent).toHaveLength(4);
+  for (const q of sent) {
+    expect(q).toMatchObject({ categoria: 'premio_fidelidade', itens_por_pagina: '1' });
+    expect(q.page).toBeUndefined();
+  }
+  expect(sent.map((q) => q.status).sort()).toEqual([
+    'estornado',
+    'expirado',
+    'pendente_resgate',
+    'resgatado',
+  ]);
+  const expired = within(totals).getByRole('button', { name: /^Expirado/ });
+  expect(expired.getAttribute('aria-pressed')).toBe('true');
+  await userEvent.click(redeemed);
+  expect(window.location.search).toBe('?status=resgatado&categoria=premio_fidelidade');
+  expect(redeemed.getAttribute('aria-pressed')).toBe('true');
+  expect(totalsRequests(fetchMock)).toHaveLength(4); // other filters unchanged: no new totals
+  await userEvent.click(redeemed);
+  expect(window.location.search).toBe('?categoria=premio_fidelidade');
+});
+
+test('the pager goes to the first, the last and a typed page', async () => {
+  stubService((url) => pageOf(Number(url.searchParams.get('page') ?? 1)));
+  open('/premios?page=2');
+  await screen.findByText('Prêmio da página 2');
+  await userEvent.click(screen.getByRole('button', { name: /Última/ }));
+  expect(window.location.search).toBe('?page=3');
+  await screen.findByText('Prêmio da página 3');
+  expect(screen.getByRole('button', { name: /Última/ })).toHaveProperty('disabled', true);
+  expect(screen.getByRole('button', { name: /Próxima/ })).toHaveProperty('disabled', true);
+  await userEvent.click(screen.getByRole('button', { name: /Primeira/ }));
+  expect(window.location.search).toBe('');
+  await screen.findByText('Prêmio da página 1');
+  expect(screen.getByRole('button', { name: /Primeira/ })).toHaveProperty('disabled', true);
+
+  const jump = screen.getByLabelText('Ir para a página');
+  await userEvent.type(jump, '7{Enter}');
+  expect(jump.getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getByText('Digite uma página de 1 a 3.')).toBeTruthy();
+  expect(window.location.search).toBe('');
+  await userEvent.clear(jump);
+  await userEvent.type(jump, '2');
+  expect(jump.getAttribute('aria-invalid')).toBeNull();
+  await userEvent.click(screen.getByRole('button', { name: 'Ir' }));
+  expect(window.location.search).toBe('?page=2');
+  await screen.findByText('Prêmio da página 2');
+});
+
+test('the next page is fetched ahead and shows at once', async () => {
+  const fetchMock = stubService((url) => pageOf(Number(url.searchParams.get('page') ?? 1)));
+  open('/premios?status=resgatado');
+  await screen.findByText('Prêmio da página 1');
+  await waitFor(() =>
+    expect(
+      fetchMock.mock.calls.some(([u]) => {
+        const q = new URL(String(u), 'http://x').searchParams;
+        return q.get('page') === '2' && q.get('status') === 'resgatado';
+      }),
+    ).toBe(true),
+  );
+  await new Promise((r) => setTimeout(r, 20)); // the prefetch answer lands
+  const before = fetchMock.mock.calls.length;
+  await userEvent.click(screen.getByRole('button', { name: /Próxima/ }));
+  expect(screen.getByText('Prêmio da página 2')).toBeTruthy(); // no placeholder in between
+  expect(screen.getByRole('table').getAttribute('aria-busy')).toBeNull();
+  const after = fetchMock.mock.calls.slice(before).map(([u]) => String(u));
+  expect(after.filter((u) => u.includes('page=2'))).toEqual([]);
+});
+
+test('a pending reward expiring within 7 days says so; a later one does not', async () => {
+  const inDays = (n: number) => {
+    const d = new Date(`${todayInSaoPaulo()}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + n);
+    return `${d.toISOString().slice(0, 10)} 23:59:59`;
+  };
+  stubService(() =>
+    rewardPageWire({
+      data: [
+        rewardWire({ id_premio_cliente: 1, valido_ate: inDays(0) }),
+        rewardWire({ id_premio_cliente: 2, valido_ate: inDays(1) }),
+        rewardWire({ id_premio_cliente: 3, valido_ate: inDays(3) }),
+        rewardWire({ id_premio_cliente: 4, valido_ate: inDays(8) }),
+        rewardWire({ id_premio_cliente: 5, valido_ate: inDays(2), premio_status: 'resgatado' }),
+      ],
+      total: 5,
+      to: 5,
+    }),
+  );
+  open('/premios');
+  const table = await screen.findByRole('table');
+  const validUntil = within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[5]!.textContent);
+  expect(validUntil[0]).toMatch(/vence hoje$/);
+  expect(validUntil[1]).toMatch(/vence amanhã$/);
+  expect(validUntil[2]).toMatch(/vence em 3 dias$/);
+  expect(validUntil[3]).not.toContain('vence');
+  expect(validUntil[4]).not.toContain('vence');
+});
+
+test('dates are typed dd/mm/aaaa and sent as YYYY-MM-DD; a date that does not exist is not sent', async () => {
+  stubService();
+  open('/premios');
+  await screen.findByRole('table');
+  const from = screen.getByLabelText(/^De/);
+  await userEvent.type(from, '01032026{Enter}');
+  expect(from).toHaveProperty('value', '01/03/2026');
+  expect(window.location.search).toBe('?data_inicio=2026-03-01');
+  const until = screen.getByLabelText(/^Até/);
+  await userEvent.type(until, '31022026{Enter}');
+  expect(until.getAttribute('aria-invalid')).toBe('true');
+  expect(screen.getByText('Esta data não existe.')).toBeTruthy();
+  expect(window.location.search).toBe('?data_inicio=2026-03-01');
+});
+
+test('a date in the URL shows as dd/mm/aaaa', async () => {
+  stubService();
+  open('/premios?data_inicio=2026-03-01&data_fim=2026-03-31');
+  expect(screen.getByLabelText(/^De/)).toHaveProperty('value', '01/03/2026');
+  expect(screen.getByLabelText(/^Até/)).toHaveProperty('value', '31/03/2026');
 });

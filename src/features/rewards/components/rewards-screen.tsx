@@ -1,10 +1,11 @@
 // The managers' reward table: filters in the URL, one page of the service's list at a time.
-import { useRef } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { navigate, useLocation } from '@/lib/router';
 import { rewardsQuery } from '@/features/rewards/api/list-rewards';
+import { useStatusTotals } from '@/features/rewards/api/status-totals';
 import {
   FILTER_PARAMS,
   applyFilterChange,
@@ -19,7 +20,10 @@ import {
 } from '../filters';
 import { RewardsFilters, type FilterErrors } from './rewards-filters';
 import { pageLabel, PageSizeSelect, RewardsPagination, rangeText } from './rewards-pagination';
-import { RewardsTable } from './rewards-table';
+import { ExportRewards } from './export-rewards';
+import { STATUS_OPTIONS } from './labels';
+import { RewardsList } from './rewards-table';
+import { StatusTotals } from './status-totals';
 
 /** The filters as the URL holds them right now (not as of the last render). */
 const currentFilters = () => parseRewardSearch(window.location.search).filters;
@@ -35,13 +39,30 @@ export function RewardsScreen() {
   const { search } = useLocation();
   const { filters, ignored } = parseRewardSearch(search);
   const rangeError = dateRangeError(filters);
+  const requestFilters = toRequestFilters(filters);
   const query = useQuery({
-    ...rewardsQuery(toRequestFilters(filters)),
+    ...rewardsQuery(requestFilters),
     // data_inicio after data_fim: the form says so and nothing is sent.
     enabled: rangeError === null,
   });
+  // Requested in the same render as the list; unmounting or new filters cancel both.
+  const totals = useStatusTotals(requestFilters, STATUS_OPTIONS, rangeError === null);
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const captionRef = useRef<HTMLTableCaptionElement>(null);
+  const captionRef = useRef<HTMLElement>(null);
+
+  // The next page is fetched ahead, so "Próxima" shows it at once.
+  const queryClient = useQueryClient();
+  const shown = query.isPlaceholderData ? undefined : query.data;
+  const nextPage =
+    shown && shown.current_page < shown.last_page && shown.data.length > 0
+      ? shown.current_page + 1
+      : null;
+  const searchText = search.toString();
+  useEffect(() => {
+    if (nextPage === null) return;
+    const { filters: current } = parseRewardSearch(searchText);
+    void queryClient.prefetchQuery(rewardsQuery(toRequestFilters({ ...current, page: nextPage })));
+  }, [queryClient, searchText, nextPage]);
 
   // A 422 lands on the filter it names; what no filter owns stays in the error box.
   const serverErrors: FilterErrors = {};
@@ -103,8 +124,16 @@ export function RewardsScreen() {
         onDropIgnored={() => navigate(rewardsHref(currentFilters()), { replace: true })}
       />
 
+      {rangeError === null && (
+        <StatusTotals
+          totals={totals}
+          selected={filters.status}
+          onPick={(status) => changeFilters({ status })}
+        />
+      )}
+
       <section aria-label="Resultado" className="flex flex-col gap-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
+        <div className="flex flex-wrap items-start justify-between gap-3">
           <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
             {busy && (
               <span
@@ -114,11 +143,17 @@ export function RewardsScreen() {
             )}
             {status}
           </p>
-          <PageSizeSelect
-            value={filters.itens_por_pagina}
-            onChange={(size) => changeFilters({ itens_por_pagina: size })}
-            error={errors.itens_por_pagina}
-          />
+          <div className="flex flex-wrap items-start justify-end gap-3">
+            <ExportRewards
+              filters={requestFilters}
+              enabled={rangeError === null && (data?.total ?? 0) > 0}
+            />
+            <PageSizeSelect
+              value={filters.itens_por_pagina}
+              onChange={(size) => changeFilters({ itens_por_pagina: size })}
+              error={errors.itens_por_pagina}
+            />
+          </div>
         </div>
 
         {rangeError ? null : query.isError ? (
@@ -153,7 +188,7 @@ export function RewardsScreen() {
           </Alert>
         ) : data ? (
           <>
-            <RewardsTable
+            <RewardsList
               records={data.data}
               pageLabel={pageLabel(data)}
               busy={busy}

@@ -1,8 +1,13 @@
-import { useId, type Ref } from 'react';
+import { useId, type RefObject } from 'react';
 import type { RewardRecord } from '@/api/schemas';
-import { formatDate, formatDateTime } from '@/lib/dates';
+import { formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { Link } from '@/lib/router';
+import { useMediaQuery } from '@/lib/use-media-query';
+import { expiryNote } from '../expiry';
 import { CATEGORY_LABELS, StatusBadge } from './labels';
+
+/** At this width and below the rows are cards: seven columns do not fit a phone. */
+export const CARDS_QUERY = '(max-width: 640px)';
 
 interface Props {
   records: readonly RewardRecord[];
@@ -10,8 +15,8 @@ interface Props {
   pageLabel: string;
   /** The previous page is on screen while the next one loads. */
   busy: boolean;
-  /** Moving to another page focuses the caption (and scrolls the table into view). */
-  captionRef?: Ref<HTMLTableCaptionElement>;
+  /** Moving to another page focuses the caption (and scrolls the list into view). */
+  captionRef?: RefObject<HTMLElement | null>;
   /** A link per customer id that filters the table by that customer; none when already filtered. */
   customerHref?: ((id: number) => string) | undefined;
   /** Called as a customer link is followed (the link turns into text in the filtered table). */
@@ -20,6 +25,27 @@ interface Props {
 
 const th = 'px-2 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-800 xl:px-3';
 const td = 'px-2 py-2 align-top xl:px-3';
+
+/** The page of rewards: a table, or cards on a narrow screen. */
+export function RewardsList(props: Props) {
+  const cards = useMediaQuery(CARDS_QUERY);
+  return cards ? <RewardsCards {...props} /> : <RewardsTable {...props} />;
+}
+
+function Caption({ pageLabel }: { pageLabel: string }) {
+  return (
+    <>
+      Prêmios conquistados{' '}
+      <span className="text-base font-normal text-slate-700">· {pageLabel}</span>
+    </>
+  );
+}
+
+const setRef =
+  <T extends HTMLElement>(ref: RefObject<HTMLElement | null> | undefined) =>
+  (el: T | null) => {
+    if (ref) ref.current = el;
+  };
 
 export function RewardsTable({
   records,
@@ -30,9 +56,10 @@ export function RewardsTable({
   onCustomerPick,
 }: Props) {
   const captionId = useId();
+  const today = todayInSaoPaulo();
   return (
-    // The table scrolls sideways inside this box on a narrow screen, never the page; the box
-    // takes the focus so the keyboard can scroll it too.
+    // Wider than the screen only below 1024 px, where it scrolls inside this box, never the
+    // page; the box takes the focus so the keyboard can scroll it too.
     <div
       role="region"
       aria-labelledby={captionId}
@@ -44,12 +71,11 @@ export function RewardsTable({
       <table aria-busy={busy || undefined} className="w-full border-collapse text-slate-900">
         <caption
           id={captionId}
-          ref={captionRef}
+          ref={setRef<HTMLTableCaptionElement>(captionRef)}
           tabIndex={-1}
           className="scroll-mt-4 px-3 py-2 text-left text-lg font-bold"
         >
-          Prêmios conquistados{' '}
-          <span className="text-base font-normal text-slate-700">· {pageLabel}</span>
+          <Caption pageLabel={pageLabel} />
         </caption>
         <thead className="border-y border-slate-300 bg-slate-100">
           <tr>
@@ -83,24 +109,16 @@ export function RewardsTable({
                 {formatDateTime(r.data_conquista)}
               </td>
               <td className={`${td} tabular whitespace-nowrap`}>
-                {customerHref ? (
-                  <Link
-                    href={customerHref(r.id_cliente)}
-                    onClick={onCustomerPick}
-                    className="rounded font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
-                  >
-                    <span className="sr-only">Filtrar pelo cliente </span>#{r.id_cliente}
-                  </Link>
-                ) : (
-                  `#${r.id_cliente}`
-                )}
+                <CustomerCell id={r.id_cliente} href={customerHref} onPick={onCustomerPick} />
               </td>
               <td className={`${td} min-w-32 font-medium break-words`}>{r.nome}</td>
               <td className={td}>{CATEGORY_LABELS[r.categoria_premio]}</td>
               <td className={td}>
                 <StatusBadge status={r.premio_status} />
               </td>
-              <td className={`${td} tabular whitespace-nowrap`}>{formatDate(r.valido_ate)}</td>
+              <td className={`${td} tabular whitespace-nowrap`}>
+                <ValidUntil record={r} today={today} />
+              </td>
               <td className={`${td} tabular whitespace-nowrap`}>
                 <SettledCell record={r} />
               </td>
@@ -109,6 +127,116 @@ export function RewardsTable({
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** One card per reward, each field named: what a phone shows instead of the table. */
+export function RewardsCards({
+  records,
+  pageLabel,
+  busy,
+  captionRef,
+  customerHref,
+  onCustomerPick,
+}: Props) {
+  const headingId = useId();
+  const today = todayInSaoPaulo();
+  return (
+    <section
+      aria-labelledby={headingId}
+      aria-busy={busy || undefined}
+      className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`}
+    >
+      <h2
+        id={headingId}
+        ref={setRef<HTMLHeadingElement>(captionRef)}
+        tabIndex={-1}
+        className="scroll-mt-4 text-lg font-bold"
+      >
+        <Caption pageLabel={pageLabel} />
+      </h2>
+      <ul className="flex flex-col gap-2">
+        {records.map((r) => (
+          <li
+            key={r.id_premio_cliente}
+            className="flex flex-col gap-2 rounded-lg border border-slate-300 bg-white p-3 text-slate-900"
+          >
+            <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
+              <h3 className="min-w-0 font-semibold break-words">{r.nome}</h3>
+              <StatusBadge status={r.premio_status} />
+            </div>
+            <dl className="grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-sm">
+              <dt className="text-slate-700">Conquista</dt>
+              <dd className="tabular">{formatDateTime(r.data_conquista)}</dd>
+              <dt className="text-slate-700">Cliente</dt>
+              <dd className="tabular">
+                <CustomerCell id={r.id_cliente} href={customerHref} onPick={onCustomerPick} />
+              </dd>
+              <dt className="text-slate-700">Categoria</dt>
+              <dd>{CATEGORY_LABELS[r.categoria_premio]}</dd>
+              <dt className="text-slate-700">Válido até</dt>
+              <dd className="tabular">
+                <ValidUntil record={r} today={today} inline />
+              </dd>
+              {(r.data_resgate || r.estornado_em) && (
+                <>
+                  <dt className="text-slate-700">{r.estornado_em ? 'Estorno' : 'Resgate'}</dt>
+                  <dd className="tabular">{formatDateTime((r.estornado_em ?? r.data_resgate)!)}</dd>
+                </>
+              )}
+            </dl>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function CustomerCell({
+  id,
+  href,
+  onPick,
+}: {
+  id: number;
+  href: ((id: number) => string) | undefined;
+  onPick: (() => void) | undefined;
+}) {
+  if (!href) return <>#{id}</>;
+  return (
+    <Link
+      href={href(id)}
+      onClick={onPick}
+      className="rounded font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
+    >
+      <span className="sr-only">Filtrar pelo cliente </span>#{id}
+    </Link>
+  );
+}
+
+/** The expiry date, and "vence em 3 dias" under it when a pending reward is about to expire. */
+function ValidUntil({
+  record,
+  today,
+  inline = false,
+}: {
+  record: RewardRecord;
+  today: string;
+  inline?: boolean;
+}) {
+  const note = expiryNote(record, today);
+  return (
+    <>
+      {formatDate(record.valido_ate)}
+      {note && (
+        <span
+          className={`${inline ? 'ml-2 inline-block' : 'block'} text-sm font-semibold whitespace-nowrap text-amber-900`}
+        >
+          <span aria-hidden="true">⏳ </span>
+          <span className="sr-only">, </span>
+          {note}
+        </span>
+      )}
+    </>
   );
 }
 

@@ -7,10 +7,13 @@ interface DraftOptions {
   normalize?: (draft: string) => string;
   /** A draft that is not valid is kept on screen and never committed. */
   isValid?: (draft: string) => boolean;
+  /** Committed value → the text the field shows ("2026-05-01" → "01/05/2026"). */
+  format?: (committed: string) => string;
 }
 
 const trim = (s: string) => s.trim();
 const always = () => true;
+const same = (s: string) => s;
 
 /**
  * A text field over a committed value (here: a URL parameter). What is typed stays local and
@@ -21,12 +24,12 @@ const always = () => true;
 export function useDraft(
   committed: string,
   commit: (value: string) => void,
-  { delayMs, normalize = trim, isValid = always }: DraftOptions,
+  { delayMs, normalize = trim, isValid = always, format = same }: DraftOptions,
 ) {
-  const [state, setState] = useState({ base: committed, draft: committed });
+  const [state, setState] = useState({ base: committed, draft: format(committed) });
   let draft = state.draft;
   if (state.base !== committed) {
-    draft = normalize(state.draft) === committed ? state.draft : committed;
+    draft = normalize(state.draft) === committed ? state.draft : format(committed);
     setState({ base: committed, draft });
   }
 

@@ -1,0 +1,91 @@
+import { useId } from 'react';
+import type { RewardStatus } from '@/api/schemas';
+import type { StatusTotals as Totals } from '../api/status-totals';
+import { STATUS_LABELS, STATUS_OPTIONS } from './labels';
+
+const count = new Intl.NumberFormat('pt-BR');
+const percent = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });
+
+const BAR: Record<RewardStatus, string> = {
+  pendente_resgate: 'bg-amber-500',
+  resgatado: 'bg-emerald-600',
+  expirado: 'bg-slate-500',
+  estornado: 'bg-red-600',
+};
+
+interface Props {
+  totals: Totals;
+  /** The status the list is filtered by, if any. */
+  selected: RewardStatus | undefined;
+  /** Filters the list by a status; the selected one again removes the filter. */
+  onPick: (status: RewardStatus | undefined) => void;
+}
+
+/**
+ * The total per status for the current filters other than status, each a button that filters
+ * by it, with a bar proportional to its share so the mix is seen at a glance.
+ */
+export function StatusTotals({ totals, selected, onPick }: Props) {
+  const titleId = useId();
+  const known = STATUS_OPTIONS.every((s) => totals.totals[s] !== undefined);
+  const sum = STATUS_OPTIONS.reduce((n, s) => n + (totals.totals[s] ?? 0), 0);
+  return (
+    <section aria-labelledby={titleId} className="flex flex-col gap-2">
+      <h2 id={titleId} className="sr-only">
+        Totais por situação
+      </h2>
+      <ul
+        aria-busy={totals.stale || totals.pending || undefined}
+        className={`grid grid-cols-2 gap-2 lg:grid-cols-4 ${totals.stale ? 'opacity-60' : ''}`}
+      >
+        {STATUS_OPTIONS.map((status) => {
+          const n = totals.totals[status];
+          const share = known && sum > 0 && n !== undefined ? n / sum : 0;
+          const pressed = selected === status;
+          return (
+            <li key={status}>
+              <button
+                type="button"
+                aria-pressed={pressed}
+                onClick={() => onPick(pressed ? undefined : status)}
+                className={`flex w-full flex-col gap-1 rounded-lg border bg-white p-3 text-left transition-colors hover:bg-slate-50 ${
+                  pressed ? 'border-blue-700 ring-2 ring-blue-700' : 'border-slate-300'
+                }`}
+              >
+                <span className="flex items-baseline justify-between gap-2">
+                  <span className="text-sm font-semibold text-slate-800">
+                    {STATUS_LABELS[status]}
+                  </span>
+                  {pressed && (
+                    <span aria-hidden="true" className="text-xs font-semibold text-blue-800">
+                      filtrando
+                    </span>
+                  )}
+                </span>
+                <span className="flex items-baseline gap-2">
+                  <span className="text-2xl font-bold text-slate-900 tabular">
+                    {n === undefined ? (totals.failed ? '—' : '…') : count.format(n)}
+                  </span>
+                  {known && sum > 0 && (
+                    <span className="text-sm text-slate-700 tabular">{percent.format(share)}</span>
+                  )}
+                </span>
+                <span aria-hidden="true" className="block h-2 w-full rounded-full bg-slate-200">
+                  <span
+                    className={`block h-2 rounded-full ${BAR[status]}`}
+                    style={{ width: `${(share * 100).toFixed(1)}%` }}
+                  />
+                </span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      {totals.failed && (
+        <p className="text-sm text-red-800">
+          <span aria-hidden="true">⚠ </span>Não foi possível ler os totais por situação.
+        </p>
+      )}
+    </section>
+  );
+}

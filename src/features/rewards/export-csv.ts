@@ -1,0 +1,24 @@
+// The rewards as a CSV file for Excel in Brazil (format in @/lib/csv): Portuguese headers,
+// dates `dd/mm/aaaa hh:mm` (São Paulo civil time, as the service sends it), status and
+// category in Portuguese, in the service's order (newest first).
+import type { RewardRecord } from '@/api/schemas';
+import type { CsvColumn } from '@/lib/csv';
+import { formatDateTime, todayInSaoPaulo } from '@/lib/dates';
+import { CATEGORY_LABELS, STATUS_LABELS } from './components/labels';
+
+const dateTime = (value: string | null | undefined) => (value ? formatDateTime(value) : '');
+
+export const REWARD_CSV_COLUMNS: readonly CsvColumn<RewardRecord>[] = [
+  { header: 'Código do prêmio conquistado', cell: (r) => r.id_premio_cliente },
+  { header: 'Data da conquista', cell: (r) => dateTime(r.data_conquista) },
+  { header: 'Código do cliente', cell: (r) => r.id_cliente },
+  { header: 'Prêmio', cell: (r) => r.nome },
+  { header: 'Categoria', cell: (r) => CATEGORY_LABELS[r.categoria_premio] },
+  { header: 'Situação', cell: (r) => STATUS_LABELS[r.premio_status] },
+  { header: 'Válido até', cell: (r) => dateTime(r.valido_ate) },
+  { header: 'Data do resgate', cell: (r) => dateTime(r.data_resgate) },
+  { header: 'Data do estorno', cell: (r) => dateTime(r.estornado_em) },
+];
+
+/** `premios-2026-11-23.csv` (the day in São Paulo). */
+export const rewardsCsvFilename = (now: Date = new Date()) => `premios-${todayInSaoPaulo(now)}.csv`;

@@ -1,0 +1,60 @@
+// CSV files for Excel configured for Brazil: UTF-8 with a BOM (without it Excel reads the
+// accents as Latin-1), `;` between cells (`,` is the decimal separator there), CRLF rows.
+// A cell a spreadsheet would read as a formula (`=`, `+`, `-`, `@`, tab or CR first) gets a
+// leading apostrophe, so an exported reward name such as `=HYPERLINK(…)` stays text.
+// The writer (papaparse's `unparse`) is loaded only when a file is written: it stays out of
+// every route's first load.
+
+/** A column: its header as the person reads it and the cell of each row. */
+export interface CsvColumn<Row> {
+  header: string;
+  cell: (row: Row) => string | number | null | undefined;
+}
+
+export const CSV_BOM = '\uFEFF';
+export const CSV_SEPARATOR = ';';
+export const CSV_MIME = 'text/csv;charset=utf-8';
+
+/**
+ * Cells a spreadsheet would evaluate. papaparse's own `escapeFormulae: true` pattern ends in
+ * `.*$` without the `s` flag, which lets `=1+1\nx` through; this one looks at the first
+ * character only.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/** The file's text: BOM, header row, one row per record, CRLF after every row. */
+export async function toCsv<Row>(
+  rows: readonly Row[],
+  columns: readonly CsvColumn<Row>[],
+): Promise<string> {
+  const { unparse } = (await import('papaparse')).default;
+  const body = unparse(
+    {
+      fields: columns.map((c) => c.header),
+      data: rows.map((row) => columns.map((c) => c.cell(row) ?? '')),
+    },
+    {
+      delimiter: CSV_SEPARATOR,
+      newline: '\r\n',
+      quotes: false, // only where needed: a separator, quote, line break or edge space
+      escapeFormulae: FORMULA_START,
+      header: true,
+    },
+  );
+  // unparse ends the header row of an empty table with a newline, but not the last data row.
+  return `${CSV_BOM}${body}${body.endsWith('\r\n') ? '' : '\r\n'}`;
+}
+
+/** Hands the text to the browser as a file download named `filename`. */
+export function downloadCsv(filename: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: CSV_MIME }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  a.style.display = 'none';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  // Revoked after the click has been handled (some browsers read the URL asynchronously).
+  window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
