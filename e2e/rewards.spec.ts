@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import type { APIRequestContext, Page } from '@playwright/test';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+import Papa from 'papaparse';
 import { expect, expectAccessible, openCounter, search, test } from './support/fixtures';
 
 // The managers' reward table (/premios) against the seeded establishment 1. Totals are
@@ -11,11 +12,30 @@ mkdirSync(SHOTS, { recursive: true });
 
 const MARIA = { phone: '11987654321', id: 1 };
 
+const STATUSES = ['pendente_resgate', 'resgatado', 'expirado', 'estornado'];
+const STATUS_LABELS: Record<string, string> = {
+  pendente_resgate: 'Pendente de resgate',
+  resgatado: 'Resgatado',
+  expirado: 'Expirado',
+  estornado: 'Estornado',
+};
+const CATEGORY_LABELS: Record<string, string> = {
+  premio_fidelidade: 'Fidelidade',
+  brinde_roleta: 'Roleta (brinde)',
+  premio_surpresa: 'Surpresa',
+  premio_campanha: 'Campanha',
+  premio_game: 'Game',
+};
+
 interface ApiReward {
   id_premio_cliente: number;
   id_cliente: number;
   data_conquista: string;
+  valido_ate: string;
+  data_resgate: string | null;
+  estornado_em: string | null;
   premio_status: string;
+  categoria_premio: string;
   nome: string;
 }
 interface ApiPage {
@@ -32,6 +52,8 @@ async function apiPage(request: APIRequestContext, query = ''): Promise<ApiPage>
 }
 
 const fmt = (n: number) => n.toLocaleString('pt-BR');
+/** "2026-03-01" → "01/03/2026", as a person types it. */
+const toBr = (wire: string) => wire.replace(/^(\d{4})-(\d{2})-(\d{2})$/, '$3/$2/$1');
 const table = (page: Page) => page.getByRole('table', { name: /Prêmios conquistados/ });
 const bodyRows = (page: Page) => table(page).locator('tbody tr');
 const summary = (page: Page) => page.getByRole('status').filter({ hasText: /Mostrando|Nenhum/ });
@@ -140,8 +162,8 @@ test('a date range shows the rewards won in it; an inverted one is caught before
   await page.goto('/premios');
   await expect(bodyRows(page)).toHaveCount(15);
   const form = filtersForm(page);
-  await form.getByLabel('De').fill(start);
-  await form.getByLabel('Até').fill(end);
+  await form.getByLabel('De').fill(toBr(start));
+  await form.getByLabel('Até').fill(toBr(end));
   await expect(page).toHaveURL(`/premios?data_inicio=${start}&data_fim=${end}`);
   await expectTotalLikeApi(page, request, `?data_inicio=${start}&data_fim=${end}`);
   const toWire = (d: string) => d.replace(/^(\d\d)\/(\d\d)\/(\d{4}).*$/, '$3-$2-$1');
@@ -150,8 +172,8 @@ test('a date range shows the rewards won in it; an inverted one is caught before
   }
 
   const requests = recordRewardRequests(page);
-  await form.getByLabel('De').fill(end);
-  await form.getByLabel('Até').fill(start);
+  await form.getByLabel('De').fill(toBr(end));
+  await form.getByLabel('Até').fill(toBr(start));
   await form.getByLabel('Até').press('Enter');
   const until = form.getByLabel('Até');
   await expect(until).toHaveAttribute('aria-invalid', 'true');
@@ -212,15 +234,16 @@ test('Próxima and Anterior move page by page and keep the filters; Back and For
 test('while the next page loads, the current one stays on screen, marked busy', async ({
   page,
 }) => {
-  await page.goto('/premios');
-  await expect(bodyRows(page)).toHaveCount(15);
-  const firstPage = await bodyRows(page).allInnerTexts();
+  // Page 2 is prefetched as soon as page 1 shows: held from the start.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/recompensas\?.*page=2/, async (route) => {
     await held;
     await route.continue();
   });
+  await page.goto('/premios');
+  await expect(bodyRows(page)).toHaveCount(15);
+  const firstPage = await bodyRows(page).allInnerTexts();
   await page.getByRole('button', { name: 'Próxima' }).click();
   await expect(page).toHaveURL('/premios?page=2');
   await expect(table(page)).toHaveAttribute('aria-busy', 'true');
@@ -278,9 +301,14 @@ test('a value in the URL the form cannot offer is not sent, and the form says so
   await expectAccessible(page, 'URL values ignored');
   expect(requests.length).toBeGreaterThan(0);
   for (const u of requests) {
-    expect(u.searchParams.get('status')).toBeNull();
     expect(u.searchParams.get('categoria')).toBe('premio_game');
-    expect(u.searchParams.get('itens_por_pagina')).toBe('15');
+    if (u.searchParams.get('itens_por_pagina') === '1') {
+      // a total per status: each of the four known statuses, never the URL's "banana"
+      expect(STATUSES).toContain(u.searchParams.get('status'));
+    } else {
+      expect(u.searchParams.get('status')).toBeNull();
+      expect(u.searchParams.get('itens_por_pagina')).toBe('15');
+    }
   }
   await notice.getByRole('button', { name: 'Tirar do endereço' }).click();
   await expect(page).toHaveURL('/premios?categoria=premio_game');
@@ -338,3 +366,477 @@ for (const width of [1366, 1024]) {
     await page.screenshot({ path: `${SHOTS}/errors-${width}.png`, fullPage: true });
   });
 }
+
+// ---------------------------------------------------------------- totals per status
+
+const totalsRegion = (page: Page) => page.getByRole('region', { name: 'Totais por situação' });
+const totalButton = (page: Page, status: string) =>
+  totalsRegion(page).getByRole('button', { name: new RegExp(`^${STATUS_LABELS[status]}`) });
+
+/** The number a total button shows ("Resgatado 58 58%" → 58); null while "…". */
+async function shownTotal(page: Page, status: string): Promise<number | null> {
+  const text = (await totalButton(page, status).innerText()).replace(STATUS_LABELS[status]!, '');
+  const m = /(\d[\d.]*)/.exec(text);
+  return m ? Number(m[1]!.replace(/\./g, '')) : null;
+}
+
+/**
+ * Each total on screen equals the service's own count for the same filters and that status
+ * (a one-record page read straight from the service). A reward won by a parallel test between
+ * the two reads reloads the page and reads both again.
+ */
+async function expectTotalsLikeApi(page: Page, request: APIRequestContext, query: string) {
+  const totals: Record<string, number> = {};
+  await expect(async () => {
+    await expect(totalsRegion(page).getByRole('list')).not.toHaveAttribute('aria-busy');
+    for (const status of STATUSES) {
+      const api = await apiPage(
+        request,
+        `?${query}${query ? '&' : ''}status=${status}&itens_por_pagina=1`,
+      );
+      const shown = await shownTotal(page, status);
+      if (shown !== api.total) {
+        await page.reload();
+        throw new Error(`${status}: screen ${shown} vs service ${api.total} for "${query}"`);
+      }
+      totals[status] = api.total;
+    }
+  }).toPass({ timeout: 20_000 });
+  console.log(`totals for "${query || 'no filter'}": ${JSON.stringify(totals)}`);
+  return totals;
+}
+
+test('totals per status match the service for the filters other than status', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/premios');
+  const all = await expectTotalsLikeApi(page, request, '');
+  // With no status filter the four totals add up to the list's own total.
+  const listTotal = (await apiPage(request)).total;
+  expect(Object.values(all).reduce((a, b) => a + b, 0)).toBe(listTotal);
+
+  await filtersForm(page).getByLabel('Categoria').selectOption({ label: 'Fidelidade' });
+  await expect(page).toHaveURL('/premios?categoria=premio_fidelidade');
+  const loyalty = await expectTotalsLikeApi(page, request, 'categoria=premio_fidelidade');
+  expect(loyalty.resgatado).toBeGreaterThan(0);
+  await page.screenshot({ path: `${SHOTS}/totals-1366.png` });
+
+  // A status filter does not change the totals (they are for the other filters).
+  await page.goto('/premios?id_cliente=1&status=resgatado&data_inicio=2000-01-01');
+  await expectTotalsLikeApi(page, request, 'id_cliente=1&data_inicio=2000-01-01');
+  await expect(totalButton(page, 'resgatado')).toHaveAttribute('aria-pressed', 'true');
+
+  await page.goto('/premios?q=vale');
+  await expectTotalsLikeApi(page, request, 'q=vale');
+  await expectAccessible(page, 'totals per status');
+});
+
+test('a total is a button that filters the list by its status, and again removes it', async ({
+  page,
+  request,
+}) => {
+  await page.goto('/premios?categoria=premio_fidelidade');
+  await expect(totalButton(page, 'expirado')).toHaveAttribute('aria-pressed', 'false');
+  await totalButton(page, 'expirado').click();
+  await expect(page).toHaveURL('/premios?status=expirado&categoria=premio_fidelidade');
+  await expect(totalButton(page, 'expirado')).toHaveAttribute('aria-pressed', 'true');
+  await expect(filtersForm(page).getByLabel('Situação')).toHaveValue('expirado');
+  await expectTotalLikeApi(page, request, '?status=expirado&categoria=premio_fidelidade');
+  for (const b of await column(page, 4).allTextContents()) expect(b).toContain('Expirado');
+  // The list's total is the number on the button.
+  const api = await apiPage(request, '?status=expirado&categoria=premio_fidelidade');
+  expect(await shownTotal(page, 'expirado')).toBe(api.total);
+  await expectAccessible(page, 'total pressed');
+  await totalButton(page, 'expirado').click();
+  await expect(page).toHaveURL('/premios?categoria=premio_fidelidade');
+  await expect(totalButton(page, 'expirado')).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('totals are requested with the list and cancelled with it when the filters change', async ({
+  page,
+}) => {
+  await page.goto('/premios');
+  await expect(bodyRows(page)).toHaveCount(15);
+  // Everything for the Game category is held: list and totals stay in flight.
+  const game: Request[] = [];
+  const aborted: Request[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('categoria=premio_game')) game.push(r);
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('categoria=premio_game')) aborted.push(r);
+  });
+  await page.route(/categoria=premio_game/, () => {
+    /* never answered */
+  });
+  await filtersForm(page).getByLabel('Categoria').selectOption({ label: 'Game' });
+  await expect.poll(() => game.length).toBe(5);
+  expect(game.filter((r) => r.url().includes('itens_por_pagina=1&')).length).toBe(4);
+  await filtersForm(page).getByLabel('Categoria').selectOption({ label: 'Surpresa' });
+  await expect.poll(() => aborted.length).toBe(5);
+  expect(aborted.every((r) => r.failure()?.errorText === 'net::ERR_ABORTED')).toBe(true);
+  console.log(
+    `filters changed while loading: ${game.length} requests in flight (list + 4 totals), ${aborted.length} aborted`,
+  );
+  await expect(summary(page)).toHaveText(/^Mostrando 1–\d+ de \d+$/);
+});
+
+// ---------------------------------------------------------------- pager
+
+test('the pager: last, first and a typed page; the next page is there before it is asked', async ({
+  page,
+  request,
+}) => {
+  const api = await apiPage(request);
+  const last = api.last_page;
+  expect(last).toBeGreaterThan(3);
+  const page2: string[] = [];
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.endsWith('/recompensas') && u.searchParams.get('page') === '2')
+      page2.push(r.url());
+  });
+  await page.goto('/premios');
+  await expect(bodyRows(page)).toHaveCount(15);
+  await expect.poll(() => page2.length).toBe(1); // prefetched
+  await page.getByRole('button', { name: 'Próxima' }).click();
+  await expect(page).toHaveURL('/premios?page=2');
+  await expect(table(page)).toHaveAccessibleName(/Página 2 de/);
+  await expect(table(page)).not.toHaveAttribute('aria-busy');
+  expect(page2).toHaveLength(1); // shown from the prefetch, not asked again
+
+  await page.getByRole('button', { name: 'Última' }).click();
+  await expect(page).toHaveURL(`/premios?page=${last}`);
+  await expect(table(page)).toHaveAccessibleName(new RegExp(`Página ${last} de ${last}`));
+  await expect(page.locator('caption')).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Última' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Próxima' })).toBeDisabled();
+
+  await page.getByRole('button', { name: 'Primeira' }).click();
+  await expect(page).toHaveURL('/premios');
+  await expect(table(page)).toHaveAccessibleName(/Página 1 de/);
+  await expect(page.getByRole('button', { name: 'Primeira' })).toBeDisabled();
+
+  const jump = page.getByLabel('Ir para a página');
+  await jump.fill(String(last + 5));
+  await jump.press('Enter');
+  await expect(jump).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText(`Digite uma página de 1 a ${last}.`)).toBeVisible();
+  await expect(page).toHaveURL('/premios');
+  await expectAccessible(page, 'page jump error');
+  await page.screenshot({ path: `${SHOTS}/pager-error-1366.png` });
+  await jump.fill('3');
+  await page.getByRole('button', { name: 'Ir', exact: true }).click();
+  await expect(page).toHaveURL('/premios?page=3');
+  await expect(table(page)).toHaveAccessibleName(/Página 3 de/);
+  await expect(summary(page)).toHaveText(/^Mostrando 31–45 de \d+$/);
+});
+
+// ---------------------------------------------------------------- 7-day note
+
+/** `days` before the date part of `wire`, 10:00 in São Paulo, as an ISO moment. */
+function daysBefore(wire: string, days: number): string {
+  const d = new Date(`${wire.slice(0, 10)}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - days);
+  return `${d.toISOString().slice(0, 10)}T10:00:00-03:00`;
+}
+
+test('a pending reward about to expire says so, counted in days in São Paulo', async ({
+  page,
+  request,
+}) => {
+  const pending = await apiPage(request, '?status=pendente_resgate&itens_por_pagina=100');
+  const reward = pending.data[0]!;
+  const day = reward.valido_ate.slice(0, 10);
+  const list = `/premios?status=pendente_resgate&filtrar_por=valido_ate&data_inicio=${day}&data_fim=${day}`;
+  const validUntil = column(page, 5);
+  for (const [days, note] of [
+    [3, 'vence em 3 dias'],
+    [1, 'vence amanhã'],
+    [0, 'vence hoje'],
+    [8, null],
+  ] as const) {
+    // The browser's clock and the service's "now" at the same moment, days before it expires.
+    const now = daysBefore(reward.valido_ate, days);
+    await page.clock.setFixedTime(new Date(now));
+    await page.setExtraHTTPHeaders({ 'x-sandbox-now': now });
+    await page.goto(list);
+    await expect(bodyRows(page).first()).toBeVisible();
+    const cells = await validUntil.allInnerTexts();
+    expect(cells.length).toBeGreaterThan(0);
+    for (const cell of cells) {
+      expect(cell).toContain(`${day.slice(8, 10)}/${day.slice(5, 7)}/${day.slice(0, 4)}`);
+      if (note) expect(cell).toContain(note);
+      else expect(cell).not.toContain('vence');
+    }
+    if (days === 3) {
+      await expectAccessible(page, 'expiry note');
+      await page.screenshot({ path: `${SHOTS}/expiry-1366.png` });
+    }
+  }
+});
+
+// ---------------------------------------------------------------- dates typed dd/mm/aaaa
+
+test.describe('in an English-language browser', () => {
+  test.use({ locale: 'en-US' });
+
+  test('dates are typed dd/mm/aaaa and sent as YYYY-MM-DD; a date that does not exist is not sent', async ({
+    page,
+  }) => {
+    expect(await page.evaluate(() => navigator.language)).toBe('en-US');
+    const requests = recordRewardRequests(page);
+    await page.goto('/premios');
+    await expect(bodyRows(page)).toHaveCount(15);
+    const form = filtersForm(page);
+    const from = form.getByLabel('De');
+    await expect(from).toHaveAttribute('type', 'text');
+    await expect(from).toHaveAttribute('placeholder', 'dd/mm/aaaa');
+    await from.pressSequentially('01032026');
+    await expect(from).toHaveValue('01/03/2026');
+    await expect(page).toHaveURL('/premios?data_inicio=2026-03-01');
+    await expect(summary(page)).toHaveText(/^(Mostrando|Nenhum)/);
+
+    const until = form.getByLabel('Até');
+    await until.pressSequentially('31022026');
+    await expect(until).toHaveValue('31/02/2026');
+    await expect(until).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByText('Esta data não existe.')).toBeVisible();
+    await until.press('Enter');
+    await expectAccessible(page, 'date error (en-US)');
+    await page.screenshot({ path: `${SHOTS}/date-error-1366.png` });
+
+    await until.fill('');
+    await until.pressSequentially('3103');
+    await form.getByLabel('Buscar prêmio').focus(); // leaving an incomplete date
+    await expect(form.getByText('Data incompleta: use dd/mm/aaaa.')).toBeVisible();
+    await until.press('End');
+    await until.pressSequentially('2026');
+    await expect(page).toHaveURL('/premios?data_inicio=2026-03-01&data_fim=2026-03-31');
+    expect(
+      requests.some(
+        (u) => u.searchParams.has('data_fim') && u.searchParams.get('data_fim') !== '2026-03-31',
+      ),
+    ).toBe(false);
+    await page.reload();
+    await expect(form.getByLabel('Até')).toHaveValue('31/03/2026');
+  });
+});
+
+// ---------------------------------------------------------------- CSV export
+
+/** Yesterday in São Paulo: rewards won up to then do not change while tests post today. */
+function yesterdayInSaoPaulo(): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(
+    new Date(),
+  );
+  const d = new Date(`${today}T12:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - 1);
+  return d.toISOString().slice(0, 10);
+}
+
+async function allApiRecords(request: APIRequestContext, query: string): Promise<ApiReward[]> {
+  const out: ApiReward[] = [];
+  for (let n = 1; ; n++) {
+    const p = await apiPage(request, `?${query}&itens_por_pagina=100&page=${n}`);
+    out.push(...p.data);
+    if (n >= p.last_page) return out;
+  }
+}
+
+/** "2026-11-22 14:05:09" → "22/11/2026 14:05"; written here apart from the app's helper. */
+const brDateTime = (wire: string | null) =>
+  wire ? wire.replace(/^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):\d{2}$/, '$3/$2/$1 $4:$5') : '';
+
+const exportRequests = (page: Page) => {
+  const sent: Request[] = [];
+  const failed: Request[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('itens_por_pagina=100')) sent.push(r);
+  });
+  page.on('requestfailed', (r) => {
+    if (r.url().includes('itens_por_pagina=100')) failed.push(r);
+  });
+  return { sent, failed };
+};
+
+test('"Exportar CSV" downloads every matching record, for Excel in Brazil', async ({
+  page,
+  request,
+}) => {
+  const query = `data_fim=${yesterdayInSaoPaulo()}`;
+  const expected = await allApiRecords(request, query);
+  expect(expected.length).toBeGreaterThan(100); // more than one page of the export
+  const { sent } = exportRequests(page);
+  await page.goto(`/premios?${query}&page=2`);
+  await expect(bodyRows(page)).toHaveCount(15);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^premios-\d{4}-\d{2}-\d{2}\.csv$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Arquivo' })).toContainText(
+    `Arquivo ${download.suggestedFilename()} gerado com ${fmt(expected.length)} prêmios.`,
+  );
+  const bytes = readFileSync(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
+  const text = bytes.toString('utf8').slice(1);
+  expect(text).toContain('\r\n');
+  const rows = Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data;
+  expect(rows[0]).toEqual([
+    'Código do prêmio conquistado',
+    'Data da conquista',
+    'Código do cliente',
+    'Prêmio',
+    'Categoria',
+    'Situação',
+    'Válido até',
+    'Data do resgate',
+    'Data do estorno',
+  ]);
+  expect(rows.slice(1)).toEqual(
+    expected.map((r) => [
+      String(r.id_premio_cliente),
+      brDateTime(r.data_conquista),
+      String(r.id_cliente),
+      r.nome,
+      CATEGORY_LABELS[r.categoria_premio],
+      STATUS_LABELS[r.premio_status],
+      brDateTime(r.valido_ate),
+      brDateTime(r.data_resgate),
+      brDateTime(r.estornado_em),
+    ]),
+  );
+  for (const row of rows.slice(1)) expect(row[1]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+  // Page by page at 100, with the list's filters and none of its paging.
+  const pages = sent.map((r) => new URL(r.url()).searchParams);
+  expect(pages.map((q) => q.get('page'))).toEqual(
+    Array.from({ length: Math.ceil(expected.length / 100) }, (_, i) => String(i + 1)),
+  );
+  for (const q of pages) expect(q.get('data_fim')).toBe(yesterdayInSaoPaulo());
+  console.log(`export: ${rows.length - 1} rows in the file, ${sent.length} requests of 100`);
+  await expectAccessible(page, 'export done');
+});
+
+test('the export shows its progress, and "Cancelar exportação" stops the requests', async ({
+  page,
+}) => {
+  const { sent, failed } = exportRequests(page);
+  const downloads: string[] = [];
+  page.on('download', (d) => downloads.push(d.suggestedFilename()));
+  // The second page of the export never answers by itself.
+  await page.route(/itens_por_pagina=100&page=2/, () => {
+    /* held */
+  });
+  await page.goto('/premios');
+  await expect(bodyRows(page)).toHaveCount(15);
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  const progress = page.getByRole('progressbar', { name: 'Progresso da exportação' });
+  await expect(progress).toHaveAttribute('value', '100');
+  await expect(page.getByText(/^Exportando: 100 de [\d.]+ prêmios…$/)).toBeVisible();
+  const cancel = page.getByRole('button', { name: 'Cancelar exportação' });
+  await expect(cancel).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
+  await expectAccessible(page, 'export running');
+  await page.screenshot({ path: `${SHOTS}/export-progress-1366.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(progress).toBeVisible();
+  expect(await sideways(page)).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/export-progress-390.png` });
+  await page.setViewportSize({ width: 1366, height: 768 });
+
+  await cancel.click();
+  await expect(page.getByText('Exportação cancelada: nenhum arquivo foi gerado.')).toBeVisible();
+  await expect.poll(() => failed.length).toBe(1);
+  expect(failed[0]!.failure()?.errorText).toBe('net::ERR_ABORTED');
+  expect(sent.map((r) => new URL(r.url()).searchParams.get('page'))).toEqual(['1', '2']);
+  await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeFocused();
+  // Nothing more is asked and no file comes afterwards.
+  await expect(page.waitForEvent('download', { timeout: 1500 })).rejects.toThrow();
+  expect(sent).toHaveLength(2);
+  expect(downloads).toEqual([]);
+  console.log(
+    `export cancelled: ${sent.length} requests sent, ${failed.length} aborted in flight, ${downloads.length} files`,
+  );
+});
+
+test('more than 10,000 matching records: the export says to narrow the filters', async ({
+  page,
+}) => {
+  const { sent } = exportRequests(page);
+  // The demo has a few hundred records: the first export page is answered with a larger total.
+  await page.route(/itens_por_pagina=100/, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    body.data.total = 12_345;
+    body.data.last_page = 124;
+    await route.fulfill({ response, json: body });
+  });
+  await page.goto('/premios');
+  await expect(bodyRows(page)).toHaveCount(15);
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'Muitos prêmios para exportar.' });
+  await expect(alert).toContainText(
+    'São 12.345 prêmios com estes filtros; a exportação vai até 10.000. Restrinja os filtros',
+  );
+  expect(sent).toHaveLength(1);
+  await expectAccessible(page, 'export too large');
+  await page.screenshot({ path: `${SHOTS}/export-too-many-1366.png` });
+});
+
+// ---------------------------------------------------------------- small screens
+
+async function sideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth);
+}
+
+for (const width of [390, 640]) {
+  test(`at ${width} px the rows are cards and nothing scrolls sideways`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 844 });
+    await page.goto('/premios?itens_por_pagina=30');
+    const list = page.getByRole('region', { name: /Prêmios conquistados/ });
+    await expect(list.getByRole('listitem')).toHaveCount(30);
+    await expect(page.getByRole('table')).toHaveCount(0);
+    const card = list.getByRole('listitem').first();
+    await expect(card.getByRole('heading', { level: 3 })).toBeVisible();
+    await expect(card.getByRole('term')).toContainText([
+      'Conquista',
+      'Cliente',
+      'Categoria',
+      'Válido até',
+    ]);
+    expect(await sideways(page)).toBe(false);
+    await expectAccessible(page, `cards at ${width}`);
+    await page.screenshot({ path: `${SHOTS}/cards-${width}.png` });
+    await page.screenshot({ path: `${SHOTS}/cards-${width}-full.png`, fullPage: true });
+
+    // Every other state of the screen, each checked for sideways scroll.
+    const states: [string, string][] = [
+      ['filtered by customer', '/premios?id_cliente=1&status=resgatado'],
+      ['errors', '/premios?id_cliente=1&status=banana&data_inicio=2026-03-10&data_fim=2026-03-01'],
+      ['empty', '/premios?q=nenhum-premio-tem-este-nome'],
+      ['past the end', '/premios?page=999'],
+      ['last page', '/premios?page=2&itens_por_pagina=100'],
+    ];
+    for (const [name, url] of states) {
+      await page.goto(url);
+      await expect(page.getByRole('status').first()).not.toHaveText(/Carregando/);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await sideways(page), name).toBe(false);
+      await expectAccessible(page, `${name} at ${width}`);
+      await page.screenshot({
+        path: `${SHOTS}/${name.replace(/ /g, '-')}-${width}.png`,
+        fullPage: true,
+      });
+    }
+  });
+}
+
+test('at 390 px the counter and the kiosk do not scroll sideways either', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const url of ['/', '/quiosque']) {
+    await page.goto(url);
+    await expect(page.getByRole('navigation').first()).toBeVisible();
+    expect(await sideways(page), url).toBe(false);
+  }
+});

@@ -119,4 +119,21 @@ describe('DateField', () => {
     await userEvent.type(field, '{Backspace}');
     expect(field).toHaveProperty('value', '07');
   });
+
+  test('a digit changed in the middle keeps the caret after it', async () => {
+    render(<Harness initial="01/05/2026" />);
+    const field = screen.getByRole<HTMLInputElement>('textbox', { name: /Até/ });
+    await userEvent.type(field, '9', { initialSelectionStart: 4, initialSelectionEnd: 5 });
+    expect(field.value).toBe('01/09/2026');
+    expect(field.selectionStart).toBe(5);
+    await userEvent.type(field, '{Backspace}', {
+      initialSelectionStart: 2,
+      initialSelectionEnd: 2,
+    });
+    expect(field.value).toBe('0/09/2026'); // the rest stays where it was
+    expect(field.selectionStart).toBe(1);
+    await userEvent.type(field, '3', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(field.value).toBe('03/09/2026');
+    expect(field.selectionStart).toBe(2);
+  });
 });

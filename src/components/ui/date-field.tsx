@@ -1,7 +1,7 @@
 // A date typed as `dd/mm/aaaa` whatever the browser's language (`<input type="date">` shows
 // `mm/dd/yyyy` in an English browser): a text input that puts the slashes in as the digits
 // come, and says at the field when what was typed is not a date.
-import { useState, type InputHTMLAttributes, type Ref } from 'react';
+import { useLayoutEffect, useRef, useState, type InputHTMLAttributes, type Ref } from 'react';
 import { brDateToWire, formatDate, isRealDate } from '@/lib/dates';
 import { TextField } from './field';
 
@@ -36,6 +36,18 @@ export function maskDate(typed: string): string {
   }
   // "01/" keeps its slash so the next digit lands in the month; "01" has none yet.
   return parts.length === 0 ? current : `${parts.join('/')}/${current}`;
+}
+
+const countDigits = (text: string) => text.replace(/\D/g, '').length;
+
+/** The position just after the `n`th digit of `text` (0 = the start). */
+function caretAfterDigits(text: string, n: number): number {
+  if (n === 0) return 0;
+  let seen = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i]! >= '0' && text[i]! <= '9' && ++seen === n) return i + 1;
+  }
+  return text.length;
 }
 
 /** The wire date (`YYYY-MM-DD`) of a typed `dd/mm/aaaa`; '' for an empty field; null when not a date. */
@@ -80,9 +92,25 @@ export function DateField({
   checkFormat = true,
   onBlur,
   onFocus,
+  ref,
   ...input
 }: Props) {
   const [left, setLeft] = useState(false);
+  const inputRef = useRef<HTMLInputElement | null>(null);
+  // Where the caret goes once the masked text is on screen: after as many digits as were
+  // before it in what was typed (a slash put in or taken out does not move it off its digit).
+  const caret = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const el = inputRef.current;
+    if (caret.current === null || !el || document.activeElement !== el) return;
+    el.setSelectionRange(caret.current, caret.current);
+    caret.current = null;
+  });
+  const setRefs = (el: HTMLInputElement | null) => {
+    inputRef.current = el;
+    if (typeof ref === 'function') ref(el);
+    else if (ref) ref.current = el;
+  };
   const own = checkFormat ? dateTextError(value, left) : null;
   return (
     <TextField
@@ -98,7 +126,19 @@ export function DateField({
       placeholder={DATE_PLACEHOLDER}
       maxLength={10}
       value={value}
-      onChange={(e) => onValueChange(maskDate(e.target.value))}
+      ref={setRefs}
+      onChange={(e) => {
+        const raw = e.target.value;
+        const at = e.target.selectionStart ?? raw.length;
+        // Deleting leaves the rest as it was ("01/05" minus its "1" is "0/05", not "00/05").
+        const masked =
+          raw.length < value.length ? raw.replace(/[^\d/]/g, '').slice(0, 10) : maskDate(raw);
+        caret.current =
+          at >= raw.length
+            ? masked.length
+            : caretAfterDigits(masked, countDigits(raw.slice(0, at)));
+        onValueChange(masked);
+      }}
       onFocus={(e) => {
         setLeft(false);
         onFocus?.(e);

@@ -1,5 +1,6 @@
 // "Exportar CSV": every record matching the filters, fetched page by page with a progress
-// bar and a cancel button that aborts the request in flight.
+// bar and a cancel button that aborts the request in flight. The buttons sit in the result's
+// toolbar; what the export has to say (progress, done, too many, failure) in a row below it.
 import { useEffect, useRef, useState } from 'react';
 import type { RewardFilters } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
@@ -14,7 +15,7 @@ import { REWARD_CSV_COLUMNS, rewardsCsvFilename } from '../export-csv';
 
 const count = new Intl.NumberFormat('pt-BR');
 
-type State =
+export type ExportState =
   | { kind: 'idle' }
   | { kind: 'running'; progress: ExportProgress | null }
   | { kind: 'done'; filename: string; rows: number }
@@ -22,23 +23,21 @@ type State =
   | { kind: 'too-many'; total: number }
   | { kind: 'failed'; message: string };
 
-interface Props {
-  /** The filters as the list sends them (page and page size are ignored). */
-  filters: RewardFilters;
-  /** False while the filters cannot be sent (an inverted period). */
-  enabled: boolean;
+export interface RewardsExport {
+  state: ExportState;
+  /** Starts an export of the records under `filters` (page and page size are ignored). */
+  start: (filters: RewardFilters) => void;
+  cancel: () => void;
 }
 
-export function ExportRewards({ filters, enabled }: Props) {
-  const [state, setState] = useState<State>({ kind: 'idle' });
+export function useRewardsExport(): RewardsExport {
+  const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
-  const cancelRef = useRef<HTMLButtonElement>(null);
-  const startRef = useRef<HTMLButtonElement>(null);
 
   // Leaving the screen stops an export in progress.
   useEffect(() => () => controller.current?.abort(), []);
 
-  const start = async () => {
+  const run = async (filters: RewardFilters) => {
     controller.current?.abort();
     const own = new AbortController();
     controller.current = own;
@@ -69,15 +68,33 @@ export function ExportRewards({ filters, enabled }: Props) {
     }
   };
 
-  const cancel = () => {
-    controller.current?.abort();
-    controller.current = null;
-    setState({ kind: 'cancelled' });
+  return {
+    state,
+    start: (filters) => void run(filters),
+    cancel: () => {
+      controller.current?.abort();
+      controller.current = null;
+      setState({ kind: 'cancelled' });
+    },
   };
+}
 
-  // The cancel button takes the focus while the export runs (the start button is disabled),
+/** "Exportar CSV", and "Cancelar exportação" while it runs. */
+export function ExportButtons({
+  exporter,
+  filters,
+  enabled,
+}: {
+  exporter: RewardsExport;
+  filters: RewardFilters;
+  /** False while there is nothing to export or the filters cannot be sent. */
+  enabled: boolean;
+}) {
+  const startRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  // The cancel button takes the focus while the export runs (the start button is disabled)
   // and gives it back when it goes away.
-  const running = state.kind === 'running';
+  const running = exporter.state.kind === 'running';
   const wasRunning = useRef(false);
   useEffect(() => {
     if (running) cancelRef.current?.focus();
@@ -89,28 +106,36 @@ export function ExportRewards({ filters, enabled }: Props) {
     wasRunning.current = running;
   }, [running]);
 
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <Button
+        ref={startRef}
+        variant="secondary"
+        onClick={() => exporter.start(filters)}
+        disabled={!enabled || running}
+        busy={running}
+      >
+        {!running && <span aria-hidden="true">⬇</span>} Exportar CSV
+      </Button>
+      {running && (
+        <Button ref={cancelRef} variant="danger" onClick={exporter.cancel}>
+          Cancelar exportação
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Progress, result or problem of the export, across the result's width. */
+export function ExportFeedback({ exporter }: { exporter: RewardsExport }) {
+  const { state } = exporter;
   const progress = state.kind === 'running' ? state.progress : null;
   return (
-    <div className="flex flex-col items-stretch gap-2 sm:items-end">
-      <div className="flex flex-wrap items-center justify-end gap-2">
-        <Button
-          ref={startRef}
-          variant="secondary"
-          onClick={() => void start()}
-          disabled={!enabled || running}
-          busy={running}
-        >
-          <span aria-hidden="true">⬇</span> Exportar CSV
-        </Button>
-        {running && (
-          <Button ref={cancelRef} variant="danger" onClick={cancel}>
-            Cancelar exportação
-          </Button>
-        )}
-      </div>
-      <div role="status" className="text-sm text-slate-800 sm:text-right">
-        {running && (
-          <div className="flex flex-col gap-1">
+    <>
+      {/* empty, it takes no room: its negative margin cancels the gap above it */}
+      <div role="status" className="text-slate-800 empty:-mt-3">
+        {state.kind === 'running' && (
+          <div className="flex flex-col gap-1 rounded-lg border border-blue-300 bg-blue-50 p-3">
             <span className="tabular">
               {progress
                 ? `Exportando: ${count.format(progress.loaded)} de ${count.format(progress.total)} prêmios…`
@@ -118,17 +143,20 @@ export function ExportRewards({ filters, enabled }: Props) {
             </span>
             <progress
               aria-label="Progresso da exportação"
-              className="h-2 w-full min-w-48 accent-blue-700"
+              className="h-2.5 w-full appearance-none overflow-hidden rounded-full bg-slate-200 [&::-moz-progress-bar]:bg-blue-700 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-blue-700"
               max={progress ? Math.max(1, progress.total) : undefined}
               value={progress ? progress.loaded : undefined}
             />
           </div>
         )}
-        {state.kind === 'done' &&
-          `Arquivo ${state.filename} gerado com ${count.format(state.rows)} ${
-            state.rows === 1 ? 'prêmio' : 'prêmios'
-          }.`}
-        {state.kind === 'cancelled' && 'Exportação cancelada: nenhum arquivo foi gerado.'}
+        {state.kind === 'done' && (
+          <p>
+            <span aria-hidden="true">✓ </span>
+            Arquivo {state.filename} gerado com {count.format(state.rows)}{' '}
+            {state.rows === 1 ? 'prêmio' : 'prêmios'}.
+          </p>
+        )}
+        {state.kind === 'cancelled' && <p>Exportação cancelada: nenhum arquivo foi gerado.</p>}
       </div>
       {state.kind === 'too-many' && (
         <Alert tone="warning" title="Muitos prêmios para exportar.">
@@ -142,13 +170,8 @@ export function ExportRewards({ filters, enabled }: Props) {
       {state.kind === 'failed' && (
         <Alert tone="error" title="Não foi possível exportar.">
           <p>{state.message}</p>
-          <div>
-            <Button variant="secondary" onClick={() => void start()}>
-              Tentar de novo
-            </Button>
-          </div>
         </Alert>
       )}
-    </div>
+    </>
   );
 }

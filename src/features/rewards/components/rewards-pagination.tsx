@@ -53,7 +53,7 @@ export function RewardsPagination({ page, requested, onGo }: Props) {
           <span className="max-sm:sr-only">Última</span> <span aria-hidden="true">»</span>
         </Button>
       </div>
-      <PageJump last={last} current={requested} onGo={onGo} />
+      {last > 1 && <PageJump last={last} current={requested} onGo={onGo} />}
     </nav>
   );
 }

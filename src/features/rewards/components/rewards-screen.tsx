@@ -20,7 +20,7 @@ import {
 } from '../filters';
 import { RewardsFilters, type FilterErrors } from './rewards-filters';
 import { pageLabel, PageSizeSelect, RewardsPagination, rangeText } from './rewards-pagination';
-import { ExportRewards } from './export-rewards';
+import { ExportButtons, ExportFeedback, useRewardsExport } from './export-rewards';
 import { STATUS_OPTIONS } from './labels';
 import { RewardsList } from './rewards-table';
 import { StatusTotals } from './status-totals';
@@ -47,6 +47,7 @@ export function RewardsScreen() {
   });
   // Requested in the same render as the list; unmounting or new filters cancel both.
   const totals = useStatusTotals(requestFilters, STATUS_OPTIONS, rangeError === null);
+  const exporter = useRewardsExport();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
 
@@ -133,7 +134,7 @@ export function RewardsScreen() {
       )}
 
       <section aria-label="Resultado" className="flex flex-col gap-3">
-        <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-3">
           <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
             {busy && (
               <span
@@ -143,8 +144,9 @@ export function RewardsScreen() {
             )}
             {status}
           </p>
-          <div className="flex flex-wrap items-start justify-end gap-3">
-            <ExportRewards
+          <div className="flex w-full flex-wrap items-center justify-between gap-3 sm:w-auto sm:justify-end">
+            <ExportButtons
+              exporter={exporter}
               filters={requestFilters}
               enabled={rangeError === null && (data?.total ?? 0) > 0}
             />
@@ -155,6 +157,8 @@ export function RewardsScreen() {
             />
           </div>
         </div>
+
+        <ExportFeedback exporter={exporter} />
 
         {rangeError ? null : query.isError ? (
           <Alert tone="error" title="Não foi possível carregar os prêmios.">

@@ -231,7 +231,7 @@ function ValidUntil({
         <span
           className={`${inline ? 'ml-2 inline-block' : 'block'} text-sm font-semibold whitespace-nowrap text-amber-900`}
         >
-          <span aria-hidden="true">⏳ </span>
+          <span aria-hidden="true">⚠ </span>
           <span className="sr-only">, </span>
           {note}
         </span>

@@ -48,7 +48,7 @@ export function StatusTotals({ totals, selected, onPick }: Props) {
                 type="button"
                 aria-pressed={pressed}
                 onClick={() => onPick(pressed ? undefined : status)}
-                className={`flex w-full flex-col gap-1 rounded-lg border bg-white p-3 text-left transition-colors hover:bg-slate-50 ${
+                className={`flex h-full w-full flex-col justify-between gap-1 rounded-lg border bg-white p-3 text-left transition-colors hover:bg-slate-50 ${
                   pressed ? 'border-blue-700 ring-2 ring-blue-700' : 'border-slate-300'
                 }`}
               >
