@@ -1,6 +1,7 @@
 // Every record matching the filters, page by page at the largest page size the service
 // allows, for the CSV export. Stops (AbortError) as soon as the signal aborts.
-import type { RewardFilters, RewardRecord } from '@/api/schemas';
+import type { RewardFilters } from '@/api/requests';
+import type { RewardRecord } from '@/api/schemas';
 import { listRewards } from './list-rewards';
 
 /** The most records one export fetches; beyond it the manager narrows the filters. */

@@ -3,7 +3,8 @@
 // requested with the list and through the same query options (same key factory, same signal),
 // so leaving the filters or the screen cancels them with the list.
 import { useQueries } from '@tanstack/react-query';
-import type { RewardFilters, RewardStatus } from '@/api/schemas';
+import type { RewardFilters } from '@/api/requests';
+import type { RewardStatus } from '@/api/wire';
 import { rewardsQuery } from './list-rewards';
 
 /** The one-record page whose `total` is the count of `status` under `filters`. */

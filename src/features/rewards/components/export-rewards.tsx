@@ -2,7 +2,7 @@
 // bar and a cancel button that aborts the request in flight. The buttons sit in the result's
 // toolbar; what the export has to say (progress, done, too many, failure) in a row below it.
 import { useEffect, useRef, useState } from 'react';
-import type { RewardFilters } from '@/api/schemas';
+import type { RewardFilters } from '@/api/requests';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {

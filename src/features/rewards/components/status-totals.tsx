@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { RewardStatus } from '@/api/schemas';
+import type { RewardStatus } from '@/api/wire';
 import type { StatusTotals as Totals } from '../api/status-totals';
 import { STATUS_LABELS, STATUS_OPTIONS } from './labels';
 
