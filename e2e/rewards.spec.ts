@@ -718,9 +718,21 @@ test('"Exportar CSV" downloads every matching record, for Excel in Brazil', asyn
   await expectAccessible(page, 'export done');
 });
 
+/** Awaits `work` with the paused page clock moving a millisecond at a time (axe and screenshots
+ * need timers and animation frames). */
+async function ticking(page: Page, work: Promise<unknown>) {
+  let done = false;
+  const finished = work.finally(() => {
+    done = true;
+  });
+  while (!done) await page.clock.runFor(1);
+  await finished;
+}
+
 test('the export shows its progress, and "Cancelar exportação" stops the requests', async ({
   page,
 }) => {
+  test.slow(); // axe and screenshots at two widths with a 1 ms-stepped clock
   const { sent, failed } = exportRequests(page);
   const downloads: string[] = [];
   page.on('download', (d) => downloads.push(d.suggestedFilename()));
@@ -728,6 +740,9 @@ test('the export shows its progress, and "Cancelar exportação" stops the reque
   await page.route(/itens_por_pagina=100&page=2/, () => {
     /* held */
   });
+  // The page's clock runs as usual, but is paused while the held export is looked at (axe,
+  // screenshots, resizing), so the client's 15 s request timeout cannot end it on a slow machine.
+  await page.clock.install();
   await page.goto('/premios');
   await expect(bodyRows(page)).toHaveCount(15);
   await page.getByRole('button', { name: 'Exportar CSV' }).click();
@@ -737,13 +752,15 @@ test('the export shows its progress, and "Cancelar exportação" stops the reque
   const cancel = page.getByRole('button', { name: 'Cancelar exportação' });
   await expect(cancel).toBeFocused();
   await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
-  await expectAccessible(page, 'export running');
-  await page.screenshot({ path: `${SHOTS}/export-progress-1366.png` });
+  await page.clock.pauseAt(Date.now() + 1000);
+  await ticking(page, expectAccessible(page, 'export running'));
+  await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-1366.png` }));
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(progress).toBeVisible();
   expect(await sideways(page)).toBe(false);
-  await page.screenshot({ path: `${SHOTS}/export-progress-390.png` });
+  await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-390.png` }));
   await page.setViewportSize({ width: 1366, height: 768 });
+  await page.clock.resume();
 
   await cancel.click();
   await expect(page.getByText('Exportação cancelada: nenhum arquivo foi gerado.')).toBeVisible();
