@@ -1,8 +1,9 @@
 // The rewards as a CSV file for Excel in Brazil (format in @/lib/csv): Portuguese headers,
 // dates `dd/mm/aaaa hh:mm` (São Paulo civil time, as the service sends it), status and
-// category in Portuguese, in the service's order (newest first).
+// category in Portuguese, in the service's order (newest first). Imported with `import()` when
+// an export is written, so that it, @/lib/csv and papaparse stay out of the route's first load.
 import type { RewardRecord } from '@/api/schemas';
-import type { CsvColumn } from '@/lib/csv';
+import { downloadCsv, toCsv, type CsvColumn } from '@/lib/csv';
 import { formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { CATEGORY_LABELS, STATUS_LABELS } from './components/labels';
 
@@ -22,3 +23,13 @@ export const REWARD_CSV_COLUMNS: readonly CsvColumn<RewardRecord>[] = [
 
 /** `premios-2026-11-23.csv` (the day in São Paulo). */
 export const rewardsCsvFilename = (now: Date = new Date()) => `premios-${todayInSaoPaulo(now)}.csv`;
+
+/** Writes `records` to a CSV file the browser downloads; returns the file's name. */
+export function downloadRewardsCsv(
+  records: readonly RewardRecord[],
+  now: Date = new Date(),
+): string {
+  const filename = rewardsCsvFilename(now);
+  downloadCsv(filename, toCsv(records, REWARD_CSV_COLUMNS));
+  return filename;
+}

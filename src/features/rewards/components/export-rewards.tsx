@@ -11,7 +11,6 @@ import {
   fetchAllRewards,
   type ExportProgress,
 } from '../api/export-rewards';
-import { REWARD_CSV_COLUMNS, rewardsCsvFilename } from '../export-csv';
 
 const count = new Intl.NumberFormat('pt-BR');
 
@@ -49,11 +48,9 @@ export function useRewardsExport(): RewardsExport {
           if (!own.signal.aborted) setState({ kind: 'running', progress });
         },
       });
-      const { downloadCsv, toCsv } = await import('@/lib/csv');
-      const text = await toCsv(records, REWARD_CSV_COLUMNS);
+      const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = rewardsCsvFilename();
-      downloadCsv(filename, text);
+      const filename = downloadRewardsCsv(records);
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so
