@@ -809,6 +809,7 @@ async function sideways(page: Page): Promise<boolean> {
 
 for (const width of [390, 640]) {
   test(`at ${width} px the rows are cards and nothing scrolls sideways`, async ({ page }) => {
+    test.slow(); // six states, each with axe and a full-page screenshot
     await page.setViewportSize({ width, height: 844 });
     await page.goto('/premios?itens_por_pagina=30');
     const list = page.getByRole('region', { name: /Prêmios conquistados/ });
