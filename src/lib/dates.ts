@@ -59,10 +59,7 @@ export function isRealDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseWireDateTime(value) !== null;
 }
 
-/**
- * Typed "dd/mm/aaaa" → wire "aaaa-mm-dd"; null when not a real date.
- * @lintignore for the rewards' dd/mm/aaaa date field (issue 10), landing next: drop the tag then.
- */
+/** Typed "dd/mm/aaaa" → wire "aaaa-mm-dd"; null when not a real date. */
 export function brDateToWire(value: string): string | null {
   const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(value.trim());
   if (!m) return null;
