@@ -39,6 +39,7 @@ const server = (port: string, establishment: string) => ({
     HOST: '127.0.0.1',
     LOYALTY_ESTABLISHMENT_ID: establishment,
     SANDBOX_DB: path.join(dataDir, `sandbox-${establishment}.db`),
+    APP_DB: path.join(dataDir, `app-${establishment}.db`),
     LOG_LEVEL: 'warn',
   },
 });

@@ -17,7 +17,6 @@ import {
 import { startRelay, type Relay } from '../server/testing/relay';
 
 const JOURNAL_ENV = {
-  POSTINGS_JOURNAL: '1',
   JOURNAL_QUIET_MS: '2000',
   JOURNAL_UNKNOWN_HORIZON_MS: '30000',
   JOURNAL_RECHECK_MS: '1000',

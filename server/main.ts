@@ -81,10 +81,10 @@ if (env.mode === 'live') {
   options = { ...common, ...upstream };
 }
 
-// The postings journal (exactly-once pontuar). Off unless POSTINGS_JOURNAL=1 until the
-// counter sends a sale id with every posting.
+// The postings journal (exactly-once pontuar): every posting carries the sale's
+// Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
-if (process.env.POSTINGS_JOURNAL === '1') {
+{
   const { openStore } = await import('./store');
   const { startJournal } = await import('./app/postings/setup');
   const { upstreamCall } = await import('./app/postings/upstream');

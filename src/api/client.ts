@@ -63,6 +63,14 @@ export async function apiRequest<S extends z.ZodMiniType>(
   return sendJson({ ...rest, url: buildApiUrl(path, query) });
 }
 
+/** A request to our own server's endpoints (`/api/...` outside the service's paths). */
+export function serverRequest<S extends z.ZodMiniType>(
+  request: Omit<ApiRequest<S>, 'path'> & { path: `/api/${string}` },
+): Promise<z.output<S>> {
+  const { path, query, ...rest } = request;
+  return sendJson({ ...rest, url: `${path}${buildQuery(query)}` });
+}
+
 /** Our own server's config (`GET /api/config`); no establishment needed. */
 export function fetchConfig(signal?: AbortSignal): Promise<Config> {
   return sendJson({ method: 'GET', url: '/api/config', schema: Config, signal });

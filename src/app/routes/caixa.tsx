@@ -16,7 +16,7 @@ import { SalePlaceholder } from '@/features/points/components/sale-placeholder';
 import { ShiftBar } from '@/features/points/components/shift-bar';
 import { ShiftDialog } from '@/features/points/components/shift-dialog';
 import { ShiftProvider, useShift } from '@/features/points/shift';
-import { usePosting } from '@/features/points/use-posting';
+import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
   CustomerPanel,
@@ -53,7 +53,7 @@ function Counter({ config }: { config: AppConfig }) {
   });
   const { phase } = posting;
   const posted = phase.name === 'posted' ? phase.posted : null;
-  const busyPosting = phase.name === 'sending' || phase.name.startsWith('verify');
+  const busyPosting = postingBusy(phase);
 
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));

@@ -2,13 +2,13 @@ import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
-import { apiRequest, configureApi } from '@/api/client';
+import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { loadPendingSale, savePendingSale } from './pending-sale';
 import {
-  postingLanded,
   rewardsWon,
   snapshotOf,
   usePosting,
@@ -69,35 +69,6 @@ describe('snapshotOf', () => {
   });
 });
 
-describe('postingLanded', () => {
-  const before = snapshotOf(maria);
-
-  test('one more purchase: landed', () => {
-    expect(postingLanded(before, customer({ compras: 4 }))).toBe(true);
-  });
-
-  test('a new last purchase with the same count: landed', () => {
-    expect(postingLanded(before, customer({ ultima_compra: '2024-06-11 09:00:00' }))).toBe(true);
-  });
-
-  test('same purchases and same last purchase: not landed', () => {
-    expect(postingLanded(before, customer())).toBe(false);
-  });
-
-  test('a customer that still does not exist: not landed', () => {
-    expect(postingLanded(before, null)).toBe(false);
-    expect(postingLanded(null, null)).toBe(false);
-  });
-
-  test('a new customer that now exists with a purchase: landed', () => {
-    expect(postingLanded(null, customer({ compras: 1 }))).toBe(true);
-  });
-
-  test('a new customer that exists without purchases (registered elsewhere): not landed', () => {
-    expect(postingLanded(null, customer({ compras: 0, ultima_compra: null }))).toBe(false);
-  });
-});
-
 function setup(over: Partial<PostingDeps> = {}) {
   const deps = {
     reread: vi.fn<(t: RereadTarget) => Promise<Customer | null>>(async () => customer()),
@@ -111,185 +82,104 @@ function setup(over: Partial<PostingDeps> = {}) {
     <QueryClientProvider client={qc}>{children}</QueryClientProvider>
   );
   const hook = renderHook(() => usePosting(deps), { wrapper });
-  return { deps, result: hook.result };
+  return { deps, result: hook.result, unmount: hook.unmount };
 }
 
+const keyOf = (init: RequestInit) =>
+  (init.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
+
+const lancamento = (chave: string, over: Record<string, unknown> = {}) => ({
+  chave,
+  estado: 'lançado',
+  motivo: null,
+  terminal: null,
+  terminal_nome: null,
+  criado_em: '2026-11-23T12:00:00.000Z',
+  atualizado_em: '2026-11-23T12:00:01.000Z',
+  valor_gasto: 2590,
+  celular: '+5511987654321',
+  nome: 'Maria',
+  pontos: 25,
+  conferido: false,
+  resposta: { status: 200, corpo: ok(answer) },
+  cliente: null,
+  ...over,
+});
+
+beforeEach(() => sessionStorage.clear());
+
 describe('usePosting', () => {
-  test('two post() calls in the same tick send one request', async () => {
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(answer)));
-    const { result, deps } = setup({ reread: vi.fn(async () => customer({ compras: 4 })) });
-    const snap = snapshotOf(maria);
-    let outcomes: unknown[] = [];
-    await act(async () => {
-      outcomes = await Promise.all([
-        result.current.post(body, snap),
-        result.current.post(body, snap),
-      ]);
-    });
-    expect(outcomes).toEqual([null, null]);
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
-    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
-    expect(deps.onPosted).toHaveBeenCalledTimes(1);
-  });
-
-  test('a posting that landed is not sent again until the next sale', async () => {
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(answer)));
-    const { result } = setup();
-    const snap = snapshotOf(maria);
-    // The second confirmation arrives after the answer, before React shows "posted".
-    await act(async () => {
-      await result.current.post(body, snap);
-      await result.current.post(body, snap);
-    });
-    expect(fetchMock.mock.calls.filter(([u]) => String(u) === PONTUAR)).toHaveLength(1);
-    act(() => result.current.reset());
-    await act(() => result.current.post(body, snap));
-    expect(fetchMock.mock.calls.filter(([u]) => String(u) === PONTUAR)).toHaveLength(2);
-  });
-
-  test('while the request is in flight the phase is "sending" and posting is locked', async () => {
-    let release: (r: Response) => void = () => {};
-    const fetchMock = stubFetch(() => new Promise<Response>((r) => (release = r)));
-    const { result } = setup();
-    let sent!: Promise<unknown>;
-    act(() => {
-      sent = result.current.post(body, snapshotOf(maria));
-    });
-    expect(result.current.phase.name).toBe('sending');
-    expect(result.current.locked).toBe(true);
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1));
-    expect(result.current.phase.name).toBe('sending');
-    await act(async () => {
-      release(jsonResponse(200, ok(answer)));
-      await sent;
-    });
-    expect(result.current.phase).toMatchObject({
-      name: 'posted',
-      posted: { id_cliente: 42, saldo_atual: 145, valor: 2590, verified: false },
-    });
-    expect(result.current.locked).toBe(true);
-  });
-
-  test('a posting answered by the service re-reads the customer and names the reward won', async () => {
-    stubFetch(() => jsonResponse(200, ok(answer)));
-    const { result, deps } = setup({
-      reread: vi.fn(async () => customer({ compras: 4, conquistados_premio_fidelidade: 1 })),
-      newestRewardNames: vi.fn(async () => ['Café grátis']),
-    });
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    await waitFor(() =>
-      expect(result.current.phase).toMatchObject({
-        name: 'posted',
-        posted: { rewards: { state: 'done', count: 1, names: ['Café grátis'] } },
-      }),
-    );
-    expect(deps.reread).toHaveBeenCalledWith({ id_cliente: 42 });
-    expect(deps.newestRewardNames).toHaveBeenCalledWith(42, 1);
-  });
-
-  test('a lost answer re-reads the customer instead of posting again, and reports it posted', async () => {
-    // The re-read goes over the wire too, so the request log shows what was sent.
+  test('a sale gets an id, kept with its body before the request leaves, sent as Idempotency-Key', async () => {
+    let keptWhenSent: unknown = null;
     const fetchMock = stubFetch((url) => {
-      if (url === PONTUAR) throw new TypeError('Failed to fetch');
-      return jsonResponse(
-        200,
-        ok(
-          customerWire({
-            compras: 4,
-            ultima_compra: '2024-06-11 09:00:00',
-            carteira: {
-              ...(customerWire().carteira as Record<string, unknown>),
-              saldo: 146,
-            },
-          }),
-        ),
-      );
-    });
-    const reread = vi.fn((target: RereadTarget) =>
-      apiRequest({ method: 'POST', path: '/clientes/buscar', body: target, schema: Customer }),
-    );
-    const { result, deps } = setup({ reread });
-    let returned: unknown = 'not returned';
-    await act(async () => {
-      returned = await result.current.post(body, snapshotOf(maria));
-    });
-    expect(returned).toBeNull(); // nothing for the form to show: the outcome is being checked
-    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
-    expect(result.current.phase).toMatchObject({
-      name: 'posted',
-      posted: { id_cliente: 42, id_ponto: null, saldo_atual: 146, valor: 2590, verified: true },
-    });
-    expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([
-      PONTUAR,
-      '/api/v4/estabelecimentos/1/clientes/buscar',
-    ]);
-    expect(sentBody(fetchMock, 1)).toEqual({ id_cliente: 42 });
-    expect(deps.onPosted).toHaveBeenCalledTimes(1);
-  });
-
-  test('a lost answer whose re-read shows no new purchase ends "not-posted"', async () => {
-    const fetchMock = stubFetch(() => {
-      throw new TypeError('Failed to fetch');
-    });
-    const { result, deps } = setup({ reread: vi.fn(async () => customer()) });
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    await waitFor(() => expect(result.current.phase.name).toBe('not-posted'));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(deps.onPosted).not.toHaveBeenCalled();
-    expect(result.current.locked).toBe(false);
-  });
-
-  test('after "not-posted" the cashier may post again, and that sends a second request', async () => {
-    let call = 0;
-    const fetchMock = stubFetch(() => {
-      if (call++ === 0) throw new TypeError('Failed to fetch');
+      if (url === PONTUAR) keptWhenSent = loadPendingSale();
       return jsonResponse(200, ok(answer));
     });
-    const { result } = setup({ reread: vi.fn(async () => customer()) });
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    await waitFor(() => expect(result.current.phase.name).toBe('not-posted'));
-    await act(() => result.current.post(body, snapshotOf(maria)));
+    const { result, deps } = setup({ reread: vi.fn(async () => customer({ compras: 4 })) });
+    await act(async () => {
+      await Promise.all([
+        result.current.post(body, snapshotOf(maria)),
+        result.current.post(body, snapshotOf(maria)), // a double click: one request
+      ]);
+    });
+    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
+    const key = keyOf(fetchMock.mock.calls[0]![1]!);
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(keptWhenSent).toMatchObject({ id: key, body });
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(deps.onPosted).toHaveBeenCalledTimes(1);
+    expect(loadPendingSale()).toBeNull();
+    // Landed: not sent again until the next sale.
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
   });
 
-  test('a lost answer for a new customer re-reads by the phone that was sent', async () => {
-    stubFetch(() => {
-      throw new TypeError('Failed to fetch');
+  test('a lost answer is followed on the server, never sent again: lançado (conferido)', async () => {
+    let key = '';
+    const fetchMock = stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        key = keyOf(init)!;
+        throw new TypeError('Failed to fetch');
+      }
+      return jsonResponse(200, ok(lancamento(key)));
     });
-    const { result, deps } = setup({ reread: vi.fn(async () => null) });
-    await act(() =>
-      result.current.post(
-        { ...body, cliente: { celular: '+5511912345678', nome: 'Ana' } },
-        snapshotOf(null),
-      ),
-    );
-    await waitFor(() => expect(result.current.phase.name).toBe('not-posted'));
-    expect(deps.reread).toHaveBeenCalledWith({ celular: '+5511912345678' });
-  });
-
-  test('a failed re-read leaves the result unknown; checking again can settle it', async () => {
-    const fetchMock = stubFetch(() => {
-      throw new TypeError('Failed to fetch');
+    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
+    expect(
+      fetchMock.mock.calls.some(([u]) => String(u).startsWith(`/api/lancamentos/${key}`)),
+    ).toBe(true);
+    const phase = result.current.phase;
+    expect(phase.name === 'posted' && phase.posted).toMatchObject({
+      saleId: key,
+      verified: true,
+      saldo_atual: 145,
+      id_ponto: 777,
     });
-    const reread = vi
-      .fn<(t: RereadTarget) => Promise<Customer | null>>()
-      .mockRejectedValueOnce(new TypeError('still offline'))
-      .mockResolvedValueOnce(customer({ compras: 4 }));
-    const { result } = setup({ reread });
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    await waitFor(() => expect(result.current.phase.name).toBe('verify-failed'));
-    expect(result.current.locked).toBe(true);
-    await act(() => result.current.verify());
-    await waitFor(() =>
-      expect(result.current.phase).toMatchObject({ name: 'posted', posted: { verified: true } }),
-    );
-    expect(fetchMock).toHaveBeenCalledTimes(1);
-    expect(reread).toHaveBeenCalledTimes(2);
   });
 
-  test('a 422 on senha_atendente asks for the password again and ends "failed"', async () => {
+  test('the server says it was not posted: "não lançado" with its reason; a new sale may follow', async () => {
+    const reason = 'A resposta do serviço se perdeu e o cadastro do cliente não mostra a compra.';
+    let key = '';
+    stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        key = keyOf(init)!;
+        return jsonResponse(202, ok(lancamento(key, { estado: 'verificando', resposta: null })));
+      }
+      return jsonResponse(
+        200,
+        ok(lancamento(key, { estado: 'recusado', motivo: reason, resposta: null })),
+      );
+    });
+    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase).toEqual({ name: 'not-posted', reason }));
+    expect(result.current.locked).toBe(false);
+    expect(loadPendingSale()).toBeNull();
+  });
+
+  test('the service refuses the password: failed on its field, the shift asks for it again', async () => {
     stubFetch(() =>
       jsonResponse(422, {
         success: false,
@@ -299,41 +189,59 @@ describe('usePosting', () => {
       }),
     );
     const { result, deps } = setup();
-    let returned: unknown;
+    let error: unknown;
     await act(async () => {
-      returned = await result.current.post(body, snapshotOf(maria));
+      error = await result.current.post(body, snapshotOf(maria));
     });
-    expect(deps.onPasswordRejected).toHaveBeenCalledTimes(1);
-    expect(deps.reread).not.toHaveBeenCalled();
-    expect(result.current.phase).toMatchObject({
-      name: 'failed',
-      error: { kind: 'validation', message: 'Senha do atendente incorreta.' },
-    });
-    expect(returned).toMatchObject({ kind: 'validation', status: 422 });
-    expect(result.current.locked).toBe(false);
-  });
-
-  test('a 422 on another field does not touch the shift', async () => {
-    stubFetch(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Valor inválido.',
-        data: {},
-        errors: { 'itens.0.valor': ['Valor inválido.'] },
-      }),
-    );
-    const { result, deps } = setup();
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    expect(deps.onPasswordRejected).not.toHaveBeenCalled();
+    expect(error).toMatchObject({ kind: 'validation' });
     expect(result.current.phase.name).toBe('failed');
+    expect(deps.onPasswordRejected).toHaveBeenCalledTimes(1);
+    expect(loadPendingSale()).toBeNull();
   });
 
-  test('reset goes back to editing', async () => {
-    stubFetch(() => jsonResponse(200, ok(answer)));
+  test('after a reload the pending sale is followed to its result, not posted again', async () => {
+    const sale = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', body, before: null, at: 1 };
+    savePendingSale(sale);
+    const fetchMock = stubFetch(() => jsonResponse(200, ok(lancamento(sale.id))));
     const { result } = setup();
-    await act(() => result.current.post(body, snapshotOf(maria)));
-    act(() => result.current.reset());
-    expect(result.current.phase).toEqual({ name: 'editing' });
-    expect(result.current.locked).toBe(false);
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(0);
+    expect(loadPendingSale()).toBeNull();
+  });
+
+  test('a pending sale the server never received (reloaded before it left) is sent with its own id', async () => {
+    const sale = { id: '6c2d3e4f-5061-4b7c-8d9e-0f1a2b3c4d5e', body, before: null, at: 1 };
+    savePendingSale(sale);
+    const fetchMock = stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        expect(keyOf(init)).toBe(sale.id);
+        return jsonResponse(200, ok(answer));
+      }
+      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+    });
+    const { result } = setup();
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
+  });
+
+  test('a request that never reached the server: "não lançado"; posting it again keeps its id', async () => {
+    const keys: string[] = [];
+    let fail = true;
+    const fetchMock = stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        keys.push(keyOf(init)!);
+        if (fail) throw new TypeError('Failed to fetch');
+        return jsonResponse(200, ok(answer));
+      }
+      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+    });
+    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase.name).toBe('not-posted'), { timeout: 3000 });
+    fail = false;
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(2);
+    expect(keys[0]).toBe(keys[1]);
   });
 });

@@ -1,7 +1,4 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
-import { createElement, type ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
@@ -14,7 +11,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/api/test-fixtures';
-import { postPoints, usePostPoints } from './post-points';
+import { afterPosted, fetchLancamento, postPoints } from './post-points';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => {
@@ -30,11 +27,16 @@ const body = {
 };
 const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia: 10 };
 
-test('postPoints posts to pontuar and returns the result', async () => {
+const SALE = '0b6f3c8e-2a4d-4c1e-9f5a-7d2e8b9c1a30';
+
+test('postPoints posts to pontuar with the sale id and returns the result', async () => {
   const fetchMock = stubFetch(() => jsonResponse(200, ok(answer, 'Pontos lançados')));
-  expect(await postPoints(body)).toEqual(answer);
+  expect(await postPoints(body, SALE)).toEqual({ kind: 'posted', result: answer });
   expect(fetchMock.mock.calls[0]![0]).toBe('/api/v4/estabelecimentos/1/fidelidade/pontuar');
   expect(sentBody(fetchMock)).toEqual(body);
+  expect((fetchMock.mock.calls[0]![1]!.headers as Record<string, string>)['Idempotency-Key']).toBe(
+    SALE,
+  );
 });
 
 test('a wrong attendant password lands on its field', async () => {
@@ -46,7 +48,7 @@ test('a wrong attendant password lands on its field', async () => {
       errors: { senha_atendente: ['Senha do atendente incorreta.'] },
     }),
   );
-  const error = await postPoints(body).catch((e: unknown) => e);
+  const error = await postPoints(body, SALE).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: 'validation', requestMayHaveReached: false });
   expect((error as { fieldErrors: unknown }).fieldErrors).toEqual({
     senha_atendente: ['Senha do atendente incorreta.'],
@@ -56,20 +58,13 @@ test('a wrong attendant password lands on its field', async () => {
 test('no answer within 15 s: timeout, result unknown', async () => {
   vi.useFakeTimers();
   stubFetch(() => new Promise<Response>(() => {}));
-  const pending = postPoints(body).catch((e: unknown) => e);
+  const pending = postPoints(body, SALE).catch((e: unknown) => e);
   await vi.advanceTimersByTimeAsync(15_000);
   expect(await pending).toMatchObject({ kind: 'timeout', requestMayHaveReached: true });
 });
 
-function setup() {
+test('afterPosted writes the new balances into every cached copy of that customer', async () => {
   const qc = createQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) =>
-    createElement(QueryClientProvider, { client: qc }, children);
-  return { qc, wrapper };
-}
-
-test('usePostPoints writes the new balances into every cached copy of that customer', async () => {
-  const { qc, wrapper } = setup();
   const maria = Customer.parse(customerWire());
   const other = Customer.parse(customerWire({ id_cliente: 99, celular: '+5521999990000' }));
   qc.setQueryData(customerKeys.detail({ kind: 'phone', celular: maria.celular }), maria);
@@ -77,12 +72,9 @@ test('usePostPoints writes the new balances into every cached copy of that custo
   qc.setQueryData(customerKeys.detail({ kind: 'id', id_cliente: 99 }), other);
   qc.setQueryData(customerKeys.detail({ kind: 'cpf', cpf: '11144477735' }), null);
   qc.setQueryData(rewardKeys.list({}), rewardPageWire());
-  const fetchMock = stubFetch(() => jsonResponse(200, ok(answer)));
 
-  const { result } = renderHook(() => usePostPoints(), { wrapper });
-  await act(() => result.current.mutateAsync(body));
+  await afterPosted(qc, answer);
 
-  expect(fetchMock).toHaveBeenCalledTimes(1);
   for (const key of [
     { kind: 'phone', celular: maria.celular },
     { kind: 'id', id_cliente: 42 },
@@ -102,24 +94,47 @@ test('usePostPoints writes the new balances into every cached copy of that custo
   expect(qc.getQueryState(rewardKeys.list({}))?.isInvalidated).toBe(true);
 });
 
-test('usePostPoints never resends by itself, even on a 503 or a timeout', async () => {
-  const { wrapper } = setup();
+test('postPoints sends once, even on a 503 (result unknown) or offline (nothing left)', async () => {
   const fetchMock = stubFetch(() => new Response('', { status: 503 }));
-  const { result } = renderHook(() => usePostPoints(), { wrapper });
-  const error = await act(() => result.current.mutateAsync(body).catch((e: unknown) => e));
+  const error = await postPoints(body, SALE).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: 'server', requestMayHaveReached: true });
   expect(fetchMock).toHaveBeenCalledTimes(1);
-});
-
-test('usePostPoints offline fails at once instead of pausing', async () => {
-  const { wrapper } = setup();
   vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
-  const fetchMock = stubFetch(() => {
+  const offline = stubFetch(() => {
     throw new TypeError('Failed to fetch');
   });
-  const { result } = renderHook(() => usePostPoints(), { wrapper });
-  const error = await act(() => result.current.mutateAsync(body).catch((e: unknown) => e));
-  expect(error).toMatchObject({ kind: 'network', requestMayHaveReached: false });
-  expect(fetchMock).toHaveBeenCalledTimes(1);
+  const error2 = await postPoints(body, SALE).catch((e: unknown) => e);
+  expect(error2).toMatchObject({ kind: 'network', requestMayHaveReached: false });
+  expect(offline).toHaveBeenCalledTimes(1);
   vi.restoreAllMocks();
+});
+
+const lancamento = {
+  chave: SALE,
+  estado: 'verificando',
+  motivo: 'A resposta do serviço se perdeu. Conferindo no cadastro do cliente…',
+  terminal: null,
+  terminal_nome: null,
+  criado_em: '2026-11-23T12:00:00.000Z',
+  atualizado_em: '2026-11-23T12:00:01.000Z',
+  valor_gasto: 1050,
+  celular: '+5511987654321',
+  nome: 'Maria',
+  pontos: null,
+  conferido: false,
+  resposta: null,
+  cliente: null,
+};
+
+test('a 202 from the journal is the posting still in progress, to be followed', async () => {
+  stubFetch(() => jsonResponse(202, ok(lancamento, 'Conferindo o lançamento.')));
+  expect(await postPoints(body, SALE)).toEqual({ kind: 'pending', lancamento });
+});
+
+test('fetchLancamento asks our server for the sale, waiting a few seconds for a change', async () => {
+  const fetchMock = stubFetch(() =>
+    jsonResponse(200, ok({ ...lancamento, estado: 'lançado', conferido: true })),
+  );
+  expect(await fetchLancamento(SALE)).toMatchObject({ chave: SALE, estado: 'lançado' });
+  expect(fetchMock.mock.calls[0]![0]).toBe(`/api/lancamentos/${SALE}?esperar=8`);
 });

@@ -1,35 +1,104 @@
-// pontuar: post points for a sale (also registers an unknown customer).
+// pontuar: post points for a sale (also registers an unknown customer), through the app
+// server's postings journal.
 //
-// Sent once: `retry: 0`. `networkMode: 'always'`: with React Query's default ('online') a
-// mutation started while the browser thinks it is offline is *paused* and fires by itself
-// when the connection returns, maybe minutes later, after the customer has left. Here it
-// fails at once with a network error and the cashier decides.
-// A timeout (15 s) or a lost answer is ApiError.requestMayHaveReached: the result is unknown.
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/api/client';
+// Every sale has an id (a UUID) sent as `Idempotency-Key`: the same id again is the same sale,
+// never a second posting, so the same request may be sent again safely. The server answers
+// the service's own answer when it has one in time, otherwise 202 with the posting's state
+// (a `lancamento`), which `fetchLancamento` follows until it is settled.
+//
+// Sent once per call: no retries here. `networkMode: 'always'` is not needed: these are plain
+// calls made by usePosting, never paused by React Query.
+import * as z from 'zod/mini';
+import type { QueryClient } from '@tanstack/react-query';
+import { apiRequest, serverRequest } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { PointsResult, type Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 
 export const POST_POINTS_TIMEOUT_MS = 15_000;
+/** The server holds a follow-up request at most this long while the posting is in flight. */
+export const FOLLOW_WAIT_SECONDS = 8;
 
+export const POSTING_STATES = [
+  'enviando',
+  'lançado',
+  'recusado',
+  'verificando',
+  'desconhecido',
+] as const;
+
+/** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
+export const Lancamento = z.looseObject({
+  chave: z.string(),
+  estado: z.enum(POSTING_STATES),
+  motivo: z.nullable(z.string()),
+  valor_gasto: z.number(),
+  celular: z.string(),
+  nome: z.nullable(z.string()),
+  pontos: z.nullable(z.number()),
+  conferido: z.boolean(),
+  resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
+  cliente: z.nullable(
+    z.looseObject({
+      id_cliente: z.nullable(z.number()),
+      nome: z.nullable(z.string()),
+      saldo_atual: z.number(),
+      saldo_carencia: z.number(),
+      compras: z.number(),
+    }),
+  ),
+});
+export type Lancamento = z.infer<typeof Lancamento>;
+
+export type PostAnswer =
+  { kind: 'posted'; result: PointsResult } | { kind: 'pending'; lancamento: Lancamento };
+
+const PostData = z.union([Lancamento, PointsResult]);
+
+/**
+ * Sends the sale once with its id. Throws ApiError when refused (the service's own refusal,
+ * relayed) or when the answer is lost (then follow it with `fetchLancamento`).
+ */
 export async function postPoints(
   body: PostPointsBody,
+  saleId: string,
   options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
-): Promise<PointsResult> {
-  return apiRequest({
+): Promise<PostAnswer> {
+  const data = await apiRequest({
     method: 'POST',
     path: '/fidelidade/pontuar',
     body,
-    schema: PointsResult,
+    schema: PostData,
     signal: options.signal,
-    headers: options.headers,
+    headers: { ...options.headers, 'Idempotency-Key': saleId },
     timeoutMs: POST_POINTS_TIMEOUT_MS,
+  });
+  return 'chave' in data
+    ? { kind: 'pending', lancamento: data as Lancamento }
+    : { kind: 'posted', result: data as PointsResult };
+}
+
+/** The posting's state; the server waits up to `waitSeconds` for it to change. */
+export function fetchLancamento(
+  saleId: string,
+  options: { waitSeconds?: number; signal?: AbortSignal } = {},
+): Promise<Lancamento> {
+  const wait = options.waitSeconds ?? FOLLOW_WAIT_SECONDS;
+  return serverRequest({
+    method: 'GET',
+    path: `/api/lancamentos/${encodeURIComponent(saleId)}`,
+    query: { esperar: wait > 0 ? wait : undefined },
+    schema: Lancamento,
+    signal: options.signal,
+    timeoutMs: (wait + 7) * 1000,
   });
 }
 
 /** Writes the new balances into every cached customer with that id (any lookup key). */
-export function applyPointsResult(qc: QueryClient, result: PointsResult): void {
+export function applyPointsResult(
+  qc: QueryClient,
+  result: Pick<PointsResult, 'id_cliente' | 'saldo_atual' | 'saldo_carencia'>,
+): void {
   qc.setQueriesData<Customer | null>({ queryKey: customerKeys.details() }, (old) =>
     old && old.id_cliente === result.id_cliente
       ? {
@@ -44,18 +113,14 @@ export function applyPointsResult(qc: QueryClient, result: PointsResult): void {
   );
 }
 
-export function usePostPoints() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: PostPointsBody) => postPoints(body),
-    retry: 0,
-    networkMode: 'always',
-    onSuccess: (result) => {
-      applyPointsResult(qc, result);
-      return Promise.all([
-        qc.invalidateQueries({ queryKey: customerKeys.all }),
-        qc.invalidateQueries({ queryKey: rewardKeys.all }),
-      ]);
-    },
-  });
+/** After a posting landed: balances into the cache, then customers and rewards re-read. */
+export function afterPosted(
+  qc: QueryClient,
+  result: Pick<PointsResult, 'id_cliente' | 'saldo_atual' | 'saldo_carencia'>,
+): Promise<unknown> {
+  applyPointsResult(qc, result);
+  return Promise.all([
+    qc.invalidateQueries({ queryKey: customerKeys.all }),
+    qc.invalidateQueries({ queryKey: rewardKeys.all }),
+  ]);
 }

@@ -3,8 +3,9 @@ import { Button } from '@/components/ui/button';
 import type { Phase } from '@/features/points/use-posting';
 
 /**
- * What happened to a posting whose answer was lost. Never resends by itself: it re-reads
- * the customer and says "lançado" or "não lançado"; only then may the cashier post again.
+ * What happened to a posting whose answer was lost. The app server's journal decides (it
+ * re-reads the customer itself) and the counter follows it; the cashier may post again only
+ * once it says "não lançado".
  */
 export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () => void }) {
   if (phase.name === 'verifying')
@@ -19,11 +20,24 @@ export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () 
         </p>
       </Alert>
     );
+  if (phase.name === 'unknown')
+    return (
+      <Alert tone="warning" title="Resultado ainda desconhecido.">
+        <p>
+          {phase.reason ??
+            'Ainda não se sabe se a compra foi registrada. Não lance de novo: o servidor confere sozinho.'}
+        </p>
+        <p>Esta tela mostra o resultado assim que ele for conhecido.</p>
+      </Alert>
+    );
   if (phase.name === 'verify-failed')
     return (
       <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
         <p>{phase.error.message}</p>
-        <p>Os pontos podem ter sido lançados. Confira de novo antes de lançar outra vez.</p>
+        <p>
+          Os pontos podem ter sido lançados. Tentando de novo a cada poucos segundos; não lance
+          outra vez.
+        </p>
         <div>
           <Button onClick={onVerify} autoFocus>
             Conferir de novo
@@ -35,7 +49,8 @@ export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () 
     return (
       <Alert tone="info" title="Não lançado.">
         <p>
-          Conferimos o cadastro do cliente: esta compra não foi registrada. Pode lançar de novo.
+          {phase.reason ??
+            'Conferimos o cadastro do cliente: esta compra não foi registrada. Pode lançar de novo.'}
         </p>
       </Alert>
     );
