@@ -1,0 +1,160 @@
+// Exactly once, seen from the counter: the browser against the real app server (live mode,
+// the postings journal) whose upstream is the fault relay in front of the sandbox run alone.
+// Each case counts the postings the page sent, what the screen said and what the service
+// holds, and prints them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import {
+  freshPhone,
+  sandboxPurchases,
+  startAppServer,
+  startSandbox,
+  type RunningProcess,
+} from '../server/testing/processes';
+import { startRelay, type Relay } from '../server/testing/relay';
+import { amount, postButton, posted, recordPostings } from './support/fixtures';
+
+let dir: string;
+let sandbox: RunningProcess;
+let relay: Relay;
+let app: RunningProcess;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'exactly-once-ui-'));
+  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
+  relay = await startRelay(sandbox.url);
+  app = await startAppServer(relay.url, { APP_DB: path.join(dir, 'app.db') });
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  await relay?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const pontuarOf = (phone: string) => (r: { path: string; body: string }) =>
+  r.path.endsWith('/fidelidade/pontuar') && r.body.includes(phone);
+
+/** A customer registered straight in the sandbox; returns the phone's digits for the search. */
+async function customer(nome: string): Promise<{ e164: string; digits: string }> {
+  const e164 = freshPhone();
+  const res = await fetch(`${sandbox.url}/api/v4/estabelecimentos/1/clientes/cadastrar`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'app-token': 'demo-app-token',
+      'access-token': 'demo-access-token-1',
+    },
+    body: JSON.stringify({ celular: e164, nome }),
+  });
+  expect(res.status).toBe(201);
+  return { e164, digits: e164.slice(3) };
+}
+
+async function openShift(page: Page) {
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await expect(dialog).toBeVisible();
+  await dialog.getByLabel('Senha do atendente').fill('1234');
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function sell(page: Page, phone: string, cents: string) {
+  const field = page.getByLabel(/buscar cliente/i);
+  await field.fill(phone);
+  await field.press('Enter');
+  await expect(amount(page)).toBeVisible();
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+}
+
+function report(name: string, counts: Record<string, number | string>) {
+  console.log(
+    `[exactly-once-ui] ${name}: ${Object.entries(counts)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}`,
+  );
+}
+
+test('the service commits at 11 s and at 59 s: each screen ends in "lançado", one posting each', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const results = await Promise.all(
+    [11, 59].map(async (s) => {
+      const phone = await customer(`Demora ${s}`);
+      relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: s * 1000 } });
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(app.url);
+      await openShift(page);
+      const sent = recordPostings(page);
+      const started = Date.now();
+      await sell(page, phone.digits, '2590');
+      await expect(posted(page)).toBeVisible({ timeout: (s + 20) * 1000 });
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+      report(`commit at ${s} s`, {
+        screen: 'lançado',
+        after: `${seconds}s`,
+        sent: sent.length,
+        delivered,
+      });
+      await context.close();
+      return { s, sent: sent.length, delivered };
+    }),
+  );
+  for (const r of results) expect(r).toEqual({ s: r.s, sent: 1, delivered: 1 });
+});
+
+test('a reload while the posting is in flight: the result is shown after the reload, one posting', async ({
+  page,
+}) => {
+  test.setTimeout(60_000);
+  const phone = await customer('Recarregou');
+  const rule = relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: 6000 } });
+  await page.goto(app.url);
+  await openShift(page);
+  const sent = recordPostings(page);
+  await sell(page, phone.digits, '3100');
+  await expect.poll(() => rule.received, { timeout: 10_000 }).toBe(1);
+  await page.reload();
+  await openShift(page);
+  await expect(posted(page)).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('R$ 31,00').first()).toBeVisible();
+  const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+  report('reload mid-post', { screen: 'lançado', sent: sent.length, delivered });
+  expect(sent).toHaveLength(1);
+  expect(delivered).toBe(1);
+});
+
+test('two tabs post for one customer, one answer lost: each tab shows its own sale', async ({
+  context,
+}) => {
+  test.setTimeout(60_000);
+  const phone = await customer('Duas Abas');
+  // The first posting to reach the service has its answer lost after it commits.
+  relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'lose-answer', delayMs: 500 } });
+  const [a, b] = [await context.newPage(), await context.newPage()];
+  for (const page of [a, b]) {
+    await page.goto(app.url);
+    await openShift(page);
+  }
+  await Promise.all([sell(a, phone.digits, '1000'), sell(b, phone.digits, '2000')]);
+  for (const page of [a, b]) await expect(posted(page)).toBeVisible({ timeout: 30_000 });
+  await expect(a.getByText('R$ 10,00').first()).toBeVisible();
+  await expect(b.getByText('R$ 20,00').first()).toBeVisible();
+  const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+  report('two tabs, one answer lost', {
+    tabA: 'R$ 10,00 lançado',
+    tabB: 'R$ 20,00 lançado',
+    delivered,
+  });
+  expect(delivered).toBe(2);
+});
