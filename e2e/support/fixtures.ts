@@ -6,6 +6,7 @@ import {
   type Request,
 } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { cpfCheckDigits } from '../../src/api/wire';
 
 export const PORT_2 = process.env.E2E_PORT_2 ?? '';
 export const BASE_2 = `http://127.0.0.1:${PORT_2}`;
@@ -21,14 +22,8 @@ export function uniquePhone(): { e164: string; digits: string } {
 export function uniqueCpf(): string {
   const d = Array.from({ length: 9 }, () => Math.floor(Math.random() * 10));
   if (d.every((x) => x === d[0])) d[0] = (d[0]! + 1) % 10;
-  const check = (len: number) => {
-    const sum = d.slice(0, len).reduce((s, x, i) => s + x * (len + 1 - i), 0);
-    const r = (sum * 10) % 11;
-    return r === 10 ? 0 : r;
-  };
-  d.push(check(9));
-  d.push(check(10));
-  return d.join('');
+  const nine = d.join('');
+  return nine + cpfCheckDigits(nine);
 }
 
 /** Reads a customer straight from the service through the app server (no UI). */

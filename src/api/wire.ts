@@ -1,6 +1,7 @@
-// What the client and the service must agree on, beyond field names: the enums of the wire.
-// Pure TypeScript that imports nothing, so the browser app, the sandbox (server/) and the
-// end-to-end support may all use it (the one file of src/ that server code may import).
+// What the client and the service must agree on, beyond field names: the enums of the wire,
+// the limits, the patterns and the CPF check. Pure TypeScript that imports nothing, so the
+// browser app, the sandbox (server/) and the end-to-end support all use this one copy (the
+// one file of src/ that server code may import).
 
 export const REWARD_STATUSES = ['expirado', 'pendente_resgate', 'resgatado', 'estornado'] as const;
 export const REWARD_CATEGORIES = [
@@ -36,3 +37,49 @@ export const REWARD_COUNTER_KEYS: readonly RewardCounterKey[] = REWARD_COUNTER_P
 
 export const rewardCounterKey = (prefix: RewardCounterPrefix, category: RewardCategory) =>
   `${prefix}_${category}` as RewardCounterKey;
+
+// ---------------------------------------------------------------- limits, patterns, CPF
+// The browser's forms and the sandbox check the same limits with their own schemas and their
+// own messages (the sandbox's independence is what catches drift); the numbers and patterns
+// they must agree on live only here.
+
+// Length limits in characters, money in integer cents, list sizes. One constant each, so the
+// counter's first load carries only the ones it uses.
+export const VALOR_GASTO_MIN = 1;
+export const VALOR_GASTO_MAX = 10_000_000;
+export const ITEM_VALOR_MAX = 10_000_000;
+export const QTDE_MAX = 1_000_000;
+export const ITENS_MAX = 200;
+export const NOME_MAX = 120;
+export const EMAIL_MAX = 120;
+export const ENDERECO_MAX = 100;
+export const BAIRRO_MAX = 50;
+export const CIDADE_MAX = 60;
+export const ESTADO_MAX = 50;
+export const DESCRICAO_MAX = 200;
+export const COMPLEMENTO_MAX = 200;
+export const SENHA_MAX = 100;
+export const Q_MAX = 100;
+export const PER_PAGE_MAX = 100;
+export const PER_PAGE_DEFAULT = 15;
+
+/** A phone in E.164 as the wire carries it: +5511987654321. */
+export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
+
+/** An e-mail the service accepts: one @, a dotted domain without empty labels (no a@b..c). */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** The two check digits of a CPF's first nine digits ("529982247" → "25"). */
+export function cpfCheckDigits(nineDigits: string): string {
+  const d = [...nineDigits].map(Number);
+  // Weights 10…2 for the first check digit, 11…2 for the second; a remainder of 10 counts as 0.
+  for (const n of [9, 10])
+    d.push(((d.reduce((sum, x, i) => sum + x * (n + 1 - i), 0) * 10) % 11) % 10);
+  return d.slice(9).join('');
+}
+
+/** Exactly 11 digits, not all the same, with matching check digits. */
+export function isValidCpfDigits(value: string): boolean {
+  if (!/^\d{11}$/.test(value) || /^(\d)\1{10}$/.test(value)) return false;
+  return cpfCheckDigits(value.slice(0, 9)) === value.slice(9);
+}

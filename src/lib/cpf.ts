@@ -1,25 +1,16 @@
 // CPF: Brazil's individual taxpayer number, 11 digits, the last two are check digits.
 // Kept here, not a library: the check is ten lines; validator packages cost the counter's
-// first load more than they give.
+// first load more than they give. The check itself is the wire's, shared with the sandbox.
+import { isValidCpfDigits } from '@/api/wire';
 
 /** Digits only, at most 11. */
 export function cpfDigits(input: string): string {
   return input.replace(/\D/g, '').slice(0, 11);
 }
 
-function checkDigit(digits: string, length: number): number {
-  let sum = 0;
-  for (let i = 0; i < length; i++) sum += Number(digits[i]) * (length + 1 - i);
-  const rest = (sum * 10) % 11;
-  return rest === 10 ? 0 : rest;
-}
-
 /** True for 11 digits (punctuation allowed) whose check digits match; all-same digits are invalid. */
 export function isValidCpf(input: string): boolean {
-  const raw = input.replace(/[\s.-]/g, '');
-  if (!/^\d{11}$/.test(raw)) return false;
-  if (/^(\d)\1{10}$/.test(raw)) return false;
-  return checkDigit(raw, 9) === Number(raw[9]) && checkDigit(raw, 10) === Number(raw[10]);
+  return isValidCpfDigits(input.replace(/[\s.-]/g, ''));
 }
 
 /** "52998224725" → "529.982.247-25". Anything that is not 11 digits comes back as typed. */

@@ -2,8 +2,10 @@
 // Kept here, not a library: Intl.NumberFormat formats R$; a money library would add bytes to
 // the counter's first load for integer cents that need no arithmetic beyond + and ×.
 
+import { VALOR_GASTO_MAX } from '@/api/wire';
+
 /** Largest amount a cashier can type: R$ 100.000,00 (the service's valor_gasto limit). */
-export const MAX_CENTS = 10_000_000;
+export const MAX_CENTS = VALOR_GASTO_MAX;
 
 const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
 

@@ -2,6 +2,7 @@
 // cashier reads. Errors are collected per field path (`cliente.celular`, `itens.2.valor`) so a
 // 422 reports them all at once; the first one becomes the response's `message`.
 
+import * as wire from '../../../src/api/wire';
 import { isValidCpf } from './cpf';
 import { formatReais } from './money';
 import { CATEGORIES, STATUSES, type Category, type Status } from './rewards';
@@ -44,29 +45,30 @@ function field(obj: JsonObject, key: string): unknown {
 
 const charCount = (s: string): number => [...s].length;
 
-export const LIMITS = {
-  valorGastoMin: 1,
-  valorGastoMax: 10_000_000,
-  itemValorMax: 10_000_000,
-  qtdeMax: 1_000_000,
-  itensMax: 200,
-  nome: 120,
-  email: 120,
-  endereco: 100,
-  bairro: 50,
-  cidade: 60,
-  estado: 50,
-  descricao: 200,
-  complemento: 200,
-  senha: 100,
-  q: 100,
-  perPageMax: 100,
-  perPageDefault: 15,
+// Limits and patterns the browser must agree on come from the wire module; the messages
+// below are the sandbox's own.
+const LIMITS = {
+  valorGastoMin: wire.VALOR_GASTO_MIN,
+  valorGastoMax: wire.VALOR_GASTO_MAX,
+  itemValorMax: wire.ITEM_VALOR_MAX,
+  qtdeMax: wire.QTDE_MAX,
+  itensMax: wire.ITENS_MAX,
+  nome: wire.NOME_MAX,
+  email: wire.EMAIL_MAX,
+  endereco: wire.ENDERECO_MAX,
+  bairro: wire.BAIRRO_MAX,
+  cidade: wire.CIDADE_MAX,
+  estado: wire.ESTADO_MAX,
+  descricao: wire.DESCRICAO_MAX,
+  complemento: wire.COMPLEMENTO_MAX,
+  senha: wire.SENHA_MAX,
+  q: wire.Q_MAX,
+  perPageMax: wire.PER_PAGE_MAX,
+  perPageDefault: wire.PER_PAGE_DEFAULT,
   pageMax: 1_000_000_000,
 } as const;
-
-export const E164 = /^\+[1-9]\d{7,14}$/;
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const E164 = wire.E164_PATTERN;
+const EMAIL = wire.EMAIL_PATTERN;
 
 interface TextRule {
   max: number;
@@ -532,12 +534,7 @@ export function validateBuscar(body: JsonObject): Validated<LookupKey> {
 
 // ---------------------------------------------------------------- reward list
 
-export const DATE_FIELDS = [
-  'valido_ate',
-  'data_resgate',
-  'data_conquista',
-  'estornado_em',
-] as const;
+const DATE_FIELDS = wire.REWARD_DATE_FIELDS;
 export type DateField = (typeof DATE_FIELDS)[number];
 
 export interface RewardQuery {

@@ -109,6 +109,23 @@ describe('customerFieldsSchema', () => {
     expect(errorsOf({ genero: 'X' })).toEqual({ genero: CUSTOMER_MESSAGES.genero });
   });
 
+  test('an e-mail the service refuses is refused here too: an empty domain label', () => {
+    for (const email of ['a@b..c', 'a@.b.c', 'a@b.c.', 'a@b'])
+      expect(errorsOf({ email }), email).toEqual({ email: CUSTOMER_MESSAGES.email });
+    expect(errorsOf({ email: 'a@b.c.d' })).toEqual({});
+  });
+
+  test("nome, e-mail and cidade stop at the service's limits (120, 120, 60 characters)", () => {
+    const at = (n: number) => 'á'.repeat(n);
+    const email = (n: number) => `${'a'.repeat(n - '@exemplo.com.br'.length)}@exemplo.com.br`;
+    expect(errorsOf({ nome: at(120), email: email(120), cidade: at(60) })).toEqual({});
+    expect(errorsOf({ nome: at(121), email: email(121), cidade: at(61) })).toEqual({
+      nome: CUSTOMER_MESSAGES.nome,
+      email: CUSTOMER_MESSAGES.emailMax,
+      cidade: CUSTOMER_MESSAGES.cidade,
+    });
+  });
+
   test('output is the wire body (what the resolver hands to onSubmit)', () => {
     const result = customerFieldsSchema.safeParse({
       ...valid,

@@ -4,14 +4,21 @@
 // left blank, and a blank field is omitted from the request (the service fills its default).
 import * as z from 'zod/mini';
 import type { RegisterCustomerBody } from '@/api/requests';
+import {
+  BAIRRO_MAX,
+  CIDADE_MAX,
+  EMAIL_MAX,
+  EMAIL_PATTERN,
+  ENDERECO_MAX,
+  NOME_MAX,
+} from '@/api/wire';
 import { cepDigits } from '@/lib/cep';
 import { cpfDigits, isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';
 import { parsePhoneBR } from '@/lib/phone';
 import { isUf } from '@/lib/uf';
 
-export const ENDERECO_MAX = 100;
-export const BAIRRO_MAX = 50;
+export { BAIRRO_MAX, ENDERECO_MAX };
 
 /** What the service stores when a field is left blank (shown to the cashier). */
 export const SERVICE_DEFAULTS = {
@@ -23,6 +30,9 @@ export const CUSTOMER_MESSAGES = {
   cpfLength: 'CPF incompleto: são 11 dígitos.',
   cpfCheck: 'CPF inválido: dígitos verificadores não conferem.',
   email: 'E-mail inválido. Exemplo: nome@dominio.com.br',
+  emailMax: `E-mail: no máximo ${EMAIL_MAX} caracteres.`,
+  nome: `Nome: no máximo ${NOME_MAX} caracteres.`,
+  cidade: `Cidade: no máximo ${CIDADE_MAX} caracteres.`,
   dateInvalid: 'Data inválida: informe dia, mês e ano de uma data que exista.',
   dateTooOld: 'Confira o ano: data anterior a 1900.',
   dateFuture: 'A data de nascimento não pode estar no futuro.',
@@ -32,8 +42,6 @@ export const CUSTOMER_MESSAGES = {
   bairro: `Bairro: no máximo ${BAIRRO_MAX} caracteres.`,
   estado: 'Escolha um dos 27 estados (UF).',
 } as const;
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const blank = (v: string) => v.trim() === '';
 
@@ -57,9 +65,14 @@ const cpf = z.string().check(
   }),
 );
 
-const email = z
-  .string()
-  .check(z.refine((v) => blank(v) || EMAIL_RE.test(v.trim()), CUSTOMER_MESSAGES.email));
+/** Counted as the service counts: characters of the trimmed text (an emoji is one). */
+const maxChars = (max: number, message: string) =>
+  z.refine<string>((v) => [...v.trim()].length <= max, message);
+
+const email = z.string().check(
+  maxChars(EMAIL_MAX, CUSTOMER_MESSAGES.emailMax),
+  z.refine((v) => blank(v) || EMAIL_PATTERN.test(v.trim()), CUSTOMER_MESSAGES.email),
+);
 
 /** `<input type="date">` gives `YYYY-MM-DD` (or '' while incomplete). */
 const dataNascimento = z.string().check(
@@ -90,14 +103,14 @@ const estado = z.string().check(z.refine((v) => v === '' || isUf(v), CUSTOMER_ME
 const customerFieldsObject = z.object({
   celular,
   cpf,
-  nome: z.string(),
+  nome: z.string().check(maxChars(NOME_MAX, CUSTOMER_MESSAGES.nome)),
   email,
   data_nascimento: dataNascimento,
   genero,
   cep,
   endereco: z.string().check(z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco)),
   bairro: z.string().check(z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro)),
-  cidade: z.string(),
+  cidade: z.string().check(maxChars(CIDADE_MAX, CUSTOMER_MESSAGES.cidade)),
   estado,
 });
 

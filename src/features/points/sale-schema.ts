@@ -3,9 +3,10 @@
 // turns what was typed into what the wire wants.
 import * as z from 'zod/mini';
 import type { PostPointsBody, PurchaseItem } from '@/api/requests';
+import { COMPLEMENTO_MAX, DESCRICAO_MAX, ITENS_MAX } from '@/api/wire';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
 
-export const MAX_ITEMS = 200;
+export const MAX_ITEMS = ITENS_MAX;
 
 export type BasketLine = {
   descricao: string;
@@ -56,8 +57,10 @@ export function blockReason(valor: number, lines: readonly BasketLine[]): string
 }
 
 const line = z.object({
-  descricao: z.string().check(z.maxLength(200, 'No máximo 200 caracteres.')),
-  complemento: z.string().check(z.maxLength(200, 'No máximo 200 caracteres.')),
+  descricao: z.string().check(z.maxLength(DESCRICAO_MAX, `No máximo ${DESCRICAO_MAX} caracteres.`)),
+  complemento: z
+    .string()
+    .check(z.maxLength(COMPLEMENTO_MAX, `No máximo ${COMPLEMENTO_MAX} caracteres.`)),
   qtde: z
     .string()
     .check(
