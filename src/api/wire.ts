@@ -41,33 +41,13 @@ export const rewardCounterKey = (prefix: RewardCounterPrefix, category: RewardCa
 // ---------------------------------------------------------------- limits, patterns, CPF
 // The browser's forms and the sandbox check the same limits with their own schemas and their
 // own messages (the sandbox's independence is what catches drift); the numbers and patterns
-// they must agree on live only here.
+// they must agree on live only here and in ./wire-fields.ts.
 
-// Length limits in characters, money in integer cents, list sizes. One constant each, so the
-// counter's first load carries only the ones it uses.
+// Limits the counter's first load needs (money in integer cents, list sizes); the field
+// limits and patterns of the forms are in ./wire-fields.ts, which only the lazy forms load.
 export const VALOR_GASTO_MIN = 1;
 export const VALOR_GASTO_MAX = 10_000_000;
-export const ITEM_VALOR_MAX = 10_000_000;
-export const QTDE_MAX = 1_000_000;
 export const ITENS_MAX = 200;
-export const NOME_MAX = 120;
-export const EMAIL_MAX = 120;
-export const ENDERECO_MAX = 100;
-export const BAIRRO_MAX = 50;
-export const CIDADE_MAX = 60;
-export const ESTADO_MAX = 50;
-export const DESCRICAO_MAX = 200;
-export const COMPLEMENTO_MAX = 200;
-export const SENHA_MAX = 100;
-export const Q_MAX = 100;
-export const PER_PAGE_MAX = 100;
-export const PER_PAGE_DEFAULT = 15;
-
-/** A phone in E.164 as the wire carries it: +5511987654321. */
-export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
-
-/** An e-mail the service accepts: one @, a dotted domain without empty labels (no a@b..c). */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 
 /** The two check digits of a CPF's first nine digits ("529982247" → "25"). */
 export function cpfCheckDigits(nineDigits: string): string {

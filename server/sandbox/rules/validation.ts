@@ -3,6 +3,7 @@
 // 422 reports them all at once; the first one becomes the response's `message`.
 
 import * as wire from '../../../src/api/wire';
+import * as fields from '../../../src/api/wire-fields';
 import { isValidCpf } from './cpf';
 import { formatReais } from './money';
 import { CATEGORIES, STATUSES, type Category, type Status } from './rewards';
@@ -50,25 +51,25 @@ const charCount = (s: string): number => [...s].length;
 const LIMITS = {
   valorGastoMin: wire.VALOR_GASTO_MIN,
   valorGastoMax: wire.VALOR_GASTO_MAX,
-  itemValorMax: wire.ITEM_VALOR_MAX,
-  qtdeMax: wire.QTDE_MAX,
+  itemValorMax: fields.ITEM_VALOR_MAX,
+  qtdeMax: fields.QTDE_MAX,
   itensMax: wire.ITENS_MAX,
-  nome: wire.NOME_MAX,
-  email: wire.EMAIL_MAX,
-  endereco: wire.ENDERECO_MAX,
-  bairro: wire.BAIRRO_MAX,
-  cidade: wire.CIDADE_MAX,
-  estado: wire.ESTADO_MAX,
-  descricao: wire.DESCRICAO_MAX,
-  complemento: wire.COMPLEMENTO_MAX,
-  senha: wire.SENHA_MAX,
-  q: wire.Q_MAX,
-  perPageMax: wire.PER_PAGE_MAX,
-  perPageDefault: wire.PER_PAGE_DEFAULT,
+  nome: fields.NOME_MAX,
+  email: fields.EMAIL_MAX,
+  endereco: fields.ENDERECO_MAX,
+  bairro: fields.BAIRRO_MAX,
+  cidade: fields.CIDADE_MAX,
+  estado: fields.ESTADO_MAX,
+  descricao: fields.DESCRICAO_MAX,
+  complemento: fields.COMPLEMENTO_MAX,
+  senha: fields.SENHA_MAX,
+  q: fields.Q_MAX,
+  perPageMax: fields.PER_PAGE_MAX,
+  perPageDefault: fields.PER_PAGE_DEFAULT,
   pageMax: 1_000_000_000,
 } as const;
-const E164 = wire.E164_PATTERN;
-const EMAIL = wire.EMAIL_PATTERN;
+const E164 = fields.E164_PATTERN;
+const EMAIL = fields.EMAIL_PATTERN;
 
 interface TextRule {
   max: number;

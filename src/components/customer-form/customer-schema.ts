@@ -11,7 +11,7 @@ import {
   EMAIL_PATTERN,
   ENDERECO_MAX,
   NOME_MAX,
-} from '@/api/wire';
+} from '@/api/wire-fields';
 import { cepDigits } from '@/lib/cep';
 import { cpfDigits, isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';

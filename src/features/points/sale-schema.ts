@@ -3,7 +3,8 @@
 // turns what was typed into what the wire wants.
 import * as z from 'zod/mini';
 import type { PostPointsBody, PurchaseItem } from '@/api/requests';
-import { COMPLEMENTO_MAX, DESCRICAO_MAX, ITENS_MAX } from '@/api/wire';
+import { ITENS_MAX } from '@/api/wire';
+import { COMPLEMENTO_MAX, DESCRICAO_MAX } from '@/api/wire-fields';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
 
 export const MAX_ITEMS = ITENS_MAX;
