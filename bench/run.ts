@@ -1,4 +1,10 @@
-// `npm run bench`: bundle size, sandbox throughput, proxy overhead, sandbox start-up.
+// `npm run bench`: bundle size, sandbox throughput, proxy overhead, sandbox start-up, a long
+// customer history, the counter in Chromium, Lighthouse, and with `--scale` a sandbox of a
+// million customers and two million reward records.
+//
+//   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
+//
+// Figures measured in repeated runs print as min / median / max over the runs.
 //
 // The machine is small and noisy (2 shared cores), so the only timing target is a RATIO of two
 // figures measured in the same run, interleaved; absolute latencies are printed for reading,
@@ -7,8 +13,15 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { browserRound } from './browser-bench';
 import { analyzeBundle, buildSpa } from './bundle';
 import { journalOverhead } from './journal-bench';
+import { historyBench } from './history-bench';
+import { lighthouseRound, PAGES } from './lighthouse-bench';
+import type { LighthouseResult } from './lighthouse-bench';
+import { buildScaleDb } from './scale-db';
+import { scaleBench } from './scale-bench';
+import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
 import { kb, ms, pct, summarize, table } from './stats';
@@ -48,6 +61,54 @@ const PROXY = { warmup: 300, rounds: 3000 };
 const JOURNAL_ADDED_LIMIT_MS = 2;
 const JOURNAL = { warmup: 50, rounds: 500 };
 const OPEN_RUNS = 3;
+const HISTORY = { earlier: 3000, postings: 30, lookups: 10 };
+const BROWSER = { loads: 3, keystrokes: 48 };
+const SCALE = { customers: 1_000_000, rewards: 2_000_000, days: 730, lookups: 300, pages: 40 };
+
+interface Args {
+  runs: number;
+  scale: boolean;
+  lighthouse: boolean;
+  browser: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { runs: 3, scale: false, lighthouse: true, browser: true };
+  for (const a of argv) {
+    const runs = /^--runs=(\d+)$/.exec(a);
+    if (runs) args.runs = Math.max(1, Number(runs[1]));
+    else if (a === '--scale') args.scale = true;
+    else if (a === '--no-lighthouse') args.lighthouse = false;
+    else if (a === '--no-browser') args.browser = false;
+    else throw new Error(`unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser)`);
+  }
+  return args;
+}
+
+/** One figure of issue 12's table: a value per run. */
+interface Figure {
+  name: string;
+  unit: string;
+  values: number[];
+  target: string;
+}
+
+const fmt = (v: number, unit: string): string =>
+  unit === 'ms'
+    ? ms(v)
+    : unit === 'KB'
+      ? (v / 1000).toFixed(1)
+      : unit === 'x'
+        ? v.toFixed(2)
+        : v.toFixed(0);
+
+/** min / median / max of the runs. */
+function spread(values: readonly number[], unit: string): string {
+  const s = summarize(values);
+  return values.length === 1
+    ? fmt(s.median, unit)
+    : `${fmt(s.min, unit)} / ${fmt(s.median, unit)} / ${fmt(s.max, unit)}`;
+}
 
 interface Check {
   name: string;
@@ -64,7 +125,14 @@ function print(text: string): void {
 }
 
 async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
   const checks: Check[] = [];
+  const figures: Figure[] = [];
+  const figure = (name: string, unit: string, target: string): Figure => {
+    const f: Figure = { name, unit, values: [], target };
+    figures.push(f);
+    return f;
+  };
   const started = performance.now();
   print(`fidelidade-pdv bench  (node ${process.version}, ${new Date().toISOString()})`);
 
@@ -255,9 +323,164 @@ async function main(): Promise<number> {
     );
     const open = summarize(openTimes(() => tmp.file('open.db'), OPEN_RUNS));
     print(`median ${ms(open.median)} ms, min ${ms(open.min)} ms, max ${ms(open.max)} ms`);
+
+    // 6. A long history
+    heading(
+      `6. A customer with ${HISTORY.earlier} earlier postings (in process; ${args.runs} runs of ` +
+        `${HISTORY.postings} postings and ${HISTORY.lookups} lookups)`,
+    );
+    const postingFig = figure(`posting, ${HISTORY.earlier} earlier postings, p50`, 'ms', '<= 10');
+    const lookupFig = figure('lookup of that customer, p50', 'ms', 'UI smooth');
+    const sizeFig = figure('lookup answer of that customer', 'KB', 'UI smooth');
+    const history = await historyBench(tmp.file('history.db'), HISTORY.earlier);
+    try {
+      print(`built by ${HISTORY.earlier} postings in ${(history.buildMs / 1000).toFixed(1)} s`);
+      for (let run = 0; run < args.runs; run++) {
+        const r = await history.round(HISTORY);
+        postingFig.values.push(r.postingP50Ms);
+        lookupFig.values.push(r.lookupP50Ms);
+        sizeFig.values.push(r.lookupBytes);
+        print(
+          `run ${run + 1}: posting p50 ${ms(r.postingP50Ms)} ms, lookup p50 ` +
+            `${ms(r.lookupP50Ms)} ms, answer ${kb(r.lookupBytes)}`,
+        );
+      }
+    } finally {
+      history.close();
+    }
+
+    // 7–8. Pages in Chromium, against the server as `npm start` runs it
+    if (args.browser || args.lighthouse) {
+      await buildServer(root);
+    }
+    if (args.browser) {
+      heading(
+        `7. Counter in Chromium (${args.runs} runs of ${BROWSER.loads} page loads, ` +
+          `${BROWSER.keystrokes} keystrokes in the amount field each)`,
+      );
+      const searchFig = figure('Enter -> customer panel, first search after a load', 'ms', '<= 60');
+      const keyFig = figure('keydown -> next paint, amount field, p95', 'ms', '<= 16');
+      for (let run = 0; run < args.runs; run++) {
+        const server = await startServer(root, tmp.file(`browser-${run}.db`));
+        try {
+          const r = await browserRound(server.url, BROWSER);
+          searchFig.values.push(summarize(r.firstSearchMs).median);
+          keyFig.values.push(r.amountP95Ms);
+          print(
+            `run ${run + 1}: first search ${r.firstSearchMs.map(ms).join(', ')} ms; ` +
+              `amount keydown->paint p95 ${ms(r.amountP95Ms)} ms over ${r.amountKeyToPaintMs.length} keys`,
+          );
+        } finally {
+          await server.stop();
+        }
+      }
+    }
+    if (args.lighthouse) {
+      heading(`8. Lighthouse performance (${args.runs} runs; Debian's Chromium, headless)`);
+      const all: LighthouseResult[][] = [];
+      for (let run = 0; run < args.runs; run++) {
+        const server = await startServer(root, tmp.file(`lighthouse-${run}.db`));
+        try {
+          all.push(await lighthouseRound(server.url, print));
+        } finally {
+          await server.stop();
+        }
+      }
+      const rows: string[][] = [];
+      for (const formFactor of ['mobile', 'desktop'] as const) {
+        for (const page of PAGES) {
+          const of = all.map((r) => r.find((x) => x.page === page && x.formFactor === formFactor));
+          const pick = (f: (x: LighthouseResult) => number): number[] =>
+            of.filter((x): x is LighthouseResult => x !== undefined).map(f);
+          rows.push([
+            `${formFactor} ${page}`,
+            spread(
+              pick((x) => x.score),
+              '',
+            ),
+            spread(
+              pick((x) => x.lcpMs),
+              'ms',
+            ),
+            spread(
+              pick((x) => x.fcpMs),
+              'ms',
+            ),
+            spread(
+              pick((x) => x.tbtMs),
+              'ms',
+            ),
+          ]);
+          figure(
+            `Lighthouse ${formFactor} ${page}`,
+            '',
+            formFactor === 'mobile' ? '>= 98' : '',
+          ).values.push(...pick((x) => x.score));
+        }
+      }
+      print(table(['page', 'score', 'LCP ms', 'FCP ms', 'TBT ms'], rows));
+      print('min / median / max over the runs.');
+    }
+
+    // 9. Scale
+    if (args.scale) {
+      heading(
+        `9. Sandbox at scale: ${SCALE.customers.toLocaleString('en')} customers, ` +
+          `${SCALE.rewards.toLocaleString('en')} reward records (temporary database)`,
+      );
+      const nowIso = new Date().toISOString();
+      const dbPath = tmp.file('scale.db');
+      const built = buildScaleDb(dbPath, {
+        customers: SCALE.customers,
+        rewards: SCALE.rewards,
+        days: SCALE.days,
+        nowMs: Date.parse(nowIso),
+      });
+      print(
+        `built in ${(built.buildMs / 1000).toFixed(0)} s: ${built.customers} customers, ` +
+          `${built.rewards} rewards`,
+      );
+      const lookupFigs = ['celular', 'cpf', 'id_cliente'].map((by) =>
+        figure(`1M customers, lookup by ${by}, p99`, 'ms', '<= 5'),
+      );
+      const listFig = figure('2M rewards, list page p99 (worst filter)', 'ms', '<= 50');
+      const listAllFig = figure('2M rewards, list page p99 (all filters)', 'ms', '<= 50');
+      for (let run = 0; run < args.runs; run++) {
+        const r = await scaleBench(dbPath, built, {
+          nowIso,
+          lookups: SCALE.lookups,
+          pagesPerVariant: SCALE.pages,
+        });
+        r.lookups.forEach((l, i) => lookupFigs[i]?.values.push(l.p99));
+        listFig.values.push(Math.max(...r.lists.map((l) => l.p99)));
+        listAllFig.values.push(r.listAll.p99);
+        if (run === args.runs - 1) {
+          print(
+            table(
+              ['request (last run)', 'n', 'p50 ms', 'p99 ms', 'max ms'],
+              [...r.lookups, ...r.lists, r.listAll].map((l) => [
+                l.label,
+                String(l.n),
+                ms(l.p50),
+                ms(l.p99),
+                ms(l.max),
+              ]),
+            ),
+          );
+        }
+      }
+    }
   } finally {
     tmp.remove();
   }
+
+  heading(`Issue 12 figures (min / median / max over ${args.runs} runs)`);
+  print(
+    table(
+      ['figure', 'unit', 'measured', 'target'],
+      figures.map((f) => [f.name, f.unit, spread(f.values, f.unit), f.target]),
+    ),
+  );
 
   heading('Summary');
   print(

@@ -1,0 +1,113 @@
+// Counter figures measured in Debian's Chromium (Playwright) against the app server as `npm
+// start` runs it:
+// - Enter → customer panel, the first search after a page load: from the Enter keydown's
+//   timestamp to the frame after the panel's balance is in the DOM;
+// - keydown → next paint in the amount field: from each keydown's timestamp to the first
+//   task after the next animation frame (≈ when that frame was painted), p95.
+
+import { chromium } from '@playwright/test';
+import { quantile } from './stats';
+
+const LAUNCH_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Maria da Silva, seeded in every new sandbox database. */
+const PHONE_DIGITS = '11987654321';
+
+export interface BrowserRound {
+  /** One sample per page load. */
+  firstSearchMs: number[];
+  /** Every keydown of the amount field, all page loads together. */
+  amountKeyToPaintMs: number[];
+  amountP95Ms: number;
+}
+
+// The in-page scripts are strings: the bench runs through tsx, whose helpers (`__name`) do
+// not exist in the page.
+
+/** After the frame following `t0`'s event: resolve(now − t0). */
+const AFTER_PAINT = `(t0, done) => requestAnimationFrame(() => {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => done(performance.now() - t0);
+  ch.port2.postMessage(0);
+})`;
+
+/** window.__firstSearch: ms from the next Enter keydown to the frame after the balance shows. */
+const ARM_FIRST_SEARCH = `(() => {
+  const afterPaint = ${AFTER_PAINT};
+  window.__firstSearch = new Promise((resolve) => {
+    let t0 = -1;
+    addEventListener('keydown', (e) => { if (e.key === 'Enter' && t0 < 0) t0 = e.timeStamp; },
+      { capture: true });
+    const mo = new MutationObserver(() => {
+      if (t0 >= 0 && document.querySelector('[data-testid="saldo"]') !== null) {
+        mo.disconnect();
+        afterPaint(t0, resolve);
+      }
+    });
+    mo.observe(document.body, { childList: true, subtree: true });
+  });
+})()`;
+
+/** window.__keyToPaint: per keydown, ms from its timestamp to the frame after it. */
+const ARM_KEY_TO_PAINT = `(() => {
+  const afterPaint = ${AFTER_PAINT};
+  const samples = [];
+  window.__keyToPaint = samples;
+  addEventListener('keydown', (e) => afterPaint(e.timeStamp, (ms) => samples.push(ms)),
+    { capture: true });
+})()`;
+
+export async function browserRound(
+  baseUrl: string,
+  o: { loads: number; keystrokes: number },
+): Promise<BrowserRound> {
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const firstSearchMs: number[] = [];
+  const amountKeyToPaintMs: number[] = [];
+  try {
+    for (let load = 0; load < o.loads; load++) {
+      const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+      const page = await context.newPage();
+      await page.goto(baseUrl + '/', { waitUntil: 'networkidle' });
+      // A new browser context: the shift opens first, with the attendant's password.
+      const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+      await dialog.getByLabel('Senha do atendente').fill('1234');
+      await dialog.getByRole('button', { name: /abrir turno/i }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      const search = page.getByLabel(/buscar cliente/i);
+      await search.waitFor();
+      // The idle prefetch of the counter's lazy parts has had its chance.
+      await page.waitForTimeout(1_500);
+      await search.pressSequentially(PHONE_DIGITS);
+      await page.evaluate(ARM_FIRST_SEARCH);
+      await search.press('Enter');
+      firstSearchMs.push((await page.evaluate('window.__firstSearch')) as number);
+
+      const amount = page.getByLabel('Valor da compra');
+      await amount.waitFor();
+      await amount.focus();
+      await page.evaluate(ARM_KEY_TO_PAINT);
+      const digits = '1234567890';
+      for (let i = 0; i < o.keystrokes; i++) {
+        // Type digits, then take them back, as a cashier correcting an amount.
+        await page.keyboard.press(i % 12 < 6 ? (digits[i % 10] ?? '1') : 'Backspace');
+        await page.waitForTimeout(40);
+      }
+      await page.waitForTimeout(100);
+      amountKeyToPaintMs.push(...((await page.evaluate('window.__keyToPaint')) as number[]));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+  }
+  const sorted = [...amountKeyToPaintMs].sort((a, b) => a - b);
+  return { firstSearchMs, amountKeyToPaintMs, amountP95Ms: quantile(sorted, 0.95) };
+}
