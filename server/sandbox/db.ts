@@ -209,6 +209,20 @@ export const MIGRATIONS: readonly Migration[] = [
       FROM premios_cliente GROUP BY estabelecimento_id, d, premio_id, status;
     `,
   },
+  {
+    version: 3,
+    name: 'points left per credit',
+    // cartela.restante: the credit's points left once every debit of the customer is replayed
+    // (rules/wallet.ts remainingAfterDebits), kept by store.ts so a posting reads only the
+    // credits with points left. NULL: not computed yet (credits written before this
+    // migration); the customer's next posting replays the wallet once and fills them.
+    sql: `
+      ALTER TABLE cartela ADD COLUMN restante INTEGER;
+      CREATE INDEX cartela_aberta ON cartela (cliente_id, data_ms, id) WHERE restante > 0;
+      CREATE INDEX cartela_sem_restante ON cartela (cliente_id) WHERE restante IS NULL;
+      CREATE INDEX debitos_cliente_momento ON debitos (cliente_id, momento_ms);
+    `,
+  },
 ];
 
 export function currentVersion(db: Db): number {

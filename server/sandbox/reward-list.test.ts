@@ -149,10 +149,15 @@ describe('a database made before the per-day counts', () => {
     old.exec(
       'CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at_ms INTEGER NOT NULL)',
     );
-    const first = MIGRATIONS[0]!;
-    old.exec(first.sql);
-    old.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(1, first.name, CREATED);
+    // Version 1's schema with data: the seed needs today's store, so the later columns are
+    // added for it and dropped again before migrating.
+    const [first, , third] = MIGRATIONS;
+    old.exec(first!.sql);
+    old.exec(third!.sql);
+    old.prepare('INSERT INTO schema_version VALUES (?, ?, ?)').run(1, first!.name, CREATED);
     seedDemoData(old, CREATED);
+    old.exec(`DROP INDEX cartela_aberta; DROP INDEX cartela_sem_restante;
+              DROP INDEX debitos_cliente_momento; ALTER TABLE cartela DROP COLUMN restante;`);
     const before = (old.prepare('SELECT COUNT(*) AS n FROM premios_cliente').get() as { n: number })
       .n;
     expect(before).toBeGreaterThan(10);
@@ -166,6 +171,20 @@ describe('a database made before the per-day counts', () => {
         reference(old, 1, query, now),
       );
     }
+    // Migration 3 on the same data: a seeded customer's next posting replays the wallet once
+    // and stores every credit's points left.
+    const maria = oldStore.postPoints(
+      oldStore.establishment(1)!,
+      { valor_gasto: 20_000, cliente: { celular: '+5511987654321' }, itens: [] },
+      CREATED,
+    );
+    expect(maria.saldo_atual).toBe(
+      oldStore.customer(maria.id_cliente, CREATED, { historico: false })!.carteira.saldo,
+    );
+    const unknown = old
+      .prepare('SELECT COUNT(*) AS n FROM cartela WHERE cliente_id = ? AND restante IS NULL')
+      .get(maria.id_cliente);
+    expect(unknown).toEqual({ n: 0 });
     old.close();
   });
 });

@@ -23,7 +23,13 @@ import {
 } from './rules/time';
 import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
 import { createRewardList } from './reward-list';
-import { walletAt, type Credit, type Debit, type WalletEntry } from './rules/wallet';
+import {
+  remainingAfterDebits,
+  walletAt,
+  type Credit,
+  type Debit,
+  type WalletEntry,
+} from './rules/wallet';
 
 export const DEFAULT_NOME = 'CLIENTE DESCONHECIDO';
 export const DEFAULT_EMAIL = 'invalido@invalido.com.br';
@@ -67,6 +73,7 @@ interface ClienteRow {
 
 interface CreditRow {
   id: number;
+  restante: number | null;
   pontos: number;
   data_ms: number;
   matura_ms: number | null;
@@ -195,11 +202,28 @@ export function createStore(db: Db) {
        VALUES (?, ?, ?, ?, ?, ?)`,
     ),
     insertCredit: db.prepare(
-      `INSERT INTO cartela (cliente_id, ponto_id, pontos, data_ms, matura_ms, data_validade, expira_ms)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO cartela (cliente_id, ponto_id, pontos, data_ms, matura_ms, data_validade, expira_ms,
+         restante)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     credits: db.prepare<[number], CreditRow>(
-      'SELECT id, pontos, data_ms, matura_ms, data_validade, expira_ms FROM cartela WHERE cliente_id = ?',
+      `SELECT id, restante, pontos, data_ms, matura_ms, data_validade, expira_ms
+       FROM cartela WHERE cliente_id = ?`,
+    ),
+    /** Unexpired credits with points left, oldest first (FIFO), through cartela_aberta. */
+    openCredits: db.prepare<
+      [number, number],
+      { id: number; restante: number; pontos: number; matura_ms: number | null }
+    >(
+      `SELECT id, restante, pontos, matura_ms FROM cartela
+       WHERE cliente_id = ? AND restante > 0 AND expira_ms > ? ORDER BY data_ms, id`,
+    ),
+    restanteUnknown: db.prepare<[number], { x: number }>(
+      'SELECT 1 AS x FROM cartela WHERE cliente_id = ? AND restante IS NULL LIMIT 1',
+    ),
+    setRestante: db.prepare('UPDATE cartela SET restante = ? WHERE id = ?'),
+    latestDebit: db.prepare<[number], { m: number | null }>(
+      'SELECT MAX(momento_ms) AS m FROM debitos WHERE cliente_id = ?',
     ),
     debits: db.prepare<[number], { id: number; pontos: number; momento_ms: number }>(
       'SELECT id, pontos, momento_ms FROM debitos WHERE cliente_id = ?',
@@ -292,13 +316,27 @@ export function createStore(db: Db) {
     return Number(info.lastInsertRowid);
   }
 
-  function walletOf(clienteId: number, nowMs: number) {
-    const credits = st.credits.all(clienteId).map(toCredit);
+  function readWallet(clienteId: number) {
+    const rows = st.credits.all(clienteId);
     const debits: Debit[] = st.debits
       .all(clienteId)
       .map((d) => ({ id: d.id, pontos: d.pontos, atMs: d.momento_ms }));
-    const latestDebitMs = debits.reduce((m, d) => Math.max(m, d.atMs), -Infinity);
-    return { ...walletAt(credits, debits, nowMs), latestDebitMs };
+    return { rows, credits: rows.map(toCredit), debits };
+  }
+
+  function walletOf(clienteId: number, nowMs: number) {
+    const { credits, debits } = readWallet(clienteId);
+    return walletAt(credits, debits, nowMs);
+  }
+
+  /** Replays the whole wallet and stores each credit's points left (cartela.restante). */
+  function storeRestante(clienteId: number): void {
+    const { rows, credits, debits } = readWallet(clienteId);
+    const left = remainingAfterDebits(credits, debits);
+    for (const row of rows) {
+      const value = left.get(row.id) ?? 0;
+      if (row.restante !== value) st.setRestante.run(value, row.id);
+    }
   }
 
   function grant(
@@ -346,6 +384,13 @@ export function createStore(db: Db) {
         nowMs,
       );
       const idPonto = Number(ponto.lastInsertRowid);
+      // Fast path, whatever the history: every credit's points left are known and no debit
+      // lies after this instant, so this posting's debits are the last ones replayed and
+      // consume, oldest first, only credits with points left (cartela_aberta).
+      const latestDebit = st.latestDebit.get(clienteId)?.m ?? null;
+      const fast =
+        (latestDebit === null || latestDebit <= nowMs) &&
+        st.restanteUnknown.get(clienteId) === undefined;
       const dataValidade = creditValidity(nowMs);
       st.insertCredit.run(
         clienteId,
@@ -355,19 +400,53 @@ export function createStore(db: Db) {
         est.carencia ? nextLocalMidnight(nowMs) : null,
         dataValidade,
         creditExpiresAt(dataValidade),
+        fast ? pontos : null,
       );
 
+      const loyaltyRewards = st.loyaltyRewards
+        .all(est.id)
+        .map((r) => ({ id: r.id, custo: r.custo_pontos }));
       const premios: number[] = [];
-      const before = walletOf(clienteId, nowMs);
-      const saldo = before.saldo;
-      const loyalty = loyaltyWins(
-        saldo,
-        st.loyaltyRewards.all(est.id).map((r) => ({ id: r.id, custo: r.custo_pontos })),
-      );
-      for (const reward of loyalty.won) {
-        const id = grant(est.id, clienteId, reward.id, nowMs, idPonto);
-        st.insertDebit.run(clienteId, id, reward.custo, nowMs);
-        premios.push(id);
+      let after: { saldo: number; saldoCarencia: number };
+      if (fast) {
+        const open = st.openCredits.all(clienteId, nowMs);
+        const usable = open.filter((c) => c.matura_ms === null || nowMs >= c.matura_ms);
+        // Not matured yet: no debit has reached these (none lies after this instant).
+        const saldoCarencia = open
+          .filter((c) => c.matura_ms !== null && nowMs < c.matura_ms)
+          .reduce((sum, c) => sum + c.pontos, 0);
+        const saldo = usable.reduce((sum, c) => sum + c.restante, 0);
+        const loyalty = loyaltyWins(saldo, loyaltyRewards);
+        for (const reward of loyalty.won) {
+          const id = grant(est.id, clienteId, reward.id, nowMs, idPonto);
+          st.insertDebit.run(clienteId, id, reward.custo, nowMs);
+          premios.push(id);
+          let due = reward.custo;
+          for (const c of usable) {
+            if (due <= 0) break;
+            const take = Math.min(c.restante, due);
+            if (take <= 0) continue;
+            c.restante -= take;
+            due -= take;
+            st.setRestante.run(c.restante, c.id);
+          }
+        }
+        after = { saldo: loyalty.saldo, saldoCarencia };
+      } else {
+        // x-sandbox-now before a debit already made, or credits from before cartela.restante:
+        // replay the whole wallet, then store every credit's points left for next time.
+        const before = walletOf(clienteId, nowMs);
+        const loyalty = loyaltyWins(before.saldo, loyaltyRewards);
+        for (const reward of loyalty.won) {
+          const id = grant(est.id, clienteId, reward.id, nowMs, idPonto);
+          st.insertDebit.run(clienteId, id, reward.custo, nowMs);
+          premios.push(id);
+        }
+        after =
+          loyalty.won.length === 0
+            ? { saldo: before.saldo, saldoCarencia: before.saldoCarencia }
+            : walletOf(clienteId, nowMs);
+        storeRestante(clienteId);
       }
       const campaigns = st.campaigns
         .all(est.id)
@@ -376,14 +455,6 @@ export function createStore(db: Db) {
         premios.push(grant(est.id, clienteId, campaign.id, nowMs, idPonto));
       }
 
-      // The debits just written are the last ones replayed (same instant, higher ids) unless
-      // an earlier debit lies in this posting's future (x-sandbox-now in the past): then they
-      // take exactly their cost from the usable balance and nothing else moves, so the wallet
-      // need not be read again.
-      const after =
-        loyalty.won.length === 0 || before.latestDebitMs <= nowMs
-          ? { saldo: loyalty.saldo, saldoCarencia: before.saldoCarencia }
-          : walletOf(clienteId, nowMs);
       return {
         id_cliente: clienteId,
         id_ponto: idPonto,
