@@ -7,8 +7,12 @@ import type { ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import path from 'node:path';
+import { credentialCookieName } from '../server/app/access';
 import { createAppServer } from '../server/app/app';
+import { signCredential } from '../server/app/credential';
 import { embeddedSandbox } from '../server/app/embedded';
+import { enrollDirectly, openStore } from '../server/store';
 import { loggedFetch } from '../server/sandbox/logged-fetch';
 import { openSandbox } from '../server/sandbox/sandbox';
 import type { Sandbox } from '../server/sandbox/sandbox';
@@ -76,12 +80,46 @@ function serveSandbox(sandbox: Sandbox, log: Logger): Promise<Running> {
   return listen(loggedFetch(sandbox, log));
 }
 
-/** The app server in sandbox mode, as `npm run serve` builds it without LOYALTY_BASE_URL. */
-function serveApp(sandbox: Sandbox, distDir: string, logger: Logger): Promise<Running> {
+const BENCH_SECRET = 'bench-secret-0123456789abcdef0123456789';
+
+/**
+ * The app server in sandbox mode, as `npm run serve` builds it without LOYALTY_BASE_URL, with
+ * its own store (a SQLite file: WAL, synchronous=FULL) and one enrolled terminal, whose
+ * cookie is returned. Each request pays the credential check and the rate counting; the
+ * limits are raised so the bench measures that cost, not refusals.
+ */
+async function serveApp(
+  sandbox: Sandbox,
+  distDir: string,
+  storeFile: string,
+  logger: Logger,
+): Promise<Running & { cookie: string }> {
   const upstream = embeddedSandbox(sandbox, EST);
   if (upstream === null) throw new Error(`no sandbox establishment ${EST}`);
-  const app = createAppServer({ distDir, logger, ...upstream });
-  return listen((req) => app.fetch(req));
+  const store = await openStore({ sqlitePath: storeFile });
+  const { terminal, nonce } = await enrollDirectly(store, { name: 'bench', role: 'gerente' });
+  const app = createAppServer({
+    distDir,
+    logger,
+    ...upstream,
+    store,
+    secret: BENCH_SECRET,
+    publicOrigin: null,
+    autoEnroll: false,
+    limits: {
+      burst: { limit: 1_000_000, windowMs: 10_000 },
+      sustained: { limit: 1_000_000, windowMs: 600_000 },
+    },
+  });
+  const running = await listen((req) => app.fetch(req));
+  return {
+    url: running.url,
+    cookie: `${credentialCookieName(running.url)}=${signCredential(BENCH_SECRET, terminal.id, nonce)}`,
+    close: async () => {
+      await running.close();
+      await store.close();
+    },
+  };
 }
 
 async function timedLookup(
@@ -109,11 +147,12 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
     cleanups.push(() => appSandbox.close());
     const direct = await serveSandbox(directSandbox, sandboxLogger());
     cleanups.push(() => direct.close());
-    const proxy = await serveApp(appSandbox, o.distDir, appLogger());
+    const storeFile = path.join(path.dirname(o.appDb), 'app-store.db');
+    const proxy = await serveApp(appSandbox, o.distDir, storeFile, appLogger());
     cleanups.push(() => proxy.close());
 
     const headersDirect = { ...SERVICE_HEADERS };
-    const headersProxy = { ...BROWSER_HEADERS };
+    const headersProxy = { ...BROWSER_HEADERS, cookie: proxy.cookie, origin: proxy.url };
     const one = (which: 'direct' | 'proxy', what: string): Promise<number> =>
       which === 'direct'
         ? timedLookup(direct.url, headersDirect, `direct ${what}`)

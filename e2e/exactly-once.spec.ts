@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import {
+  APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
@@ -15,12 +16,17 @@ import {
   type RunningProcess,
 } from '../server/testing/processes';
 import { startRelay, type Relay } from '../server/testing/relay';
+import { signCredential } from '../server/app/credential';
+import { enrollDirectly, openStore } from '../server/store';
 
 const JOURNAL_ENV = {
   JOURNAL_QUIET_MS: '2000',
   JOURNAL_UNKNOWN_HORIZON_MS: '30000',
   JOURNAL_RECHECK_MS: '1000',
   JOURNAL_LEASE_MS: '3000',
+  // 25 cashiers' worth of sales at once from one terminal: past the default per-terminal rate.
+  RATE_LIMIT_BURST: '100000/10',
+  RATE_LIMIT_SUSTAINED: '100000/600',
 };
 
 let dir: string;
@@ -28,6 +34,27 @@ let sandbox: RunningProcess;
 let relay: Relay;
 let app: RunningProcess;
 let appDb: string;
+/**
+ * Enrolled caixa terminals (their credentials, the cookie's value), one per sale in flight:
+ * a terminal posts one sale at a time (a posting still waiting for its verdict counts against
+ * the attendant-password lockout until the verdict comes).
+ */
+const idle: string[] = [];
+async function withTerminal<T>(run: (credential: string) => Promise<T>): Promise<T> {
+  const credential = idle.pop();
+  if (credential === undefined) throw new Error('more sales in flight than terminals');
+  try {
+    return await run(credential);
+  } finally {
+    idle.push(credential);
+  }
+}
+
+/** What the terminal's browser sends: its credential and, on a POST, the app's Origin. */
+function terminalHeaders(credential: string, base: string, post = false): Record<string, string> {
+  const cookie = `pdv_terminal_${new URL(base).port}=${credential}`;
+  return post ? { cookie, origin: base, 'content-type': 'application/json' } : { cookie };
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -38,6 +65,12 @@ test.beforeAll(async () => {
   sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
   relay = await startRelay(sandbox.url);
   app = await startAppServer(relay.url, { ...JOURNAL_ENV, APP_DB: appDb });
+  const store = await openStore({ sqlitePath: appDb });
+  for (let i = 1; i <= 25; i++) {
+    const { terminal, nonce } = await enrollDirectly(store, { name: `Caixa ${i}`, role: 'caixa' });
+    idle.push(signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce));
+  }
+  await store.close();
 });
 
 test.afterAll(async () => {
@@ -62,11 +95,13 @@ async function postAndFollow(
   base = () => app.url,
 ): Promise<Final> {
   try {
-    const res = await fetch(`${base()}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify(body),
-    });
+    const res = await withTerminal((credential) =>
+      fetch(`${base()}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+        method: 'POST',
+        headers: { ...terminalHeaders(credential, base(), true), 'idempotency-key': key },
+        body: JSON.stringify(body),
+      }),
+    );
     const json = (await res.json()) as {
       success: boolean;
       message: string;
@@ -83,7 +118,9 @@ async function postAndFollow(
 async function follow(key: string, base = () => app.url): Promise<Final> {
   for (let i = 0; i < 120; i++) {
     try {
-      const res = await fetch(`${base()}/api/lancamentos/${key}?esperar=8`);
+      const res = await fetch(`${base()}/api/lancamentos/${key}?esperar=8`, {
+        headers: terminalHeaders(idle[0]!, base()),
+      });
       if (res.status === 200) {
         const { data } = (await res.json()) as { data: Final & { estado: string } };
         if (data.estado === 'lançado' || data.estado === 'recusado') return data;
@@ -168,7 +205,7 @@ test('kill -9 of the app server mid-posting: settled after the restart, one post
   const key = randomUUID();
   const inFlight = fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'idempotency-key': key },
+    headers: { ...terminalHeaders(idle[0]!, app.url, true), 'idempotency-key': key },
     body: JSON.stringify(sale(phone)),
   }).catch(() => null);
   await expect.poll(() => counts.received, { timeout: 10_000 }).toBe(1);

@@ -6,6 +6,7 @@ import {
   fetchCustomer,
   newCustomer,
   openCounter,
+  PORT_1,
   postButton,
   posted,
   recordPostings,
@@ -58,7 +59,8 @@ test('the attendant password never leaves memory: no storage, cookie or URL hold
   // …and nothing outside memory holds it.
   const { url, ...kept } = await persistedState(page);
   expect(JSON.stringify(kept)).not.toContain(PASSWORD);
-  expect(kept.cookies).toEqual([]);
+  // The only cookie is the terminal's HttpOnly credential (the page cannot read it).
+  expect(kept.cookies.map((c) => c.split('=')[0])).toEqual([`pdv_terminal_${PORT_1}`]);
   expect(kept.documentCookie).toBe('');
   // The origin carries a random port; what the app controls is the path, query and hash.
   const { pathname, search: query, hash } = new URL(url);

@@ -3,7 +3,8 @@
  * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
  * the live service. See server/README-server.md for the variables.
  */
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -12,7 +13,16 @@ import pino from 'pino';
 import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
-import { readServerEnv } from './app/env';
+import { readAccessEnv, readServerEnv, resolveAppDb } from './app/env';
+import { openStore } from './store';
+import type { Store } from './store';
+
+/** A slow client cannot hold a request open: headers within 10 s, the whole request in 30 s. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 30_000;
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
+/** Open connections at most (a store has a handful of terminals; more is an attack or a bug). */
+const MAX_CONNECTIONS = 256;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -24,6 +34,30 @@ function die(message: string): never {
 const read = readServerEnv(process.env);
 if (!read.ok) die(read.error);
 const env = read.env;
+const accessRead = readAccessEnv(process.env, env);
+if (!accessRead.ok) die(accessRead.error);
+const accessEnv = accessRead.env;
+
+const appDb = resolveAppDb(accessEnv.appDb, root);
+let store: Store;
+try {
+  store = await openStore({ databaseUrl: accessEnv.databaseUrl, sqlitePath: appDb });
+} catch (err) {
+  die(
+    `cannot open the app store (${accessEnv.databaseUrl === null ? appDb : 'DATABASE_URL'}): ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+
+/** APP_SECRET, or in sandbox mode a random one kept beside the store (created once). */
+function sandboxSecret(): string {
+  const file = path.join(path.dirname(appDb), 'app-secret');
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+const secret = accessEnv.appSecret ?? sandboxSecret();
 
 // Log lines are written to stdout asynchronously (a synchronous write per request cost
 // 7-12 % of the CPU); pino flushes what is pending when the process exits.
@@ -34,7 +68,15 @@ const logger = pino(
 let closeUpstream = (): void => {};
 
 let options: AppServerOptions;
-const common = { distDir: path.join(root, 'dist'), logger };
+const common = {
+  distDir: path.join(root, 'dist'),
+  logger,
+  store,
+  secret,
+  publicOrigin: accessEnv.publicOrigin,
+  autoEnroll: accessEnv.autoEnroll,
+  limits: accessEnv.rateLimits,
+};
 if (env.mode === 'live') {
   options = {
     ...common,
@@ -85,14 +127,9 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { openStore } = await import('./store');
   const { startJournal } = await import('./app/postings/setup');
   const { upstreamCall } = await import('./app/postings/upstream');
   try {
-    const store = await openStore({
-      databaseUrl: process.env.DATABASE_URL ?? null,
-      sqlitePath: path.resolve(root, process.env.APP_DB?.trim() || path.join('data', 'app.db')),
-    });
     const postings = startJournal(
       process.env,
       store,
@@ -101,31 +138,50 @@ let closeJournal = async (): Promise<void> => {};
       logger,
     );
     options = { ...options, postings };
-    closeJournal = async () => {
-      await postings.stop();
-      await store.close();
-    };
+    closeJournal = () => postings.stop();
   } catch (err) {
     closeUpstream();
+    void store.close();
     die(`cannot open the postings journal: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
 const app = createAppServer(options);
 const server = serve(
-  { fetch: app.fetch, port: env.port, hostname: env.host },
+  {
+    fetch: app.fetch,
+    port: env.port,
+    hostname: env.host,
+    serverOptions: {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+    },
+  },
   (info: AddressInfo) => {
     const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
     const url = `http://${host}:${info.port}`;
+    const enrollment = accessEnv.autoEnroll
+      ? 'browsers on this computer are enrolled automatically as gerente (sandbox on loopback; SANDBOX_AUTO_ENROLL=0 turns it off)'
+      : 'terminals need an enrollment code: npm run terminal -- add --role caixa --name "Caixa 1"';
     logger.info(
-      { url, mode: options.mode, establishmentId: options.establishmentId },
-      `listening on ${url}`,
+      {
+        url,
+        mode: options.mode,
+        establishmentId: options.establishmentId,
+        store: store.engine,
+        publicOrigin: accessEnv.publicOrigin,
+        autoEnroll: accessEnv.autoEnroll,
+      },
+      `listening on ${url}; ${enrollment}`,
     );
   },
 );
+server.maxConnections = MAX_CONNECTIONS;
 
 server.on('error', (err: NodeJS.ErrnoException) => {
   closeUpstream();
+  void store.close();
   die(`cannot listen on ${env.host}:${env.port}: ${err.code ?? err.message}`);
 });
 
@@ -139,10 +195,12 @@ function shutdown(signal: NodeJS.Signals): void {
   }, 5_000);
   force.unref();
   server.close(() => {
-    void closeJournal().finally(() => {
-      closeUpstream();
-      process.exit(0);
-    });
+    void closeJournal()
+      .then(() => store.close())
+      .finally(() => {
+        closeUpstream();
+        process.exit(0);
+      });
   });
 }
 process.on('SIGINT', shutdown);

@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { cpfCheckDigits } from '../../src/api/wire';
 
 export const PORT_2 = process.env.E2E_PORT_2 ?? '';
+export const BASE_1 = `http://127.0.0.1:${PORT_1}`;
 export const BASE_2 = `http://127.0.0.1:${PORT_2}`;
 
 /** A valid Brazilian mobile no test has used: +55 11 9XXXX-XXXX. */
@@ -26,6 +27,14 @@ export function uniqueCpf(): string {
   return nine + cpfCheckDigits(nine);
 }
 
+/**
+ * A request context is a terminal once GET /api/config has enrolled it (sandbox on loopback;
+ * its cookie jar keeps the credential, as a browser's does).
+ */
+async function asTerminal(request: APIRequestContext, baseURL = ''): Promise<void> {
+  expect((await request.get(`${baseURL}/api/config`)).ok()).toBe(true);
+}
+
 /** Reads a customer straight from the service through the app server (no UI). */
 export async function fetchCustomer(
   request: APIRequestContext,
@@ -34,7 +43,9 @@ export async function fetchCustomer(
   baseURL?: string,
 ) {
   const url = `${baseURL ?? ''}/api/v4/estabelecimentos/${establishment}/clientes/buscar`;
-  const res = await request.post(url, { data: key });
+  await asTerminal(request, baseURL);
+  // The app server takes a POST only with its own Origin (as a browser sends it).
+  const res = await request.post(url, { data: key, headers: { origin: baseURL ?? BASE_1 } });
   if (res.status() === 404) return null;
   expect(res.status()).toBe(200);
   return (await res.json()).data as {
@@ -60,8 +71,10 @@ export async function newCustomer(
   fields: { nome: string } & Record<string, unknown>,
   phone: { e164: string; digits: string } = uniquePhone(),
 ) {
+  await asTerminal(page.request);
   const res = await page.request.post('/api/v4/estabelecimentos/1/clientes/cadastrar', {
     data: { celular: phone.e164, ...fields },
+    headers: { origin: BASE_1 },
   });
   expect(res.status()).toBe(201);
   return phone;
@@ -107,5 +120,14 @@ export async function expectAccessible(page: Page, state: string) {
   expect(serious, `axe on "${state}"`).toEqual([]);
 }
 
-export const test = base;
+/**
+ * The API request fixture is a terminal too: in sandbox mode on loopback, GET /api/config
+ * enrolls it automatically (its cookie jar keeps the credential), as a browser is.
+ */
+export const test = base.extend({
+  request: async ({ request }, use) => {
+    await asTerminal(request);
+    await use(request);
+  },
+});
 export { expect };

@@ -1,13 +1,16 @@
 import { Hono } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { listTerminals } from '../store';
+import type { Store } from '../store';
+import { createAccess } from './access';
+import type { AccessLimits, AccessVars } from './access';
 import { fail, messages } from './envelope';
 import { mountPostingRoutes } from './postings/routes';
 import type { PostingService } from './postings/postings';
 import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
-import type { RequestLogVars } from './request-log';
 import { securityHeaders } from './security';
 import { createStaticHandler } from './static';
 
@@ -34,43 +37,101 @@ export interface AppServerOptions {
   logger?: Logger;
   /** The postings journal: when given, `pontuar` goes through it (Idempotency-Key required). */
   postings?: PostingService;
+  /** The app server's own store (terminals, limits). */
+  store: Store;
+  /** HMAC key of the terminal credentials (APP_SECRET). */
+  secret: string;
+  /** PUBLIC_ORIGIN, or null: loopback names only. */
+  publicOrigin: string | null;
+  /** Sandbox on loopback: /api/config enrolls a browser as gerente without a code. */
+  autoEnroll: boolean;
+  /** Rate limits and the password lockout (defaults in access.ts). */
+  limits?: Partial<AccessLimits>;
 }
 
 export interface ConfigData {
   establishmentId: number;
   establishmentName: string | null;
   mode: 'sandbox' | 'live';
+  /** This browser's terminal, or null when it is not enrolled. */
+  terminal: {
+    id: number;
+    name: string;
+    role: 'caixa' | 'gerente' | 'quiosque';
+    navigation: { caixa: boolean; premios: boolean; quiosque: boolean };
+  } | null;
+  /** 'auto': sandbox on loopback enrolls browsers itself; 'code': a manager's code is needed. */
+  enrollment: 'auto' | 'code';
 }
 
-export type AppServer = Hono<{ Variables: RequestLogVars }>;
+export type AppServer = Hono<{ Variables: AccessVars }>;
 
 export function createAppServer(o: AppServerOptions): AppServer {
   const logger = o.logger ?? pino();
-  const app = new Hono<{ Variables: RequestLogVars }>();
+  const app = new Hono<{ Variables: AccessVars }>();
+  const access = createAccess({
+    store: o.store,
+    secret: o.secret,
+    publicOrigin: o.publicOrigin,
+    autoEnroll: o.autoEnroll,
+    limits: o.limits,
+  });
 
   app.use(requestLog(logger, [o.appToken, o.accessToken]));
-  app.use(securityHeaders);
+  app.use(securityHeaders({ https: o.publicOrigin?.startsWith('https://') ?? false }));
+  app.use(access.hostGuard);
+  app.use('/api/*', async (c, next) => {
+    await next();
+    c.res.headers.set('Cache-Control', 'no-store');
+  });
 
-  const config: ConfigData = {
-    establishmentId: o.establishmentId,
-    establishmentName: o.establishmentName,
-    mode: o.mode,
-  };
-  app.get('/api/config', (c) =>
-    c.json({ success: true, message: 'Configuração do terminal.', data: config }, 200, {
-      'Cache-Control': 'no-store',
-    }),
-  );
+  app.get('/api/config', async (c) => {
+    const data: ConfigData = {
+      establishmentId: o.establishmentId,
+      establishmentName: o.establishmentName,
+      mode: o.mode,
+      terminal: await access.configTerminal(c),
+      enrollment: o.autoEnroll ? 'auto' : 'code',
+    };
+    return c.json({ success: true, message: 'Configuração do terminal.', data });
+  });
   app.all('/api/config', (c) => {
     c.header('Allow', 'GET, HEAD');
     return fail(c, 405, messages.methodNotAllowed);
   });
 
+  app.post('/api/terminal/registrar', access.sameOriginJson, (c) => access.enroll(c));
+  app.all('/api/terminal/registrar', (c) => {
+    c.header('Allow', 'POST');
+    return fail(c, 405, messages.methodNotAllowed);
+  });
+
+  // Every service route, the journal's pontuar included: one of the four operations with its
+  // method, same origin and JSON, an enrolled terminal whose role allows it, its limits.
+  app.use(
+    `${PROXY_PREFIX}*`,
+    access.routeOperation(o.establishmentId),
+    access.sameOriginJson,
+    access.requireTerminal,
+    access.passwordLocked,
+    access.rateLimit,
+    access.passwordLockout,
+  );
+  // The postings' state and ledger: any enrolled terminal that may post (never the kiosk).
+  for (const path of ['/api/lancamentos', '/api/lancamentos/*']) {
+    app.use(path, access.requireTerminal, access.staffOnly, access.rateLimit);
+  }
   if (o.postings) {
     mountPostingRoutes(app, {
       service: o.postings,
       establishmentId: o.establishmentId,
       maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
+      viewerOf: (c) => {
+        const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
+        return t === null ? null : { terminalId: String(t.id), role: t.role };
+      },
+      terminalNames: async () =>
+        new Map((await listTerminals(o.store)).map((t) => [String(t.id), t.name])),
     });
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { readServerEnv } from './env';
+import { isLoopbackHost, readAccessEnv, readServerEnv } from './env';
+import type { ServerEnv } from './env';
 
 const LIVE = {
   LOYALTY_BASE_URL: 'https://api.example.com/',
@@ -103,5 +104,124 @@ describe('readServerEnv', () => {
     expect(r.ok).toBe(false);
     expect(!r.ok && r.error).toMatch(/^LOYALTY_BASE_URL must/);
     expect(JSON.stringify(r)).not.toContain('secret-value');
+  });
+
+  test.each(['http://api.example.com', 'http://10.0.0.5:8080', 'http://sandbox.internal'])(
+    'LOYALTY_BASE_URL %s (http to a non-loopback host) is refused: the tokens would travel in clear',
+    (url) => {
+      const r = readServerEnv({ ...LIVE, LOYALTY_BASE_URL: url });
+      expect(!r.ok && r.error).toMatch(/^LOYALTY_BASE_URL must be https:\/\//);
+    },
+  );
+
+  test.each(['http://127.0.0.1:8787', 'http://localhost:8787', 'http://[::1]:8787'])(
+    'LOYALTY_BASE_URL %s (http to loopback) is accepted',
+    (url) => {
+      expect(readServerEnv({ ...LIVE, LOYALTY_BASE_URL: url }).ok).toBe(true);
+    },
+  );
+});
+
+describe('readAccessEnv', () => {
+  const sandbox: ServerEnv = {
+    mode: 'sandbox',
+    port: 0,
+    host: '127.0.0.1',
+    establishmentId: 1,
+    sandboxDb: null,
+  };
+  const live: ServerEnv = {
+    mode: 'live',
+    port: 0,
+    host: '127.0.0.1',
+    baseUrl: 'https://api.example.com',
+    appToken: 'a',
+    accessToken: 'b',
+    establishmentId: 1,
+    establishmentName: null,
+  };
+  const SECRET = 'x'.repeat(32);
+
+  test('sandbox on loopback: auto-enrollment, data/app.db, generated secret', () => {
+    expect(readAccessEnv({}, sandbox)).toEqual({
+      ok: true,
+      env: {
+        publicOrigin: null,
+        appDb: null,
+        databaseUrl: null,
+        appSecret: null,
+        autoEnroll: true,
+        rateLimits: {},
+      },
+    });
+  });
+
+  test('RATE_LIMIT_BURST and RATE_LIMIT_SUSTAINED are requests/seconds', () => {
+    const r = readAccessEnv(
+      { RATE_LIMIT_BURST: '100/5', RATE_LIMIT_SUSTAINED: '5000/600' },
+      sandbox,
+    );
+    expect(r.ok && r.env.rateLimits).toEqual({
+      burst: { limit: 100, windowMs: 5000 },
+      sustained: { limit: 5000, windowMs: 600_000 },
+    });
+  });
+
+  test('SANDBOX_AUTO_ENROLL=0 turns auto-enrollment off', () => {
+    const r = readAccessEnv({ SANDBOX_AUTO_ENROLL: '0' }, sandbox);
+    expect(r.ok && r.env.autoEnroll).toBe(false);
+  });
+
+  test('never auto-enrolls in live mode or with a public origin', () => {
+    const l = readAccessEnv({ APP_SECRET: SECRET }, live);
+    expect(l.ok && l.env.autoEnroll).toBe(false);
+    const p = readAccessEnv({ PUBLIC_ORIGIN: 'https://pdv.example.com' }, sandbox);
+    expect(p.ok && p.env).toMatchObject({
+      publicOrigin: 'https://pdv.example.com',
+      autoEnroll: false,
+    });
+  });
+
+  test('a non-loopback HOST needs PUBLIC_ORIGIN', () => {
+    const r = readAccessEnv({}, { ...sandbox, host: '0.0.0.0' });
+    expect(!r.ok && r.error).toMatch(
+      /^HOST=0\.0\.0\.0 is not a loopback address: set PUBLIC_ORIGIN/,
+    );
+    expect(
+      readAccessEnv({ PUBLIC_ORIGIN: 'https://pdv.example.com' }, { ...sandbox, host: '0.0.0.0' })
+        .ok,
+    ).toBe(true);
+  });
+
+  test.each([
+    [{ PUBLIC_ORIGIN: 'https://pdv.example.com/caixa' }, /^PUBLIC_ORIGIN must be an origin/],
+    [{ PUBLIC_ORIGIN: 'ftp://pdv.example.com' }, /^PUBLIC_ORIGIN must be an origin/],
+    [{ DATABASE_URL: 'mysql://x' }, /^DATABASE_URL must be a postgres:\/\/ URL/],
+    [{ APP_SECRET: 'short' }, /^APP_SECRET must have at least 32 characters/],
+    [{ SANDBOX_AUTO_ENROLL: 'yes' }, /^SANDBOX_AUTO_ENROLL must be 0 or 1/],
+    [{ RATE_LIMIT_BURST: '40' }, /^RATE_LIMIT_BURST must be requests\/seconds/],
+    [{ RATE_LIMIT_SUSTAINED: '0/60' }, /^RATE_LIMIT_SUSTAINED must be requests\/seconds/],
+  ])('%o is refused', (env, error) => {
+    const r = readAccessEnv(env, sandbox);
+    expect(!r.ok && r.error).toMatch(error);
+  });
+
+  test('live mode needs APP_SECRET', () => {
+    const r = readAccessEnv({}, live);
+    expect(!r.ok && r.error).toMatch(/live mode needs APP_SECRET/);
+  });
+
+  test.each([
+    ['localhost', true],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['[::1]', true],
+    ['::1', true],
+    ['0.0.0.0', false],
+    ['192.168.0.10', false],
+    ['localhost.evil.example', false],
+    ['127.0.0.1.nip.io', false],
+  ])('isLoopbackHost(%s) is %s', (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
   });
 });

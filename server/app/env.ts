@@ -1,3 +1,4 @@
+import path from 'node:path';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
   | {
@@ -84,6 +85,10 @@ export function readServerEnv(env: Env): EnvResult {
     errors.push('LOYALTY_BASE_URL must be an http(s) URL');
   } else if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
     errors.push('LOYALTY_BASE_URL must have no query, fragment or credentials');
+  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    errors.push(
+      'LOYALTY_BASE_URL must be https:// (http:// only to a loopback address: the tokens would travel in clear)',
+    );
   }
 
   const appToken = value(env, 'LOYALTY_APP_TOKEN');
@@ -112,4 +117,122 @@ export function readServerEnv(env: Env): EnvResult {
       establishmentName: value(env, 'LOYALTY_ESTABLISHMENT_NAME') ?? null,
     },
   };
+}
+
+/** 127.0.0.0/8, ::1 and localhost (a URL's hostname or a HOST value; IPv6 may be bracketed). */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Who may reach the server and how terminals are recognised (see README, "Terminais"). */
+export interface AccessEnv {
+  /** e.g. https://pdv.loja.com.br: the one origin the terminals use. Null: loopback names only. */
+  publicOrigin: string | null;
+  /** SQLite file of the app server's store (null = data/app.db); unused with DATABASE_URL. */
+  appDb: string | null;
+  databaseUrl: string | null;
+  /** HMAC key of the terminal credentials; null = sandbox default (a generated file). */
+  appSecret: string | null;
+  /** Sandbox on a loopback address: browsers are enrolled as gerente without a code. */
+  autoEnroll: boolean;
+  /** Per-terminal request limits from RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED; {} = defaults. */
+  rateLimits: { burst?: RateLimitEnv; sustained?: RateLimitEnv };
+}
+
+export interface RateLimitEnv {
+  limit: number;
+  windowMs: number;
+}
+
+/** "40/10": 40 requests per 10 seconds. */
+function rateLimit(text: string): RateLimitEnv | null {
+  const m = /^(\d+)\/(\d+)$/.exec(text);
+  if (m === null) return null;
+  const limit = Number(m[1]);
+  const seconds = Number(m[2]);
+  return limit >= 1 && seconds >= 1 && seconds <= 86_400 && Number.isSafeInteger(limit)
+    ? { limit, windowMs: seconds * 1000 }
+    : null;
+}
+
+export type AccessEnvResult = { ok: true; env: AccessEnv } | { ok: false; error: string };
+
+/**
+ * Reads PUBLIC_ORIGIN, APP_DB, DATABASE_URL, APP_SECRET, SANDBOX_AUTO_ENROLL and
+ * RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED ("requests/seconds").
+ */
+export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
+  const errors: string[] = [];
+  let publicOrigin: string | null = null;
+  const origin = value(env, 'PUBLIC_ORIGIN');
+  if (origin !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(origin);
+    } catch {
+      url = null;
+    }
+    if (
+      url === null ||
+      (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+      url.origin !== origin.replace(/\/+$/, '')
+    ) {
+      errors.push('PUBLIC_ORIGIN must be an origin such as https://pdv.example.com (no path)');
+    } else {
+      publicOrigin = url.origin;
+    }
+  }
+  if (publicOrigin === null && !isLoopbackHost(server.host)) {
+    errors.push(
+      `HOST=${server.host} is not a loopback address: set PUBLIC_ORIGIN to the address the terminals open (e.g. https://pdv.example.com)`,
+    );
+  }
+  const databaseUrl = value(env, 'DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    errors.push('DATABASE_URL must be a postgres:// URL');
+  }
+  const appSecret = value(env, 'APP_SECRET') ?? null;
+  if (appSecret !== null && appSecret.length < 32) {
+    errors.push('APP_SECRET must have at least 32 characters');
+  }
+  if (appSecret === null && server.mode === 'live') {
+    errors.push('live mode needs APP_SECRET (at least 32 random characters)');
+  }
+  const auto = value(env, 'SANDBOX_AUTO_ENROLL');
+  if (auto !== undefined && auto !== '0' && auto !== '1') {
+    errors.push('SANDBOX_AUTO_ENROLL must be 0 or 1');
+  }
+  const rateLimits: AccessEnv['rateLimits'] = {};
+  for (const [name, key] of [
+    ['RATE_LIMIT_BURST', 'burst'],
+    ['RATE_LIMIT_SUSTAINED', 'sustained'],
+  ] as const) {
+    const text = value(env, name);
+    if (text === undefined) continue;
+    const parsed = rateLimit(text);
+    if (parsed === null) errors.push(`${name} must be requests/seconds, such as 40/10`);
+    else rateLimits[key] = parsed;
+  }
+  if (errors.length > 0) return { ok: false, error: errors.join('; ') };
+  return {
+    ok: true,
+    env: {
+      rateLimits,
+      publicOrigin,
+      appDb: value(env, 'APP_DB') ?? null,
+      databaseUrl,
+      appSecret,
+      autoEnroll:
+        server.mode === 'sandbox' &&
+        isLoopbackHost(server.host) &&
+        publicOrigin === null &&
+        auto !== '0',
+    },
+  };
+}
+
+/** The SQLite file of the app store: APP_DB (relative to the working folder) or data/app.db. */
+export function resolveAppDb(appDb: string | null, projectRoot: string): string {
+  return appDb === null ? path.join(projectRoot, 'data', 'app.db') : path.resolve(appDb);
 }

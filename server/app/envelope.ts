@@ -16,4 +16,18 @@ export const messages = {
   timeout: 'O serviço de fidelidade demorou demais para responder. Tente novamente.',
   badUpstream: 'Resposta inválida do serviço de fidelidade. Tente novamente.',
   internal: 'Erro interno no servidor. Tente novamente.',
+  foreignHost: 'Endereço não reconhecido por este servidor.',
+  crossOrigin: 'Requisição recusada: ela não veio desta aplicação.',
+  notJson: 'O corpo da requisição deve ser JSON (Content-Type: application/json).',
+  badJson: 'O corpo da requisição não é um JSON válido.',
+  notEnrolled: 'Este terminal não está registrado. Peça ao gerente um código de registro.',
+  roleForbidden: 'O perfil deste terminal não permite esta operação.',
+  tooMany: (wait: string) =>
+    `Muitas requisições deste terminal. Aguarde ${wait} e tente novamente.`,
+  enrollTooMany: (wait: string) =>
+    `Muitas tentativas de registro. Aguarde ${wait} e tente novamente.`,
+  codeMissing: 'Digite o código de registro.',
+  codeInvalid: 'Código inválido, já usado ou expirado. Peça um novo código ao gerente.',
+  passwordLocked: (wait: string) =>
+    `Senha do atendente bloqueada neste terminal após várias tentativas incorretas. Tente novamente em ${wait}.`,
 } as const;

@@ -1,50 +1,13 @@
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { collect, enroll, exited, newCode, start, waitFor } from './spawn-helpers';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-
-function start(env: Record<string, string>): ChildProcess {
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(
-      ([k]) => !k.startsWith('LOYALTY_') && k !== 'PORT' && k !== 'HOST',
-    ),
-  );
-  return spawn(tsx, ['server/main.ts'], { cwd: root, env: { ...clean, ...env }, stdio: 'pipe' });
-}
-
-function collect(child: ChildProcess) {
-  const out = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (d: Buffer) => (out.stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  return out;
-}
-
-function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-}
-
-async function waitFor(
-  read: () => string,
-  pattern: RegExp,
-  ms = 15_000,
-): Promise<RegExpMatchArray> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const m = read().match(pattern);
-    if (m) return m;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}: ${read()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+const SECRET = 'main-test-secret-0123456789abcdef0123';
 
 describe('server/main.ts in live mode', () => {
   let upstream: Server;
@@ -64,10 +27,20 @@ describe('server/main.ts in live mode', () => {
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'main-live-'));
+  });
+  afterAll(async () => {
+    await new Promise<void>((r) => upstream.close(() => r()));
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   test('listens on the port it prints, proxies with the tokens and stops on SIGTERM', async () => {
+    const store = { APP_DB: path.join(dir, 'app.db') };
     const child = start({
+      ...store,
+      APP_SECRET: SECRET,
       PORT: '0',
       LOYALTY_BASE_URL: upstreamUrl,
       LOYALTY_APP_TOKEN: 'live-app-token-xyz',
@@ -78,19 +51,36 @@ describe('server/main.ts in live mode', () => {
     const out = collect(child);
     const done = exited(child);
     try {
-      const [, url] = await waitFor(() => out.stdout, /listening on (http:\/\/127\.0\.0\.1:(\d+))/);
+      const [line, url] = await waitFor(
+        () => out.stdout,
+        /listening on (http:\/\/127\.0\.0\.1:(\d+))[^"]*/,
+      );
       expect(url).not.toMatch(/:0$/);
+      expect(line).toContain('terminals need an enrollment code');
 
       const config = await fetch(`${url}/api/config`);
       expect(await config.json()).toEqual({
         success: true,
         message: 'Configuração do terminal.',
-        data: { establishmentId: 77, establishmentName: 'Loja Centro', mode: 'live' },
+        data: {
+          establishmentId: 77,
+          establishmentName: 'Loja Centro',
+          mode: 'live',
+          terminal: null,
+          enrollment: 'code',
+        },
       });
 
+      const { code } = await newCode(store, 'caixa', 'Caixa 1');
+      const cookie = await enroll(url!, code);
       const res = await fetch(`${url}/api/v4/estabelecimentos/77/clientes/buscar?x=1`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'access-token': 'from-browser' },
+        headers: {
+          'content-type': 'application/json',
+          'access-token': 'from-browser',
+          origin: url!,
+          cookie,
+        },
         body: '{"celular":"+5511987654321"}',
       });
       expect(res.status).toBe(404);
@@ -121,6 +111,7 @@ describe('server/main.ts in live mode', () => {
     const child = start({
       LOYALTY_BASE_URL: upstreamUrl,
       LOYALTY_APP_TOKEN: 'live-app-token-xyz',
+      APP_SECRET: SECRET,
       PORT: '0',
     });
     const out = collect(child);
@@ -143,30 +134,55 @@ describe('server/main.ts in sandbox mode', () => {
     const child = start({
       PORT: '0',
       SANDBOX_DB: path.join(dir, 'nested', 'sandbox.db'),
+      APP_DB: path.join(dir, 'nested', 'app.db'),
       LOYALTY_ESTABLISHMENT_ID: '2',
     });
     const out = collect(child);
     const done = exited(child);
     try {
-      const [, url] = await waitFor(() => out.stdout, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-      const config = await (await fetch(`${url}/api/config`)).json();
+      const [line, url] = await waitFor(
+        () => out.stdout,
+        /listening on (http:\/\/127\.0\.0\.1:\d+)[^"]*/,
+      );
+      expect(line).toContain('enrolled automatically as gerente');
+      // Without a credential nothing but /api/config answers, even here.
+      expect((await fetch(`${url}/api/v4/estabelecimentos/2/recompensas`)).status).toBe(401);
+      const configRes = await fetch(`${url}/api/config`);
+      const config = await configRes.json();
       expect(config.data).toEqual({
         establishmentId: 2,
         establishmentName: 'Café Carência',
         mode: 'sandbox',
+        terminal: {
+          id: 1,
+          name: 'Navegador local (sandbox)',
+          role: 'gerente',
+          navigation: { caixa: true, premios: true, quiosque: true },
+        },
+        enrollment: 'auto',
       });
+      const setCookie = configRes.headers.get('set-cookie')!;
+      expect(setCookie).toMatch(
+        /^pdv_terminal_\d+=1\.[\w-]+\.[\w-]+; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Strict$/,
+      );
+      const cookie = setCookie.split(';')[0]!;
 
       // Establishment 2 starts with no customers: the sandbox itself answers, with the tokens accepted.
       const res = await fetch(`${url}/api/v4/estabelecimentos/2/clientes/buscar`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', origin: url!, cookie },
         body: '{"celular":"+5511987654321"}',
       });
       expect(res.status).toBe(404);
       expect((await res.json()).message).toBe('Cliente não encontrado');
-      const list = await fetch(`${url}/api/v4/estabelecimentos/2/recompensas`);
+      const list = await fetch(`${url}/api/v4/estabelecimentos/2/recompensas`, {
+        headers: { cookie },
+      });
       expect(list.status).toBe(200);
-      expect((await fetch(`${url}/api/v4/estabelecimentos/1/recompensas`)).status).toBe(403);
+      expect(
+        (await fetch(`${url}/api/v4/estabelecimentos/1/recompensas`, { headers: { cookie } }))
+          .status,
+      ).toBe(403);
 
       child.kill('SIGINT');
       expect(await done).toBe(0);
@@ -180,6 +196,7 @@ describe('server/main.ts in sandbox mode', () => {
     const child = start({
       PORT: '0',
       SANDBOX_DB: path.join(dir, 'sandbox.db'),
+      APP_DB: path.join(dir, 'app.db'),
       LOYALTY_ESTABLISHMENT_ID: '99',
     });
     const out = collect(child);

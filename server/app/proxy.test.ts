@@ -22,14 +22,25 @@ describe('GET /api/config', () => {
     expect(body).toEqual({
       success: true,
       message: 'Configuração do terminal.',
-      data: { establishmentId: 7, establishmentName: 'Café', mode: 'sandbox' },
+      data: {
+        establishmentId: 7,
+        establishmentName: 'Café',
+        mode: 'sandbox',
+        terminal: {
+          id: 1,
+          name: 'Teste',
+          role: 'gerente',
+          navigation: { caixa: true, premios: true, quiosque: true },
+        },
+        enrollment: 'code',
+      },
     });
   });
 
   test('reports live mode and a null name', async () => {
     const { app } = makeApp({ mode: 'live', establishmentName: null });
     const body = await (await app.request('/api/config')).json();
-    expect(body.data).toEqual({ establishmentId: 1, establishmentName: null, mode: 'live' });
+    expect(body.data).toMatchObject({ establishmentId: 1, establishmentName: null, mode: 'live' });
   });
 
   test('other methods are a 405 envelope', async () => {
@@ -81,7 +92,6 @@ describe('proxy to the loyalty service', () => {
           'access-token': 'browser-access-token',
           authorization: 'Bearer browser',
           cookie: 'session=abc',
-          host: 'evil.example',
           connection: 'keep-alive, x-custom-hop',
           'keep-alive': 'timeout=5',
           'proxy-authorization': 'Basic Zm9v',
@@ -260,7 +270,11 @@ describe('proxy to the loyalty service', () => {
     const { app, received } = makeApp({ maxBodyBytes: 100 });
     const text = JSON.stringify({ nome: 'x'.repeat(89) });
     expect(text.length).toBe(100);
-    const res = await app.request(BUSCAR, { method: 'POST', body: text });
+    const res = await app.request(BUSCAR, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
     expect(res.status).toBe(200);
     expect(received[0]!.body).toBe(text);
   });
@@ -286,7 +300,7 @@ describe('proxy to the loyalty service', () => {
   test('live mode calls the upstream base URL with the same path and query', async () => {
     const { app, received } = makeApp({ mode: 'live' });
     await app.request(
-      'http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado',
+      'http://127.0.0.1:4173/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado',
     );
     expect(received[0]!.url).toBe(
       'https://api.example.com/api/v4/estabelecimentos/1/recompensas?page=2&status=resgatado',
@@ -298,9 +312,9 @@ describe('proxy to the loyalty service', () => {
       mode: 'sandbox',
       upstreamBaseUrl: 'http://sandbox.internal',
     });
-    await app.request('http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2');
+    await app.request('http://127.0.0.1:4173/api/v4/estabelecimentos/1/recompensas?page=2');
     expect(received[0]!.url).toBe(
-      'http://pos.local:4173/api/v4/estabelecimentos/1/recompensas?page=2',
+      'http://127.0.0.1:4173/api/v4/estabelecimentos/1/recompensas?page=2',
     );
   });
 

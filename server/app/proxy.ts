@@ -82,11 +82,14 @@ async function readLimited(
   return out;
 }
 
-/** Checks the path: the pinned establishment first (403), then every other segment (400). */
-function checkPath(
+/**
+ * Checks the path: the pinned establishment first (403), then every other segment (400).
+ * `rest` is what follows the establishment (e.g. `clientes/buscar`).
+ */
+export function checkPath(
   pathname: string,
   establishmentId: number,
-): 'ok' | 'forbidden' | 'bad' | 'notFound' {
+): { rest: string } | 'forbidden' | 'bad' | 'notFound' {
   if (!pathname.startsWith(PROXY_PREFIX)) return 'notFound'; // the bare collection
   const [id = '', ...rest] = pathname.slice(PROXY_PREFIX.length).split('/');
   if (id !== String(establishmentId)) return 'forbidden';
@@ -99,7 +102,7 @@ function checkPath(
     }
     if (seg === '.' || seg === '..' || /[/\\\0]/.test(seg)) return 'bad';
   }
-  return 'ok';
+  return { rest: rest.join('/') };
 }
 
 function upstreamRequestHeaders(c: Context, o: ProxyOptions): Headers {

@@ -1,5 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+
+/** A client's own `x-request-id` is kept when it is short and plain; otherwise a new one. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
 
 /**
  * Path as it may be logged: no query string (callers never pass it), any run of 11 or more
@@ -17,11 +21,15 @@ export function loggablePath(pathname: string, secrets: readonly string[] = []):
 export type RequestLogVars = {
   /** Why the upstream call failed, for the request's log line: never a message or a body. */
   upstreamError?: string;
+  /** Echoed as `x-request-id` and written in the log line. */
+  requestId?: string;
+  /** The enrolled terminal that made the request, once known. */
+  terminal?: { id: number };
 };
 
 /**
- * Exactly one log line per request: method, path, status and duration in ms. Headers,
- * query strings and bodies are never logged.
+ * Exactly one log line per request: request id, method, path, status, duration in ms and
+ * the terminal. Headers, query strings and bodies are never logged.
  */
 export function requestLog(
   logger: Logger,
@@ -29,14 +37,21 @@ export function requestLog(
 ): MiddlewareHandler<{ Variables: RequestLogVars }> {
   return async (c, next) => {
     const started = performance.now();
+    const given = c.req.header('x-request-id');
+    const requestId = given !== undefined && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+    c.set('requestId', requestId);
     await next();
+    c.res.headers.set('x-request-id', requestId);
     const status = c.res.status;
     const line: Record<string, unknown> = {
+      requestId,
       method: c.req.method,
       path: loggablePath(new URL(c.req.url).pathname, secrets),
       status,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
     };
+    const terminal = c.get('terminal');
+    if (terminal !== undefined) line.terminal = terminal.id;
     const upstreamError = c.get('upstreamError');
     if (upstreamError !== undefined) line.upstreamError = upstreamError;
     if (c.error) line.error = c.error.name;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AppServer } from './app';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream, tempDist } from './test-helpers';
+import type { TestApp } from './test-helpers';
 
 const EXPECTED_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
@@ -41,7 +41,7 @@ function leakyUpstream() {
 }
 
 /** Requests producing every kind of response: static, API, proxied, and each error. */
-function everyKindOfResponse(): [string, AppServer, string, RequestInit?][] {
+function everyKindOfResponse(): [string, TestApp, string, RequestInit?][] {
   const { app } = makeApp({ distDir: fixture.dist, upstream: leakyUpstream().upstream });
   const { app: noDist } = makeApp({ distDir: fixture.dist + '-missing' });
   const { app: down } = makeApp({
@@ -81,7 +81,12 @@ function everyKindOfResponse(): [string, AppServer, string, RequestInit?][] {
       '500 unexpected',
       app,
       buscar,
-      { method: 'POST', body: broken, duplex: 'half' } as RequestInit,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: broken,
+        duplex: 'half',
+      } as RequestInit,
     ],
   ];
 }

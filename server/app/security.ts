@@ -22,12 +22,40 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
+/** HSTS, sent only when the public origin is https (a browser ignores it over http anyway). */
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The headers every response carries: SECURITY_HEADERS plus HSTS when served over https. */
+export function securityHeadersFor(https: boolean): Readonly<Record<string, string>> {
+  return https ? { ...SECURITY_HEADERS, 'Strict-Transport-Security': HSTS } : SECURITY_HEADERS;
+}
+
 /**
  * Sets the security headers on every response, whatever produced it (a route, the
  * not-found handler or the error handler: Hono resolves both inside `next()`).
  */
-export const securityHeaders: MiddlewareHandler = async (c, next) => {
-  await next();
-  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.header(name, value);
-  c.header('X-Powered-By', undefined);
-};
+export function securityHeaders(options: { https?: boolean } = {}): MiddlewareHandler {
+  const headers = Object.entries(securityHeadersFor(options.https ?? false));
+  return async (c, next) => {
+    await next();
+    for (const [name, value] of headers) c.header(name, value);
+    c.header('X-Powered-By', undefined);
+  };
+}
+
+/**
+ * A plain fetch handler with the same headers (for `npm run sandbox`, which has no Hono
+ * middleware of the app server): SECURITY_HEADERS and `Cache-Control: no-store`.
+ */
+export function withSecurityHeaders(
+  fetch: (req: Request) => Promise<Response>,
+): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const res = await fetch(req);
+    const out = new Response(res.body, res);
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) out.headers.set(name, value);
+    out.headers.set('Cache-Control', 'no-store');
+    out.headers.delete('X-Powered-By');
+    return out;
+  };
+}

@@ -2,8 +2,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
+import { enrollDirectly, openStore } from '../store';
+import type { Role, Store } from '../store';
 import { createAppServer } from './app';
-import type { AppServerOptions, Upstream } from './app';
+import type { AppServer, AppServerOptions, Upstream } from './app';
+import { credentialCookieName } from './access';
+import { signCredential } from './credential';
 
 export const APP_TOKEN = 'app-token-SECRET-7f3a';
 export const ACCESS_TOKEN = 'access-token-SECRET-91bc';
@@ -35,22 +39,68 @@ export function capturedLogger() {
   return { logger, lines };
 }
 
-export function makeApp(overrides: Partial<AppServerOptions> = {}) {
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789';
+
+/** What tests call: Hono's `request`, made by an enrolled browser (see makeApp). */
+export interface TestApp {
+  request(input: string, init?: RequestInit): Promise<Response>;
+}
+
+/**
+ * The app server over an in-memory store, seen from the browser of an enrolled terminal
+ * (`as`, default gerente; null: a browser that is not enrolled). Its requests carry the
+ * credential cookie and, when not GET/HEAD, a same-origin `Origin` unless the test sets one.
+ * Rate limits are out of the way unless the test passes `limits`.
+ */
+export function makeApp(overrides: Partial<AppServerOptions> = {}, as: Role | null = 'gerente') {
   const log = capturedLogger();
   const rec = recordingUpstream();
-  const app = createAppServer({
-    mode: 'live',
-    upstream: rec.upstream,
-    upstreamBaseUrl: 'https://api.example.com',
-    appToken: APP_TOKEN,
-    accessToken: ACCESS_TOKEN,
-    establishmentId: 1,
-    establishmentName: 'Loja Demo',
-    distDir: '/nonexistent/dist',
-    logger: log.logger,
-    ...overrides,
-  });
-  return { app, received: rec.received, lines: log.lines };
+  const ready = (async () => {
+    const store: Store = overrides.store ?? (await openStore({ sqlitePath: ':memory:' }));
+    const raw: AppServer = createAppServer({
+      mode: 'live',
+      upstream: rec.upstream,
+      upstreamBaseUrl: 'https://api.example.com',
+      appToken: APP_TOKEN,
+      accessToken: ACCESS_TOKEN,
+      establishmentId: 1,
+      establishmentName: 'Loja Demo',
+      distDir: '/nonexistent/dist',
+      logger: log.logger,
+      store,
+      secret: TEST_SECRET,
+      publicOrigin: null,
+      autoEnroll: false,
+      limits: {
+        burst: { limit: 1_000_000, windowMs: 1_000 },
+        sustained: { limit: 1_000_000, windowMs: 1_000 },
+      },
+      ...overrides,
+    });
+    let cookie: string | null = null;
+    if (as !== null) {
+      const { terminal, nonce } = await enrollDirectly(store, { name: 'Teste', role: as });
+      cookie = signCredential(TEST_SECRET, terminal.id, nonce);
+    }
+    return { raw, store, cookie };
+  })();
+  const app: TestApp = {
+    async request(input, init = {}) {
+      const { raw, cookie } = await ready;
+      const headers = new Headers(init.headers);
+      if (cookie !== null) {
+        const pair = `${credentialCookieName(new URL(input, 'http://localhost').href)}=${cookie}`;
+        const given = headers.get('cookie');
+        headers.set('cookie', given === null ? pair : `${given}; ${pair}`);
+      }
+      const method = (init.method ?? 'GET').toUpperCase();
+      if (method !== 'GET' && method !== 'HEAD' && !headers.has('origin')) {
+        headers.set('origin', 'http://localhost');
+      }
+      return raw.request(input, { ...init, headers });
+    },
+  };
+  return { app, ready, received: rec.received, lines: log.lines };
 }
 
 export const INDEX_HTML = '<!doctype html><html><body><div id="root"></div></body></html>';

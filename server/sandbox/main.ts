@@ -4,12 +4,14 @@
 //   SANDBOX_DB (default data/sandbox.db, relative to the working directory; created, migrated
 //   and seeded when missing, kept across restarts).
 //
+// Every answer carries the app server's security headers and Cache-Control: no-store.
 // One log line per request: method, path, status, ms. Never headers, bodies or query strings,
 // so no token, password or CPF reaches the log.
 
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import pino from 'pino';
+import { withSecurityHeaders } from '../app/security';
 import { loggedFetch } from './logged-fetch';
 import { openSandbox, type Sandbox } from './sandbox';
 
@@ -57,7 +59,8 @@ function main(): void {
     {
       hostname: host,
       port: listenPort,
-      fetch: loggedFetch(sandbox, log),
+      // The same security headers as the app server sends.
+      fetch: withSecurityHeaders(loggedFetch(sandbox, log)),
     },
     (info) => {
       log.info(

@@ -80,6 +80,11 @@ export interface LockoutState {
   failures: number;
 }
 
+export interface FailureResult extends LockoutState {
+  /** False when refused: the key was already locked and nothing was counted. */
+  counted: boolean;
+}
+
 /** Whether `key` is locked now. */
 export async function lockoutState(store: Store, key: string): Promise<LockoutState> {
   const row = await store.db
@@ -95,12 +100,16 @@ export async function lockoutState(store: Store, key: string): Promise<LockoutSt
   };
 }
 
-/** Counts a failure; locks when it is the `maxFailures`-th in the window. Atomic across replicas. */
+/**
+ * Counts a failure; locks when it is the `maxFailures`-th in the window. Atomic across
+ * replicas. Used before an attempt as a reservation ("counts as failed unless it succeeds"),
+ * so parallel attempts can never exceed `maxFailures` per lock period.
+ */
 export async function recordFailure(
   store: Store,
   key: string,
   policy: LockoutPolicy = PASSWORD_LOCKOUT,
-): Promise<LockoutState> {
+): Promise<FailureResult> {
   const now = store.now();
   return store.transaction(async (trx) => {
     await trx
@@ -112,7 +121,7 @@ export async function recordFailure(
       .lock(trx.selectFrom('lockouts').selectAll().where('key', '=', key))
       .executeTakeFirstOrThrow();
     if (row.locked_until !== null && row.locked_until > now) {
-      return { lockedUntil: row.locked_until, failures: row.failures };
+      return { lockedUntil: row.locked_until, failures: row.failures, counted: false };
     }
     const inWindow = now - row.window_start < policy.windowMs;
     const failures = (inWindow ? row.failures : 0) + 1;
@@ -123,7 +132,7 @@ export async function recordFailure(
         .set({ failures, window_start: windowStart })
         .where('key', '=', key)
         .execute();
-      return { lockedUntil: null, failures };
+      return { lockedUntil: null, failures, counted: true };
     }
     const strikes = row.strikes + 1;
     const lockMs = Math.min(policy.baseLockMs * 2 ** (strikes - 1), policy.maxLockMs);
@@ -133,8 +142,20 @@ export async function recordFailure(
       .set({ failures: 0, window_start: now, strikes, locked_until: lockedUntil })
       .where('key', '=', key)
       .execute();
-    return { lockedUntil, failures: 0 };
+    return { lockedUntil, failures: 0, counted: true };
   });
+}
+
+/** Takes back one counted failure (an attempt that ended without a verdict), unless locked. */
+export async function refundFailure(store: Store, key: string): Promise<void> {
+  const now = store.now();
+  await store.db
+    .updateTable('lockouts')
+    .set((eb) => ({ failures: eb('failures', '-', 1) }))
+    .where('key', '=', key)
+    .where('failures', '>', 0)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .execute();
 }
 
 /** A success forgets the failures and the escalation. */

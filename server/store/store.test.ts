@@ -11,6 +11,7 @@ import {
   openStore,
   recordFailure,
   recordSuccess,
+  refundFailure,
   redeemCode,
   revokeTerminal,
 } from './index';
@@ -163,9 +164,14 @@ describe.each(engines)('store on %s', (engine) => {
     const { store, where } = await fresh();
     const key = 'senha:terminal:1';
     for (let i = 1; i <= 4; i++)
-      expect(await recordFailure(store, key)).toEqual({ lockedUntil: null, failures: i });
+      expect(await recordFailure(store, key)).toEqual({
+        lockedUntil: null,
+        failures: i,
+        counted: true,
+      });
     const locked = await recordFailure(store, key);
-    expect(locked.lockedUntil).toBe(t + 60_000);
+    expect(locked).toEqual({ lockedUntil: t + 60_000, failures: 0, counted: true });
+    expect((await recordFailure(store, key)).counted).toBe(false);
     // Holds across a restart (and on PostgreSQL across replicas).
     await store.close();
     const again = await openStore(where);
@@ -178,6 +184,12 @@ describe.each(engines)('store on %s', (engine) => {
     await recordSuccess(again, key);
     for (let i = 0; i < 4; i++) await recordFailure(again, key);
     expect((await recordFailure(again, key)).lockedUntil).toBe(t + 60_000);
+    // A refunded attempt (no verdict: the service was down) does not count.
+    t += 60_000;
+    await recordSuccess(again, key);
+    for (let i = 0; i < 4; i++) await recordFailure(again, key);
+    await refundFailure(again, key);
+    expect((await recordFailure(again, key)).lockedUntil).toBeNull();
     // Failures spread beyond the window do not add up.
     const slow = 'senha:terminal:2';
     for (let i = 0; i < 10; i++) {
@@ -194,6 +206,7 @@ describe.each(engines)('store on %s', (engine) => {
       Array.from({ length: 30 }, (_, i) => recordFailure(i % 2 ? store : other, 'senha:x')),
     );
     expect(results.filter((r) => r.lockedUntil === null)).toHaveLength(4);
+    expect(results.filter((r) => r.counted)).toHaveLength(5);
     const row = await store.db.selectFrom('lockouts').selectAll().executeTakeFirstOrThrow();
     expect(row.strikes).toBe(1);
     await closeBoth(store, other);

@@ -88,6 +88,9 @@ export function startSandbox(dbPath: string): Promise<RunningProcess> {
   });
 }
 
+/** The app server's APP_SECRET in these tests (credentials can be signed with it). */
+export const APP_SECRET_FOR_TESTS = 'fault-tests-secret-0123456789abcdef';
+
 /** The app server in live mode against `baseUrl` (the relay), establishment 1's demo tokens. */
 export function startAppServer(
   baseUrl: string,
@@ -103,6 +106,7 @@ export function startAppServer(
       LOYALTY_ACCESS_TOKEN: 'demo-access-token-1',
       LOYALTY_ESTABLISHMENT_ID: '1',
       LOYALTY_ESTABLISHMENT_NAME: 'Loja Demo',
+      APP_SECRET: APP_SECRET_FOR_TESTS,
       ...env,
     },
     (line) =>

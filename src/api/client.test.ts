@@ -224,31 +224,68 @@ describe('network, timeout and abort', () => {
 });
 
 describe('fetchConfig', () => {
-  test('reads our server config', async () => {
-    const fetchMock = stubFetch(() =>
-      jsonResponse(
-        200,
-        ok({ establishmentId: 1, establishmentName: 'Loja Demo', mode: 'sandbox' }),
-      ),
-    );
-    expect(await fetchConfig()).toEqual({
+  const GERENTE = {
+    id: 3,
+    name: 'Balcão',
+    role: 'gerente',
+    navigation: { caixa: true, premios: true, quiosque: true },
+  };
+  test("reads our server config, this browser's terminal and role included", async () => {
+    const config = {
       establishmentId: 1,
       establishmentName: 'Loja Demo',
       mode: 'sandbox',
-    });
+      terminal: GERENTE,
+      enrollment: 'auto',
+    };
+    const fetchMock = stubFetch(() => jsonResponse(200, ok(config)));
+    expect(await fetchConfig()).toEqual(config);
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
+  });
+  test('a browser that is not enrolled has no terminal', async () => {
+    const config = {
+      establishmentId: 1,
+      establishmentName: null,
+      mode: 'live',
+      terminal: null,
+      enrollment: 'code',
+    };
+    stubFetch(() => jsonResponse(200, ok(config)));
+    expect((await fetchConfig()).terminal).toBeNull();
   });
   test('fetching the config points every later request at its establishment', async () => {
     stubFetch(() =>
-      jsonResponse(200, ok({ establishmentId: 42, establishmentName: null, mode: 'live' })),
+      jsonResponse(
+        200,
+        ok({
+          establishmentId: 42,
+          establishmentName: null,
+          mode: 'live',
+          terminal: GERENTE,
+          enrollment: 'code',
+        }),
+      ),
     );
     const client = new QueryClient();
     await client.fetchQuery(configQuery());
     expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/42/clientes/buscar');
   });
-  test('a config with an unknown mode is a contract error', async () => {
+  test.each([
+    ['an unknown mode', { mode: 'test' }],
+    ['an unknown role', { terminal: { ...GERENTE, role: 'dono' } }],
+  ])('a config with %s is a contract error', async (_, change) => {
     stubFetch(() =>
-      jsonResponse(200, ok({ establishmentId: 1, establishmentName: null, mode: 'test' })),
+      jsonResponse(
+        200,
+        ok({
+          establishmentId: 1,
+          establishmentName: null,
+          mode: 'live',
+          terminal: null,
+          enrollment: 'code',
+          ...change,
+        }),
+      ),
     );
     expect((await caught(fetchConfig())).kind).toBe('contract');
   });

@@ -155,6 +155,22 @@ describe('messages for people', () => {
       'Sem conexão com o serviço de fidelidade. Verifique a rede e tente novamente.',
     );
   });
+  test('429 of a password lock keeps the server message with the time left; another 429 does not', () => {
+    const lock = toApiError(
+      429,
+      json({
+        success: false,
+        message: 'Senha do atendente bloqueada neste terminal. Tente novamente em 4 min 10 s.',
+        data: { bloqueado_ate: '2026-11-23T12:00:00.000Z', segundos_restantes: 250 },
+      }),
+    );
+    expect(lock.message).toBe(
+      'Senha do atendente bloqueada neste terminal. Tente novamente em 4 min 10 s.',
+    );
+    expect(toApiError(429, json({ message: 'Too Many Attempts.' })).message).toBe(
+      DEFAULT_MESSAGES.rate_limited,
+    );
+  });
   test('413 explains the basket is too big', () => {
     expect(toApiError(413, '').message).toBe('A venda tem itens demais para enviar de uma vez.');
   });

@@ -153,6 +153,11 @@ export function readErrorBody(body: unknown): ErrorBody {
   return { message, fieldErrors, data: body.data ?? null };
 }
 
+/** The app server's 429 for a terminal locked after wrong attendant passwords. */
+export function isPasswordLock(data: unknown): data is { segundos_restantes: number } {
+  return isRecord(data) && typeof data.segundos_restantes === 'number';
+}
+
 /** Any HTTP status + raw body text → ApiError. Never throws. */
 export function toApiError(status: number, bodyText: string): ApiError {
   const kind = kindForStatus(status);
@@ -165,6 +170,8 @@ export function toApiError(status: number, bodyText: string): ApiError {
   if (status === 422) text = firstFieldMessage ?? message ?? text;
   else if (status === 404 || status === 409) text = message ?? text;
   else if (status === 413) text = 'A venda tem itens demais para enviar de uma vez.';
+  // The app server's attendant-password lock: its message says for how long.
+  else if (status === 429 && isPasswordLock(data)) text = message ?? text;
   return new ApiError({
     kind,
     status,

@@ -6,6 +6,8 @@ import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Link, useLocation } from '@/lib/router';
+import { EnrollScreen } from '@/features/terminals/enroll-screen';
+import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
 
 const PremiosRoute = lazy(() => import('./routes/premios'));
@@ -23,6 +25,10 @@ export function App() {
 /** Nothing talks to the service before we know which establishment we are connected to. */
 function ConfigGate() {
   const config = useQuery(configQuery());
+  useRevocationWatch();
+  // Once this browser has been a terminal, losing it means it was revoked.
+  const [wasEnrolled, setWasEnrolled] = useState(false);
+  if (config.data?.terminal && !wasEnrolled) setWasEnrolled(true);
   if (config.isPending)
     return (
       <p role="status" className="p-8 text-lg">
@@ -40,17 +46,30 @@ function ConfigGate() {
         </Alert>
       </main>
     );
-  return <Shell config={config.data} />;
+  const terminal = config.data.terminal;
+  if (terminal === null) return <EnrollScreen revoked={wasEnrolled} />;
+  return <Shell config={config.data} terminal={terminal} />;
 }
 
-const nav = [
-  { href: '/', label: 'Caixa' },
-  { href: '/premios', label: 'Prêmios' },
-  { href: '/quiosque', label: 'Quiosque' },
-] as const;
+type Terminal = NonNullable<AppConfig['terminal']>;
+type Screen = keyof Terminal['navigation'];
 
-function Shell({ config }: { config: AppConfig }) {
+const nav: readonly { href: string; label: string; screen: Screen }[] = [
+  { href: '/', label: 'Caixa', screen: 'caixa' },
+  { href: '/premios', label: 'Prêmios', screen: 'premios' },
+  { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
+];
+
+const ROLE_LABELS: Record<Terminal['role'], string> = {
+  caixa: 'Caixa',
+  gerente: 'Gerente',
+  quiosque: 'Quiosque',
+};
+
+function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) {
   const { pathname } = useLocation();
+  // Only what the role may use (the server refuses the rest anyway).
+  const allowed = nav.filter((item) => terminal.navigation[item.screen]);
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
@@ -62,7 +81,7 @@ function Shell({ config }: { config: AppConfig }) {
         </p>
         <nav aria-label="Principal">
           <ul className="flex gap-1">
-            {nav.map((item) => {
+            {allowed.map((item) => {
               const current = item.href === '/' ? pathname === '/' : pathname.startsWith(item.href);
               return (
                 <li key={item.href}>
@@ -81,6 +100,11 @@ function Shell({ config }: { config: AppConfig }) {
           </ul>
         </nav>
         <p className="ml-auto flex items-center gap-3 text-sm" data-testid="connection">
+          <span data-testid="terminal">
+            <span className="text-slate-300">Terminal </span>
+            <strong>{terminal.name}</strong>
+            <span className="text-slate-300"> · {ROLE_LABELS[terminal.role]}</span>
+          </span>
           <span>
             <span className="text-slate-300">Estabelecimento </span>
             <strong>{config.establishmentName ?? `#${config.establishmentId}`}</strong>
@@ -106,13 +130,26 @@ function Shell({ config }: { config: AppConfig }) {
           </p>
         }
       >
-        <Routes pathname={pathname} config={config} />
+        <Routes pathname={pathname} config={config} terminal={terminal} />
       </Suspense>
     </div>
   );
 }
 
-function Routes({ pathname, config }: { pathname: string; config: AppConfig }) {
+function Routes({
+  pathname,
+  config,
+  terminal,
+}: {
+  pathname: string;
+  config: AppConfig;
+  terminal: Terminal;
+}) {
+  const may = terminal.navigation;
+  // A kiosk has one screen: the kiosk, at any address of its own.
+  if (!may.caixa && may.quiosque && pathname === '/') return <QuiosqueRoute />;
+  const screen = nav.find((item) => item.href === pathname)?.screen;
+  if (screen !== undefined && !may[screen]) return <NotAllowed home={allowedHome(terminal)} />;
   if (pathname === '/') return <CaixaRoute config={config} />;
   if (pathname === '/premios') return <PremiosRoute />;
   if (pathname === '/quiosque') return <QuiosqueRoute />;
@@ -122,6 +159,28 @@ function Routes({ pathname, config }: { pathname: string; config: AppConfig }) {
       <p className="mt-2">
         <Link href="/" className="text-blue-800 underline">
           Voltar ao caixa
+        </Link>
+      </p>
+    </main>
+  );
+}
+
+function allowedHome(terminal: Terminal): { href: string; label: string } {
+  return terminal.navigation.caixa
+    ? { href: '/', label: 'Voltar ao caixa' }
+    : { href: '/quiosque', label: 'Ir para o quiosque' };
+}
+
+function NotAllowed({ home }: { home: { href: string; label: string } }) {
+  return (
+    <main className="p-8">
+      <h1 className="text-2xl font-bold">Este terminal não tem acesso a esta tela</h1>
+      <p className="mt-2 text-slate-800">
+        O que cada terminal pode usar depende do seu papel. Se precisar desta tela, peça ao gerente.
+      </p>
+      <p className="mt-2">
+        <Link href={home.href} className="text-blue-800 underline">
+          {home.label}
         </Link>
       </p>
     </main>

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
-import { createAppServer } from '../app';
 import { embeddedSandbox } from '../embedded';
 import type { RequestLogVars } from '../request-log';
-import { capturedLogger } from '../test-helpers';
+import type { Role } from '../../store';
+import { makeApp } from '../test-helpers';
 import { createPostingService } from './postings';
 import { sqliteJournal } from './test-support';
 import { mountPostingRoutes, type Viewer } from './routes';
@@ -16,7 +16,7 @@ afterEach(async () => {
   while (closers.length) await closers.pop()!();
 });
 
-async function setup() {
+async function setup(as: Role | null = 'caixa') {
   const sandbox = openSandbox({ dbPath: ':memory:' });
   const upstream = embeddedSandbox(sandbox, 1)!;
   const journal = await sqliteJournal();
@@ -25,12 +25,9 @@ async function setup() {
     call: upstreamCall(upstream),
     establishmentId: 1,
   });
-  const app = createAppServer({
-    ...upstream,
-    distDir: '/nonexistent',
-    logger: capturedLogger().logger,
-    postings: service,
-  });
+  // Seen from an enrolled terminal (the app's own store is apart from the journal's).
+  const { app, ready } = makeApp({ ...upstream, postings: service }, as);
+  closers.push(async () => (await ready).store.close());
   closers.push(
     () => sandbox.close(),
     journal.close,
@@ -122,6 +119,22 @@ describe('pontuar through the journal', () => {
       resposta: { status: 200 },
     });
     expect((await app.request(`/api/lancamentos/${randomUUID()}`)).status).toBe(404);
+  });
+
+  test('a browser that is not enrolled gets 401 on every route; a kiosk gets 403', async () => {
+    const key = randomUUID();
+    for (const [as, status] of [
+      [null, 401],
+      ['quiosque', 403],
+    ] as const) {
+      const { app, pontuar } = await setup(as);
+      expect((await pontuar(sale('+5511955550009'), key)).status).toBe(status);
+      expect((await app.request(`/api/lancamentos/${key}`)).status).toBe(status);
+      const ledger = '/api/lancamentos?de=2026-11-23T03:00:00Z&ate=2026-11-24T03:00:00Z';
+      expect((await app.request(ledger)).status).toBe(status);
+    }
+    const { app } = await setup();
+    expect((await app.request(`/api/lancamentos/${key}`)).status).toBe(404);
   });
 
   test('another establishment in the path: 403, nothing journaled', async () => {

@@ -139,8 +139,8 @@ function readLedgerQuery(c: Context): LedgerQuery {
   return { ok: true, from, to, terminal };
 }
 
-export function mountPostingRoutes(
-  app: Hono<{ Variables: RequestLogVars }>,
+export function mountPostingRoutes<V extends RequestLogVars>(
+  app: Hono<{ Variables: V }>,
   o: PostingRoutesOptions,
 ): void {
   const viewerOf = o.viewerOf ?? (() => null);

@@ -2,7 +2,7 @@ import { useState, type Ref } from 'react';
 import type * as z from 'zod/mini';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
-import type { ApiError } from '@/api/errors';
+import { isPasswordLock, type ApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
@@ -54,7 +54,9 @@ function postingErrorTitle(error: ApiError): string {
     case 'forbidden':
       return 'Este caixa não está autorizado a lançar pontos.';
     case 'rate_limited':
-      return 'Muitos lançamentos seguidos.';
+      return isPasswordLock(error.data)
+        ? 'Lançamentos bloqueados neste terminal.'
+        : 'Muitos lançamentos seguidos.';
     case 'not_found':
       return 'O serviço não encontrou o estabelecimento ou o cliente.';
     case 'conflict':

@@ -1,0 +1,186 @@
+// Terminals and roles through the real app server with auto-enrollment off (as in live mode
+// or on a store's network): enrolling a browser with a code from `npm run terminal`, the
+// navigation of each role, revocation, and the attendant-password lockout on the counter.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { newCode, startServer, terminalCli } from '../server/app/spawn-helpers';
+import { amount, expect, expectAccessible, postButton, search, test } from './support/fixtures';
+
+const SHOTS = '/tmp/shots-terminals';
+mkdirSync(SHOTS, { recursive: true });
+
+let dir: string;
+let env: Record<string, string>;
+let server: Awaited<ReturnType<typeof startServer>>;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'e2e-terminals-'));
+  env = {
+    APP_DB: path.join(dir, 'app.db'),
+    SANDBOX_DB: path.join(dir, 'sandbox.db'),
+    SANDBOX_AUTO_ENROLL: '0',
+  };
+  server = await startServer(env);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const enrollHeading = (page: Page) =>
+  page.getByRole('heading', { name: 'Este terminal não está registrado' });
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Principal' });
+
+/** Opens the app in a fresh browser and enrolls it with a new code of `role`. */
+async function enrollAs(page: Page, role: string, name: string): Promise<number> {
+  const { id, code } = await newCode(env, role, name);
+  await page.goto(server.url);
+  await expect(enrollHeading(page)).toBeVisible();
+  await page.getByLabel('Código de registro').fill(code.toLowerCase());
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(page.getByTestId('terminal')).toContainText(name);
+  return id;
+}
+
+test('a browser is enrolled with a manager’s code; a wrong or used code is refused at its field', async ({
+  page,
+}) => {
+  await page.goto(server.url);
+  await expect(enrollHeading(page)).toBeVisible();
+  await expect(page.getByLabel('Código de registro')).toBeFocused();
+  await expectAccessible(page, 'enrollment screen');
+  // Nothing of the service is reachable before.
+  const before = await page.request.post(
+    `${server.url}/api/v4/estabelecimentos/1/clientes/buscar`,
+    { data: { celular: '+5511987654321' }, headers: { origin: server.url } },
+  );
+  expect(before.status()).toBe(401);
+
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(page.getByText('Digite o código de registro.')).toBeVisible();
+  await page.getByLabel('Código de registro').fill('ZZZZ-ZZZZ');
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(page.getByText(/Código inválido, já usado ou expirado/)).toBeVisible();
+  await expect(page.getByLabel('Código de registro')).toHaveValue('ZZZZ-ZZZZ');
+  await page.screenshot({ path: `${SHOTS}/enroll-wrong-code.png` });
+
+  const { code } = await newCode(env, 'caixa', 'Caixa 1');
+  await page.getByLabel('Código de registro').fill(code);
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(page.getByRole('dialog', { name: /abrir turno/i })).toBeVisible();
+  await expect(page.getByTestId('terminal')).toContainText('Caixa 1');
+  // The credential is an HttpOnly cookie the page cannot read.
+  expect(await page.evaluate(() => document.cookie)).toBe('');
+  const cookies = await page.context().cookies();
+  expect(cookies).toHaveLength(1);
+  expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+
+  // The same code again, in another browser: refused.
+  const other = await page.context().browser()!.newPage();
+  await other.goto(server.url);
+  await other.getByLabel('Código de registro').fill(code);
+  await other.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(other.getByText(/Código inválido, já usado ou expirado/)).toBeVisible();
+  await other.close();
+});
+
+test('a caixa terminal sees no rewards table: not in the navigation, not at its address', async ({
+  page,
+}) => {
+  await enrollAs(page, 'caixa', 'Caixa 2');
+  await expect(mainNav(page).getByRole('link')).toHaveText(['Caixa']);
+  await page.goto(`${server.url}/premios`);
+  await expect(
+    page.getByRole('heading', { name: 'Este terminal não tem acesso a esta tela' }),
+  ).toBeVisible();
+  await expect(page.getByRole('table')).toHaveCount(0);
+  await page.screenshot({ path: `${SHOTS}/caixa-premios.png` });
+  // The server refuses the table itself too (one customer's rewards stay allowed).
+  const table = await page.request.get(`${server.url}/api/v4/estabelecimentos/1/recompensas`);
+  expect(table.status()).toBe(403);
+  const own = await page.request.get(
+    `${server.url}/api/v4/estabelecimentos/1/recompensas?id_cliente=1`,
+  );
+  expect(own.status()).toBe(200);
+});
+
+test('a gerente terminal has the counter and the rewards table', async ({ page }) => {
+  await enrollAs(page, 'gerente', 'Gerência');
+  await expect(mainNav(page).getByRole('link')).toHaveText(['Caixa', 'Prêmios', 'Quiosque']);
+  await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(
+    'href',
+    '/premios',
+  );
+  await page.goto(`${server.url}/premios`);
+  await expect(page.getByRole('table', { name: /Prêmios conquistados/ })).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/gerente-premios.png` });
+});
+
+test('a kiosk terminal has only the kiosk', async ({ page }) => {
+  await enrollAs(page, 'quiosque', 'Quiosque da entrada');
+  await expect(mainNav(page).getByRole('link')).toHaveText(['Quiosque']);
+  await expect(page.getByRole('heading', { name: 'Quiosque', level: 1 })).toBeVisible();
+  await page.goto(`${server.url}/premios`);
+  await expect(
+    page.getByRole('heading', { name: 'Este terminal não tem acesso a esta tela' }),
+  ).toBeVisible();
+});
+
+test('a revoked terminal is back at the enrollment screen on its next request', async ({
+  page,
+}) => {
+  const id = await enrollAs(page, 'caixa', 'Caixa Revogado');
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await dialog.getByLabel('Senha do atendente').fill('1234');
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  expect(await terminalCli(['revoke', String(id)], env)).toMatch(/revogado/);
+  await search(page, '11987654321');
+  await expect(enrollHeading(page)).toBeVisible();
+  await expect(page.getByText('O registro deste terminal foi revogado.')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/revoked.png` });
+  expect(await terminalCli(['list'], env)).toMatch(
+    new RegExp(`^${id}\\tcaixa\\tCaixa Revogado\\trevogado`, 'm'),
+  );
+});
+
+test('after 5 wrong attendant passwords the counter says the terminal is locked and for how long', async ({
+  page,
+}) => {
+  await enrollAs(page, 'caixa', 'Caixa Bloqueio');
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await dialog.getByLabel('Senha do atendente').fill('1234');
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  // Four wrong guesses from this terminal (its cookie, its origin), as a guesser would send.
+  for (let i = 0; i < 4; i++) {
+    const res = await page.request.post(
+      `${server.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`,
+      {
+        data: {
+          valor_gasto: 0,
+          senha_atendente: `chute-${i}`,
+          cliente: { celular: '+5511987654321' },
+        },
+        headers: { origin: server.url },
+      },
+    );
+    expect(res.status()).toBe(422);
+  }
+  // The fifth, from the counter with a wrong password: the lock and its time left.
+  await page.getByRole('button', { name: /Encerrar turno/ }).click();
+  const again = page.getByRole('dialog', { name: /abrir turno/i });
+  await again.getByLabel('Senha do atendente').fill('0000');
+  await again.getByRole('button', { name: /abrir turno/i }).click();
+  await search(page, '11987654321');
+  await amount(page).pressSequentially('1000');
+  await postButton(page).click();
+  const lockText =
+    /Senha do atendente bloqueada neste terminal após várias tentativas incorretas\. Tente novamente em (\d+ min( \d+ s)?|\d+ s)\./;
+  await expect(page.getByText(lockText)).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/locked.png` });
+});

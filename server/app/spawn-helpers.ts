@@ -1,0 +1,144 @@
+/** Helpers for tests that run the real app server process (`server/main.ts`) and the CLI. */
+import { execFile, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+
+/** The environment without anything that configures the server, plus `env`. */
+function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const configuring = /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_)/;
+  const clean = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !configuring.test(k)),
+  );
+  return { ...clean, ...env };
+}
+
+/**
+ * Node with tsx's loader rather than the tsx CLI: the CLI relays SIGTERM with a 30 ms
+ * handshake that a loaded machine misses (it then kills the server, exit 143).
+ */
+export function start(env: Record<string, string>): ChildProcess {
+  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: cleanEnv(env),
+    stdio: 'pipe',
+  });
+}
+
+export function collect(child: ChildProcess) {
+  const out = { stdout: '', stderr: '' };
+  child.stdout?.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  return out;
+}
+
+export function exited(child: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) resolve(child.exitCode);
+    else child.once('exit', (code) => resolve(code));
+  });
+}
+
+export async function waitFor(
+  read: () => string,
+  pattern: RegExp,
+  ms = 20_000,
+): Promise<RegExpMatchArray> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const m = read().match(pattern);
+    if (m) return m;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${pattern}: ${read()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Starts the server and waits for its start line. `stop()` ends it with SIGTERM. */
+export async function startServer(env: Record<string, string>) {
+  const child = start({ PORT: '0', LOG_LEVEL: 'info', ...env });
+  const out = collect(child);
+  const done = exited(child);
+  try {
+    const [, url] = await waitFor(() => out.stdout, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    return {
+      url: url!,
+      child,
+      out,
+      async stop(): Promise<number | null> {
+        child.kill('SIGTERM');
+        const timer = setTimeout(() => child.kill('SIGKILL'), 8_000);
+        const code = await done;
+        clearTimeout(timer);
+        return code;
+      },
+    };
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw new Error(`${String(err)}\nstderr: ${out.stderr}`);
+  }
+}
+
+/** `npm run terminal -- …args` with `env`; its stdout. */
+export async function terminalCli(args: string[], env: Record<string, string>): Promise<string> {
+  const { stdout } = await promisify(execFile)(tsx, ['server/terminal-cli.ts', ...args], {
+    cwd: root,
+    env: cleanEnv(env),
+  });
+  return stdout;
+}
+
+/** Adds a terminal with the CLI and returns its code. */
+export async function newCode(
+  env: Record<string, string>,
+  role: string,
+  name: string,
+): Promise<{ id: number; code: string }> {
+  const out = await terminalCli(['add', '--role', role, '--name', name], env);
+  const id = /^Terminal (\d+) /m.exec(out)?.[1];
+  const code = /Código de registro: (\S+)/.exec(out)?.[1];
+  if (id === undefined || code === undefined) throw new Error(`unexpected CLI output: ${out}`);
+  return { id: Number(id), code };
+}
+
+/** Redeems `code` like the browser does; the cookie to send afterwards ("name=value"). */
+export async function enroll(url: string, code: string): Promise<string> {
+  const res = await fetch(`${url}/api/terminal/registrar`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ codigo: code }),
+  });
+  if (res.status !== 200) throw new Error(`enroll: ${res.status} ${await res.text()}`);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+/**
+ * A raw HTTP request (any method, TRACE and PROPFIND included; any Host), which fetch
+ * refuses to send.
+ */
+export function rawRequest(
+  url: string,
+  options: { method: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { hostname, port, method: options.method, path: options.path, headers: options.headers },
+      (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

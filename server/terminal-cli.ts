@@ -1,0 +1,102 @@
+/**
+ * `npm run terminal -- <command>`: a manager enrolls and revokes terminals on the server.
+ *
+ *   add --role caixa|gerente|quiosque --name "Caixa 1"   prints a one-time code (15 minutes)
+ *   list                                                 every terminal and its state
+ *   revoke ID                                            refused from its next request on
+ *
+ * Uses the same store as the app server: DATABASE_URL (PostgreSQL) or APP_DB (default
+ * data/app.db).
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { resolveAppDb } from './app/env';
+import { addTerminal, listTerminals, openStore, revokeTerminal, ROLES } from './store';
+import type { Role, Store } from './store';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE = `uso:
+  npm run terminal -- add --role caixa|gerente|quiosque --name "Caixa 1"
+  npm run terminal -- list
+  npm run terminal -- revoke ID`;
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
+function time(ms: number): string {
+  return new Date(ms).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' });
+}
+
+async function run(store: Store, argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === 'add') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { role: { type: 'string' }, name: { type: 'string' } },
+      strict: true,
+    });
+    const role = values.role as Role | undefined;
+    if (role === undefined || !ROLES.includes(role)) {
+      fail(`--role deve ser um de: ${ROLES.join(', ')}\n${USAGE}`);
+    }
+    const name = values.name?.trim() ?? '';
+    if (name === '' || name.length > 60) fail(`--name deve ter de 1 a 60 caracteres\n${USAGE}`);
+    const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
+    process.stdout.write(
+      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado.\n` +
+        `Código de registro: ${code}\n` +
+        `Válido por 15 minutos (até ${time(expiresAt)}), uma única vez.\n` +
+        `No navegador do terminal, na tela "Este terminal não está registrado", digite o código.\n`,
+    );
+    return;
+  }
+  if (command === 'list') {
+    const terminals = await listTerminals(store);
+    if (terminals.length === 0) {
+      process.stdout.write('Nenhum terminal.\n');
+      return;
+    }
+    for (const t of terminals) {
+      const extra =
+        t.status === 'aguardando código'
+          ? ` (código válido até ${time(t.codeExpiresAt!)})`
+          : t.status === 'revogado'
+            ? ` em ${time(t.revokedAt!)}`
+            : t.lastSeenAt !== null
+              ? `, visto em ${time(t.lastSeenAt)}`
+              : '';
+      process.stdout.write(`${t.id}\t${t.role}\t${t.name}\t${t.status}${extra}\n`);
+    }
+    return;
+  }
+  if (command === 'revoke') {
+    const id = Number(rest[0]);
+    if (rest.length !== 1 || !Number.isSafeInteger(id) || id <= 0) fail(USAGE);
+    if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
+    process.stdout.write(`Terminal ${id} revogado: a próxima requisição dele será recusada.\n`);
+    return;
+  }
+  fail(USAGE);
+}
+
+const databaseUrl = process.env.DATABASE_URL?.trim() || null;
+let store: Store;
+try {
+  store = await openStore({
+    databaseUrl,
+    sqlitePath: resolveAppDb(process.env.APP_DB?.trim() || null, root),
+  });
+} catch (err) {
+  fail(
+    `não foi possível abrir o banco do servidor: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+try {
+  await run(store, process.argv.slice(2));
+} finally {
+  await store.close();
+}
