@@ -15,7 +15,12 @@ import { embeddedSandbox } from '../server/app/embedded';
 import { createPostingService } from '../server/app/postings/postings';
 import { upstreamCall } from '../server/app/postings/upstream';
 import { openSandbox } from '../server/sandbox/sandbox';
-import { createJournalStore, openStore } from '../server/store';
+import { credentialCookieName } from '../server/app/access';
+import { signCredential } from '../server/app/credential';
+import { createJournalStore, enrollDirectly, openStore } from '../server/store';
+
+/** Signs the bench terminal's credential. */
+const BENCH_SECRET = 'journal-bench-secret-0123456789abcdef';
 import {
   BROWSER_HEADERS,
   EST,
@@ -92,11 +97,33 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
     service.start();
     cleanups.push(() => service.stop());
 
-    const plainApp = createAppServer({ distDir: o.distDir, logger: logger(), ...plainUpstream });
+    // Both apps see one enrolled terminal, with the rate limits out of the way.
+    const { terminal, nonce } = await enrollDirectly(store, { name: 'bench', role: 'caixa' });
+    const access = {
+      store,
+      secret: BENCH_SECRET,
+      publicOrigin: null,
+      autoEnroll: false,
+      limits: {
+        burst: { limit: 1_000_000, windowMs: 10_000 },
+        sustained: { limit: 1_000_000, windowMs: 600_000 },
+      },
+    };
+    const terminalHeaders = (url: string) => ({
+      cookie: `${credentialCookieName(url)}=${signCredential(BENCH_SECRET, terminal.id, nonce)}`,
+      origin: url,
+    });
+    const plainApp = createAppServer({
+      distDir: o.distDir,
+      logger: logger(),
+      ...plainUpstream,
+      ...access,
+    });
     const journaledApp = createAppServer({
       distDir: o.distDir,
       logger: logger(),
       ...journaledUpstream,
+      ...access,
       postings: service,
     });
     const plain = await listen((req) => plainApp.fetch(req));
@@ -124,7 +151,7 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
       const t0 = performance.now();
       const res = await fetch(url + POSTING_PATH, {
         method: 'POST',
-        headers: { ...BROWSER_HEADERS, 'idempotency-key': randomUUID() },
+        headers: { ...BROWSER_HEADERS, ...terminalHeaders(url), 'idempotency-key': randomUUID() },
         body,
         signal: AbortSignal.timeout(10_000),
       });

@@ -8,6 +8,7 @@ import {
 import AxeBuilder from '@axe-core/playwright';
 import { cpfCheckDigits } from '../../src/api/wire';
 
+export const PORT_1 = process.env.E2E_PORT_1 ?? '';
 export const PORT_2 = process.env.E2E_PORT_2 ?? '';
 export const BASE_1 = `http://127.0.0.1:${PORT_1}`;
 export const BASE_2 = `http://127.0.0.1:${PORT_2}`;
