@@ -5,8 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { signCredential } from '../server/app/credential';
+import { enrollDirectly, openStore } from '../server/store';
 import {
+  APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
@@ -20,6 +23,26 @@ let dir: string;
 let sandbox: RunningProcess;
 let relay: Relay;
 let app: RunningProcess;
+let appDb: string;
+
+/** Makes the browser context an enrolled caixa terminal (live mode asks for enrollment). */
+async function enrollContext(context: BrowserContext): Promise<void> {
+  const store = await openStore({ sqlitePath: appDb });
+  try {
+    const { terminal, nonce } = await enrollDirectly(store, { name: 'Caixa e2e', role: 'caixa' });
+    await context.addCookies([
+      {
+        name: `pdv_terminal_${new URL(app.url).port}`,
+        value: signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce),
+        url: app.url,
+        httpOnly: true,
+        sameSite: 'Strict',
+      },
+    ]);
+  } finally {
+    await store.close();
+  }
+}
 
 test.describe.configure({ mode: 'serial' });
 
@@ -28,7 +51,8 @@ test.beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'exactly-once-ui-'));
   sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
   relay = await startRelay(sandbox.url);
-  app = await startAppServer(relay.url, { APP_DB: path.join(dir, 'app.db') });
+  appDb = path.join(dir, 'app.db');
+  app = await startAppServer(relay.url, { APP_DB: appDb });
 });
 
 test.afterAll(async () => {
@@ -91,6 +115,7 @@ test('the service commits at 11 s and at 59 s: each screen ends in "lançado", o
       const phone = await customer(`Demora ${s}`);
       relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: s * 1000 } });
       const context = await browser.newContext();
+      await enrollContext(context);
       const page = await context.newPage();
       await page.goto(app.url);
       await openShift(page);
@@ -119,6 +144,7 @@ test('a reload while the posting is in flight: the result is shown after the rel
   test.setTimeout(60_000);
   const phone = await customer('Recarregou');
   const rule = relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: 6000 } });
+  await enrollContext(page.context());
   await page.goto(app.url);
   await openShift(page);
   const sent = recordPostings(page);
@@ -141,6 +167,7 @@ test('two tabs post for one customer, one answer lost: each tab shows its own sa
   const phone = await customer('Duas Abas');
   // The first posting to reach the service has its answer lost after it commits.
   relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'lose-answer', delayMs: 500 } });
+  await enrollContext(context);
   const [a, b] = [await context.newPage(), await context.newPage()];
   for (const page of [a, b]) {
     await page.goto(app.url);
