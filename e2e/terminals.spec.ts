@@ -1,6 +1,7 @@
 // Terminals and roles through the real app server with auto-enrollment off (as in live mode
 // or on a store's network): enrolling a browser with a code from `npm run terminal`, the
 // navigation of each role, revocation, and the attendant-password lockout on the counter.
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -166,7 +167,7 @@ test('after 5 wrong attendant passwords the counter says the terminal is locked 
           senha_atendente: `chute-${i}`,
           cliente: { celular: '+5511987654321' },
         },
-        headers: { origin: server.url },
+        headers: { origin: server.url, 'idempotency-key': randomUUID() },
       },
     );
     expect(res.status()).toBe(422);
