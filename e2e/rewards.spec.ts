@@ -1,7 +1,14 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import Papa from 'papaparse';
-import { expect, expectAccessible, openCounter, search, test } from './support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  openCounter,
+  search,
+  test,
+  uniquePhone,
+} from './support/fixtures';
 
 // The managers' reward table (/premios) against the seeded establishment 1. Totals are
 // compared with what the service answers at that moment, never hard-coded: other test files
@@ -622,6 +629,59 @@ test.describe('in an English-language browser', () => {
     await page.reload();
     await expect(form.getByLabel('Até')).toHaveValue('31/03/2026');
   });
+
+  test('the birth date at registration is typed dd/mm/aaaa and registered as YYYY-MM-DD', async ({
+    page,
+  }) => {
+    const phone = uniquePhone();
+    const sent: Request[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith('/clientes/cadastrar')) sent.push(r);
+    });
+    await openCounter(page);
+    await search(page, phone.digits);
+    await page.getByRole('button', { name: /Cadastrar cliente/ }).click();
+    const form = page.getByRole('form', { name: /cadastr/i });
+    const date = form.getByLabel('Nascimento');
+    await expect(date).toHaveAttribute('type', 'text');
+    await expect(date).toHaveAttribute('placeholder', 'dd/mm/aaaa');
+    await form.getByLabel('Nome').fill('Bia Nascimento');
+    await date.pressSequentially('1705');
+    await form.getByRole('button', { name: /^Cadastrar/ }).click();
+    await expect(date).toHaveAttribute('aria-invalid', 'true');
+    await expect(date).toBeFocused();
+    await expect(
+      form.getByText('Data inválida: informe dia, mês e ano de uma data que exista.'),
+    ).toBeVisible();
+    await expect(form.getByRole('alert')).toHaveText(/Confira o campo: Nascimento\./);
+    await expect(date).toHaveValue('17/05');
+    expect(sent).toHaveLength(0);
+    await expectAccessible(page, 'birth date incomplete (en-US)');
+    for (const width of [1366, 1024, 640, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      expect(await sideways(page), `register form at ${width}`).toBe(false);
+      await page.screenshot({ path: `${SHOTS}/birth-date-error-${width}.png`, fullPage: true });
+    }
+    await page.setViewportSize({ width: 1366, height: 768 });
+
+    await date.press('End');
+    await date.pressSequentially('1990');
+    await expect(date).toHaveValue('17/05/1990');
+    await expect(date).not.toHaveAttribute('aria-invalid');
+    await expectAccessible(page, 'birth date typed (en-US)');
+    await page.screenshot({ path: `${SHOTS}/birth-date-typed-1366.png` });
+    await form.getByRole('button', { name: /^Cadastrar/ }).click();
+    await expect(page.getByRole('region', { name: 'Bia Nascimento' })).toBeVisible();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.postDataJSON()).toMatchObject({ data_nascimento: '1990-05-17' });
+    const found = await page.request.post('/api/v4/estabelecimentos/1/clientes/buscar', {
+      data: { celular: phone.e164 },
+    });
+    expect((await found.json()).data).toMatchObject({
+      nome: 'Bia Nascimento',
+      data_nascimento: '1990-05-17',
+    });
+  });
 });
 
 // ---------------------------------------------------------------- CSV export
@@ -807,9 +867,17 @@ async function sideways(page: Page): Promise<boolean> {
   return page.evaluate(() => document.scrollingElement!.scrollWidth > window.innerWidth);
 }
 
+// Every other state of the screen, each checked for sideways scroll at both widths.
+const SMALL_SCREEN_STATES: [string, string][] = [
+  ['filtered by customer', '/premios?id_cliente=1&status=resgatado'],
+  ['errors', '/premios?id_cliente=1&status=banana&data_inicio=2026-03-10&data_fim=2026-03-01'],
+  ['empty', '/premios?q=nenhum-premio-tem-este-nome'],
+  ['past the end', '/premios?page=999'],
+  ['last page', '/premios?page=2&itens_por_pagina=100'],
+];
+
 for (const width of [390, 640]) {
   test(`at ${width} px the rows are cards and nothing scrolls sideways`, async ({ page }) => {
-    test.slow(); // six states, each with axe and a full-page screenshot
     await page.setViewportSize({ width, height: 844 });
     await page.goto('/premios?itens_por_pagina=30');
     const list = page.getByRole('region', { name: /Prêmios conquistados/ });
@@ -827,16 +895,11 @@ for (const width of [390, 640]) {
     await expectAccessible(page, `cards at ${width}`);
     await page.screenshot({ path: `${SHOTS}/cards-${width}.png` });
     await page.screenshot({ path: `${SHOTS}/cards-${width}-full.png`, fullPage: true });
+  });
 
-    // Every other state of the screen, each checked for sideways scroll.
-    const states: [string, string][] = [
-      ['filtered by customer', '/premios?id_cliente=1&status=resgatado'],
-      ['errors', '/premios?id_cliente=1&status=banana&data_inicio=2026-03-10&data_fim=2026-03-01'],
-      ['empty', '/premios?q=nenhum-premio-tem-este-nome'],
-      ['past the end', '/premios?page=999'],
-      ['last page', '/premios?page=2&itens_por_pagina=100'],
-    ];
-    for (const [name, url] of states) {
+  for (const [name, url] of SMALL_SCREEN_STATES) {
+    test(`at ${width} px, ${name}: nothing scrolls sideways`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 844 });
       await page.goto(url);
       await expect(page.getByRole('status').first()).not.toHaveText(/Carregando/);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -846,8 +909,8 @@ for (const width of [390, 640]) {
         path: `${SHOTS}/${name.replace(/ /g, '-')}-${width}.png`,
         fullPage: true,
       });
-    }
-  });
+    });
+  }
 }
 
 test('at 390 px the counter and the kiosk do not scroll sideways either', async ({ page }) => {

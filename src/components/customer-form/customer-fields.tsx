@@ -7,10 +7,10 @@ import {
   type FieldValues,
   type UseFormReturn,
 } from 'react-hook-form';
+import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
 import { CharCount, SelectField, TextField } from '@/components/ui/field';
 import { formatCepTyping } from '@/lib/cep';
 import { formatCpfTyping } from '@/lib/cpf';
-import { todayInSaoPaulo } from '@/lib/dates';
 import { formatPhoneTyping } from '@/lib/phone';
 import { UFS } from '@/lib/uf';
 import {
@@ -82,13 +82,10 @@ export function CustomerFields<T extends FieldValues, C, O>({ form }: Props<T, C
           inputMode="numeric"
           placeholder="000.000.000-00"
         />
-        <TextField
-          {...text('data_nascimento')}
+        <BirthDateField
+          control={control}
+          error={errorOf('data_nascimento')}
           className="@md:col-span-2"
-          label="Nascimento"
-          type="date"
-          min="1900-01-01"
-          max={todayInSaoPaulo()}
         />
         <TextField {...text('nome')} className="@md:col-span-4" label="Nome" />
         <SelectField {...text('genero')} className="@md:col-span-2" label="Gênero">
@@ -179,6 +176,40 @@ function FormattedField({ control, name, format, ...input }: FormattedFieldProps
       onChange={onChange}
       onBlur={onBlur}
       autoComplete="off"
+    />
+  );
+}
+
+/**
+ * The birth date typed `dd/mm/aaaa` whatever the browser's language. The form holds the wire
+ * date (`YYYY-MM-DD`) once the text is a real date, '' when empty, and otherwise the text as
+ * typed, which the schema refuses at its field (nothing typed is lost).
+ */
+function BirthDateField({
+  control,
+  error,
+  className,
+}: {
+  control: Control<FieldValues>;
+  error: string | undefined;
+  className: string;
+}) {
+  const {
+    field: { ref, name, value, onChange, onBlur },
+  } = useController({ control, name: 'data_nascimento' });
+  return (
+    <DateField
+      ref={ref}
+      name={name}
+      label="Nascimento"
+      value={wireToDateText((value as string | undefined) ?? '')}
+      onValueChange={(text) => onChange(dateTextToWire(text) ?? text)}
+      onBlur={onBlur}
+      // The schema says what is wrong when the form is sent, as for every other field: a
+      // message appearing on blur would move the buttons under a click already under way.
+      checkFormat={false}
+      error={error}
+      className={className}
     />
   );
 }

@@ -74,7 +74,7 @@ const email = z.string().check(
   z.refine((v) => blank(v) || EMAIL_PATTERN.test(v.trim()), CUSTOMER_MESSAGES.email),
 );
 
-/** `<input type="date">` gives `YYYY-MM-DD` (or '' while incomplete). */
+/** The birth-date field gives `YYYY-MM-DD` for a real date, '' when empty, else the text typed. */
 const dataNascimento = z.string().check(
   z.superRefine((value, ctx) => {
     if (blank(value)) return;

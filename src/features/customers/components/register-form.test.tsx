@@ -106,6 +106,53 @@ describe('RegisterForm', () => {
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
+  test('the birth date is typed dd/mm/aaaa and sent as YYYY-MM-DD', async () => {
+    const fetchMock = stubFetch({
+      status: 201,
+      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
+    });
+    const { user, onRegistered } = setup();
+    const date = field(/Nascimento/);
+    expect(date.type).toBe('text');
+    expect(date.placeholder).toBe('dd/mm/aaaa');
+    await user.type(date, '17051990');
+    expect(date.value).toBe('17/05/1990');
+    await user.click(submit());
+    await waitFor(() => expect(onRegistered).toHaveBeenCalledTimes(1));
+    expect(sentBody(fetchMock)).toMatchObject({ data_nascimento: '1990-05-17' });
+  });
+
+  test('a birth date that is incomplete, does not exist or is in the future is not sent', async () => {
+    const fetchMock = stubFetch({
+      status: 201,
+      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
+    });
+    const { user } = setup();
+    const date = field(/Nascimento/);
+    await user.type(date, '1705');
+    await user.click(submit());
+    await waitFor(() => expect(date.getAttribute('aria-invalid')).toBe('true'));
+    expect(errorText(date)).toContain(
+      'Data inválida: informe dia, mês e ano de uma data que exista.',
+    );
+    expect(date.value).toBe('17/05'); // nothing typed is lost
+    expect(document.activeElement).toBe(date);
+
+    await user.clear(date);
+    await user.type(date, '31022000');
+    await user.click(submit());
+    await waitFor(() => expect(date.value).toBe('31/02/2000'));
+    expect(errorText(date)).toContain('Data inválida: informe dia, mês e ano');
+
+    await user.clear(date);
+    await user.type(date, '01012999');
+    await user.click(submit());
+    await waitFor(() =>
+      expect(errorText(date)).toContain('A data de nascimento não pode estar no futuro.'),
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
   test('a 201 sends the wire body once and hands over the new customer', async () => {
     const fetchMock = stubFetch({
       status: 201,

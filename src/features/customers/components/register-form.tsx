@@ -21,8 +21,6 @@ import { CustomerFields } from '@/components/customer-form/customer-fields';
 
 const resolver = zodResolver(customerFieldsSchema);
 
-const DATE_INCOMPLETE = 'Data de nascimento incompleta: informe dia, mês e ano, ou apague.';
-
 export const FIELD_LABELS: Record<CustomerFieldName, string> = {
   celular: 'Celular',
   cpf: 'CPF',
@@ -89,16 +87,6 @@ export function RegisterForm({
   const onValid = async (body: RegisterCustomerBody) => {
     // One request per confirmation, whatever the double clicks or held Enter.
     if (inFlight.current) return;
-    // A native date input that is only partly filled reads as '': do not send it as blank.
-    const date = formRef.current?.querySelector<HTMLInputElement>('input[type="date"]');
-    if (date?.validity.badInput) {
-      form.setError(
-        'data_nascimento',
-        { type: 'incomplete', message: DATE_INCOMPLETE },
-        { shouldFocus: true },
-      );
-      return;
-    }
     inFlight.current = true;
     setProblem(null);
     try {
