@@ -633,6 +633,7 @@ test.describe('in an English-language browser', () => {
   test('the birth date at registration is typed dd/mm/aaaa and registered as YYYY-MM-DD', async ({
     page,
   }) => {
+    test.slow(); // two axe runs and five screenshots
     const phone = uniquePhone();
     const sent: Request[] = [];
     page.on('request', (r) => {
@@ -899,6 +900,7 @@ for (const width of [390, 640]) {
 
   for (const [name, url] of SMALL_SCREEN_STATES) {
     test(`at ${width} px, ${name}: nothing scrolls sideways`, async ({ page }) => {
+      test.slow(); // up to 100 cards: axe and a full-page screenshot
       await page.setViewportSize({ width, height: 844 });
       await page.goto(url);
       await expect(page.getByRole('status').first()).not.toHaveText(/Carregando/);
