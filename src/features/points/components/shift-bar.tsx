@@ -1,9 +1,13 @@
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useShift } from '@/features/points/shift';
+
+const LedgerDialog = lazy(() => import('@/features/points/components/ledger-dialog'));
 
 /** The counter's top bar: its keyboard shortcuts, and the shift with the way to end it. */
 export function ShiftBar() {
   const shift = useShift();
+  const [ledger, setLedger] = useState(false);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-300 bg-white px-4 py-1.5 text-sm print:hidden">
       <p className="text-slate-700" aria-label="Atalhos do teclado">
@@ -15,6 +19,9 @@ export function ShiftBar() {
         <span className="text-slate-700">
           {shift.password ? '● Turno aberto' : '○ Turno fechado'}
         </span>
+        <Button variant="secondary" size="sm" onClick={() => setLedger(true)}>
+          Lançamentos do turno
+        </Button>
         <Button
           variant="secondary"
           size="sm"
@@ -24,6 +31,11 @@ export function ShiftBar() {
           Encerrar turno
         </Button>
       </p>
+      {ledger && (
+        <Suspense fallback={null}>
+          <LedgerDialog onClose={() => setLedger(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }
