@@ -2,7 +2,7 @@
 // This route only composes: the customer's state lives in the customers feature
 // (useCounterCustomer), the posting's in the points feature (usePosting); neither imports
 // the other, and the route hands each what it needs of the other.
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '@/api/schemas';
 import { useHotkey } from '@/hooks/use-hotkey';
@@ -20,6 +20,7 @@ import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
   CustomerPanel,
+  LedgerDialog,
   Loading,
   NotFoundPanel,
   Panel,
@@ -44,6 +45,7 @@ function Counter({ config }: { config: AppConfig }) {
   const counter = useCounterCustomer();
   const { customer, lookup, typed, saleNo } = counter;
   const searchRef = useRef<HTMLInputElement>(null);
+  const [ledgerOpen, setLedgerOpen] = useState(false);
   const posting = usePosting({
     reread: (target) => fetchFreshCustomer(qc, target),
     newestRewardNames,
@@ -79,7 +81,12 @@ function Counter({ config }: { config: AppConfig }) {
   return (
     <main className="flex flex-1 flex-col">
       <h1 className="sr-only">Caixa</h1>
-      <ShiftBar />
+      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} />
+      {ledgerOpen && (
+        <Suspense fallback={null}>
+          <LedgerDialog onClose={() => setLedgerOpen(false)} />
+        </Suspense>
+      )}
       <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
           <Panel>

@@ -12,6 +12,7 @@ export const CustomerPanel = lazy(() => load().then((m) => ({ default: m.Custome
 export const RegisterForm = lazy(() => load().then((m) => ({ default: m.RegisterForm })));
 export const PostingStatus = lazy(() => load().then((m) => ({ default: m.PostingStatus })));
 export const NotFoundPanel = lazy(() => load().then((m) => ({ default: m.NotFoundPanel })));
+export const LedgerDialog = lazy(() => load().then((m) => ({ default: m.LedgerDialog })));
 
 export function prefetchCounterParts(): void {
   void load();

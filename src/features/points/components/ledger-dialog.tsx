@@ -26,7 +26,7 @@ const time = new Intl.DateTimeFormat('pt-BR', {
 });
 
 /** "Lançamentos do turno": the postings of today, newest first, anything unsettled on top. */
-export default function LedgerDialog({ onClose }: { onClose: () => void }) {
+export function LedgerDialog({ onClose }: { onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [ledger, setLedger] = useState<Ledger | null>(null);
   const [error, setError] = useState<string | null>(null);

@@ -1,13 +1,9 @@
-import { lazy, Suspense, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { useShift } from '@/features/points/shift';
 
-const LedgerDialog = lazy(() => import('@/features/points/components/ledger-dialog'));
-
-/** The counter's top bar: its keyboard shortcuts, and the shift with the way to end it. */
-export function ShiftBar() {
+/** The counter's top bar: its keyboard shortcuts, the shift's ledger, and the way to end it. */
+export function ShiftBar({ onOpenLedger }: { onOpenLedger: () => void }) {
   const shift = useShift();
-  const [ledger, setLedger] = useState(false);
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-300 bg-white px-4 py-1.5 text-sm print:hidden">
       <p className="text-slate-700" aria-label="Atalhos do teclado">
@@ -19,7 +15,7 @@ export function ShiftBar() {
         <span className="text-slate-700">
           {shift.password ? '● Turno aberto' : '○ Turno fechado'}
         </span>
-        <Button variant="secondary" size="sm" onClick={() => setLedger(true)}>
+        <Button variant="secondary" size="sm" onClick={onOpenLedger}>
           Lançamentos do turno
         </Button>
         <Button
@@ -31,11 +27,6 @@ export function ShiftBar() {
           Encerrar turno
         </Button>
       </p>
-      {ledger && (
-        <Suspense fallback={null}>
-          <LedgerDialog onClose={() => setLedger(false)} />
-        </Suspense>
-      )}
     </div>
   );
 }
