@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import {
   expect,
   expectAccessible,
+  fetchCustomer,
   openCounter,
   search,
   test,
@@ -675,10 +676,8 @@ test.describe('in an English-language browser', () => {
     await expect(page.getByRole('region', { name: 'Bia Nascimento' })).toBeVisible();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.postDataJSON()).toMatchObject({ data_nascimento: '1990-05-17' });
-    const found = await page.request.post('/api/v4/estabelecimentos/1/clientes/buscar', {
-      data: { celular: phone.e164 },
-    });
-    expect((await found.json()).data).toMatchObject({
+    // Read back through the app server as an enrolled terminal (the fixtures' helper).
+    expect(await fetchCustomer(page.request, { celular: phone.e164 })).toMatchObject({
       nome: 'Bia Nascimento',
       data_nascimento: '1990-05-17',
     });
