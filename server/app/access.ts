@@ -352,8 +352,6 @@ export function createAccess(o: AccessOptions) {
   }
 }
 
-export type Access = ReturnType<typeof createAccess>;
-
 /** The credential cookie's name over plain http: `pdv_terminal`, plus `_<port>` when there is one. */
 export function credentialCookieName(url: string): string {
   const { port } = new URL(url);

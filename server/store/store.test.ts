@@ -15,7 +15,8 @@ import {
   redeemCode,
   revokeTerminal,
 } from './index';
-import type { Store, StoreOptions } from './index';
+import type { Store } from './index';
+import type { StoreOptions } from './store';
 import { startPgCluster, storeEngines } from './pg-cluster';
 import type { PgCluster } from './pg-cluster';
 
