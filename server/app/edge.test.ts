@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 /**
  * The hardened edge through the real process: `server/main.ts` in live mode on a free port,
  * in front of a recording upstream on 127.0.0.1, terminals enrolled with the real CLI.
@@ -93,10 +94,12 @@ function send(
   op: { method: string; path: string },
   cookie: string | null,
   body = '{"celular":"+5511987654321"}',
+  extra: Record<string, string> = {},
 ) {
   return fetch(url + op.path, {
     method: op.method,
     headers: {
+      ...extra,
       ...(cookie === null ? {} : { cookie }),
       ...(op.method === 'GET' ? {} : { 'content-type': 'application/json', origin: url }),
     },
@@ -327,6 +330,8 @@ describe('the edge through the real process', () => {
         senha_atendente: senha,
         cliente: { celular: '+5511987654321' },
       }),
+      // Every guess is a new sale: pontuar goes through the postings journal.
+      { 'idempotency-key': randomUUID() },
     );
     const json = (await res.json()) as {
       message: string;
