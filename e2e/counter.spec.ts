@@ -27,6 +27,32 @@ const MARIA = {
 const customerPanel = (page: Page, name: string | RegExp) => page.getByRole('region', { name });
 
 test.describe('find', () => {
+  test('once the counter has loaded its parts, the first search shows the panels at once, never "Carregando…"', async ({
+    page,
+  }) => {
+    await openCounter(page);
+    await page.waitForFunction(() =>
+      performance.getEntriesByType('resource').some((e) => e.name.includes('/counter-heavy-')),
+    );
+    // Every card the first search mounts, as it is added (a suspended part shows "Carregando…").
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver((records) => {
+        for (const r of records)
+          for (const n of r.addedNodes) if (n instanceof HTMLElement) seen.push(n.innerText);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
+    await search(page, MARIA.phone);
+    await expect(customerPanel(page, MARIA.name).getByTestId('saldo')).toBeVisible();
+    await expect(amount(page)).toBeFocused();
+    const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+    console.log(
+      `first search added ${seen.length} nodes; suspended parts: ${seen.filter((t) => t.includes('Carregando')).length}`,
+    );
+    expect(seen.filter((t) => t.includes('Carregando'))).toEqual([]);
+  });
+
   test('finds a customer by phone typed with punctuation, formatted as typed', async ({ page }) => {
     await openCounter(page);
     const field = page.getByLabel(/buscar cliente/i);

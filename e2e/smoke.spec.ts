@@ -14,6 +14,22 @@ test('the app loads through the app server and shows it is connected to the sand
   ]);
 });
 
+test('the page carries the config: the counter paints without asking GET /api/config', async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/config') asked.push(r.url());
+  });
+  await page.goto('/');
+  await expect(page.getByTestId('terminal')).toContainText('Gerente');
+  await expect(page.getByRole('dialog', { name: /abrir turno/i })).toBeVisible();
+  await page.goto('/premios');
+  await expect(page.getByRole('heading', { name: 'Prêmios' })).toBeVisible();
+  console.log(`GET /api/config asked ${asked.length} times over two page loads`);
+  expect(asked).toEqual([]);
+});
+
 test('no token reaches the browser: the config answer and the page carry none', async ({
   page,
   request,

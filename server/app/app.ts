@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { listTerminals } from '../store';
@@ -85,14 +86,17 @@ export function createAppServer(o: AppServerOptions): AppServer {
     c.res.headers.set('Cache-Control', 'no-store');
   });
 
+  /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */
+  const configData = async (c: Context): Promise<ConfigData> => ({
+    establishmentId: o.establishmentId,
+    establishmentName: o.establishmentName,
+    mode: o.mode,
+    terminal: await access.configTerminal(c),
+    enrollment: o.autoEnroll ? 'auto' : 'code',
+  });
+
   app.get('/api/config', async (c) => {
-    const data: ConfigData = {
-      establishmentId: o.establishmentId,
-      establishmentName: o.establishmentName,
-      mode: o.mode,
-      terminal: await access.configTerminal(c),
-      enrollment: o.autoEnroll ? 'auto' : 'code',
-    };
+    const data = await configData(c);
     return c.json({ success: true, message: 'Configuração do terminal.', data });
   });
   app.all('/api/config', (c) => {
@@ -150,7 +154,8 @@ export function createAppServer(o: AppServerOptions): AppServer {
     }),
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
-  app.all('*', createStaticHandler(o.distDir));
+  // The page carries the config, so the SPA paints without waiting for GET /api/config.
+  app.all('*', createStaticHandler(o.distDir, { pageData: configData }));
 
   app.notFound((c) => c.text('Not Found\n', 404));
   app.onError((_err, c) => {

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { precompress } from '../../scripts/precompress';
 import { IMMUTABLE } from './static';
 import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from './test-helpers';
+import type { TestApp } from './test-helpers';
 
 let fixture: ReturnType<typeof tempDist>;
 beforeEach(() => {
@@ -21,19 +22,76 @@ afterEach(() => fixture.cleanup());
 
 const app = () => makeApp({ distDir: fixture.dist }).app;
 
+/** The config the page carries for the SPA (null when it has none). */
+function pageConfig(html: string): unknown {
+  const m = /<script id="app-config" type="application\/json">(.*?)<\/script>/.exec(html);
+  return m?.[1] === undefined ? null : JSON.parse(m[1]);
+}
+
+async function configOf(app: TestApp): Promise<unknown> {
+  return ((await (await app.request('/api/config')).json()) as { data: unknown }).data;
+}
+
 describe('static SPA', () => {
-  test('/ serves index.html, not cached', async () => {
+  test("/ serves index.html carrying this terminal's config, never stored", async () => {
     const res = await app().request('/');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('cache-control')).toBe('no-cache');
-    expect(await res.text()).toBe(INDEX_HTML);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.headers.get('etag')).toBeNull();
+    const html = await res.text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(pageConfig(html)).toEqual(await configOf(app()));
   });
 
-  test('/index.html itself is not cached either', async () => {
+  test('/index.html itself is not stored either', async () => {
     const res = await app().request('/index.html');
     expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(pageConfig(await res.text())).toMatchObject({ terminal: { role: 'gerente' } });
+  });
+
+  test('the page says so when the browser is not enrolled', async () => {
+    const guest = makeApp({ distDir: fixture.dist }, null).app;
+    const res = await guest.request('/premios');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    expect(pageConfig(await res.text())).toMatchObject({ terminal: null, enrollment: 'code' });
+  });
+
+  test('sandbox on loopback: the page enrolls the browser as GET /api/config does', async () => {
+    const guest = makeApp({ distDir: fixture.dist, autoEnroll: true }, null).app;
+    const res = await guest.request('/');
+    const cookie = res.headers.get('set-cookie');
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(pageConfig(await res.text())).toMatchObject({
+      terminal: { role: 'gerente' },
+      enrollment: 'auto',
+    });
+    const again = await guest.request('/api/config', {
+      headers: { cookie: cookie!.split(';')[0]! },
+    });
+    expect(((await again.json()) as { data: unknown }).data).toMatchObject({
+      terminal: { role: 'gerente', name: 'Navegador local (sandbox)' },
+    });
+  });
+
+  test('the config goes into the head before the scripts; a < in it cannot end the script', async () => {
+    writeFileSync(
+      path.join(fixture.dist, 'index.html'),
+      '<!doctype html><html><head><script type="module" src="/assets/a.js"></script></head>' +
+        '<body><div id="root"></div></body></html>',
+    );
+    const evil = makeApp({
+      distDir: fixture.dist,
+      establishmentName: '</script><script>alert(1)</script><!--',
+    }).app;
+    const html = await (await evil.request('/')).text();
+    expect(html.indexOf('id="app-config"')).toBeLessThan(html.indexOf('</head>'));
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).not.toContain('<!--');
+    expect(pageConfig(html)).toMatchObject({
+      establishmentName: '</script><script>alert(1)</script><!--',
+    });
   });
 
   test.each([
@@ -69,8 +127,10 @@ describe('static SPA', () => {
       const res = await app().request(url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(await res.text()).toBe(INDEX_HTML);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const html = await res.text();
+      expect(html).toContain('<div id="root"></div>');
+      expect(pageConfig(html)).toMatchObject({ establishmentId: 1 });
     },
   );
 
@@ -206,15 +266,19 @@ describe('precompressed assets', () => {
     },
   );
 
-  test('index.html is served compressed and not cached; fallback routes too', async () => {
+  test('index.html is served compressed and not stored; fallback routes too', async () => {
     for (const url of ['/', '/premios']) {
       const res = await app().request(url, { headers: { 'accept-encoding': 'gzip, br' } });
       expect(res.headers.get('content-encoding')).toBe('br');
-      expect(res.headers.get('cache-control')).toBe('no-cache');
-      expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toContain(
-        '<div id="root">',
-      );
+      expect(res.headers.get('vary')).toBe('Accept-Encoding');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      const html = brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString();
+      expect(html).toContain('<div id="root">');
+      expect(pageConfig(html)).toMatchObject({ establishmentId: 1 });
     }
+    const gz = await app().request('/', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toContain('app-config');
   });
 
   test('a 304 needs the ETag of the same encoding', async () => {

@@ -1,5 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -111,8 +112,38 @@ async function findFile(root: string, segments: readonly string[]): Promise<Foun
   }
 }
 
+/** The id of the page's inline JSON the SPA reads its config from (src/api/client.ts). */
+export const PAGE_DATA_ID = 'app-config';
+
+/**
+ * `data` as a JSON script element, safe inside HTML: no `<` survives (so neither `</script>`
+ * nor `<!--` can appear); JSON.parse reads `\u003c` back as `<`.
+ */
+export function pageDataScript(data: unknown): string {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c');
+  return `<script id="${PAGE_DATA_ID}" type="application/json">${json}</script>`;
+}
+
+/** `html` with `insert` at the end of its head (or body, or the document). */
+function injectIntoHead(html: string, insert: string): string {
+  for (const tag of ['</head>', '</body>']) {
+    const at = html.indexOf(tag);
+    if (at >= 0) return html.slice(0, at) + insert + html.slice(at);
+  }
+  return html + insert;
+}
+
+export interface StaticOptions {
+  /**
+   * Per-request data written into the page (index.html and every SPA route) as JSON, so the
+   * SPA has it at its first render. The page is then per request: `no-store`, no ETag,
+   * compressed as it goes out.
+   */
+  pageData?: (c: Context) => Promise<unknown>;
+}
+
 /** Handler for everything outside /api: the built SPA with history fallback. */
-export function createStaticHandler(distDir: string) {
+export function createStaticHandler(distDir: string, options: StaticOptions = {}) {
   const configuredRoot = path.resolve(distDir);
   let root: string | null = null;
 
@@ -179,6 +210,37 @@ export function createStaticHandler(distDir: string) {
     return c.body(await readFile(bodyFile), 200, headers);
   }
 
+  /** index.html's text, read once per version of the file. */
+  let indexText: { key: string; text: string } | null = null;
+  async function sendPage(c: Context, found: Found): Promise<Response> {
+    const pageData = options.pageData;
+    if (pageData === undefined) return send(c, found, 'no-cache');
+    const headers: Record<string, string> = {
+      'Content-Type': contentTypeOf(found.file),
+      'Cache-Control': 'no-store',
+      Vary: 'Accept-Encoding',
+    };
+    if (c.req.method === 'HEAD') return c.body(null, 200, headers);
+    const key = `${found.size}:${found.mtimeMs}`;
+    if (indexText?.key !== key) indexText = { key, text: await readFile(found.file, 'utf8') };
+    const html = Buffer.from(injectIntoHead(indexText.text, pageDataScript(await pageData(c))));
+    const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+    // A page of a few KB: compressing it costs well under a millisecond.
+    if (accepted.has('br')) {
+      headers['Content-Encoding'] = 'br';
+      return c.body(
+        brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
+        200,
+        headers,
+      );
+    }
+    if (accepted.has('gzip')) {
+      headers['Content-Encoding'] = 'gzip';
+      return c.body(gzipSync(html), 200, headers);
+    }
+    return c.body(html, 200, headers);
+  }
+
   return async (c: Context): Promise<Response> => {
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       return c.text('Method Not Allowed\n', 405, { Allow: 'GET, HEAD' });
@@ -194,8 +256,8 @@ export function createStaticHandler(distDir: string) {
     const isAsset = segments[0] === 'assets';
     const found = segments.length > 0 ? await findFile(dist, segments) : null;
     if (found !== null) {
-      const isIndex = found.file === path.join(dist, 'index.html');
-      return send(c, found, isAsset && !isIndex ? IMMUTABLE : 'no-cache');
+      if (found.file === path.join(dist, 'index.html')) return sendPage(c, found);
+      return send(c, found, isAsset ? IMMUTABLE : 'no-cache');
     }
     const last = segments.at(-1) ?? '';
     if (isAsset || path.extname(last) !== '') return c.text('Not Found\n', 404);
@@ -205,6 +267,6 @@ export function createStaticHandler(distDir: string) {
       root = null;
       return c.text(NOT_BUILT, 503, { 'Cache-Control': 'no-store', 'Retry-After': '10' });
     }
-    return send(c, index, 'no-cache');
+    return sendPage(c, index);
   };
 }

@@ -270,6 +270,49 @@ describe('fetchConfig', () => {
     await client.fetchQuery(configQuery());
     expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/42/clientes/buscar');
   });
+  test('the config the page carries is used without a request, once', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({})));
+    const inline = document.createElement('script');
+    inline.id = 'app-config';
+    inline.type = 'application/json';
+    inline.textContent = JSON.stringify({
+      establishmentId: 43,
+      establishmentName: 'Loja \u003c1\u003e',
+      mode: 'sandbox',
+      terminal: GERENTE,
+      enrollment: 'auto',
+    });
+    document.head.append(inline);
+    const client = new QueryClient();
+    const config = await client.fetchQuery(configQuery());
+    expect(config).toMatchObject({ establishmentId: 43, establishmentName: 'Loja <1>' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/43/clientes/buscar');
+    // Read once: a later read (after a 401) asks the server.
+    expect(document.getElementById('app-config')).toBeNull();
+  });
+  test('a page config that does not parse is ignored: the config is fetched', async () => {
+    const fetchMock = stubFetch(() =>
+      jsonResponse(
+        200,
+        ok({
+          establishmentId: 44,
+          establishmentName: null,
+          mode: 'live',
+          terminal: null,
+          enrollment: 'code',
+        }),
+      ),
+    );
+    const inline = document.createElement('script');
+    inline.id = 'app-config';
+    inline.type = 'application/json';
+    inline.textContent = '{"establishmentId": -1';
+    document.head.append(inline);
+    const config = await new QueryClient().fetchQuery(configQuery());
+    expect(config.establishmentId).toBe(44);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
   test.each([
     ['an unknown mode', { mode: 'test' }],
     ['an unknown role', { terminal: { ...GERENTE, role: 'dono' } }],

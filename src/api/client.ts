@@ -77,8 +77,26 @@ export function fetchConfig(signal?: AbortSignal): Promise<Config> {
 }
 
 /**
- * The config, fetched once at startup. Its queryFn configures the API with the establishment
- * before any component sees the data, so nothing has to do it during render.
+ * The config the app server wrote into the page (`<script id="app-config">`), read once: the
+ * element is removed, so a later read (after a 401) asks GET /api/config. Undefined when the
+ * page has none (Vite's dev server) or it does not parse.
+ */
+function pageConfig(): Config | undefined {
+  const element = typeof document === 'undefined' ? null : document.getElementById('app-config');
+  if (element === null) return undefined;
+  element.remove();
+  try {
+    const parsed = Config.safeParse(JSON.parse(element.textContent));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The config: from the page when it carries it (first paint waits for nothing), otherwise
+ * fetched. Either way the API is configured with the establishment before any component sees
+ * the data, so nothing has to do it during render.
  */
 export const configQuery = () =>
   queryOptions({
@@ -86,6 +104,11 @@ export const configQuery = () =>
     queryFn: async ({ signal }) => {
       const config = await fetchConfig(signal);
       configureApi({ establishmentId: config.establishmentId });
+      return config;
+    },
+    initialData: () => {
+      const config = pageConfig();
+      if (config !== undefined) configureApi({ establishmentId: config.establishmentId });
       return config;
     },
     staleTime: Infinity,

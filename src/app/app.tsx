@@ -6,9 +6,9 @@ import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Link, useLocation } from '@/lib/router';
-import { EnrollScreen } from '@/features/terminals/enroll-screen';
 import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
+import { EnrollScreen } from './routes/counter-parts';
 
 const PremiosRoute = lazy(() => import('./routes/premios'));
 const QuiosqueRoute = lazy(() => import('./routes/quiosque'));
@@ -47,7 +47,12 @@ function ConfigGate() {
       </main>
     );
   const terminal = config.data.terminal;
-  if (terminal === null) return <EnrollScreen revoked={wasEnrolled} />;
+  if (terminal === null)
+    return (
+      <Suspense fallback={null}>
+        <EnrollScreen revoked={wasEnrolled} />
+      </Suspense>
+    );
   return <Shell config={config.data} terminal={terminal} />;
 }
 

@@ -31,6 +31,14 @@ import {
   SalePanel,
 } from './counter-parts';
 
+/** The phases PostingStatus shows (it renders nothing for the others). */
+const STATUS_PHASES: ReadonlySet<string> = new Set([
+  'verifying',
+  'unknown',
+  'verify-failed',
+  'not-posted',
+]);
+
 export function CaixaRoute({ config }: { config: AppConfig }) {
   return (
     <ShiftProvider>
@@ -115,10 +123,13 @@ function Counter({ config }: { config: AppConfig }) {
           )}
         </div>
         <div className="flex min-w-0 flex-col gap-4">
-          {/* Only a posting (made from the lazy sale panel) gives it anything to show. */}
-          <Suspense fallback={null}>
-            <PostingStatus phase={phase} onVerify={() => void posting.verify()} />
-          </Suspense>
+          {/* Only a posting whose answer was lost gives it anything to show: until then its
+              chunk is not needed for the first paint. */}
+          {STATUS_PHASES.has(phase.name) && (
+            <Suspense fallback={null}>
+              <PostingStatus phase={phase} onVerify={() => void posting.verify()} />
+            </Suspense>
+          )}
           {posted ? (
             <Panel lazy>
               <PostedPanel

@@ -1,18 +1,49 @@
 // The counter's heavier parts (forms, basket, customer and not-found panels, a posting's
-// status) load in their own chunk, so the first paint of the counter needs only the shell
+// status; the enrollment screen too, which an enrolled terminal never shows) load in their
+// own chunk, so the first paint of the counter needs only the shell
 // and the search field. The chunk is fetched as soon as the counter is idle, long before
 // the cashier finishes typing a phone.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
 
-const load = () => import('./counter-heavy');
+type Heavy = typeof import('./counter-heavy');
 
-export const SalePanel = lazy(() => load().then((m) => ({ default: m.SalePanel })));
-export const PostedPanel = lazy(() => load().then((m) => ({ default: m.PostedPanel })));
-export const CustomerPanel = lazy(() => load().then((m) => ({ default: m.CustomerPanel })));
-export const RegisterForm = lazy(() => load().then((m) => ({ default: m.RegisterForm })));
-export const PostingStatus = lazy(() => load().then((m) => ({ default: m.PostingStatus })));
-export const NotFoundPanel = lazy(() => load().then((m) => ({ default: m.NotFoundPanel })));
-export const LedgerDialog = lazy(() => load().then((m) => ({ default: m.LedgerDialog })));
+/** The chunk once it has loaded: from then on its parts render synchronously. */
+let loaded: Heavy | null = null;
+let loading: Promise<Heavy> | null = null;
+const load = (): Promise<Heavy> =>
+  (loading ??= import('./counter-heavy').then((m) => (loaded = m)));
+
+/**
+ * One part of the chunk. `React.lazy` alone suspends on its first render even when the chunk
+ * is already here (its factory's promise settles a microtask later), and React then holds the
+ * revealed content for its 300 ms throttle: the first search after a load paid ~350 ms. A part
+ * mounted after the chunk loaded renders the component directly instead; one mounted before
+ * stays on its lazy wrapper for its whole life (switching would remount it and lose its state).
+ */
+function part<K extends keyof Heavy>(name: K) {
+  type Props = Heavy[K] extends ComponentType<infer P> ? P : never;
+  const Lazy = lazy(() =>
+    load().then((m) => ({ default: m[name] as unknown as ComponentType<Props> })),
+  );
+  function Part(props: Props) {
+    const [direct] = useState(() => loaded !== null);
+    const Component =
+      direct && loaded !== null ? (loaded[name] as unknown as ComponentType<Props>) : Lazy;
+    return <Component {...(props as Props & object)} />;
+  }
+  Part.displayName = `Part(${String(name)})`;
+  return Part;
+}
+
+export const SalePanel = part('SalePanel');
+export const PostedPanel = part('PostedPanel');
+export const CustomerPanel = part('CustomerPanel');
+export const RegisterForm = part('RegisterForm');
+export const PostingStatus = part('PostingStatus');
+export const NotFoundPanel = part('NotFoundPanel');
+export const LedgerDialog = part('LedgerDialog');
+/** Only a browser that is not (or no longer) a terminal sees it. */
+export const EnrollScreen = part('EnrollScreen');
 
 export function prefetchCounterParts(): void {
   void load();
