@@ -61,7 +61,13 @@ export function LedgerDialog({ onClose }: { onClose: () => void }) {
           Fechar
         </Button>
       </div>
-      <div className="max-h-[70vh] overflow-auto p-4">
+      {/* A long day scrolls: the region takes focus so the keyboard can scroll it too. */}
+      <div
+        className="max-h-[70vh] overflow-auto p-4"
+        role="region"
+        aria-label="Lista de lançamentos"
+        tabIndex={0}
+      >
         {error ? (
           <p role="alert" className="text-red-800">
             Não foi possível carregar os lançamentos: {error}
