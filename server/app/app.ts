@@ -7,6 +7,8 @@ import type { Store } from '../store';
 import { createAccess } from './access';
 import type { AccessLimits, AccessVars } from './access';
 import { fail, messages } from './envelope';
+import { mountKioskRoutes } from './kiosk/routes';
+import { kioskService } from './kiosk/service';
 import { mountPostingRoutes } from './postings/routes';
 import type { PostingService } from './postings/postings';
 import { createProxyHandler, PROXY_PREFIX } from './proxy';
@@ -136,6 +138,17 @@ export function createAppServer(o: AppServerOptions): AppServer {
       },
       terminalNames: async () =>
         new Map((await listTerminals(o.store)).map((t) => [String(t.id), t.name])),
+    });
+  }
+
+  if (o.postings) {
+    // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
+    mountKioskRoutes(app, {
+      access,
+      store: o.store,
+      service: kioskService(o),
+      postings: o.postings,
+      logger,
     });
   }
 

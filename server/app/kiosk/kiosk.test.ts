@@ -1,0 +1,476 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- the tests read JSON answers loosely */
+import { afterEach, describe, expect, test } from 'vitest';
+import { openSandbox } from '../../sandbox/sandbox';
+import { createJournalStore, enrollDirectly, openStore } from '../../store';
+import type { Role, Store } from '../../store';
+import { credentialCookieName } from '../access';
+import { createAppServer } from '../app';
+import { signCredential } from '../credential';
+import { embeddedSandbox } from '../embedded';
+import { createPostingService } from '../postings/postings';
+import { upstreamCall } from '../postings/upstream';
+import { capturedLogger, TEST_SECRET } from '../test-helpers';
+import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from './view';
+
+const closers: (() => unknown)[] = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+const MARIA = '+5511987654321';
+/** What the sandbox's Maria has that no kiosk answer may carry. */
+const MARIA_SECRETS = ['52998224725', '11987654321', '@', 'Silva', 'historico', 'data_nascimento'];
+
+/**
+ * The app server over the embedded sandbox (establishment 1) and a store whose clock the test
+ * moves, seen from several enrolled terminals. Every kiosk answer is checked for fields a kiosk
+ * may not receive (and for the attendant password) as it arrives.
+ */
+async function setup() {
+  let clock = Date.now();
+  const store: Store = await openStore({ sqlitePath: ':memory:', now: () => clock });
+  const sandbox = openSandbox({ dbPath: ':memory:' });
+  const upstream = embeddedSandbox(sandbox, 1)!;
+  const postings = createPostingService({
+    store: createJournalStore(store),
+    call: upstreamCall(upstream),
+    establishmentId: 1,
+    now: () => clock,
+  });
+  const log = capturedLogger();
+  const app = createAppServer({
+    ...upstream,
+    distDir: '/nonexistent',
+    logger: log.logger,
+    store,
+    secret: TEST_SECRET,
+    publicOrigin: null,
+    autoEnroll: false,
+    postings,
+    limits: {
+      burst: { limit: 1_000_000, windowMs: 1_000 },
+      sustained: { limit: 1_000_000, windowMs: 1_000 },
+    },
+  });
+  closers.push(
+    () => store.close(),
+    () => sandbox.close(),
+    () => postings.stop(),
+  );
+  const checked: { url: string; body: string }[] = [];
+
+  async function terminal(role: Role, name: string = role) {
+    const { terminal: t, nonce } = await enrollDirectly(store, { name, role });
+    const cookie = `${credentialCookieName('http://localhost/')}=${signCredential(TEST_SECRET, t.id, nonce)}`;
+    const kioskSide = role === 'quiosque';
+    const request = async (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      headers.set('cookie', cookie);
+      if (init.method && init.method !== 'GET') {
+        headers.set('origin', 'http://localhost');
+        headers.set('content-type', 'application/json');
+      }
+      const res = await app.request(`http://localhost${path}`, { ...init, headers });
+      if (kioskSide && !(res.headers.get('content-type') ?? '').includes('event-stream')) {
+        const text = await res.clone().text();
+        checked.push({ url: path, body: text });
+        expectKioskSafe(text, path);
+      }
+      return res;
+    };
+    const post = (path: string, body: unknown) =>
+      request(path, { method: 'POST', body: JSON.stringify(body) });
+    return { id: t.id, request, post };
+  }
+
+  function expectKioskSafe(text: string, where: string) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+    expect(forbiddenKeys(json), `forbidden keys in ${where}: ${text}`).toEqual([]);
+    for (const secret of [...MARIA_SECRETS, '1234']) {
+      expect(text.includes(secret), `"${secret}" in ${where}: ${text}`).toBe(false);
+    }
+  }
+
+  const compras = async (celular: string) => {
+    const res = await upstream.upstream.fetch(
+      new Request('http://sandbox.internal/api/v4/estabelecimentos/1/clientes/buscar', {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'app-token': upstream.appToken,
+          'access-token': upstream.accessToken,
+        },
+        body: JSON.stringify({ celular }),
+      }),
+    );
+    if (res.status === 404) return null;
+    return ((await res.json()) as { data: { compras: number } }).data.compras;
+  };
+  const journalRows = async () =>
+    (await store.db.selectFrom('posting_journal').selectAll().execute()).length;
+
+  return {
+    store,
+    terminal,
+    compras,
+    journalRows,
+    checked,
+    expectKioskSafe,
+    lines: log.lines,
+    advance: (ms: number) => (clock += ms),
+  };
+}
+
+const phone = () => `+55119${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`;
+
+type Json = { success: boolean; message: string; data: Record<string, any>; errors?: any };
+const json = async (res: Response) => (await res.json()) as Json;
+
+describe('kiosk view helpers', () => {
+  test('masked phone shows only the area code, a mobile’s 9 and the last four digits', () => {
+    expect(maskPhone('+5511987654321')).toBe('(11) 9••••-4321');
+    expect(maskPhone('+552133334444')).toBe('(21) ••••-4444');
+    expect(maskPhone('+14155550123')).toBe('••••-0123');
+    expect(maskPhone(undefined)).toBe('••••');
+  });
+  test('first name, capitalised; none for the service’s placeholder name', () => {
+    expect(firstName('MARIA DA SILVA')).toBe('Maria');
+    expect(firstName('  joão pereira ')).toBe('João');
+    expect(firstName('CLIENTE DESCONHECIDO')).toBeNull();
+    expect(firstName(null)).toBeNull();
+  });
+  test('carência released the day after the newest credit; the soonest expiration summed', () => {
+    const view = kioskCustomer(
+      {
+        nome: 'Ana Lima',
+        celular: '+5521999998888',
+        cpf: '52998224725',
+        email: 'ana@x.com',
+        carteira: {
+          saldo: 40,
+          saldo_carencia: 9,
+          historico: [
+            { tipo: 'credito', pontos: 9, data: '2026-11-30 23:10:00' },
+            { tipo: 'credito', pontos: 40, data: '2026-10-01 10:00:00' },
+          ],
+          pontos_vencendo: [
+            { pontos: 30, data_validade: '2027-10-31' },
+            { pontos: 10, data_validade: '2027-10-31' },
+            { pontos: 9, data_validade: '2027-11-30' },
+          ],
+        },
+      },
+      [
+        { nome: 'Café', valido_ate: '2026-12-20 23:59:59', premio_status: 'pendente_resgate' },
+        { nome: 'Bolo', valido_ate: '2026-12-10 23:59:59', premio_status: 'pendente_resgate' },
+      ],
+    );
+    expect(view).toEqual({
+      primeiro_nome: 'Ana',
+      celular: '(21) 9••••-8888',
+      saldo: 40,
+      saldo_carencia: 9,
+      carencia_liberada_em: '2026-12-01',
+      proximo_vencimento: { pontos: 40, data_validade: '2027-10-31' },
+      premios_pendentes: [
+        { nome: 'Bolo', valido_ate: '2026-12-10 23:59:59' },
+        { nome: 'Café', valido_ate: '2026-12-20 23:59:59' },
+      ],
+    });
+    expect(forbiddenKeys({ data: { cliente: view } })).toEqual([]);
+    expect(forbiddenKeys({ data: { cliente: { cpf: 'x', carteira: {} } } })).toEqual([
+      '.data.cliente.cpf',
+      '.data.cliente.carteira',
+    ]);
+  });
+});
+
+describe('kiosk endpoints', () => {
+  test('balance by phone: first name, masked phone, balance, expiration, pending rewards; nothing else', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const res = await kiosk.post('/api/quiosque/saldo', { celular: MARIA });
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    expect(body.data.cadastrado).toBe(true);
+    const c = body.data.cliente;
+    expect(c.primeiro_nome).toBe('Maria');
+    expect(c.celular).toBe('(11) 9••••-4321');
+    expect(typeof c.saldo).toBe('number');
+    expect(Array.isArray(c.premios_pendentes)).toBe(true);
+    // Unknown phone: not registered, nothing else said.
+    const unknown = await json(await kiosk.post('/api/quiosque/saldo', { celular: phone() }));
+    expect(unknown.data).toEqual({ cadastrado: false, cliente: null });
+    // Bad input: 422 at its field.
+    const bad = await kiosk.post('/api/quiosque/saldo', { celular: '1198765' });
+    expect(bad.status).toBe(422);
+    expect((await json(bad)).errors.celular[0]).toMatch(/DDD/);
+  });
+
+  test('roles: a kiosk reaches no service route nor the counter’s; a cashier not the kiosk’s', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    expect(
+      (await kiosk.post('/api/v4/estabelecimentos/1/clientes/buscar', { celular: MARIA })).status,
+    ).toBe(403);
+    expect(
+      (await kiosk.request('/api/lancamentos?de=2026-01-01T00:00:00Z&ate=2026-01-02T00:00:00Z'))
+        .status,
+    ).toBe(403);
+    expect((await kiosk.post('/api/quiosque/vendas', { quiosque: kiosk.id })).status).toBe(403);
+    expect((await kiosk.request('/api/quiosque/terminais')).status).toBe(403);
+    expect((await caixa.post('/api/quiosque/saldo', { celular: MARIA })).status).toBe(403);
+    expect((await caixa.post('/api/quiosque/sair', { senha_atendente: '1234' })).status).toBe(403);
+    const terminais = await json(await caixa.request('/api/quiosque/terminais'));
+    expect(terminais.data.quiosques).toEqual([{ id: kiosk.id, nome: 'quiosque' }]);
+  });
+
+  test('registration needs consent; with it the customer exists with the name given', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const celular = phone();
+    const refused = await kiosk.post('/api/quiosque/cadastro', { celular, nome: 'Rita Souza' });
+    expect(refused.status).toBe(422);
+    expect((await json(refused)).errors.consentimento).toHaveLength(1);
+    expect(await s.compras(celular)).toBeNull();
+    const done = await kiosk.post('/api/quiosque/cadastro', {
+      celular,
+      nome: 'Rita Souza',
+      consentimento: true,
+    });
+    expect(done.status).toBe(201);
+    const c = (await json(done)).data.cliente;
+    expect(c.primeiro_nome).toBe('Rita');
+    expect(c.saldo).toBe(0);
+    expect(await s.compras(celular)).toBe(0);
+    expect(s.lines.some((l) => l.includes('kiosk registration with consent'))).toBe(true);
+  });
+
+  test('a staged sale is posted once: second tap, a second kiosk and a replay post nothing more', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque', 'Quiosque 1');
+    const other = await s.terminal('quiosque', 'Quiosque 2');
+    const caixa = await s.terminal('caixa');
+    const wrong = await caixa.post('/api/quiosque/vendas', {
+      quiosque: kiosk.id,
+      valor_gasto: 4590,
+      senha_atendente: '9999',
+    });
+    expect(wrong.status).toBe(422);
+    expect((await json(wrong)).errors.senha_atendente[0]).toMatch(/incorreta/);
+    expect((await json(await kiosk.request('/api/quiosque/venda'))).data.venda).toBeNull();
+
+    const staged = await caixa.post('/api/quiosque/vendas', {
+      quiosque: kiosk.id,
+      valor_gasto: 4590,
+      itens: [{ descricao: 'Pão', qtde: 2, valor: 4590 }],
+      senha_atendente: '1234',
+    });
+    expect(staged.status).toBe(201);
+    const venda = (await json(staged)).data.venda;
+    expect(JSON.stringify(venda)).not.toContain('1234');
+    const shown = (await json(await kiosk.request('/api/quiosque/venda'))).data.venda;
+    expect(shown).toMatchObject({ id: venda.id, estado: 'aguardando', valor_gasto: 4590 });
+    expect((await json(await other.request('/api/quiosque/venda'))).data.venda).toBeNull();
+
+    const celular = phone();
+    // New customer: consent first, nothing posted without it.
+    const noConsent = await kiosk.post(`/api/quiosque/venda/${venda.id}/resgatar`, { celular });
+    expect(noConsent.status).toBe(422);
+    expect((await json(noConsent)).data.cadastrado).toBe(false);
+    expect(await s.compras(celular)).toBeNull();
+
+    const claim = () =>
+      kiosk.post(`/api/quiosque/venda/${venda.id}/resgatar`, {
+        celular,
+        nome: 'Paula Dias',
+        consentimento: true,
+      });
+    // Two taps at once: one posts, the other finds it taken.
+    const [a, b] = await Promise.all([claim(), claim()]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const won = await json(a.status === 200 ? a : b);
+    expect(won.data.venda).toMatchObject({ estado: 'lançado', pontos: 45 });
+    expect(won.data.venda.cliente).toMatchObject({ primeiro_nome: 'Paula', saldo: 45 });
+    expect((await claim()).status).toBe(409);
+    expect((await other.post(`/api/quiosque/venda/${venda.id}/resgatar`, { celular })).status).toBe(
+      404,
+    );
+    expect(await s.compras(celular)).toBe(1);
+    expect(await s.journalRows()).toBe(1);
+    // The counter sees the result; a cancel now is refused.
+    const followed = (await json(await caixa.request(`/api/quiosque/vendas/${venda.id}`))).data
+      .venda;
+    expect(followed).toMatchObject({ estado: 'lançado', pontos: 45 });
+    expect((await caixa.post(`/api/quiosque/vendas/${venda.id}/cancelar`, {})).status).toBe(409);
+    console.log(
+      `kiosk claim: 3 claims + 1 other kiosk → postings in the sandbox: ${await s.compras(celular)}, journal rows: ${await s.journalRows()}`,
+    );
+  });
+
+  test('cancel from the counter and expiry after 5 minutes: the kiosk cannot claim, nothing posted', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    const stage = async () =>
+      (
+        await json(
+          await caixa.post('/api/quiosque/vendas', {
+            quiosque: kiosk.id,
+            valor_gasto: 1000,
+            senha_atendente: '1234',
+          }),
+        )
+      ).data.venda as { id: string };
+    const first = await stage();
+    const cancelled = await caixa.post(`/api/quiosque/vendas/${first.id}/cancelar`, {});
+    expect((await json(cancelled)).data.venda.estado).toBe('cancelado');
+    const late = await kiosk.post(`/api/quiosque/venda/${first.id}/resgatar`, { celular: MARIA });
+    expect(late.status).toBe(409);
+    expect((await json(late)).message).toMatch(/cancelou/);
+
+    const second = await stage();
+    s.advance(5 * 60_000 + 1);
+    const expired = await kiosk.post(`/api/quiosque/venda/${second.id}/resgatar`, {
+      celular: MARIA,
+    });
+    expect(expired.status).toBe(409);
+    expect((await json(expired)).data.venda.estado).toBe('expirado');
+    expect(await s.journalRows()).toBe(0);
+  });
+
+  test('fallback: the kiosk stages a sale itself with the attendant password; a busy kiosk refuses another counter', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    expect(
+      (await kiosk.post('/api/quiosque/venda', { valor_gasto: 500, senha_atendente: '0000' }))
+        .status,
+    ).toBe(422);
+    const res = await kiosk.post('/api/quiosque/venda', {
+      valor_gasto: 500,
+      senha_atendente: '1234',
+    });
+    expect(res.status).toBe(201);
+    const venda = (await json(res)).data.venda;
+    expect(venda.balcao).toBeNull();
+    const busy = await caixa.post('/api/quiosque/vendas', {
+      quiosque: kiosk.id,
+      valor_gasto: 800,
+      senha_atendente: '1234',
+    });
+    expect(busy.status).toBe(409);
+    const claimed = await kiosk.post(`/api/quiosque/venda/${venda.id}/resgatar`, {
+      celular: MARIA,
+    });
+    expect((await json(claimed)).data.venda).toMatchObject({ estado: 'lançado', pontos: 5 });
+  });
+
+  test('bad sale input is refused at its field and stages nothing', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    const res = await caixa.post('/api/quiosque/vendas', {
+      quiosque: 999,
+      valor_gasto: 1000,
+      itens: [{ valor: 900 }],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys((await json(res)).errors).sort()).toEqual([
+      'itens',
+      'quiosque',
+      'senha_atendente',
+    ]);
+    expect((await json(await kiosk.request('/api/quiosque/venda'))).data.venda).toBeNull();
+  });
+
+  test('leaving kiosk mode asks the attendant password; guesses lock the terminal', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    expect((await kiosk.post('/api/quiosque/sair', {})).status).toBe(422);
+    expect((await kiosk.post('/api/quiosque/sair', { senha_atendente: '1234' })).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      statuses.push(
+        (await kiosk.post('/api/quiosque/sair', { senha_atendente: `9${i}99` })).status,
+      );
+    }
+    expect(statuses).toEqual([422, 422, 422, 422, 429, 429]);
+    // Locked: even the right one waits.
+    expect((await kiosk.post('/api/quiosque/sair', { senha_atendente: '1234' })).status).toBe(429);
+  });
+
+  test('Server-Sent Events: the kiosk hears the staged sale, the counter hears the result', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    const listen = async (t: typeof kiosk) => {
+      const ac = new AbortController();
+      closers.push(() => ac.abort());
+      const res = await t.request('/api/quiosque/eventos', { signal: ac.signal });
+      expect(res.headers.get('content-type')).toContain('text/event-stream');
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let buffer = '';
+      const events: { event: string; data: any }[] = [];
+      return {
+        raw: () => buffer,
+        async next(event: string, pred: (d: any) => boolean = () => true) {
+          for (;;) {
+            const found = events.find((e) => e.event === event && pred(e.data));
+            if (found) return found.data;
+            const { value, done } = await reader.read();
+            if (done) throw new Error('stream ended');
+            buffer += decoder.decode(value, { stream: true });
+            const blocks = buffer.split('\n\n');
+            events.length = 0;
+            for (const b of blocks) {
+              const ev = /^event: (.*)$/m.exec(b)?.[1];
+              const data = /^data: (.*)$/m.exec(b)?.[1];
+              if (ev && data) events.push({ event: ev, data: JSON.parse(data) });
+            }
+          }
+        },
+      };
+    };
+    const k = await listen(kiosk);
+    const c = await listen(caixa);
+    expect(await k.next('pronto')).toEqual({ venda: null });
+    await c.next('pronto');
+    const staged = (
+      await json(
+        await caixa.post('/api/quiosque/vendas', {
+          quiosque: kiosk.id,
+          valor_gasto: 2590,
+          senha_atendente: '1234',
+        }),
+      )
+    ).data.venda;
+    const heard = await k.next('venda', (d) => d.estado === 'aguardando');
+    expect(heard).toMatchObject({ id: staged.id, valor_gasto: 2590 });
+    await kiosk.post(`/api/quiosque/venda/${staged.id}/resgatar`, { celular: MARIA });
+    const result = await c.next('venda', (d) => d.estado === 'lançado');
+    expect(result).toMatchObject({ id: staged.id, pontos: 25 });
+    await k.next('venda', (d) => d.estado === 'lançado');
+    // Everything the kiosk's stream carried passes the same check as its answers.
+    for (const block of k.raw().split('\n\n')) {
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (data) s.expectKioskSafe(`{"data":${data}}`, 'kiosk event stream');
+    }
+  });
+
+  test('every kiosk answer of this file was checked', async () => {
+    // The checks run inside each request above; this one only proves the hook is live.
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    await kiosk.post('/api/quiosque/saldo', { celular: MARIA });
+    expect(s.checked.length).toBe(1);
+    expect(() => s.expectKioskSafe('{"data":{"cliente":{"cpf":"1"}}}', 'x')).toThrow();
+  });
+});

@@ -1,0 +1,542 @@
+/**
+ * The kiosk's narrow endpoints (`/api/quiosque/…`). A kiosk (role `quiosque`, or a `gerente`
+ * trying the screen) never reaches the service's own routes: it gets only what its screen
+ * shows, built here (see view.ts). The counter (caixa, gerente) stages sales for a kiosk,
+ * follows them and cancels them. Updates are pushed to both as Server-Sent Events.
+ *
+ * Kiosk:   POST saldo · POST cadastro · GET venda · POST venda (fallback, with the password)
+ *          POST venda/{id}/resgatar · POST sair · GET eventos
+ * Counter: GET terminais · POST vendas · GET vendas/{id} · POST vendas/{id}/cancelar · GET eventos
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Logger } from 'pino';
+import {
+  DESCRICAO_MAX,
+  E164_PATTERN,
+  NOME_MAX,
+  QTDE_MAX,
+  SENHA_MAX,
+} from '../../../src/api/wire-fields';
+import { ITENS_MAX, VALOR_GASTO_MAX, VALOR_GASTO_MIN } from '../../../src/api/wire';
+import { listTerminals, recordFailure, recordSuccess, refundFailure } from '../../store';
+import type { JournalEntry, Role, Store } from '../../store';
+import { portugueseDuration } from '../access';
+import type { AccessVars, createAccess } from '../access';
+import { fail, messages } from '../envelope';
+import { readCustomer } from '../postings/postings';
+import type { PostingService } from '../postings/postings';
+import { createStagedSales, KIOSK_CHANNEL, saleMessages, saleView } from './sales';
+import type { SaleItem, StagedSale, StagedSales } from './sales';
+import { ServiceUnavailable } from './service';
+import type { KioskService } from './service';
+import { kioskCustomer } from './view';
+
+type Vars = { Variables: AccessVars };
+type C = Context<Vars>;
+
+export interface KioskRoutesOptions {
+  access: ReturnType<typeof createAccess>;
+  store: Store;
+  service: KioskService;
+  postings: PostingService;
+  logger?: Logger;
+  /** Staged sales (tests pass their own to move the clock). */
+  sales?: StagedSales;
+  /** SSE keep-alive interval. Default 15 s. */
+  heartbeatMs?: number;
+}
+
+const KIOSK_ROLES: readonly Role[] = ['quiosque', 'gerente'];
+const COUNTER_ROLES: readonly Role[] = ['caixa', 'gerente'];
+
+const text = {
+  phone: 'Digite o celular com DDD (11 dígitos).',
+  consent: 'Para se cadastrar, aceite o uso dos seus dados.',
+  name: `O nome pode ter no máximo ${NOME_MAX} caracteres.`,
+  amount: 'Informe o valor da compra (de R$ 0,01 a R$ 100.000,00).',
+  password: 'Informe a senha do atendente.',
+  passwordWrong: 'Senha do atendente incorreta.',
+  kiosk: 'Escolha um quiosque ativo.',
+  notFound: 'Venda não encontrada neste terminal.',
+  unavailable: messages.unavailable,
+  items: 'A soma dos itens deve ser igual ao valor da compra.',
+  itemsBad: 'Itens inválidos: cada item tem valor em centavos (inteiro ≥ 0).',
+} as const;
+
+function invalid(c: C, errors: Record<string, string[]>, data: object = {}): Response {
+  const first = Object.values(errors)[0]?.[0] ?? 'Dados inválidos.';
+  return c.json({ success: false, message: first, errors, data }, 422);
+}
+
+function ok(c: C, message: string, data: object, status: ContentfulStatusCode = 200): Response {
+  return c.json({ success: true, message, data }, status);
+}
+
+async function jsonBody(c: C): Promise<Record<string, unknown> | Response> {
+  try {
+    const body: unknown = await c.req.json();
+    if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
+      return body as Record<string, unknown>;
+    }
+  } catch {
+    // answered below
+  }
+  return fail(c, 400, messages.badJson);
+}
+
+function phoneOf(body: Record<string, unknown>): string | null {
+  const v = body.celular;
+  return typeof v === 'string' && E164_PATTERN.test(v) && v.startsWith('+55') && v.length === 14
+    ? v
+    : null;
+}
+
+function nameOf(body: Record<string, unknown>): string | undefined | false {
+  const v = body.nome;
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') return false;
+  const t = v.trim().replace(/\s+/g, ' ');
+  if ([...t].length > NOME_MAX) return false;
+  return t === '' ? undefined : t;
+}
+
+function passwordOf(body: Record<string, unknown>): string | null {
+  const v = body.senha_atendente;
+  return typeof v === 'string' && v !== '' && [...v].length <= SENHA_MAX ? v : null;
+}
+
+/** valor_gasto and an optional basket whose line totals add up to it. */
+function saleOf(
+  body: Record<string, unknown>,
+):
+  | { ok: true; valor: number; itens: SaleItem[] | null }
+  | { ok: false; errors: Record<string, string[]> } {
+  const valor = body.valor_gasto;
+  if (
+    typeof valor !== 'number' ||
+    !Number.isSafeInteger(valor) ||
+    valor < VALOR_GASTO_MIN ||
+    valor > VALOR_GASTO_MAX
+  ) {
+    return { ok: false, errors: { valor_gasto: [text.amount] } };
+  }
+  if (body.itens === undefined || body.itens === null) return { ok: true, valor, itens: null };
+  if (!Array.isArray(body.itens) || body.itens.length > ITENS_MAX) {
+    return { ok: false, errors: { itens: [text.itemsBad] } };
+  }
+  const itens: SaleItem[] = [];
+  for (const raw of body.itens as unknown[]) {
+    const i = (raw ?? {}) as Record<string, unknown>;
+    const v = i.valor;
+    const q = i.qtde;
+    const d = i.descricao;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      return { ok: false, errors: { itens: [text.itemsBad] } };
+    if (
+      q !== undefined &&
+      (typeof q !== 'number' || !Number.isSafeInteger(q) || q < 1 || q > QTDE_MAX)
+    )
+      return { ok: false, errors: { itens: [text.itemsBad] } };
+    if (d !== undefined && (typeof d !== 'string' || [...d].length > DESCRICAO_MAX))
+      return { ok: false, errors: { itens: [text.itemsBad] } };
+    itens.push({
+      ...(typeof d === 'string' ? { descricao: d } : {}),
+      ...(typeof q === 'number' ? { qtde: q } : {}),
+      valor: v,
+    });
+  }
+  if (itens.reduce((s, i) => s + i.valor, 0) !== valor) {
+    return { ok: false, errors: { itens: [text.items] } };
+  }
+  return { ok: true, valor, itens: itens.length === 0 ? null : itens };
+}
+
+const role =
+  (roles: readonly Role[]): MiddlewareHandler<Vars> =>
+  async (c, next) => {
+    const t = c.get('terminal');
+    if (t === undefined || !roles.includes(t.role)) return fail(c, 403, messages.roleForbidden);
+    return next();
+  };
+
+export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): StagedSales {
+  const { access, store, service } = o;
+  const sales = o.sales ?? createStagedSales(store);
+  const sweeper = setInterval(() => sales.sweep(), 1_000);
+  sweeper.unref?.();
+  const base = '/api/quiosque';
+  const kiosk = role(KIOSK_ROLES);
+  const counter = role(COUNTER_ROLES);
+
+  app.use(`${base}/*`, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  const me = (c: C) => c.get('terminal')!;
+
+  /** The kiosk's view of a customer, or null when the service has none with this phone. */
+  async function lookup(celular: string) {
+    return (await read(celular))?.view ?? null;
+  }
+
+  /** The view and the points of the customer's newest credit (a posting's own points). */
+  async function read(celular: string) {
+    const data = await service.find(celular);
+    if (data === null) return null;
+    const id = typeof data.id_cliente === 'number' ? data.id_cliente : null;
+    const rewards = id === null ? [] : await service.pendingRewards(id);
+    return { view: kioskCustomer(data, rewards), lastCredit: readCustomer(data).ultimo_credito };
+  }
+
+  /** Checks the attendant password with the terminal's lockout; null when accepted. */
+  async function passwordRefusal(c: C, senha: string): Promise<Response | null> {
+    const key = `senha:terminal:${me(c).id}`;
+    const reserved = await recordFailure(store, key, access.limits.password);
+    const locked = (until: number) => {
+      const left = until - store.now();
+      c.header('Retry-After', String(Math.max(1, Math.ceil(left / 1000))));
+      return fail(c, 429, messages.passwordLocked(portugueseDuration(left)));
+    };
+    if (!reserved.counted) return locked(reserved.lockedUntil!);
+    let verdict: 'ok' | 'wrong';
+    try {
+      verdict = await service.checkPassword(senha);
+    } catch {
+      await refundFailure(store, key);
+      return fail(c, 503, text.unavailable);
+    }
+    if (verdict === 'ok') {
+      await recordSuccess(store, key);
+      return null;
+    }
+    if (reserved.lockedUntil !== null) return locked(reserved.lockedUntil);
+    return invalid(c, { senha_atendente: [text.passwordWrong] });
+  }
+
+  const unavailable = (c: C, err: unknown) => {
+    if (err instanceof ServiceUnavailable) return fail(c, 503, text.unavailable);
+    throw err;
+  };
+
+  // --- kiosk ---------------------------------------------------------------------------
+
+  app.post(`${base}/saldo`, kiosk, async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const celular = phoneOf(body);
+    if (celular === null) return invalid(c, { celular: [text.phone] });
+    try {
+      const cliente = await lookup(celular);
+      return ok(c, cliente ? 'Saldo do cliente.' : 'Celular não cadastrado.', {
+        cadastrado: cliente !== null,
+        cliente,
+      });
+    } catch (err) {
+      return unavailable(c, err);
+    }
+  });
+
+  app.post(`${base}/cadastro`, kiosk, async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const errors: Record<string, string[]> = {};
+    const celular = phoneOf(body);
+    if (celular === null) errors.celular = [text.phone];
+    const nome = nameOf(body);
+    if (nome === false) errors.nome = [text.name];
+    if (body.consentimento !== true) errors.consentimento = [text.consent];
+    if (Object.keys(errors).length > 0) return invalid(c, errors);
+    try {
+      const done = await service.register({
+        celular: celular!,
+        ...(nome ? { nome } : {}),
+      });
+      if (!done.ok) {
+        if (done.status === 422)
+          return invalid(c, { nome: [String(done.body?.message ?? text.name)] });
+        return fail(c, 503, text.unavailable);
+      }
+      o.logger?.info(
+        { terminal: me(c).id, consent: 'lgpd-kiosk' },
+        'kiosk registration with consent',
+      );
+      const cliente = await lookup(celular!);
+      return ok(c, 'Cadastro feito.', { cadastrado: cliente !== null, cliente }, 201);
+    } catch (err) {
+      return unavailable(c, err);
+    }
+  });
+
+  app.get(`${base}/venda`, kiosk, (c) => {
+    const s = sales.openFor(me(c).id);
+    return ok(c, s ? 'Venda aguardando o cliente.' : 'Nenhuma venda aguardando.', {
+      venda: s ? saleView(s) : null,
+    });
+  });
+
+  // Fallback with no counter paired: the cashier stages the sale on the kiosk itself.
+  app.post(`${base}/venda`, kiosk, async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const sale = saleOf(body);
+    const senha = passwordOf(body);
+    const errors = sale.ok ? {} : { ...sale.errors };
+    if (senha === null) Object.assign(errors, { senha_atendente: [text.password] });
+    if (!sale.ok || senha === null) return invalid(c, errors);
+    const refused = await passwordRefusal(c, senha);
+    if (refused) return refused;
+    const staged = sales.stage({
+      kioskId: me(c).id,
+      counterId: null,
+      valorGasto: sale.valor,
+      itens: sale.itens,
+      password: senha,
+    });
+    if (!staged.ok) return fail(c, 409, saleMessages.busyKiosk);
+    return ok(c, 'Venda pronta para o cliente.', { venda: saleView(staged.sale) }, 201);
+  });
+
+  app.post(`${base}/venda/:id/resgatar`, kiosk, async (c) => {
+    const s = sales.get(c.req.param('id'));
+    if (s === null || s.kioskId !== me(c).id) return fail(c, 404, text.notFound);
+    const taken = () =>
+      c.json(
+        {
+          success: false,
+          message: s.message ?? saleMessages.taken,
+          data: { venda: saleView(s) },
+        },
+        409,
+      );
+    if (s.state !== 'aguardando') return taken();
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const celular = phoneOf(body);
+    const nome = nameOf(body);
+    if (celular === null) return invalid(c, { celular: [text.phone] });
+    if (nome === false) return invalid(c, { nome: [text.name] });
+    let existing: Record<string, unknown> | null;
+    try {
+      existing = await service.find(celular);
+    } catch (err) {
+      return unavailable(c, err);
+    }
+    if (existing === null && body.consentimento !== true) {
+      return invalid(c, { consentimento: [text.consent] }, { cadastrado: false });
+    }
+    const password = sales.beginClaim(s);
+    if (password === null) return taken();
+    if (existing === null) {
+      o.logger?.info(
+        { terminal: me(c).id, consent: 'lgpd-kiosk' },
+        'kiosk registration with consent',
+      );
+    }
+    await post(s, password, celular, existing === null ? nome : undefined);
+    return ok(c, s.message ?? 'Venda registrada.', { venda: saleView(s) });
+  });
+
+  /** Posts a claimed sale through the journal (its id is the Idempotency-Key) and follows it. */
+  async function post(s: StagedSale, password: string, celular: string, nome?: string) {
+    let result: Awaited<ReturnType<PostingService['submit']>>;
+    try {
+      result = await o.postings.submit({
+        key: s.id,
+        terminalId: String(s.counterId ?? s.kioskId),
+        requestId: randomUUID(),
+        body: {
+          valor_gasto: s.valorGasto,
+          senha_atendente: password,
+          cliente: { celular, ...(nome ? { nome } : {}) },
+          ...(s.itens ? { itens: s.itens } : {}),
+        },
+      });
+    } catch (err) {
+      o.logger?.error({ sale: s.id, err: String(err) }, 'kiosk posting failed');
+      sales.settle(s, {
+        state: 'desconhecido',
+        message: 'Não foi possível confirmar o lançamento. Chame o caixa.',
+      });
+      return;
+    }
+    if (result.kind === 'invalid') {
+      sales.settle(s, { state: 'recusado', message: result.message });
+      return;
+    }
+    await follow(s, result.entry, celular);
+  }
+
+  async function follow(s: StagedSale, entry: JournalEntry, celular: string): Promise<void> {
+    if (entry.state === 'lançado' || entry.state === 'recusado') {
+      await settleFrom(s, entry, celular);
+      return;
+    }
+    // Not settled yet (lost answer being verified): keep following in the background.
+    sales.settle(s, { state: 'lançando', message: 'Conferindo o lançamento…' });
+    void (async () => {
+      const until = store.now() + 15 * 60_000;
+      let e = entry;
+      while (
+        (e.state === 'enviando' || e.state === 'verificando' || e.state === 'desconhecido') &&
+        store.now() < until
+      ) {
+        e = (await o.postings.wait(s.id).catch(() => null)) ?? e;
+        if (e.state === 'desconhecido') await new Promise((r) => setTimeout(r, 5_000));
+      }
+      await settleFrom(s, e, celular);
+    })().catch((err: unknown) =>
+      o.logger?.error({ sale: s.id, err: String(err) }, 'kiosk follow failed'),
+    );
+  }
+
+  async function settleFrom(s: StagedSale, entry: JournalEntry, celular: string): Promise<void> {
+    if (entry.state === 'lançado') {
+      // The answer's balance delta misses points a reward consumed: the new credit tells.
+      const after = await read(celular).catch(() => null);
+      sales.settle(s, {
+        state: 'lançado',
+        pontos: after?.lastCredit ?? entry.points,
+        cliente: after?.view ?? null,
+        message: 'Pontos lançados.',
+      });
+    } else if (entry.state === 'recusado') {
+      sales.settle(s, {
+        state: 'recusado',
+        message: entry.reason ?? 'Não lançado. Chame o caixa.',
+      });
+    } else {
+      sales.settle(s, {
+        state: 'desconhecido',
+        message: 'Ainda não se sabe se os pontos foram lançados. O caixa confere.',
+      });
+    }
+  }
+
+  app.post(`${base}/sair`, kiosk, async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const senha = passwordOf(body);
+    if (senha === null) return invalid(c, { senha_atendente: [text.password] });
+    const refused = await passwordRefusal(c, senha);
+    if (refused) return refused;
+    return ok(c, 'Modo quiosque encerrado.', { ok: true });
+  });
+
+  // --- counter -------------------------------------------------------------------------
+
+  app.get(`${base}/terminais`, counter, async (c) => {
+    const kiosks = (await listTerminals(store))
+      .filter((t) => t.role === 'quiosque' && t.status === 'ativo')
+      .map((t) => ({ id: t.id, nome: t.name }));
+    return ok(c, 'Quiosques ativos.', { quiosques: kiosks });
+  });
+
+  app.post(`${base}/vendas`, counter, async (c) => {
+    const body = await jsonBody(c);
+    if (body instanceof Response) return body;
+    const sale = saleOf(body);
+    const senha = passwordOf(body);
+    const errors: Record<string, string[]> = sale.ok ? {} : { ...sale.errors };
+    if (senha === null) errors.senha_atendente = [text.password];
+    const kioskId = body.quiosque;
+    const target =
+      typeof kioskId === 'number'
+        ? (await listTerminals(store)).find(
+            (t) => t.id === kioskId && t.role === 'quiosque' && t.status === 'ativo',
+          )
+        : undefined;
+    if (target === undefined) errors.quiosque = [text.kiosk];
+    if (!sale.ok || senha === null || target === undefined) return invalid(c, errors);
+    const refused = await passwordRefusal(c, senha);
+    if (refused) return refused;
+    const staged = sales.stage({
+      kioskId: target.id,
+      counterId: me(c).id,
+      valorGasto: sale.valor,
+      itens: sale.itens,
+      password: senha,
+    });
+    if (!staged.ok) return fail(c, 409, saleMessages.busyKiosk);
+    return ok(
+      c,
+      `Venda enviada ao quiosque ${target.name}.`,
+      { venda: saleView(staged.sale) },
+      201,
+    );
+  });
+
+  const counterSale = (c: C) => {
+    const s = sales.get(c.req.param('id') ?? '');
+    return s !== null && s.counterId === me(c).id ? s : null;
+  };
+
+  app.get(`${base}/vendas/:id`, counter, (c) => {
+    const s = counterSale(c);
+    if (s === null) return fail(c, 404, text.notFound);
+    return ok(c, 'Venda enviada ao quiosque.', { venda: saleView(s) });
+  });
+
+  app.post(`${base}/vendas/:id/cancelar`, counter, (c) => {
+    const s = counterSale(c);
+    if (s === null) return fail(c, 404, text.notFound);
+    if (!sales.cancel(s)) {
+      return c.json(
+        { success: false, message: 'O cliente já usou esta venda.', data: { venda: saleView(s) } },
+        409,
+      );
+    }
+    return ok(c, 'Venda cancelada.', { venda: saleView(s) });
+  });
+
+  // --- both: live updates ---------------------------------------------------------------
+
+  app.get(`${base}/eventos`, (c) => {
+    const id = me(c).id;
+    const isKiosk = KIOSK_ROLES.includes(me(c).role);
+    return streamSSE(c, async (stream) => {
+      let closed = false;
+      const pending: string[] = [];
+      let wake: (() => void) | null = null;
+      const unlisten = await store.listen(KIOSK_CHANNEL, (payload) => {
+        try {
+          const msg = JSON.parse(payload) as { to: number[]; venda: unknown };
+          if (!msg.to.includes(id)) return;
+          pending.push(JSON.stringify(msg.venda));
+          wake?.();
+        } catch {
+          // not ours
+        }
+      });
+      stream.onAbort(() => {
+        closed = true;
+        wake?.();
+      });
+      try {
+        const open = isKiosk ? sales.openFor(id) : null;
+        await stream.writeSSE({
+          event: 'pronto',
+          data: JSON.stringify({ venda: open ? saleView(open) : null }),
+        });
+        while (!closed) {
+          while (pending.length > 0 && !closed) {
+            await stream.writeSSE({ event: 'venda', data: pending.shift()! });
+          }
+          if (closed) break;
+          const beat = await new Promise<boolean>((resolve) => {
+            const t = setTimeout(() => resolve(true), o.heartbeatMs ?? 15_000);
+            wake = () => {
+              clearTimeout(t);
+              resolve(false);
+            };
+          });
+          wake = null;
+          if (beat && !closed) await stream.write(': keep-alive\n\n');
+        }
+      } finally {
+        await unlisten();
+      }
+    });
+  });
+
+  return sales;
+}
