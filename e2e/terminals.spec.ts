@@ -2,52 +2,22 @@
 // or on a store's network): enrolling a browser with a code from `npm run terminal`, the
 // navigation of each role, revocation, and the attendant-password lockout on the counter.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { newCode, startServer, terminalCli } from '../server/app/spawn-helpers';
+import { newCode, terminalCli } from '../server/app/spawn-helpers';
 import { amount, expect, expectAccessible, postButton, search, test } from './support/fixtures';
+import { enrollAs as enroll, enrollHeading, ownServer } from './support/own-server';
 
 const SHOTS = '/tmp/shots-terminals';
 mkdirSync(SHOTS, { recursive: true });
 
-let dir: string;
-let env: Record<string, string>;
-let server: Awaited<ReturnType<typeof startServer>>;
-
 test.describe.configure({ mode: 'serial' });
 
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'e2e-terminals-'));
-  env = {
-    APP_DB: path.join(dir, 'app.db'),
-    SANDBOX_DB: path.join(dir, 'sandbox.db'),
-    SANDBOX_AUTO_ENROLL: '0',
-  };
-  server = await startServer(env);
-});
+const server = ownServer('terminals');
 
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const enrollHeading = (page: Page) =>
-  page.getByRole('heading', { name: 'Este terminal não está registrado' });
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Principal' });
 
-/** Opens the app in a fresh browser and enrolls it with a new code of `role`. */
-async function enrollAs(page: Page, role: string, name: string): Promise<number> {
-  const { id, code } = await newCode(env, role, name);
-  await page.goto(server.url);
-  await expect(enrollHeading(page)).toBeVisible();
-  await page.getByLabel('Código de registro').fill(code.toLowerCase());
-  await page.getByRole('button', { name: 'Registrar terminal' }).click();
-  await expect(page.getByTestId('terminal')).toContainText(name);
-  return id;
-}
+const enrollAs = (page: Page, role: string, name: string) => enroll(server, page, role, name);
 
 test('a browser is enrolled with a manager’s code; a wrong or used code is refused at its field', async ({
   page,
@@ -71,7 +41,7 @@ test('a browser is enrolled with a manager’s code; a wrong or used code is ref
   await expect(page.getByLabel('Código de registro')).toHaveValue('ZZZZ-ZZZZ');
   await page.screenshot({ path: `${SHOTS}/enroll-wrong-code.png` });
 
-  const { code } = await newCode(env, 'caixa', 'Caixa 1');
+  const { code } = await newCode(server.env, 'caixa', 'Caixa 1');
   await page.getByLabel('Código de registro').fill(code);
   await page.getByRole('button', { name: 'Registrar terminal' }).click();
   await expect(page.getByRole('dialog', { name: /abrir turno/i })).toBeVisible();
@@ -140,12 +110,12 @@ test('a revoked terminal is back at the enrollment screen on its next request', 
   const dialog = page.getByRole('dialog', { name: /abrir turno/i });
   await dialog.getByLabel('Senha do atendente').fill('1234');
   await dialog.getByRole('button', { name: /abrir turno/i }).click();
-  expect(await terminalCli(['revoke', String(id)], env)).toMatch(/revogado/);
+  expect(await terminalCli(['revoke', String(id)], server.env)).toMatch(/revogado/);
   await search(page, '11987654321');
   await expect(enrollHeading(page)).toBeVisible();
   await expect(page.getByText('O registro deste terminal foi revogado.')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/revoked.png` });
-  expect(await terminalCli(['list'], env)).toMatch(
+  expect(await terminalCli(['list'], server.env)).toMatch(
     new RegExp(`^${id}\\tcaixa\\tCaixa Revogado\\trevogado`, 'm'),
   );
 });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import Papa from 'papaparse';
-import { CSV_BOM, toCsv, type CsvColumn } from './csv';
+import { CSV_BOM, dateTimeCell, toCsv, type CsvColumn } from './csv';
 
 interface Row {
   name: string;
@@ -65,5 +65,14 @@ describe('toCsv', () => {
   test('numbers are written as numbers (a negative one too: it is not text)', async () => {
     const text = toCsv([{ name: 'x', n: -5 }], columns);
     expect(parse(text)[1]).toEqual(['x', '-5']);
+  });
+});
+
+describe('dateTimeCell', () => {
+  test('a wire date-time reads as São Paulo civil time, an instant in the terminal’s zone, none empty', () => {
+    expect(dateTimeCell('2024-05-01 13:45:10')).toBe('01/05/2024 13:45');
+    expect(dateTimeCell(new Date(2026, 10, 23, 7, 3, 59))).toBe('23/11/2026 07:03');
+    expect(dateTimeCell(null)).toBe('');
+    expect(dateTimeCell(undefined)).toBe('');
   });
 });

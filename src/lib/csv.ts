@@ -7,6 +7,7 @@
 // lazily from here instead made a chunk of its own, which split Rolldown's CommonJS helpers
 // out of the entry into a chunk of their own: +171 B gzip on the counter's first load.)
 import Papa from 'papaparse';
+import { formatDateTime, formatLocalDateTime } from './dates';
 
 /** A column: its header as the person reads it and the cell of each row. */
 export interface CsvColumn<Row> {
@@ -25,6 +26,18 @@ export const CSV_MIME = 'text/csv;charset=utf-8';
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/**
+ * A date-time cell, `dd/mm/aaaa hh:mm`: a wire date-time (São Paulo civil time, as the service
+ * sends it) as it reads, an instant (`Date`) in this terminal's timezone; empty for none.
+ */
+export function dateTimeCell(value: string | Date | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  return value instanceof Date ? formatLocalDateTime(value) : formatDateTime(value);
+}
+
+/** A file's name from what it holds and its day or scope: `premios-2026-11-23.csv`. */
+export const csvFilename = (...parts: readonly string[]) => `${parts.join('-')}.csv`;
+
 /** The file's text: BOM, header row, one row per record, CRLF after every row. */
 export function toCsv<Row>(rows: readonly Row[], columns: readonly CsvColumn<Row>[]): string {
   const body = Papa.unparse(
@@ -42,6 +55,16 @@ export function toCsv<Row>(rows: readonly Row[], columns: readonly CsvColumn<Row
   );
   // unparse ends the header row of an empty table with a newline, but not the last data row.
   return `${CSV_BOM}${body}${body.endsWith('\r\n') ? '' : '\r\n'}`;
+}
+
+/** Writes `rows` to a CSV file named `filename` the browser downloads; returns the name. */
+export function downloadRows<Row>(
+  filename: string,
+  rows: readonly Row[],
+  columns: readonly CsvColumn<Row>[],
+): string {
+  downloadCsv(filename, toCsv(rows, columns));
+  return filename;
 }
 
 /** Hands the text to the browser as a file download named `filename`. */

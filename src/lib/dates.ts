@@ -54,6 +54,16 @@ export function formatDateTime(value: string): string {
     : value;
 }
 
+/** An instant as `dd/mm/aaaa hh:mm` in this terminal's own timezone. */
+export function formatLocalDateTime(at: Date): string {
+  return `${pad(at.getDate())}/${pad(at.getMonth() + 1)}/${pad(at.getFullYear(), 4)} ${pad(at.getHours())}:${pad(at.getMinutes())}`;
+}
+
+/** The calendar day of `at` in this terminal's own timezone, as `YYYY-MM-DD`. */
+export function localDay(at: Date = new Date()): string {
+  return `${pad(at.getFullYear(), 4)}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`;
+}
+
 /** True for a real calendar date in `YYYY-MM-DD`: "2024-02-29" yes, "2024-02-30" no. */
 export function isRealDate(value: string): boolean {
   return /^\d{4}-\d{2}-\d{2}$/.test(value) && parseWireDateTime(value) !== null;

@@ -92,7 +92,10 @@ function Counter({ config }: { config: AppConfig }) {
       <ShiftBar onOpenLedger={() => setLedgerOpen(true)} />
       {ledgerOpen && (
         <Suspense fallback={null}>
-          <LedgerDialog onClose={() => setLedgerOpen(false)} />
+          <LedgerDialog
+            manager={config.terminal?.role === 'gerente'}
+            onClose={() => setLedgerOpen(false)}
+          />
         </Suspense>
       )}
       <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">

@@ -3,33 +3,30 @@
 // category in Portuguese, in the service's order (newest first). Imported with `import()` when
 // an export is written, so that it, @/lib/csv and papaparse stay out of the route's first load.
 import type { RewardRecord } from '@/api/schemas';
-import { downloadCsv, toCsv, type CsvColumn } from '@/lib/csv';
-import { formatDateTime, todayInSaoPaulo } from '@/lib/dates';
+import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
+import { todayInSaoPaulo } from '@/lib/dates';
 import { CATEGORY_LABELS, STATUS_LABELS } from './components/labels';
-
-const dateTime = (value: string | null | undefined) => (value ? formatDateTime(value) : '');
 
 export const REWARD_CSV_COLUMNS: readonly CsvColumn<RewardRecord>[] = [
   { header: 'Código do prêmio conquistado', cell: (r) => r.id_premio_cliente },
-  { header: 'Data da conquista', cell: (r) => dateTime(r.data_conquista) },
+  { header: 'Data da conquista', cell: (r) => dateTimeCell(r.data_conquista) },
   { header: 'Código do cliente', cell: (r) => r.id_cliente },
   { header: 'Prêmio', cell: (r) => r.nome },
   { header: 'Categoria', cell: (r) => CATEGORY_LABELS[r.categoria_premio] },
   { header: 'Situação', cell: (r) => STATUS_LABELS[r.premio_status] },
-  { header: 'Válido até', cell: (r) => dateTime(r.valido_ate) },
-  { header: 'Data do resgate', cell: (r) => dateTime(r.data_resgate) },
-  { header: 'Data do estorno', cell: (r) => dateTime(r.estornado_em) },
+  { header: 'Válido até', cell: (r) => dateTimeCell(r.valido_ate) },
+  { header: 'Data do resgate', cell: (r) => dateTimeCell(r.data_resgate) },
+  { header: 'Data do estorno', cell: (r) => dateTimeCell(r.estornado_em) },
 ];
 
 /** `premios-2026-11-23.csv` (the day in São Paulo). */
-export const rewardsCsvFilename = (now: Date = new Date()) => `premios-${todayInSaoPaulo(now)}.csv`;
+export const rewardsCsvFilename = (now: Date = new Date()) =>
+  csvFilename('premios', todayInSaoPaulo(now));
 
 /** Writes `records` to a CSV file the browser downloads; returns the file's name. */
 export function downloadRewardsCsv(
   records: readonly RewardRecord[],
   now: Date = new Date(),
 ): string {
-  const filename = rewardsCsvFilename(now);
-  downloadCsv(filename, toCsv(records, REWARD_CSV_COLUMNS));
-  return filename;
+  return downloadRows(rewardsCsvFilename(now), records, REWARD_CSV_COLUMNS);
 }

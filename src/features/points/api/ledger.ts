@@ -1,4 +1,6 @@
-// The shift ledger: this terminal's postings of a period, from the app server's journal.
+// The shift ledger: the postings of a day, from the app server's journal. A cashier's terminal
+// reads its own; a manager's every terminal's, or one (the server decides, by the terminal's
+// role, and lists the terminals only to a manager).
 import * as z from 'zod/mini';
 import { serverRequest } from '@/api/client';
 import { Lancamento } from '@/features/points/api/post-points';
@@ -12,18 +14,32 @@ export const Ledger = z.looseObject({
     }),
   ),
   truncado: z.boolean(),
+  /** The terminals a manager may filter by (empty for a cashier). */
+  terminais: z.array(z.looseObject({ id: z.string(), nome: z.string() })),
 });
 export type Ledger = z.infer<typeof Ledger>;
 export type LedgerEntry = Ledger['lancamentos'][number];
 
-/** The postings of the local day of `day` (newest first, unsettled ones of earlier days on top). */
-export function fetchLedger(day: Date, signal?: AbortSignal): Promise<Ledger> {
-  const from = new Date(day.getFullYear(), day.getMonth(), day.getDate());
-  const to = new Date(day.getFullYear(), day.getMonth(), day.getDate() + 1);
+export interface LedgerQuery {
+  /** The day, `YYYY-MM-DD`, in this terminal's timezone. */
+  day: string;
+  /** One terminal's id; null: what the role sees (a cashier its own, a manager every one). */
+  terminal: string | null;
+}
+
+/** The day's postings (newest first, unsettled ones of earlier days on top). */
+export function fetchLedger(q: LedgerQuery, signal?: AbortSignal): Promise<Ledger> {
+  const [year, month, date] = q.day.split('-').map(Number) as [number, number, number];
+  const from = new Date(year, month - 1, date);
+  const to = new Date(year, month - 1, date + 1);
   return serverRequest({
     method: 'GET',
     path: '/api/lancamentos',
-    query: { de: from.toISOString(), ate: to.toISOString() },
+    query: {
+      de: from.toISOString(),
+      ate: to.toISOString(),
+      ...(q.terminal === null ? {} : { terminal: q.terminal }),
+    },
     schema: Ledger,
     signal,
   });

@@ -1,16 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
+import { SelectField } from '@/components/ui/field';
+import { localDay } from '@/lib/dates';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
-import { fetchLedger, type Ledger, type LedgerEntry } from '@/features/points/api/ledger';
-
-const STATE_LABEL: Record<LedgerEntry['estado'], string> = {
-  lançado: 'Lançado',
-  recusado: 'Não lançado',
-  enviando: 'Enviando',
-  verificando: 'Conferindo',
-  desconhecido: 'Desconhecido',
-};
+import {
+  fetchLedger,
+  type Ledger,
+  type LedgerEntry,
+  type LedgerQuery,
+} from '@/features/points/api/ledger';
+import { LEDGER_STATE_LABELS } from '@/features/points/ledger-labels';
 
 const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
   enviando: 'Aguarde: o servidor ainda está enviando. Não lance de novo.',
@@ -24,34 +25,90 @@ const time = new Intl.DateTimeFormat('pt-BR', {
   minute: '2-digit',
   second: '2-digit',
 });
+const count = new Intl.NumberFormat('pt-BR');
 
-/** "Lançamentos do turno": the postings of today, newest first, anything unsettled on top. */
-export function LedgerDialog({ onClose }: { onClose: () => void }) {
+type Exported =
+  { kind: 'done'; filename: string; rows: number } | { kind: 'failed'; message: string } | null;
+
+/**
+ * "Lançamentos do turno": the postings of a day, newest first, anything unsettled on top. A
+ * cashier sees today's postings of this terminal; a manager (`manager`) every terminal's,
+ * filters by terminal and day, and exports what is listed as a CSV file.
+ */
+export function LedgerDialog({ onClose, manager }: { onClose: () => void; manager: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [ledger, setLedger] = useState<Ledger | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const [today] = useState(localDay);
+  const [dayText, setDayText] = useState(() => wireToDateText(today));
+  const [query, setQuery] = useState<LedgerQuery>({ day: today, terminal: null });
+  const [loaded, setLoaded] = useState<{ query: LedgerQuery; ledger: Ledger } | null>(null);
+  const [failed, setFailed] = useState<{ query: LedgerQuery; message: string } | null>(null);
+  const [exported, setExported] = useState<Exported>(null);
+  const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
     dialog.current?.showModal();
-    const ac = new AbortController();
-    fetchLedger(new Date(), ac.signal).then(setLedger, (e: unknown) => {
-      if (!ac.signal.aborted) setError(e instanceof Error ? e.message : 'Falha ao carregar.');
-    });
-    return () => ac.abort();
   }, []);
+
+  useEffect(() => {
+    const ac = new AbortController();
+    fetchLedger(query, ac.signal).then(
+      (ledger) => setLoaded({ query, ledger }),
+      (e: unknown) => {
+        if (!ac.signal.aborted)
+          setFailed({ query, message: e instanceof Error ? e.message : 'Falha ao carregar.' });
+      },
+    );
+    return () => ac.abort();
+  }, [query]);
+
+  const changeQuery = (next: LedgerQuery) => {
+    setExported(null);
+    setQuery(next);
+  };
+  const error = failed?.query === query ? failed.message : null;
+  const ledger = loaded?.query === query ? loaded.ledger : null;
+  const stale = loaded !== null && ledger === null; // the previous answer, while the next loads
+  const shown = ledger ?? loaded?.ledger ?? null;
+  const terminals = shown?.terminais ?? [];
+  const allTerminals = manager && query.terminal === null;
+  const isToday = query.day === today;
+
+  const exportCsv = async () => {
+    if (!ledger) return;
+    setExporting(true);
+    try {
+      const { downloadLedgerCsv } = await import('@/features/points/ledger-csv');
+      const filename = downloadLedgerCsv(ledger.lancamentos, query);
+      setExported({ kind: 'done', filename, rows: ledger.lancamentos.length });
+    } catch (e) {
+      setExported({
+        kind: 'failed',
+        message: e instanceof Error ? e.message : 'Erro desconhecido.',
+      });
+    } finally {
+      setExporting(false);
+    }
+  };
 
   return (
     <dialog
       ref={dialog}
       onClose={onClose}
       aria-labelledby="ledger-title"
-      className="m-auto w-[min(64rem,95vw)] rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40"
+      className="m-auto w-[min(72rem,95vw)] rounded-lg border border-slate-300 p-0 shadow-xl backdrop:bg-slate-900/40"
     >
-      <div className="flex items-center gap-4 border-b border-slate-200 px-4 py-3">
+      <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-200 px-4 py-3">
         <h2 id="ledger-title" className="text-lg font-bold">
           Lançamentos do turno
         </h2>
-        <p className="text-sm text-slate-700">Hoje, mais recentes primeiro</p>
+        <p className="text-sm text-slate-700">
+          {isToday ? 'Hoje' : wireToDateText(query.day)}
+          {manager &&
+            (allTerminals
+              ? ', todos os terminais'
+              : `, ${terminals.find((t) => t.id === query.terminal)?.nome ?? `terminal ${query.terminal}`}`)}
+          , mais recentes primeiro
+        </p>
         <Button
           variant="secondary"
           size="sm"
@@ -61,26 +118,79 @@ export function LedgerDialog({ onClose }: { onClose: () => void }) {
           Fechar
         </Button>
       </div>
+      {manager && (
+        <div className="flex flex-wrap items-start gap-x-4 gap-y-2 border-b border-slate-200 bg-slate-50 px-4 py-3">
+          <DateField
+            label="Dia"
+            className="w-40"
+            value={dayText}
+            onValueChange={(text) => {
+              setDayText(text);
+              const day = dateTextToWire(text);
+              if (day) changeQuery({ ...query, day });
+            }}
+          />
+          <SelectField
+            label="Terminal"
+            className="min-w-48"
+            value={query.terminal ?? ''}
+            onChange={(e) => changeQuery({ ...query, terminal: e.target.value || null })}
+          >
+            <option value="">Todos os terminais</option>
+            {terminals.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.nome}
+              </option>
+            ))}
+          </SelectField>
+          <div className="flex flex-col gap-1 self-end">
+            <Button
+              variant="secondary"
+              onClick={() => void exportCsv()}
+              disabled={!ledger || ledger.lancamentos.length === 0 || exporting}
+              busy={exporting}
+            >
+              {!exporting && <span aria-hidden="true">⬇</span>} Exportar CSV
+            </Button>
+          </div>
+          <div role="status" className="basis-full text-sm text-slate-800 empty:hidden">
+            {exported?.kind === 'done' && (
+              <p>
+                <span aria-hidden="true">✓ </span>
+                Arquivo {exported.filename} gerado com {count.format(exported.rows)}{' '}
+                {exported.rows === 1 ? 'lançamento' : 'lançamentos'}.
+              </p>
+            )}
+          </div>
+          {exported?.kind === 'failed' && (
+            <p role="alert" className="basis-full text-sm text-red-800">
+              Não foi possível exportar: {exported.message}
+            </p>
+          )}
+        </div>
+      )}
       {/* A long day scrolls: the region takes focus so the keyboard can scroll it too. */}
       <div
-        className="max-h-[70vh] overflow-auto p-4"
+        className="max-h-[65vh] overflow-auto p-4"
         role="region"
         aria-label="Lista de lançamentos"
+        aria-busy={stale || undefined}
         tabIndex={0}
       >
         {error ? (
           <p role="alert" className="text-red-800">
             Não foi possível carregar os lançamentos: {error}
           </p>
-        ) : ledger === null ? (
+        ) : shown === null ? (
           <p role="status">Carregando…</p>
-        ) : ledger.lancamentos.length === 0 ? (
-          <p>Nenhum lançamento hoje.</p>
+        ) : shown.lancamentos.length === 0 ? (
+          <p>{isToday ? 'Nenhum lançamento hoje.' : 'Nenhum lançamento neste dia.'}</p>
         ) : (
-          <table className="w-full text-left text-sm">
+          <table className={`w-full text-left text-sm ${stale ? 'opacity-60' : ''}`}>
             <thead>
               <tr className="border-b border-slate-300 text-slate-700">
                 <th className="py-1 pr-3 font-semibold">Hora</th>
+                {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
                 <th className="py-1 pr-3 font-semibold">Cliente</th>
                 <th className="py-1 pr-3 text-right font-semibold">Valor</th>
                 <th className="py-1 pr-3 text-right font-semibold">Pontos</th>
@@ -88,9 +198,12 @@ export function LedgerDialog({ onClose }: { onClose: () => void }) {
               </tr>
             </thead>
             <tbody>
-              {ledger.lancamentos.map((l) => (
+              {shown.lancamentos.map((l) => (
                 <tr key={l.chave} className="border-b border-slate-200 align-top">
                   <td className="tabular py-1.5 pr-3">{time.format(new Date(l.criado_em))}</td>
+                  {allTerminals && (
+                    <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
+                  )}
                   <td className="py-1.5 pr-3">
                     <span className="tabular">{maskPhone(l.celular)}</span>
                     {l.nome && <span className="block text-slate-700">{l.nome}</span>}
@@ -107,7 +220,7 @@ export function LedgerDialog({ onClose }: { onClose: () => void }) {
                             : 'text-amber-800'
                       }
                     >
-                      {STATE_LABEL[l.estado]}
+                      {LEDGER_STATE_LABELS[l.estado]}
                     </strong>
                     {(WHAT_TO_DO[l.estado] ?? (l.estado === 'recusado' ? l.motivo : null)) && (
                       <span className="block text-slate-700">
@@ -120,7 +233,7 @@ export function LedgerDialog({ onClose }: { onClose: () => void }) {
             </tbody>
           </table>
         )}
-        {ledger?.truncado && (
+        {shown?.truncado && (
           <p className="mt-2 text-sm text-slate-700">Mostrando os lançamentos mais recentes.</p>
         )}
       </div>

@@ -1,0 +1,201 @@
+// The manager's ledger through the real app server (auto-enrollment off, as live): two cashier
+// terminals post, a manager's terminal sees every terminal's postings, filters by terminal and
+// by day, and exports the CSV (read back here); a cashier sees only its own, on screen and at
+// the API.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import type { Browser, Page } from '@playwright/test';
+import { createJournalStore, openStore } from '../server/store';
+import {
+  amount,
+  expect,
+  expectAccessible,
+  postButton,
+  posted,
+  search,
+  test,
+} from './support/fixtures';
+import { enrollAs, ownServer } from './support/own-server';
+
+const SHOTS = '/tmp/shots-ledger';
+mkdirSync(SHOTS, { recursive: true });
+
+test.describe.configure({ mode: 'serial' });
+
+const server = ownServer('ledger');
+
+/** A fresh browser enrolled with a new code of `role`, its shift open. */
+async function terminal(browser: Browser, role: string, name: string) {
+  const page = await (await browser.newContext()).newPage();
+  const id = await enrollAs(server, page, role, name);
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('1234');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+  return { page, id: String(id) };
+}
+
+async function post(page: Page, phone: string, cents: string) {
+  await search(page, phone);
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
+async function openLedger(page: Page) {
+  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Lançamentos do turno' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+
+/**
+ * A settled posting of yesterday by `terminalId`, written to the journal as the server would
+ * have (a day filter needs a posting on another day than the test's).
+ */
+async function postingOfYesterday(terminalId: string, at: Date) {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    const journal = createJournalStore(store);
+    const key = randomUUID();
+    const owner = 'e2e';
+    await journal.create({
+      key,
+      establishmentId: 1,
+      terminalId,
+      requestId: key,
+      fingerprint: 'e2e',
+      customerKey: '+5531991234567',
+      customerName: 'Cliente de Ontem',
+      amount: 777,
+      owner,
+      leaseUntil: Date.now() + 3_600_000,
+      createdAt: at.getTime(),
+    });
+    const settled = await journal.update(
+      key,
+      owner,
+      { state: 'lançado', points: 7, settledAt: at.getTime(), endedAt: at.getTime() },
+      at.getTime(),
+    );
+    expect(settled).toBe(true);
+  } finally {
+    await store.close();
+  }
+}
+
+test('a manager sees every terminal, filters by terminal and day and exports the CSV; a cashier sees only its own', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const caixa1 = await terminal(browser, 'caixa', 'Caixa 1');
+  const caixa2 = await terminal(browser, 'caixa', 'Caixa 2');
+  await post(caixa1.page, '11987654321', '1234'); // Maria da Silva
+  await post(caixa2.page, '21998765432', '5600'); // João Pereira
+  const yesterday = new Date(Date.now() - 24 * 3_600_000);
+  await postingOfYesterday(caixa1.id, yesterday);
+
+  // A cashier: its own postings of today, no filter, no export.
+  const own = await openLedger(caixa1.page);
+  const ownRows = own.getByRole('row').filter({ hasText: 'R$' });
+  await expect(ownRows).toHaveCount(1);
+  await expect(ownRows.first()).toContainText('Maria da Silva');
+  await expect(own).not.toContainText('João Pereira');
+  await expect(own.getByLabel('Terminal')).toHaveCount(0);
+  await expect(own.getByRole('button', { name: /Exportar CSV/ })).toHaveCount(0);
+  await caixa1.page.screenshot({ path: `${SHOTS}/caixa-ledger.png` });
+  // ...and the server refuses it another terminal's, whatever the browser asks.
+  const from = new Date(yesterday.getTime() - 24 * 3_600_000).toISOString();
+  const to = new Date(Date.now() + 24 * 3_600_000).toISOString();
+  const api = `${server.url}/api/lancamentos?de=${from}&ate=${to}`;
+  const other = await caixa1.page.request.get(`${api}&terminal=${caixa2.id}`);
+  expect(other.status()).toBe(403);
+  const mine = (await (await caixa1.page.request.get(api)).json()) as {
+    data: { lancamentos: { terminal: string }[]; terminais: unknown[] };
+  };
+  expect(new Set(mine.data.lancamentos.map((l) => l.terminal))).toEqual(new Set([caixa1.id]));
+  expect(mine.data.terminais).toEqual([]);
+  console.log(
+    `cashier: ${mine.data.lancamentos.length} own postings over two days, another terminal's -> ${other.status()}`,
+  );
+
+  // The manager: every terminal's postings of today, with the terminal's name.
+  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const page = gerente.page;
+  const ledger = await openLedger(page);
+  const rows = ledger.getByRole('row').filter({ hasText: 'R$' });
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('Caixa 2');
+  await expect(rows.nth(0)).toContainText('João Pereira');
+  await expect(rows.nth(0)).toContainText('R$ 56,00');
+  await expect(rows.nth(1)).toContainText('Caixa 1');
+  await expect(rows.nth(1)).toContainText('Maria da Silva');
+  await expect(ledger).toContainText('Hoje, todos os terminais');
+  await expectAccessible(page, 'manager ledger');
+  await page.screenshot({ path: `${SHOTS}/gerente-ledger.png` });
+
+  // One terminal.
+  await ledger.getByLabel('Terminal').selectOption({ label: 'Caixa 2' });
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('João Pereira');
+  await expect(ledger).toContainText('Hoje, Caixa 2');
+
+  // Every terminal again, yesterday.
+  await ledger.getByLabel('Terminal').selectOption({ label: 'Todos os terminais' });
+  const [y, m, d] = saoPauloDay(yesterday).split('-');
+  const day = ledger.getByLabel(/^Dia/);
+  await day.fill('');
+  await day.pressSequentially(`${d}${m}${y}`);
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('Cliente de Ontem');
+  await expect(rows.first()).toContainText('R$ 7,77');
+  await expect(ledger).toContainText(`${d}/${m}/${y}, todos os terminais`);
+  await page.screenshot({ path: `${SHOTS}/gerente-ledger-yesterday.png` });
+
+  // Today's, exported: the file reads back as the screen lists it.
+  await day.fill('');
+  await day.pressSequentially(saoPauloDay(new Date()).split('-').reverse().join(''));
+  await expect(rows).toHaveCount(2);
+  const downloading = page.waitForEvent('download');
+  await ledger.getByRole('button', { name: 'Exportar CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`lancamentos-${saoPauloDay(new Date())}.csv`);
+  await expect(ledger.getByRole('status')).toContainText(
+    `Arquivo ${download.suggestedFilename()} gerado com 2 lançamentos.`,
+  );
+  const bytes = readFileSync(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
+  const text = bytes.toString('utf8').slice(1);
+  const parsed = Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data;
+  expect(parsed[0]).toEqual([
+    'Data e hora',
+    'Terminal',
+    'Código do cliente',
+    'Cliente',
+    'Celular',
+    'Valor (R$)',
+    'Pontos',
+    'Situação',
+    'Motivo',
+    'Código da venda',
+  ]);
+  const body = parsed.slice(1);
+  expect(body.map((r) => [r[1], r[3], r[4], r[5], r[7]])).toEqual([
+    ['Caixa 2', 'João Pereira', '(21) *****-5432', '56,00', 'Lançado'],
+    ['Caixa 1', 'Maria da Silva', '(11) *****-4321', '12,34', 'Lançado'],
+  ]);
+  for (const r of body) {
+    expect(r[0]).toMatch(/^\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/);
+    expect(r[2]).toMatch(/^\d+$/);
+    expect(r[6]).toMatch(/^\d+$/);
+  }
+  console.log(`manager export: ${body.length} rows read back from ${download.suggestedFilename()}`);
+  await expectAccessible(page, 'manager ledger exported');
+  await page.screenshot({ path: `${SHOTS}/gerente-ledger-exported.png` });
+  for (const p of [caixa1.page, caixa2.page, page]) await p.context().close();
+});

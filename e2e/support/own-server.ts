@@ -1,0 +1,56 @@
+// A spec's own app server with the embedded sandbox and auto-enrollment off (as in live mode):
+// a fresh database in a temporary folder, started before the spec's tests and stopped after.
+// Browsers become terminals with codes from `npm run terminal`, as a manager enrolls them.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { newCode, startServer } from '../../server/app/spawn-helpers';
+
+export interface OwnServer {
+  /** The environment the server and the terminal CLI run with (APP_DB, SANDBOX_DB, …). */
+  env: Record<string, string>;
+  url: string;
+}
+
+/** Registers the spec's beforeAll/afterAll; the server's fields are set once it listens. */
+export function ownServer(name: string): OwnServer {
+  const own: OwnServer = { env: {}, url: '' };
+  let dir = '';
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    dir = mkdtempSync(path.join(tmpdir(), `e2e-${name}-`));
+    own.env = {
+      APP_DB: path.join(dir, 'app.db'),
+      SANDBOX_DB: path.join(dir, 'sandbox.db'),
+      SANDBOX_AUTO_ENROLL: '0',
+    };
+    server = await startServer(own.env);
+    own.url = server.url;
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return own;
+}
+
+export const enrollHeading = (page: Page) =>
+  page.getByRole('heading', { name: 'Este terminal não está registrado' });
+
+/** Opens the app in `page` and enrolls it with a new code of `role`; the terminal's id. */
+export async function enrollAs(
+  own: OwnServer,
+  page: Page,
+  role: string,
+  name: string,
+): Promise<number> {
+  const { id, code } = await newCode(own.env, role, name);
+  await page.goto(own.url);
+  await expect(enrollHeading(page)).toBeVisible();
+  await page.getByLabel('Código de registro').fill(code.toLowerCase());
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  await expect(page.getByTestId('terminal')).toContainText(name);
+  return id;
+}

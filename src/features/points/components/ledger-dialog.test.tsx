@@ -1,0 +1,172 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import Papa from 'papaparse';
+import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { LedgerDialog } from './ledger-dialog';
+
+beforeEach(() => {
+  // jsdom has no modal dialogs.
+  HTMLDialogElement.prototype.showModal = function () {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close = function () {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+});
+afterEach(() => vi.unstubAllGlobals());
+
+const TERMINALS = [
+  { id: '1', nome: 'Caixa 1' },
+  { id: '2', nome: 'Caixa 2' },
+];
+
+function posting(terminal: string, nome: string, at: Date) {
+  return {
+    chave: `${terminal}-${nome}`,
+    estado: 'lançado',
+    motivo: null,
+    valor_gasto: 2590,
+    celular: '+5511987654321',
+    nome,
+    pontos: 25,
+    conferido: false,
+    resposta: null,
+    cliente: null,
+    criado_em: at.toISOString(),
+    atualizado_em: at.toISOString(),
+    terminal,
+    terminal_nome: TERMINALS.find((t) => t.id === terminal)!.nome,
+  };
+}
+
+/** A ledger server: two terminals' postings today, one yesterday; the role's view. */
+function serve(manager: boolean) {
+  const now = new Date();
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1, 15, 0);
+  const all = [
+    posting('2', 'Ana Dois', now),
+    posting('1', 'Bruno Um', now),
+    posting('1', 'Carla Ontem', yesterday),
+  ];
+  return stubFetch((url) => {
+    const q = new URL(url, 'http://x').searchParams;
+    const from = Date.parse(q.get('de')!);
+    const to = Date.parse(q.get('ate')!);
+    const terminal = q.get('terminal') ?? (manager ? null : '1');
+    const lancamentos = all.filter(
+      (p) =>
+        (terminal === null || p.terminal === terminal) &&
+        Date.parse(p.criado_em) >= from &&
+        Date.parse(p.criado_em) < to,
+    );
+    return jsonResponse(
+      200,
+      ok({ lancamentos, truncado: false, terminais: manager ? TERMINALS : [] }),
+    );
+  });
+}
+
+const names = () =>
+  screen
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) =>
+      within(r)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    );
+
+test("a cashier sees today's postings of its own terminal, with no filter and no export", async () => {
+  const fetchMock = serve(false);
+  render(<LedgerDialog manager={false} onClose={() => {}} />);
+  await screen.findByText('Bruno Um');
+  expect(screen.queryByText('Ana Dois')).toBeNull();
+  expect(screen.queryByLabelText(/Terminal/)).toBeNull();
+  expect(screen.queryByLabelText(/^Dia/)).toBeNull();
+  expect(screen.queryByRole('button', { name: /Exportar CSV/ })).toBeNull();
+  expect(screen.queryByRole('columnheader', { name: 'Terminal' })).toBeNull();
+  expect(
+    new URL(String(fetchMock.mock.calls[0]![0]), 'http://x').searchParams.has('terminal'),
+  ).toBe(false);
+});
+
+test('a manager sees every terminal, filters by one and by day, and exports what is listed', async () => {
+  const user = userEvent.setup();
+  const fetchMock = serve(true);
+  const files: string[] = [];
+  const names_: string[] = [];
+  // jsdom has no object URLs: keep the file's text (read as a browser's FileReader would).
+  URL.createObjectURL = (blob: Blob) => {
+    const reader = new FileReader();
+    reader.onload = () => files.push(String(reader.result));
+    reader.readAsText(blob);
+    return 'blob:ledger';
+  };
+  URL.revokeObjectURL = () => {};
+  const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+    this: HTMLAnchorElement,
+  ) {
+    names_.push(this.download);
+  });
+  render(<LedgerDialog manager onClose={() => {}} />);
+  await screen.findByText('Ana Dois');
+  expect(screen.getByRole('columnheader', { name: 'Terminal' })).toBeTruthy();
+  expect(names().map((r) => [r[1], r[2]])).toEqual([
+    ['Caixa 2', expect.stringContaining('Ana Dois')],
+    ['Caixa 1', expect.stringContaining('Bruno Um')],
+  ]);
+
+  await user.selectOptions(screen.getByLabelText('Terminal'), 'Caixa 1');
+  await waitFor(() => expect(screen.queryByText('Ana Dois')).toBeNull());
+  expect(screen.getByText('Bruno Um')).toBeTruthy();
+  expect(screen.queryByRole('columnheader', { name: 'Terminal' })).toBeNull();
+  const last = () => new URL(String(fetchMock.mock.calls.at(-1)![0]), 'http://x').searchParams;
+  expect(last().get('terminal')).toBe('1');
+
+  const day = screen.getByLabelText(/^Dia/);
+  const y = new Date();
+  y.setDate(y.getDate() - 1);
+  const typed = `${String(y.getDate()).padStart(2, '0')}${String(y.getMonth() + 1).padStart(2, '0')}${y.getFullYear()}`;
+  await user.clear(day);
+  await user.type(day, typed);
+  await screen.findByText('Carla Ontem');
+  expect(screen.queryByText('Bruno Um')).toBeNull();
+  expect(Date.parse(last().get('de')!)).toBe(
+    new Date(y.getFullYear(), y.getMonth(), y.getDate()).getTime(),
+  );
+
+  await user.click(screen.getByRole('button', { name: /Exportar CSV/ }));
+  const iso = `${y.getFullYear()}-${String(y.getMonth() + 1).padStart(2, '0')}-${String(y.getDate()).padStart(2, '0')}`;
+  const filename = `lancamentos-${iso}-terminal-1.csv`;
+  await waitFor(() =>
+    expect(screen.getByRole('status').textContent).toBe(
+      `✓ Arquivo ${filename} gerado com 1 lançamento.`,
+    ),
+  );
+  expect(names_).toEqual([filename]);
+  await waitFor(() => expect(files).toHaveLength(1));
+  const rows = Papa.parse<string[]>(files[0]!.replace(/^\uFEFF/, ''), {
+    delimiter: ';',
+    skipEmptyLines: true,
+  }).data;
+  expect(rows).toHaveLength(2);
+  expect(rows[1]!.slice(1, 4)).toEqual(['Caixa 1', '', 'Carla Ontem']);
+  click.mockRestore();
+});
+
+test('a day typed incomplete says so at the field and keeps the list it had', async () => {
+  const user = userEvent.setup();
+  const fetchMock = serve(true);
+  render(<LedgerDialog manager onClose={() => {}} />);
+  await screen.findByText('Ana Dois');
+  const calls = fetchMock.mock.calls.length;
+  const day = screen.getByLabelText(/^Dia/);
+  await user.clear(day);
+  await user.type(day, '3102');
+  await user.tab();
+  expect(await screen.findByText('Data incompleta: use dd/mm/aaaa.')).toBeTruthy();
+  expect(screen.getByText('Ana Dois')).toBeTruthy();
+  expect(fetchMock.mock.calls.length).toBe(calls);
+});

@@ -1,0 +1,49 @@
+// The ledger as a CSV file in the rewards export's format (@/lib/csv: UTF-8 with BOM, `;`,
+// Portuguese headers, `dd/mm/aaaa hh:mm`, formula-like cells neutralised): one row per
+// posting as the manager's screen lists it, the time in this terminal's timezone, the amount
+// as a number Excel in Brazil reads (`1234,56`), the phone masked as on the screen. Imported
+// with `import()` when the file is written, so that it, @/lib/csv and papaparse stay out of
+// the counter's chunks.
+import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
+import { maskPhone } from '@/lib/phone';
+import type { LedgerEntry, LedgerQuery } from './api/ledger';
+import { LEDGER_STATE_LABELS } from './ledger-labels';
+
+/** The customer's id: from the server's reading, else from the service's own answer. */
+function customerId(l: LedgerEntry): number | null {
+  if (l.cliente?.id_cliente != null) return l.cliente.id_cliente;
+  const corpo = l.resposta?.corpo;
+  const data =
+    typeof corpo === 'object' && corpo !== null ? (corpo as { data?: unknown }).data : null;
+  const id =
+    typeof data === 'object' && data !== null
+      ? (data as { id_cliente?: unknown }).id_cliente
+      : null;
+  return typeof id === 'number' ? id : null;
+}
+
+const reais = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');
+
+export const LEDGER_CSV_COLUMNS: readonly CsvColumn<LedgerEntry>[] = [
+  { header: 'Data e hora', cell: (l) => dateTimeCell(new Date(l.criado_em)) },
+  { header: 'Terminal', cell: (l) => l.terminal_nome ?? l.terminal },
+  { header: 'Código do cliente', cell: customerId },
+  { header: 'Cliente', cell: (l) => l.nome ?? l.cliente?.nome },
+  { header: 'Celular', cell: (l) => maskPhone(l.celular) },
+  { header: 'Valor (R$)', cell: (l) => reais(l.valor_gasto) },
+  { header: 'Pontos', cell: (l) => l.pontos },
+  { header: 'Situação', cell: (l) => LEDGER_STATE_LABELS[l.estado] },
+  { header: 'Motivo', cell: (l) => l.motivo },
+  { header: 'Código da venda', cell: (l) => l.chave },
+];
+
+/** `lancamentos-2026-11-23.csv`, or `lancamentos-2026-11-23-terminal-3.csv` for one terminal. */
+export const ledgerCsvFilename = (q: LedgerQuery) =>
+  q.terminal === null
+    ? csvFilename('lancamentos', q.day)
+    : csvFilename('lancamentos', q.day, 'terminal', q.terminal);
+
+/** Writes the entries to a CSV file the browser downloads; returns the file's name. */
+export function downloadLedgerCsv(entries: readonly LedgerEntry[], q: LedgerQuery): string {
+  return downloadRows(ledgerCsvFilename(q), entries, LEDGER_CSV_COLUMNS);
+}
