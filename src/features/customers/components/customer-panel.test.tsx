@@ -3,7 +3,11 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer, type PointEntry } from '@/api/schemas';
 import { REWARD_COUNTER_KEYS } from '@/api/wire';
+import { formatDateTime } from '@/lib/dates';
 import { CustomerPanel } from './customer-panel';
+
+/** Rows the history shows at first and adds per "Mostrar mais". */
+const HISTORY_PAGE = 50;
 
 const TODAY = '2026-03-10';
 
@@ -149,6 +153,29 @@ describe('CustomerPanel', () => {
       '01/05/2025 10:00',
     ]);
     expect(within(rows[0]!).getByText('+30')).toBeTruthy();
+  });
+
+  test('a long history shows its newest page and more on request, newest first', async () => {
+    // One entry a minute from 2024-01-01 00:00, given oldest first.
+    const at = (i: number) =>
+      new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString().replace('T', ' ').slice(0, 19);
+    const historico = Array.from({ length: 3000 }, (_, i) => entry(i + 1, 1, at(i), '2027-01-31'));
+    render(<CustomerPanel customer={customer({}, { historico })} today={TODAY} />);
+    const history = screen.getByRole('region', { name: 'Histórico de pontos' });
+    const rows = () => within(history).getAllByRole('row').slice(1);
+    expect(rows()).toHaveLength(HISTORY_PAGE);
+    expect(within(history).getByText(`${HISTORY_PAGE} de 3.000`)).toBeTruthy();
+    // Newest first: the last entry given is the newest.
+    expect(within(rows()[0]!).getAllByRole('cell')[0]?.textContent).toBe(
+      formatDateTime(historico[2999]!.data),
+    );
+    await userEvent.click(
+      within(history).getByRole('button', { name: `Mostrar mais ${HISTORY_PAGE}` }),
+    );
+    expect(rows()).toHaveLength(2 * HISTORY_PAGE);
+    expect(within(rows()[HISTORY_PAGE]!).getAllByRole('cell')[0]?.textContent).toBe(
+      formatDateTime(historico[2999 - HISTORY_PAGE]!.data),
+    );
   });
 
   test('the 20 reward counters form a status × category table', () => {

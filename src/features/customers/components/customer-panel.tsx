@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Customer, PointEntry } from '@/api/schemas';
 import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '@/api/wire';
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
@@ -287,9 +287,16 @@ function RewardCounters({ customer, pending }: { customer: Customer; pending: nu
   );
 }
 
+/** History rows rendered at first, and added by each "Mostrar mais". */
+const HISTORY_PAGE = 50;
+
 function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
   const headingId = useId();
-  const sorted = entries ? [...entries].sort(newestFirst) : [];
+  const sorted = useMemo(() => (entries ? [...entries].sort(newestFirst) : []), [entries]);
+  // A customer may have thousands of entries: the newest page renders, more on request.
+  const [limit, setLimit] = useState(HISTORY_PAGE);
+  const shown = sorted.length > limit ? sorted.slice(0, limit) : sorted;
+  const more = Math.min(HISTORY_PAGE, sorted.length - shown.length);
   return (
     <div className="flex min-h-0 flex-col">
       <h3 id={headingId} className="mb-1 text-sm font-bold">
@@ -322,7 +329,7 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
               </tr>
             </thead>
             <tbody>
-              {sorted.map((e) => (
+              {shown.map((e) => (
                 <tr key={e.id_cartela_cliente} className="border-t border-slate-200">
                   <td className="tabular px-2 py-0.5">{formatDateTime(e.data)}</td>
                   <td className="px-2 py-0.5">{tipoLabel(e.tipo)}</td>
@@ -336,6 +343,20 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
               ))}
             </tbody>
           </table>
+          {more > 0 && (
+            <p className="flex flex-wrap items-center gap-x-2 border-t border-slate-200 px-2 py-1 text-xs @[28rem]:text-sm">
+              <span className="text-slate-700">
+                {shown.length.toLocaleString('pt-BR')} de {sorted.length.toLocaleString('pt-BR')}
+              </span>
+              <button
+                type="button"
+                onClick={() => setLimit((n) => n + HISTORY_PAGE)}
+                className="rounded font-semibold text-blue-800 underline underline-offset-2"
+              >
+                Mostrar mais {more}
+              </button>
+            </p>
+          )}
         </div>
       )}
     </div>

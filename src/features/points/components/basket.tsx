@@ -21,10 +21,9 @@ type Props = { form: UseFormReturn<SaleValues> };
 export function Basket({ form }: Props) {
   const { control, register, formState } = form;
   const { fields, append, remove } = useFieldArray({ control, name: 'itens' });
+  // The lines' totals follow what is typed in them; the amount is followed only by the
+  // summary below, so typing the amount does not re-render every line.
   const lines = useWatch({ control, name: 'itens' });
-  const valor = useWatch({ control, name: 'valor' });
-  const total = basketTotal(lines);
-  const diff = valor - total;
   const errors = formState.errors.itens;
   // Errors of the basket as a whole (the sum rule, or the service's `itens`).
   const basketError = errors?.root?.message ?? errors?.message;
@@ -33,14 +32,7 @@ export function Basket({ form }: Props) {
   const add = () => {
     append({ ...emptyLine }, { shouldFocus: true, focusName: `itens.${fields.length}.descricao` });
   };
-  const canUseTotal = fields.length > 0 && total !== valor;
-  const applyTotal = () =>
-    form.setValue('valor', total, {
-      shouldDirty: true,
-      shouldValidate: form.formState.isSubmitted,
-    });
   useHotkey('F4', add, canAdd);
-  useHotkey('F8', applyTotal, canUseTotal);
 
   return (
     <section aria-labelledby="basket-title" className="flex flex-col gap-2">
@@ -130,38 +122,54 @@ export function Basket({ form }: Props) {
           })}
         </ol>
       )}
-      {fields.length > 0 && (
-        <div
-          className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md bg-slate-100 px-3 py-2"
-          aria-live="polite"
-        >
-          <span>
-            Total dos itens: <strong className="tabular">{formatBRL(total)}</strong>
-          </span>
-          <span>
-            Diferença:{' '}
-            <strong className={`tabular ${diff === 0 ? 'text-emerald-800' : 'text-red-800'}`}>
-              {diff === 0
-                ? '✓ fecha com o valor'
-                : `${diff > 0 ? 'faltam' : 'sobram'} ${formatBRL(Math.abs(diff))}`}
-            </strong>
-          </span>
-          <Button
-            variant="secondary"
-            className="ml-auto"
-            shortcut="F8"
-            disabled={!canUseTotal}
-            onClick={applyTotal}
-          >
-            Usar total dos itens como valor
-          </Button>
-        </div>
-      )}
+      {fields.length > 0 && <BasketSummary form={form} />}
       {basketError && (
         <p role="alert" className="text-sm font-medium text-red-800">
           ⚠ {basketError}
         </p>
       )}
     </section>
+  );
+}
+
+/** Total of the lines, the difference to the amount, and F8: the part that follows the amount. */
+function BasketSummary({ form }: Props) {
+  const lines = useWatch({ control: form.control, name: 'itens' });
+  const valor = useWatch({ control: form.control, name: 'valor' });
+  const total = basketTotal(lines);
+  const diff = valor - total;
+  const canUseTotal = total !== valor;
+  const applyTotal = () =>
+    form.setValue('valor', total, {
+      shouldDirty: true,
+      shouldValidate: form.formState.isSubmitted,
+    });
+  useHotkey('F8', applyTotal, canUseTotal);
+  return (
+    <div
+      className="flex flex-wrap items-center gap-x-4 gap-y-2 rounded-md bg-slate-100 px-3 py-2"
+      aria-live="polite"
+    >
+      <span>
+        Total dos itens: <strong className="tabular">{formatBRL(total)}</strong>
+      </span>
+      <span>
+        Diferença:{' '}
+        <strong className={`tabular ${diff === 0 ? 'text-emerald-800' : 'text-red-800'}`}>
+          {diff === 0
+            ? '✓ fecha com o valor'
+            : `${diff > 0 ? 'faltam' : 'sobram'} ${formatBRL(Math.abs(diff))}`}
+        </strong>
+      </span>
+      <Button
+        variant="secondary"
+        className="ml-auto"
+        shortcut="F8"
+        disabled={!canUseTotal}
+        onClick={applyTotal}
+      >
+        Usar total dos itens como valor
+      </Button>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState, type Ref } from 'react';
 import type * as z from 'zod/mini';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
 import { isPasswordLock, type ApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
@@ -76,9 +76,6 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
     },
     resolver: zodResolver(customerFieldsSchema),
   });
-  const valor = useWatch({ control: sale.control, name: 'valor' });
-  const lines = useWatch({ control: sale.control, name: 'itens' });
-  const reason = blockReason(valor, lines);
   const { phase } = posting;
   const sending = phase.name === 'sending';
   // A new customer found by phone needs nothing more: the other fields start folded away.
@@ -109,7 +106,7 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
   };
 
   const submit = sale.handleSubmit(async (values) => {
-    if (posting.locked || !password || reason) return;
+    if (posting.locked || !password || blockReason(values.valor, values.itens)) return;
     let cliente;
     if (customer) {
       cliente = { celular: customer.celular };
@@ -195,24 +192,46 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
 
       <Basket form={sale} />
 
-      <div className="flex flex-col gap-2">
-        <Button
-          type="submit"
-          size="lg"
-          variant="success"
-          busy={sending}
-          disabled={reason !== null || sending || posting.locked}
-          aria-describedby={reason ? 'post-block-reason' : undefined}
-          shortcut="Enter"
-        >
-          {sending ? 'Lançando…' : valor > 0 ? `Lançar ${formatBRL(valor)}` : 'Lançar pontos'}
-        </Button>
-        {reason && !sending && (
-          <p id="post-block-reason" className="text-sm font-medium text-slate-800">
-            {reason}
-          </p>
-        )}
-      </div>
+      <SubmitRow control={sale.control} sending={sending} locked={posting.locked} />
     </form>
+  );
+}
+
+/**
+ * The post button and why it is blocked: the only part of the sale that follows the amount
+ * (and the basket) as they are typed, so a digit re-renders this row and the amount field,
+ * never the whole sale.
+ */
+function SubmitRow({
+  control,
+  sending,
+  locked,
+}: {
+  control: Control<SaleValues>;
+  sending: boolean;
+  locked: boolean;
+}) {
+  const valor = useWatch({ control, name: 'valor' });
+  const lines = useWatch({ control, name: 'itens' });
+  const reason = blockReason(valor, lines);
+  return (
+    <div className="flex flex-col gap-2">
+      <Button
+        type="submit"
+        size="lg"
+        variant="success"
+        busy={sending}
+        disabled={reason !== null || sending || locked}
+        aria-describedby={reason ? 'post-block-reason' : undefined}
+        shortcut="Enter"
+      >
+        {sending ? 'Lançando…' : valor > 0 ? `Lançar ${formatBRL(valor)}` : 'Lançar pontos'}
+      </Button>
+      {reason && !sending && (
+        <p id="post-block-reason" className="text-sm font-medium text-slate-800">
+          {reason}
+        </p>
+      )}
+    </div>
   );
 }
