@@ -27,6 +27,9 @@ const JOURNAL_ENV = {
   // 25 cashiers' worth of sales at once from one terminal: past the default per-terminal rate.
   RATE_LIMIT_BURST: '100000/10',
   RATE_LIMIT_SUSTAINED: '100000/600',
+  // These cases test the journal's own verdicts: lost answers must not open the contingency
+  // circuit (contingency.spec.ts tests that).
+  CONTINGENCY_FAILURES: '1000000',
 };
 
 let dir: string;

@@ -127,18 +127,25 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { startJournal } = await import('./app/postings/setup');
+  const { startCircuit, startJournal } = await import('./app/postings/setup');
   const { upstreamCall } = await import('./app/postings/upstream');
   try {
+    // Contingency: every upstream request feeds the circuit; its probe goes straight.
+    const circuit = startCircuit(process.env, upstreamCall(options), logger);
+    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
     const postings = startJournal(
       process.env,
       store,
       upstreamCall(options),
       options.establishmentId,
       logger,
+      { circuit, appSecret: secret },
     );
     options = { ...options, postings };
-    closeJournal = () => postings.stop();
+    closeJournal = () => {
+      circuit.stop();
+      return postings.stop();
+    };
   } catch (err) {
     closeUpstream();
     void store.close();

@@ -11,6 +11,7 @@ import { mountKioskRoutes } from './kiosk/routes';
 import { kioskService } from './kiosk/service';
 import { mountPostingRoutes } from './postings/routes';
 import type { PostingService } from './postings/postings';
+import type { Circuit } from './postings/circuit';
 import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
@@ -50,6 +51,8 @@ export interface AppServerOptions {
   autoEnroll: boolean;
   /** Rate limits and the password lockout (defaults in access.ts). */
   limits?: Partial<AccessLimits>;
+  /** Whether the upstream is reachable: while open, service reads answer 503 at once. */
+  circuit?: Pick<Circuit, 'isOpen'> | null;
 }
 
 export interface ConfigData {
@@ -124,8 +127,14 @@ export function createAppServer(o: AppServerOptions): AppServer {
     access.passwordLockout,
   );
   // The postings' state and ledger: any enrolled terminal that may post (never the kiosk).
-  for (const path of ['/api/lancamentos', '/api/lancamentos/*']) {
-    app.use(path, access.requireTerminal, access.staffOnly, access.rateLimit);
+  for (const path of ['/api/lancamentos', '/api/lancamentos/*', '/api/contingencia']) {
+    app.use(
+      path,
+      access.sameOriginJson,
+      access.requireTerminal,
+      access.staffOnly,
+      access.rateLimit,
+    );
   }
   if (o.postings) {
     mountPostingRoutes(app, {
@@ -152,6 +161,12 @@ export function createAppServer(o: AppServerOptions): AppServer {
     });
   }
 
+  // Contingency: while the service is unreachable a read fails at once (the counter then says
+  // the balance cannot be read now) instead of waiting for its timeout.
+  app.use(`${PROXY_PREFIX}*`, async (c, next) => {
+    if (o.circuit?.isOpen()) return fail(c, 503, messages.contingency);
+    return next();
+  });
   app.all(
     `${PROXY_PREFIX}*`,
     createProxyHandler({

@@ -13,6 +13,8 @@ export const messages = {
   badPath: 'Caminho inválido.',
   tooLarge: 'Requisição grande demais.',
   unavailable: 'Serviço de fidelidade indisponível. Tente novamente em instantes.',
+  contingency:
+    'Serviço de fidelidade indisponível — modo contingência: o cadastro e o saldo não podem ser lidos agora. As vendas são guardadas e lançadas quando o serviço voltar.',
   timeout: 'O serviço de fidelidade demorou demais para responder. Tente novamente.',
   badUpstream: 'Resposta inválida do serviço de fidelidade. Tente novamente.',
   internal: 'Erro interno no servidor. Tente novamente.',

@@ -241,4 +241,85 @@ describe.each(engines)('postings journal on %s', (engine) => {
     expect(await store.get(oldUnsettled.key)).not.toBeNull();
     expect(await store.get(recent.key)).not.toBeNull();
   });
+  test('kept sales: claimed oldest first, one per customer, never a busy customer, once', async () => {
+    const est = 20;
+    const kept = (customerKey: string, at: number) => ({
+      ...entry({ establishmentId: est, customerKey, createdAt: T0 + at, leaseUntil: 0 }),
+      body: { valor_gasto: 100 + at, cliente: { celular: customerKey } },
+      secret: 'v1.sealed',
+      reason: 'guardado',
+    });
+    const a1 = kept('+5511900000001', 1);
+    const b1 = kept('+5511900000002', 2);
+    const a2 = kept('+5511900000001', 3);
+    const c1 = kept('+5511900000003', 4);
+    for (const e of [a2, c1, b1, a1]) expect(await store.enqueue(e)).toEqual({ created: true });
+    expect((await store.enqueue({ ...a1, amount: 1 })).created).toBe(false);
+    // A posting of customer c is in flight: c waits.
+    await store.create(entry({ establishmentId: est, customerKey: c1.customerKey }));
+    expect(await store.queueStats(est)).toEqual({
+      waiting: 4,
+      attention: 0,
+      oldestWaitingAt: T0 + 1,
+    });
+    expect(await store.customerQueued(est, a1.customerKey)).toBe(true);
+    expect(await store.customerQueued(est, '+5511900000009')).toBe(false);
+
+    // Two replicas claim at once: each sale goes to one of them.
+    const [r1, r2] = await Promise.all([
+      store.claimWaiting(est, T0 + 10, 'r1', T0 + 1_000, 5),
+      store.claimWaiting(est, T0 + 10, 'r2', T0 + 1_000, 5),
+    ]);
+    const claimed = [...r1, ...r2];
+    expect(claimed.map((e) => e.key).sort()).toEqual([a1.key, b1.key].sort());
+    expect(claimed.every((e) => e.state === 'enviando' && e.attempts === 1)).toBe(true);
+    expect(claimed.find((e) => e.key === a1.key)?.body).toEqual(a1.body);
+    // a1 is in flight: a2 stays behind it, still counted as waiting.
+    expect(await store.claimWaiting(est, T0 + 11, 'r1', T0 + 1_000, 5)).toEqual([]);
+    expect((await store.queueStats(est)).waiting).toBe(4);
+    const owner = r1.some((e) => e.key === a1.key) ? 'r1' : 'r2';
+    expect(await store.finish(a1.key, owner, { state: 'lançado', secret: null }, T0 + 12)).toBe(
+      true,
+    );
+    expect(await store.get(a1.key)).toMatchObject({ state: 'lançado', secret: null });
+    const next = await store.claimWaiting(est, T0 + 13, 'r1', T0 + 1_000, 5);
+    expect(next.map((e) => e.key)).toEqual([a2.key]);
+  });
+
+  test("a manager's decision applies once, only to a sale needing attention", async () => {
+    const e = {
+      ...entry({ establishmentId: 21, leaseUntil: 0 }),
+      body: { valor_gasto: 10 },
+      secret: 'v1.old',
+      reason: null,
+    };
+    await store.enqueue(e);
+    expect(await store.resolveAttention(e.key, T0, { discard: { reason: 'x' } })).toBe(false);
+    const [claimed] = await store.claimWaiting(21, T0, 'me', T0 + 100, 1);
+    expect(claimed?.key).toBe(e.key);
+    await store.finish(e.key, 'me', { state: 'precisa de atenção', secret: null }, T0 + 1);
+    expect((await store.queueStats(21)).attention).toBe(1);
+    expect(await store.resolveAttention(e.key, T0 + 2, { resend: { secret: 'v1.new' } })).toBe(
+      true,
+    );
+    expect(await store.get(e.key)).toMatchObject({ state: 'aguardando envio', secret: 'v1.new' });
+    expect(await store.resolveAttention(e.key, T0 + 3, { resend: { secret: 'v1.x' } })).toBe(false);
+    const [again] = await store.claimWaiting(21, T0 + 4, 'me', T0 + 100, 1);
+    expect(again?.attempts).toBe(2);
+    await store.finish(e.key, 'me', { state: 'precisa de atenção', secret: null }, T0 + 5);
+    expect(await store.resolveAttention(e.key, T0 + 6, { discard: { reason: 'descartada' } })).toBe(
+      true,
+    );
+    expect(await store.get(e.key)).toMatchObject({
+      state: 'descartado',
+      reason: 'descartada',
+      settledAt: T0 + 6,
+      secret: null,
+    });
+    // Waiting and attention entries are never pruned.
+    const waiting = { ...e, key: randomUUID(), createdAt: T0 - 1_000 };
+    await store.enqueue(waiting);
+    await store.prune(T0 + 1_000_000);
+    expect(await store.get(waiting.key)).not.toBeNull();
+  });
 });

@@ -13,9 +13,22 @@ export const POSTING_STATES = [
   'recusado',
   'verificando',
   'desconhecido',
+  /** Kept while the service is down (contingency): the deliverer sends it when it returns. */
+  'aguardando envio',
+  /** A kept sale the service refused at delivery: a manager corrects and resends, or discards. */
+  'precisa de atenção',
+  /** A kept sale a manager discarded (final; nothing was posted). */
+  'descartado',
 ] as const;
 export type PostingState = (typeof POSTING_STATES)[number];
-export const UNSETTLED: readonly PostingState[] = ['enviando', 'verificando', 'desconhecido'];
+/** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
+export const IN_FLIGHT: readonly PostingState[] = ['enviando', 'verificando', 'desconhecido'];
+/** Not final yet: in flight, waiting for delivery or for a manager. */
+export const UNSETTLED: readonly PostingState[] = [
+  ...IN_FLIGHT,
+  'aguardando envio',
+  'precisa de atenção',
+];
 
 /** How the upstream answer was lost, which decides how long "unchanged" must last. */
 export type LostKind = 'reset' | 'timeout' | 'crash';
@@ -59,6 +72,12 @@ export interface JournalEntry {
   owner: string | null;
   leaseUntil: number;
   nextCheckAt: number | null;
+  /** A kept sale's pontuar body without the password (null: a posting sent at once). */
+  body: Record<string, unknown> | null;
+  /** A kept sale's sealed attendant password (null once settled or refused). */
+  secret: string | null;
+  /** Deliveries of a kept sale started so far. */
+  attempts: number;
 }
 
 export type NewEntry = Pick<
@@ -102,8 +121,27 @@ export type EntryPatch = Partial<
     | 'leaseUntil'
     | 'nextCheckAt'
     | 'customerName'
+    | 'secret'
+    | 'attempts'
+    | 'body'
   >
 >;
+
+/** A sale kept for later delivery: its body (password apart) and its sealed password. */
+export type QueuedEntry = NewEntry & {
+  body: Record<string, unknown>;
+  secret: string;
+  reason: string | null;
+};
+
+export interface QueueStats {
+  /** Kept sales waiting for delivery (`aguardando envio`, or being delivered). */
+  waiting: number;
+  /** Kept sales refused at delivery (`precisa de atenção`). */
+  attention: number;
+  /** When the oldest waiting sale was confirmed (null: none waits). */
+  oldestWaitingAt: number | null;
+}
 
 export interface LedgerFilter {
   establishmentId: number;
@@ -163,6 +201,34 @@ export interface JournalStore {
   ): Promise<JournalEntry[]>;
   /** Deletes settled entries created before `before`; answers how many. */
   prune(before: number): Promise<number>;
+  /** Journals a kept sale as `aguardando envio` unless its key exists (then answers it). */
+  enqueue(
+    entry: QueuedEntry,
+  ): Promise<{ created: true } | { created: false; existing: JournalEntry }>;
+  queueStats(establishmentId: number): Promise<QueueStats>;
+  /** True when the customer has a kept sale not delivered yet (a new one must go after it). */
+  customerQueued(establishmentId: number, customerKey: string): Promise<boolean>;
+  /**
+   * Claims up to `limit` waiting sales for delivery, oldest first, at most one per customer
+   * and none of a customer with a posting in flight: each becomes `enviando`, owned by `owner`
+   * (atomic per entry, so replicas never claim the same sale).
+   */
+  claimWaiting(
+    establishmentId: number,
+    now: number,
+    owner: string,
+    leaseUntil: number,
+    limit: number,
+  ): Promise<JournalEntry[]>;
+  /**
+   * A manager's decision on a `precisa de atenção` sale: resend it (with a corrected sealed
+   * password) or discard it. False when the sale is not (or no longer) in that state.
+   */
+  resolveAttention(
+    key: string,
+    now: number,
+    decision: { resend: { secret: string } } | { discard: { reason: string } },
+  ): Promise<boolean>;
 }
 
 const json = <T>(v: string | null): T | null => (v === null ? null : (JSON.parse(v) as T));
@@ -193,6 +259,9 @@ function fromRow(r: Selectable<PostingJournalTable>): JournalEntry {
     owner: r.owner,
     leaseUntil: r.lease_until,
     nextCheckAt: r.next_check_at,
+    body: json<Record<string, unknown>>(r.body),
+    secret: r.secret,
+    attempts: Number(r.attempts),
   };
 }
 
@@ -213,6 +282,9 @@ function toColumns(p: EntryPatch): Updateable<PostingJournalTable> {
   if (p.leaseUntil !== undefined) c.lease_until = p.leaseUntil;
   if (p.nextCheckAt !== undefined) c.next_check_at = p.nextCheckAt;
   if (p.customerName !== undefined) c.customer_name = p.customerName;
+  if (p.secret !== undefined) c.secret = p.secret;
+  if (p.body !== undefined) c.body = p.body === null ? null : JSON.stringify(p.body);
+  if (p.attempts !== undefined) c.attempts = p.attempts;
   return c;
 }
 
@@ -424,7 +496,7 @@ export function createJournalStore(store: Store): JournalStore {
           .set({ owner, lease_until: leaseUntil, updated_at: now })
           .where('key', '=', key)
           .where('lease_until', '<', now)
-          .where('state', 'in', [...UNSETTLED])
+          .where('state', 'in', [...IN_FLIGHT])
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) !== 1) continue;
         const entry = await get(key);
@@ -476,6 +548,163 @@ export function createJournalStore(store: Store): JournalStore {
         .where('state', 'not in', [...UNSETTLED])
         .executeTakeFirst();
       return Number(res.numDeletedRows);
+    },
+
+    async enqueue(e) {
+      const res = await db
+        .insertInto('posting_journal')
+        .values({
+          ...newRow(e),
+          state: 'aguardando envio',
+          reason: e.reason,
+          owner: null,
+          lease_until: 0,
+          body: JSON.stringify(e.body),
+          secret: e.secret,
+        })
+        .onConflict((oc) => oc.column('key').doNothing())
+        .executeTakeFirst();
+      if (changed(res)) return { created: true };
+      const existing = await get(e.key);
+      if (existing === null) throw new Error('journal entry vanished after a key conflict');
+      return { created: false, existing };
+    },
+
+    async queueStats(establishmentId) {
+      const rows = await db
+        .selectFrom('posting_journal')
+        .select((eb) => [
+          'state',
+          eb.fn.countAll<number | string | bigint>().as('n'),
+          eb.fn.min('created_at').as('oldest'),
+        ])
+        .where('establishment_id', '=', establishmentId)
+        .where('state', 'in', ['aguardando envio', 'precisa de atenção'])
+        .groupBy('state')
+        .execute();
+      // Kept sales being delivered right now still wait, as far as the counter is concerned.
+      const delivering = await db
+        .selectFrom('posting_journal')
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .where('establishment_id', '=', establishmentId)
+        .where('state', 'in', [...IN_FLIGHT])
+        .where('settled_at', 'is', null)
+        .where('body', 'is not', null)
+        .executeTakeFirst();
+      const of = (state: string) => rows.find((r) => r.state === state);
+      const waitingRow = of('aguardando envio');
+      return {
+        waiting: Number(waitingRow?.n ?? 0) + Number(delivering?.n ?? 0),
+        attention: Number(of('precisa de atenção')?.n ?? 0),
+        oldestWaitingAt:
+          waitingRow?.oldest === undefined || waitingRow.oldest === null
+            ? null
+            : Number(waitingRow.oldest),
+      };
+    },
+
+    async customerQueued(establishmentId, customerKey) {
+      const row = await db
+        .selectFrom('posting_journal')
+        .select('key')
+        .where('establishment_id', '=', establishmentId)
+        .where('customer_key', '=', customerKey)
+        .where((eb) =>
+          eb.or([
+            eb('state', '=', 'aguardando envio'),
+            eb.and([
+              eb('state', 'in', [...IN_FLIGHT]),
+              eb('settled_at', 'is', null),
+              eb('body', 'is not', null),
+            ]),
+          ]),
+        )
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async claimWaiting(establishmentId, now, owner, leaseUntil, limit) {
+      // The queue first, then who is busy: a sale claimed in between is either seen busy or
+      // still seen waiting (its claim here then fails), never skipped over.
+      const queue = await db
+        .selectFrom('posting_journal')
+        .select(['key', 'customer_key'])
+        .where('establishment_id', '=', establishmentId)
+        .where('state', '=', 'aguardando envio')
+        .orderBy('created_at')
+        .orderBy('key')
+        .limit(Math.max(limit * 20, 200))
+        .execute();
+      if (queue.length === 0) return [];
+      const customers = [...new Set(queue.map((q) => q.customer_key))];
+      const busy = new Set(
+        (
+          await db
+            .selectFrom('posting_journal')
+            .select('customer_key')
+            .where('establishment_id', '=', establishmentId)
+            .where('customer_key', 'in', customers)
+            .where('state', 'in', [...IN_FLIGHT])
+            .where('settled_at', 'is', null)
+            .execute()
+        ).map((r) => r.customer_key),
+      );
+      const seen = new Set<string>();
+      const claimed: JournalEntry[] = [];
+      for (const q of queue) {
+        if (claimed.length >= limit) break;
+        if (seen.has(q.customer_key)) continue;
+        seen.add(q.customer_key);
+        if (busy.has(q.customer_key)) continue;
+        const res = await db
+          .updateTable('posting_journal')
+          .set((eb) => ({
+            state: 'enviando',
+            owner,
+            lease_until: leaseUntil,
+            updated_at: now,
+            sent_at: null,
+            snapshot: null,
+            ended_at: null,
+            lost_kind: null,
+            next_check_at: null,
+            attempts: eb('attempts', '+', 1),
+          }))
+          .where('key', '=', q.key)
+          .where('state', '=', 'aguardando envio')
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) !== 1) continue;
+        const entry = await get(q.key);
+        if (entry !== null) claimed.push(entry);
+      }
+      return claimed;
+    },
+
+    async resolveAttention(key, now, decision) {
+      const set =
+        'resend' in decision
+          ? {
+              state: 'aguardando envio',
+              secret: decision.resend.secret,
+              reason: null,
+              updated_at: now,
+              settled_at: null,
+            }
+          : {
+              state: 'descartado',
+              secret: null,
+              reason: decision.discard.reason,
+              updated_at: now,
+              settled_at: now,
+            };
+      const res = await db
+        .updateTable('posting_journal')
+        .set(set)
+        .where('key', '=', key)
+        .where('state', '=', 'precisa de atenção')
+        .executeTakeFirst();
+      return Number(res.numUpdatedRows) === 1;
     },
   };
 }

@@ -57,7 +57,10 @@ export interface PostingJournalTable {
   customer_key: string;
   customer_name: string | null;
   amount: number;
-  /** enviando | lançado | recusado | verificando | desconhecido */
+  /**
+   * enviando | lançado | recusado | verificando | desconhecido | aguardando envio |
+   * precisa de atenção | descartado
+   */
   state: string;
   reason: string | null;
   answer_status: number | null;
@@ -75,6 +78,12 @@ export interface PostingJournalTable {
   owner: string | null;
   lease_until: number;
   next_check_at: number | null;
+  /** A kept sale (contingency): its pontuar body without the password, JSON. */
+  body: string | null;
+  /** A kept sale's attendant password, sealed (see postings/sealed.ts); erased once settled. */
+  secret: string | null;
+  /** Deliveries of a kept sale started so far. */
+  attempts: Generated<number>;
 }
 
 /** At most one posting in flight per establishment + customer: the row's holder. */

@@ -359,7 +359,7 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
       });
       return;
     }
-    if (result.kind === 'invalid') {
+    if (result.kind === 'invalid' || result.kind === 'full') {
       sales.settle(s, { state: 'recusado', message: result.message });
       return;
     }
@@ -403,6 +403,13 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
       sales.settle(s, {
         state: 'recusado',
         message: entry.reason ?? 'Não lançado. Chame o caixa.',
+      });
+    } else if (entry.body !== null && entry.state === 'aguardando envio') {
+      // Contingency: kept by the journal, delivered when the service returns.
+      sales.settle(s, {
+        state: 'desconhecido',
+        message:
+          'Serviço indisponível: a compra foi guardada e será lançada quando o serviço voltar.',
       });
     } else {
       sales.settle(s, {

@@ -20,11 +20,21 @@
  * - Entries are leased by the process working on them; a process that dies (kill -9) leaves
  *   its entries with an expired lease, and any process's sweep takes them over and settles
  *   them the same way.
+ *
+ * Contingency (when a seal key is given): while the upstream circuit is open, or the service
+ * cannot be read before sending, or the customer already has a kept sale, a sale is journaled
+ * as `aguardando envio` (its body, and its attendant password sealed) and answered at once.
+ * The deliverer sends kept sales oldest first, one per customer at a time, through the same
+ * path (slot, snapshot, send, verification of a lost answer); a kept sale goes back to
+ * `aguardando envio` only when it is known not to have been posted (never sent, or verified
+ * unchanged), and a refusal makes it `precisa de atenção` for a manager (resend with a
+ * corrected password, or discard). The password is erased once the sale is settled.
  */
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { postingFingerprint } from './fingerprint';
+import { seal, unseal, type SealKey } from './sealed';
 import type {
   CustomerReading,
   EntryPatch,
@@ -35,6 +45,7 @@ import type {
   PostingState,
 } from '../../store';
 import { UNSETTLED } from '../../store';
+import type { Circuit } from './circuit';
 
 export type UpstreamCall = (
   op: 'pontuar' | 'buscar',
@@ -71,6 +82,30 @@ export interface PostingServiceOptions {
   sweepMs?: number;
   /** Entries older than this are pruned. Default 90 days. */
   retentionMs?: number;
+  /** Whether the upstream is reachable (see circuit.ts); without it, always reachable. */
+  circuit?: Pick<Circuit, 'isOpen' | 'onChange' | 'openedAt'> | null;
+  /** Seals kept sales' passwords (from APP_SECRET); without it there is no contingency. */
+  sealKey?: SealKey | null;
+  /** Most kept sales waiting at once. Default 500. */
+  maxWaiting?: number;
+  /** Longest a kept sale may have waited before no more are kept. Default 24 h. */
+  maxWaitMs?: number;
+  /** Kept sales delivered at once (each of another customer). Default 4. */
+  deliveryConcurrency?: number;
+}
+
+/** What the counter shows of contingency (`GET /api/contingencia`). */
+export interface ContingencyStatus {
+  /** The circuit is open: the service is unreachable, sales are kept. */
+  open: boolean;
+  openedAt: number | null;
+  waiting: number;
+  attention: number;
+  oldestWaitingAt: number | null;
+  maxWaiting: number;
+  maxWaitMs: number;
+  /** Whether a new sale could be kept now (false past a limit, or no contingency). */
+  accepting: boolean;
 }
 
 export interface Submission {
@@ -82,6 +117,8 @@ export interface Submission {
 
 export type SubmitResult =
   | { kind: 'invalid'; message: string; errors?: Record<string, string[]> }
+  /** The service is unreachable and no more sales may be kept (a limit): nothing journaled. */
+  | { kind: 'full'; message: string }
   | { kind: 'entry'; entry: JournalEntry };
 
 export const postingMessages = {
@@ -107,6 +144,19 @@ export const postingMessages = {
     'Não foi possível conferir o cadastro do cliente. Não lance de novo: o servidor confere de novo em instantes.',
   ambiguous:
     'O cadastro do cliente mudou por outra compra ao mesmo tempo; não dá para saber se esta foi registrada. Confira o histórico do cliente antes de lançar de novo.',
+  kept: 'Guardado: será lançado quando o serviço voltar.',
+  keptRequeued: 'A entrega foi interrompida antes de chegar ao serviço: será enviada de novo.',
+  keptVerifiedNotPosted:
+    'A resposta do serviço se perdeu e o cadastro do cliente não mostra a compra: será enviada de novo.',
+  keptAmbiguous:
+    'O cadastro do cliente mudou por outra compra durante a entrega; não dá para saber se esta foi registrada. Um gerente confere o histórico do cliente e reenvia ou descarta.',
+  keptNoPassword:
+    'A senha do atendente desta venda não pôde ser lida. Um gerente informa a senha e reenvia.',
+  discarded: 'Descartada por um gerente: nada foi lançado.',
+  fullCount: (n: number) =>
+    `Serviço indisponível e o limite de ${n} vendas guardadas foi atingido: esta venda não foi guardada nem lançada. Lance de novo quando o serviço voltar.`,
+  fullAge: (hours: number) =>
+    `Serviço indisponível há mais de ${hours} h (o limite das vendas guardadas): esta venda não foi guardada nem lançada. Lance de novo quando o serviço voltar.`,
 } as const;
 
 /** Most entries one ledger answer lists (a busy terminal posts a few hundred a day). */
@@ -204,7 +254,21 @@ export interface PostingService {
   start(): void;
   /** Stops the sweep and waits for the postings this process is running. */
   stop(): Promise<void>;
-  readonly options: Required<Omit<PostingServiceOptions, 'logger' | 'store' | 'call'>>;
+  /** Contingency as the counter shows it. */
+  status(): Promise<ContingencyStatus>;
+  /**
+   * A manager's decision on a `precisa de atenção` sale: resend with the (corrected)
+   * attendant password, or discard. Null when the sale is not in that state.
+   */
+  resolve(
+    key: string,
+    decision: { resend: { password: string } } | { discard: true },
+  ): Promise<JournalEntry | null>;
+  /** Claims and starts deliveries of kept sales now (also run by the sweep). */
+  deliver(): Promise<void>;
+  readonly options: Required<
+    Omit<PostingServiceOptions, 'logger' | 'store' | 'call' | 'circuit' | 'sealKey'>
+  >;
 }
 
 export function createPostingService(o: PostingServiceOptions): PostingService {
@@ -222,7 +286,14 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     leaseMs: o.leaseMs ?? 15_000,
     sweepMs: o.sweepMs ?? 1_000,
     retentionMs: o.retentionMs ?? 90 * 24 * 60 * 60_000,
+    maxWaiting: o.maxWaiting ?? 500,
+    maxWaitMs: o.maxWaitMs ?? 24 * 3_600_000,
+    deliveryConcurrency: Math.max(1, o.deliveryConcurrency ?? 4),
   };
+  const sealKey = o.sealKey ?? null;
+  const circuitOpen = () => o.circuit?.isOpen() ?? false;
+  let delivering = 0;
+  let stopped = false;
   const { store } = o;
   const now = opts.now;
   const me = opts.instanceId;
@@ -257,11 +328,19 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
    */
   async function settle(
     entry: JournalEntry,
-    state: 'lançado' | 'recusado' | 'desconhecido',
+    state: 'lançado' | 'recusado' | 'desconhecido' | 'precisa de atenção',
     patch: EntryPatch,
   ): Promise<void> {
     const t = now();
-    const final: EntryPatch = { ...patch, state, settledAt: t, nextCheckAt: null, leaseUntil: 0 };
+    // A kept sale's password goes with its settlement (a manager gives it again to resend).
+    const final: EntryPatch = {
+      ...patch,
+      state,
+      settledAt: state === 'precisa de atenção' ? null : t,
+      nextCheckAt: null,
+      leaseUntil: 0,
+      ...(entry.body !== null || entry.secret !== null ? { secret: null } : {}),
+    };
     local.set(entry.key, { ...entry, ...final, updatedAt: t, owner: me });
     events.emit(entry.key);
     // The answer leaves first: on SQLite the durable commit blocks this thread while it syncs.
@@ -273,6 +352,65 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       events.emit(entry.key);
     }
     log?.info({ key: entry.key, state, requestId: entry.requestId }, 'posting settled');
+  }
+
+  /**
+   * A kept sale known not to have been posted goes back to the queue (its slot freed), to be
+   * delivered again in its turn.
+   */
+  async function requeue(entry: JournalEntry, reason: string): Promise<void> {
+    await store.finish(
+      entry.key,
+      me,
+      {
+        state: 'aguardando envio',
+        reason,
+        leaseUntil: 0,
+        nextCheckAt: null,
+        sentAt: null,
+        snapshot: null,
+      },
+      now(),
+    );
+    events.emit(entry.key);
+    log?.info({ key: entry.key, reason }, 'kept sale back in the queue');
+  }
+
+  /** Why no more sales may be kept now, or null when one may. */
+  async function keepRefusal(): Promise<string | null> {
+    const stats = await store.queueStats(opts.establishmentId);
+    if (stats.waiting >= opts.maxWaiting) return postingMessages.fullCount(opts.maxWaiting);
+    if (stats.oldestWaitingAt !== null && now() - stats.oldestWaitingAt > opts.maxWaitMs) {
+      return postingMessages.fullAge(Math.round(opts.maxWaitMs / 3_600_000));
+    }
+    return null;
+  }
+
+  /** The body to keep (no password) and the sealed password. */
+  function keepable(key: string, body: Record<string, unknown>) {
+    const { senha_atendente: password, ...rest } = body;
+    return {
+      body: rest,
+      secret: seal(sealKey!, typeof password === 'string' ? password : '', key),
+    };
+  }
+
+  /** Journals a new sale as kept; the existing entry when the key was journaled meanwhile. */
+  async function keep(
+    fresh: NewEntry,
+    body: Record<string, unknown>,
+  ): Promise<{ full: string } | { entry: JournalEntry | null }> {
+    const refusal = await keepRefusal();
+    if (refusal !== null) return { full: refusal };
+    const created = await store.enqueue({
+      ...fresh,
+      ...keepable(fresh.key, body),
+      reason: postingMessages.kept,
+    });
+    if (!created.created) return { entry: created.existing };
+    log?.info({ key: fresh.key, requestId: fresh.requestId }, 'sale kept for later delivery');
+    if (!circuitOpen()) void deliver();
+    return { entry: null };
   }
 
   /** Parks an unsettled entry for the sweep: nobody holds it until `at`. */
@@ -374,6 +512,13 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         lostKind: kind,
         endedAt,
       });
+    } else if (verdict === 'ambiguous' && entry.body !== null) {
+      await settle(entry, 'precisa de atenção', {
+        reason: postingMessages.keptAmbiguous,
+        reading,
+        lostKind: kind,
+        endedAt,
+      });
     } else if (verdict === 'ambiguous') {
       await settle(entry, 'desconhecido', {
         reason: postingMessages.ambiguous,
@@ -381,6 +526,9 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         lostKind: kind,
         endedAt,
       });
+    } else if (t - endedAt >= horizon && entry.body !== null) {
+      // Verified not posted: the one case a kept sale is sent again.
+      await requeue(entry, postingMessages.keptVerifiedNotPosted);
     } else if (t - endedAt >= horizon) {
       await settle(entry, 'recusado', {
         reason: postingMessages.verifiedNotPosted,
@@ -409,7 +557,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       const slotDeadline = now() + opts.slotWaitMs;
       while (!(await store.takeSlot(entry.establishmentId, entry.customerKey, entry.key, now()))) {
         if (now() >= slotDeadline) {
-          await settle(entry, 'recusado', { reason: postingMessages.busy });
+          if (entry.body !== null) await requeue(entry, postingMessages.keptRequeued);
+          else await settle(entry, 'recusado', { reason: postingMessages.busy });
           return;
         }
         await sleep(100);
@@ -420,6 +569,26 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
           : null;
       const snapshot = await readFor(entry.customerKey, null, cpf);
       if (snapshot === null) {
+        // Nothing was sent: a kept sale waits its next turn; a new one is kept if it may be.
+        if (entry.body !== null) {
+          await requeue(entry, postingMessages.keptRequeued);
+          return;
+        }
+        if (sealKey !== null && (await keepRefusal()) === null) {
+          await store.finish(
+            entry.key,
+            me,
+            {
+              ...keepable(entry.key, body),
+              state: 'aguardando envio',
+              reason: postingMessages.kept,
+              leaseUntil: 0,
+            },
+            now(),
+          );
+          events.emit(entry.key);
+          return;
+        }
         await settle(entry, 'recusado', { reason: postingMessages.readFailed });
         return;
       }
@@ -486,7 +655,12 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         } catch {
           reason = null;
         }
-        await settle(sending, 'recusado', {
+        if (sending.body !== null && status === 429) {
+          // Refused for now (rate): nothing was posted; it waits its next turn.
+          await requeue(sending, postingMessages.keptRequeued);
+          return;
+        }
+        await settle(sending, sending.body !== null ? 'precisa de atenção' : 'recusado', {
           answerStatus: status,
           answerBody: text,
           endedAt,
@@ -513,7 +687,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
   async function recover(entry: JournalEntry): Promise<void> {
     await leased(entry.key, async () => {
       if (entry.state === 'enviando' && entry.sentAt === null) {
-        await settle(entry, 'recusado', { reason: postingMessages.notSentRestart });
+        if (entry.body !== null) await requeue(entry, postingMessages.keptRequeued);
+        else await settle(entry, 'recusado', { reason: postingMessages.notSentRestart });
         return;
       }
       if (entry.state === 'enviando') {
@@ -537,6 +712,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       );
       track(p);
     }
+    if (sealKey !== null) await deliver();
     if (t - lastPrune > 60 * 60_000) {
       lastPrune = t;
       const pruned = await store.prune(t - opts.retentionMs);
@@ -586,9 +762,11 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     fresh: NewEntry,
     body: Record<string, unknown>,
     cpf: string | null,
-  ): Promise<JournalEntry | null> {
+  ): Promise<JournalEntry | null | 'unreachable'> {
     const slot = await store.slotState(fresh.establishmentId, fresh.customerKey);
     const snapshot = slot.held ? null : await readFor(fresh.customerKey, null, cpf);
+    // The service could not be read with the customer's slot free: nothing was sent.
+    if (snapshot === null && !slot.held && sealKey !== null) return 'unreachable';
     if (snapshot !== null) {
       const sentAt = now();
       const started = await store.start(
@@ -619,6 +797,67 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     );
     return null;
   }
+
+  let delivery: Promise<void> | null = null;
+  let deliverAgain = false;
+
+  /** Claims kept sales (oldest first, one per customer) up to the concurrency and sends them. */
+  function deliver(): Promise<void> {
+    if (sealKey === null || stopped) return Promise.resolve();
+    if (delivery) {
+      deliverAgain = true;
+      return delivery;
+    }
+    delivery = (async () => {
+      do {
+        deliverAgain = false;
+        if (circuitOpen() || stopped) return;
+        const free = opts.deliveryConcurrency - delivering;
+        if (free <= 0) return;
+        const t = now();
+        const claimed = await store.claimWaiting(
+          opts.establishmentId,
+          t,
+          me,
+          t + opts.leaseMs,
+          free,
+        );
+        for (const entry of claimed) {
+          delivering += 1;
+          events.emit(entry.key);
+          track(
+            deliverOne(entry)
+              .catch((err: unknown) =>
+                log?.error({ key: entry.key, err: String(err) }, 'kept sale delivery failed'),
+              )
+              .finally(() => {
+                delivering -= 1;
+                void deliver();
+              }),
+          );
+        }
+      } while (deliverAgain);
+    })()
+      .catch((err: unknown) => log?.error({ err: String(err) }, 'kept sales delivery failed'))
+      .finally(() => {
+        delivery = null;
+      });
+    return delivery;
+  }
+
+  async function deliverOne(entry: JournalEntry): Promise<void> {
+    const password = entry.secret === null ? null : unseal(sealKey!, entry.secret, entry.key);
+    if (password === null || entry.body === null) {
+      await settle(entry, 'precisa de atenção', { reason: postingMessages.keptNoPassword });
+      return;
+    }
+    log?.info({ key: entry.key, attempt: entry.attempts }, 'delivering kept sale');
+    await run(entry, { ...entry.body, senha_atendente: password });
+  }
+
+  const unsubscribe = o.circuit?.onChange((open) => {
+    if (!open) void deliver();
+  });
 
   async function submit(s: Submission): Promise<SubmitResult> {
     if (s.key === undefined || s.key.trim() === '')
@@ -655,8 +894,22 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     };
     let existing = await store.get(key);
     if (existing === null) {
-      const fast = await startFast(fresh, body as Record<string, unknown>, cpf);
-      if (fast !== null) existing = fast;
+      const full = body as Record<string, unknown>;
+      // Kept for later: the service is unreachable, or this customer's earlier kept sales
+      // must be delivered first (in order).
+      let keepIt =
+        sealKey !== null &&
+        (circuitOpen() || (await store.customerQueued(fresh.establishmentId, celular)));
+      if (!keepIt) {
+        const fast = await startFast(fresh, full, cpf);
+        if (fast === 'unreachable') keepIt = true;
+        else if (fast !== null) existing = fast;
+      }
+      if (keepIt) {
+        const kept = await keep(fresh, full);
+        if ('full' in kept) return { kind: 'full', message: kept.full };
+        if (kept.entry !== null) existing = kept.entry;
+      }
     }
     if (existing !== null && existing.fingerprint !== fingerprint) {
       return { kind: 'invalid', message: postingMessages.keyReused };
@@ -693,10 +946,44 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       timer.unref?.();
     },
     async stop() {
+      stopped = true;
+      unsubscribe?.();
       if (timer !== undefined) clearInterval(timer);
       timer = undefined;
       await sweeping;
+      await delivery;
       await Promise.allSettled([...running]);
+    },
+    deliver,
+    async status() {
+      const stats = await store.queueStats(opts.establishmentId);
+      return {
+        open: circuitOpen(),
+        openedAt: o.circuit?.openedAt() ?? null,
+        waiting: stats.waiting,
+        attention: stats.attention,
+        oldestWaitingAt: stats.oldestWaitingAt,
+        maxWaiting: opts.maxWaiting,
+        maxWaitMs: opts.maxWaitMs,
+        accepting:
+          sealKey !== null &&
+          stats.waiting < opts.maxWaiting &&
+          (stats.oldestWaitingAt === null || now() - stats.oldestWaitingAt <= opts.maxWaitMs),
+      };
+    },
+    async resolve(rawKey, decision) {
+      const key = rawKey.toLowerCase();
+      const ok = await store.resolveAttention(
+        key,
+        now(),
+        'resend' in decision
+          ? { resend: { secret: seal(sealKey!, decision.resend.password, key) } }
+          : { discard: { reason: postingMessages.discarded } },
+      );
+      events.emit(key);
+      if (!ok) return null;
+      if ('resend' in decision) void deliver();
+      return store.get(key);
     },
     options: opts,
   };

@@ -10,6 +10,7 @@ import { createPostingService } from './postings';
 import { sqliteJournal } from './test-support';
 import { mountPostingRoutes, type Viewer } from './routes';
 import { upstreamCall } from './upstream';
+import { sealKeyFrom } from './sealed';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -263,5 +264,109 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
     expect(long.status).toBe(422);
     expect(long.body.errors).toHaveProperty('ate');
     expect((await ledger('9:quiosque', today())).status).toBe(403);
+  });
+});
+
+describe('contingency over HTTP', () => {
+  async function contingencySetup(as: Role, o: { maxWaiting?: number } = {}) {
+    const sandbox = openSandbox({ dbPath: ':memory:' });
+    const upstream = embeddedSandbox(sandbox, 1)!;
+    const journal = await sqliteJournal();
+    let open = true;
+    const circuit = {
+      isOpen: () => open,
+      openedAt: () => (open ? 1 : null),
+      onChange: () => () => true,
+    };
+    const service = createPostingService({
+      store: journal.store,
+      call: upstreamCall(upstream),
+      establishmentId: 1,
+      circuit,
+      sealKey: sealKeyFrom('routes-test-secret-0123456789abcdef'),
+      maxWaiting: o.maxWaiting ?? 10,
+    });
+    const { app, ready } = makeApp({ ...upstream, postings: service, circuit }, as);
+    closers.push(async () => (await ready).store.close());
+    closers.push(
+      () => sandbox.close(),
+      journal.close,
+      () => service.stop(),
+    );
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
+    return {
+      app,
+      service,
+      reopen: (v: boolean) => (open = v),
+      json,
+      pontuar: (body: unknown, key = randomUUID()) =>
+        app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'idempotency-key': key },
+          body: JSON.stringify(body),
+        }),
+    };
+  }
+
+  test('while open: lookups answer 503 at once, a sale is kept (202 aguardando envio), the status counts it; past the limit a 503 says so', async () => {
+    const { app, pontuar, json } = await contingencySetup('caixa', { maxWaiting: 1 });
+    const lookup = await app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ celular: '+5511987654321' }),
+    });
+    expect(lookup.status).toBe(503);
+    expect(((await lookup.json()) as { message: string }).message).toMatch(/modo contingência/);
+    const kept = await json(await pontuar(sale('+5511955554001')));
+    expect(kept.status).toBe(202);
+    expect(kept.body.data).toMatchObject({ estado: 'aguardando envio', guardado: true });
+    const status = await json(await app.request('/api/contingencia'));
+    expect(status.body.data).toMatchObject({
+      contingencia: true,
+      aguardando: 1,
+      atencao: 0,
+      limite_aguardando: 1,
+      aceita: false,
+    });
+    const refused = await json(await pontuar(sale('+5511955554002')));
+    expect(refused.status).toBe(503);
+    expect(refused.body.message).toMatch(/limite de 1 vendas guardadas/);
+  });
+
+  test('only a manager resends or discards a sale needing attention; a resend needs the password', async () => {
+    const cashier = await contingencySetup('caixa');
+    const forbidden = await cashier.app.request(`/api/lancamentos/${randomUUID()}/descartar`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(forbidden.status).toBe(403);
+
+    const { app, pontuar, json, reopen, service } = await contingencySetup('gerente');
+    const kept = await json(
+      await pontuar({ ...sale('+5511955554003', 2590), senha_atendente: '9999' }),
+    );
+    const key = kept.body.data.chave as string;
+    const post = (action: string, body: unknown) =>
+      app.request(`/api/lancamentos/${key}/${action}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const state = async () => (await json(await app.request(`/api/lancamentos/${key}`))).body.data;
+    // Not needing attention yet: 409.
+    expect((await post('descartar', {})).status).toBe(409);
+    // Delivered with its wrong password, the sandbox refuses it: precisa de atenção.
+    reopen(false);
+    await service.deliver();
+    await expect.poll(async () => (await state()).estado).toBe('precisa de atenção');
+    expect((await state()).motivo).toMatch(/senha/i);
+    const missing = await json(await post('reenviar', {}));
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toHaveProperty('senha_atendente');
+    expect((await post('reenviar', { senha_atendente: '1234' })).status).toBe(200);
+    await expect.poll(async () => (await state()).estado).toBe('lançado');
+    expect((await post('descartar', {})).status).toBe(409);
   });
 });

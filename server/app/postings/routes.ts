@@ -7,7 +7,12 @@
  * - `GET /api/lancamentos/{key}[?esperar=segundos]`: the posting's state (a bounded long poll
  *   while it is `enviando` / `verificando`);
  * - `GET /api/lancamentos?de=ISO&ate=ISO[&terminal=id]`: the shift ledger of a period (a
- *   cashier sees its own terminal's postings; a manager every terminal's, or one).
+ *   cashier sees its own terminal's postings; a manager every terminal's, or one);
+ * - `GET /api/contingencia`: whether the service is reachable, how many kept sales wait and
+ *   how many need a manager's attention;
+ * - `POST /api/lancamentos/{key}/reenviar` (`{ "senha_atendente": "…" }`) and
+ *   `POST /api/lancamentos/{key}/descartar`: a manager's decision on a kept sale the service
+ *   refused (`precisa de atenção`).
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
@@ -20,6 +25,7 @@ import type { PostingService } from './postings';
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 export const LANCAMENTO_PATH = '/api/lancamentos/:key';
 export const LEDGER_PATH = '/api/lancamentos';
+export const CONTINGENCY_PATH = '/api/contingencia';
 /** Longest period one ledger request covers. */
 const LEDGER_MAX_SPAN_MS = 31 * 24 * 3_600_000 + 3_600_000;
 
@@ -37,6 +43,8 @@ export interface Lancamento {
   nome: string | null;
   pontos: number | null;
   conferido: boolean;
+  /** Kept while the service was down (contingency), delivered later. */
+  guardado: boolean;
   resposta: { status: number; corpo: unknown } | null;
   cliente: {
     id_cliente: number | null;
@@ -80,6 +88,7 @@ export function toLancamento(e: JournalEntry, terminalName: string | null = null
     nome: e.customerName,
     pontos: e.points,
     conferido: e.answerStatus === null && e.reading !== null,
+    guardado: e.body !== null,
     resposta: e.answerStatus === null ? null : { status: e.answerStatus, corpo },
     cliente: customerOf(e.reading),
   };
@@ -91,6 +100,9 @@ const MESSAGES: Record<JournalEntry['state'], string> = {
   desconhecido: 'Ainda não se sabe se o lançamento foi registrado.',
   lançado: 'Pontos lançados.',
   recusado: 'Não lançado.',
+  'aguardando envio': 'Guardado: será lançado quando o serviço voltar.',
+  'precisa de atenção': 'Recusado pelo serviço na entrega: precisa de um gerente.',
+  descartado: 'Descartado por um gerente.',
 };
 
 function answer(c: Context, e: JournalEntry, status: ContentfulStatusCode): Response {
@@ -165,6 +177,13 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       requestId: c.req.header('x-request-id') ?? randomUUID(),
       body,
     });
+    if (result.kind === 'full') {
+      // Nothing journaled, nothing sent: `limite_contingencia` tells the counter so.
+      return c.json(
+        { success: false, message: result.message, data: { limite_contingencia: true } },
+        503,
+      );
+    }
     if (result.kind === 'invalid') {
       return c.json(
         {
@@ -228,6 +247,71 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       },
     });
   });
+
+  app.get(CONTINGENCY_PATH, async (c) => {
+    if (viewerOf(c)?.role === 'quiosque') return fail(c, 403, messages.forbidden);
+    const s = await o.service.status();
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      success: true,
+      message: s.open ? 'Serviço indisponível — modo contingência.' : 'Serviço disponível.',
+      data: {
+        contingencia: s.open,
+        desde: s.openedAt === null ? null : new Date(s.openedAt).toISOString(),
+        aguardando: s.waiting,
+        atencao: s.attention,
+        mais_antiga: s.oldestWaitingAt === null ? null : new Date(s.oldestWaitingAt).toISOString(),
+        limite_aguardando: s.maxWaiting,
+        limite_horas: Math.round((s.maxWaitMs / 3_600_000) * 10) / 10,
+        aceita: s.accepting,
+      },
+    });
+  });
+
+  const decide = (action: 'reenviar' | 'descartar') =>
+    app.post(`${LANCAMENTO_PATH}/${action}`, async (c) => {
+      const viewer = viewerOf(c);
+      if (viewer !== null && viewer.role !== 'gerente') {
+        return fail(c, 403, 'Só um gerente reenvia ou descarta uma venda guardada.');
+      }
+      let password: string | null = null;
+      if (action === 'reenviar') {
+        let body: unknown = null;
+        try {
+          body = await c.req.json();
+        } catch {
+          body = null;
+        }
+        const senha = (body as { senha_atendente?: unknown } | null)?.senha_atendente;
+        if (typeof senha !== 'string' || senha.trim() === '' || senha.length > 64) {
+          return c.json(
+            {
+              success: false,
+              message: 'Informe a senha do atendente.',
+              data: {},
+              errors: { senha_atendente: ['Informe a senha do atendente.'] },
+            },
+            422,
+          );
+        }
+        password = senha;
+      }
+      const key = c.req.param('key');
+      const current = await o.service.get(key);
+      if (current === null || current.establishmentId !== o.establishmentId) {
+        return fail(c, 404, 'Lançamento não encontrado.');
+      }
+      const entry = await o.service.resolve(
+        key,
+        password === null ? { discard: true } : { resend: { password } },
+      );
+      if (entry === null) {
+        return fail(c, 409, 'Esta venda não precisa mais de atenção (outro gerente já decidiu).');
+      }
+      return answer(c, entry, 200);
+    });
+  decide('reenviar');
+  decide('descartar');
 
   app.get(LANCAMENTO_PATH, async (c) => {
     const key = c.req.param('key');

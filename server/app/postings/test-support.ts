@@ -44,6 +44,10 @@ export function scriptedUpstream() {
   let nextId = 1;
   let calls = 0;
   let buscarFails = false;
+  let down = false;
+  const passwords: string[] = [];
+  /** Every commit in order: phone and amount. */
+  const committed: { celular: string; valor: number }[] = [];
 
   function commit(celular: string, nome: string | undefined, valor: number) {
     let c = customers.get(celular);
@@ -59,6 +63,7 @@ export function scriptedUpstream() {
       customers.set(celular, c);
     }
     c.compras += 1;
+    committed.push({ celular, valor });
     c.ultima = `2026-11-23 10:00:${String(c.compras).padStart(2, '0')}`;
     c.saldo += Math.floor(valor / 100);
     return c;
@@ -69,6 +74,7 @@ export function scriptedUpstream() {
 
   const call: UpstreamCall = async (op, body, signal) => {
     const b = body as Record<string, unknown>;
+    if (down) throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     if (op === 'buscar') {
       if (buscarFails) throw new TypeError('fetch failed');
       const c =
@@ -93,6 +99,7 @@ export function scriptedUpstream() {
       });
     }
     calls += 1;
+    passwords.push(String(b.senha_atendente));
     const cliente = b.cliente as { celular: string; nome?: string };
     const celular = cliente.celular;
     inFlight.set(celular, (inFlight.get(celular) ?? 0) + 1);
@@ -158,5 +165,12 @@ export function scriptedUpstream() {
     setBuscarFails(v: boolean) {
       buscarFails = v;
     },
+    /** Every request fails as an unreachable service does. */
+    setDown(v: boolean) {
+      down = v;
+    },
+    committed,
+    /** The passwords pontuar received, in order. */
+    passwords,
   };
 }

@@ -20,6 +20,7 @@ import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
   CustomerPanel,
+  KeptPanel,
   LedgerDialog,
   Loading,
   NotFoundPanel,
@@ -63,6 +64,7 @@ function Counter({ config }: { config: AppConfig }) {
   });
   const { phase } = posting;
   const posted = phase.name === 'posted' ? phase.posted : null;
+  const kept = phase.name === 'kept' ? phase.kept : null;
   const busyPosting = postingBusy(phase);
 
   useEffect(() => {
@@ -78,8 +80,8 @@ function Counter({ config }: { config: AppConfig }) {
   useHotkey('F3', counter.register, counter.canRegister && !counter.registering);
 
   const search = (key: LookupKey, c: LookupClassification) => {
-    if (posted) posting.reset();
-    counter.search(key, c, posted !== null);
+    if (posted || kept) posting.reset();
+    counter.search(key, c, posted !== null || kept !== null);
   };
   const nextCustomer = () => {
     posting.reset();
@@ -133,7 +135,18 @@ function Counter({ config }: { config: AppConfig }) {
               <PostingStatus phase={phase} onVerify={() => void posting.verify()} />
             </Suspense>
           )}
-          {posted ? (
+          {kept ? (
+            <Panel lazy>
+              <KeptPanel
+                kept={kept}
+                customerName={customer?.nome ?? null}
+                establishment={
+                  config.establishmentName ?? `Estabelecimento ${config.establishmentId}`
+                }
+                onNext={nextCustomer}
+              />
+            </Panel>
+          ) : posted ? (
             <Panel lazy>
               <PostedPanel
                 posted={posted}

@@ -7,4 +7,7 @@ export const LEDGER_STATE_LABELS: Record<LedgerEntry['estado'], string> = {
   enviando: 'Enviando',
   verificando: 'Conferindo',
   desconhecido: 'Desconhecido',
+  'aguardando envio': 'Aguardando envio',
+  'precisa de atenção': 'Precisa de atenção',
+  descartado: 'Descartado',
 };

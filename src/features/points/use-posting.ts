@@ -62,8 +62,27 @@ export type Posted = {
     | { state: 'unknown' };
 };
 
+/**
+ * A sale taken while the service was down (contingency): the app server keeps it and delivers
+ * it when the service returns; the counter follows it while its panel is shown.
+ */
+export type Kept = {
+  saleId: string;
+  valor: number;
+  celular: string;
+  at: Date;
+  /** waiting: kept, not delivered yet; posted: delivered; attention: refused at delivery. */
+  state: 'waiting' | 'posted' | 'attention' | 'discarded';
+  reason: string | null;
+  id_cliente: number | null;
+  saldo_atual: number | null;
+  pontos: number | null;
+};
+
 export type Phase =
   | { name: 'editing' }
+  /** Kept for later delivery (the service is unavailable); followed until it settles. */
+  | { name: 'kept'; kept: Kept }
   | { name: 'sending' }
   | { name: 'failed'; error: ApiError }
   /** The service's answer was lost; the server is checking the customer. */
@@ -96,6 +115,8 @@ export function postingBusy(phase: Phase): boolean {
   );
 }
 
+/** Pauses between follow-ups of a kept sale (its delivery waits for the service). */
+const KEPT_POLL_MS = 2_000;
 /** Pauses between follow-ups while the server itself re-checks an unknown result. */
 const UNKNOWN_POLL_MS = 5_000;
 /** Pauses before asking our server again when it could not be reached. */
@@ -145,6 +166,48 @@ function postedFrom(sale: PendingSale, l: Lancamento): Posted {
   };
 }
 
+/** What the journal says of a kept sale, for its panel. */
+function keptFrom(sale: PendingSale, l: Lancamento): Kept {
+  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
+  const data = corpo?.data ?? {};
+  return {
+    saleId: sale.id,
+    valor: sale.body.valor_gasto,
+    celular: sale.body.cliente.celular,
+    at: new Date(sale.at),
+    state:
+      l.estado === 'lançado'
+        ? 'posted'
+        : l.estado === 'precisa de atenção'
+          ? 'attention'
+          : l.estado === 'descartado' || l.estado === 'recusado'
+            ? 'discarded'
+            : 'waiting',
+    reason: l.motivo,
+    id_cliente: num(data.id_cliente) ?? l.cliente?.id_cliente ?? null,
+    saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? null,
+    pontos: l.pontos,
+  };
+}
+
+/** The service is down and no more sales may be kept: nothing was journaled or sent. */
+function keptLimit(error: ApiError): boolean {
+  return (
+    error.status === 503 &&
+    (error.data as { limite_contingencia?: unknown } | null)?.limite_contingencia === true
+  );
+}
+
+/** A kept sale, or one of its later states (being delivered, refused at delivery). */
+function isKept(l: Lancamento): boolean {
+  return (
+    l.estado === 'aguardando envio' ||
+    l.estado === 'precisa de atenção' ||
+    l.estado === 'descartado' ||
+    (l.guardado === true && l.estado !== 'lançado' && l.estado !== 'recusado')
+  );
+}
+
 type Outcome = { done: false } | { done: true; error: ApiError | null };
 
 export function usePosting(deps: PostingDeps) {
@@ -158,7 +221,48 @@ export function usePosting(deps: PostingDeps) {
   /** A sale that never reached the server: posting the same body again reuses its id. */
   const unsent = useRef<PendingSale | null>(null);
   const following = useRef<AbortController | null>(null);
+  /** The follower of the kept sale on screen (until it settles or the next customer). */
+  const keptFollow = useRef<AbortController | null>(null);
   const depsRef = useLatest(deps);
+
+  /** Shows a kept sale and follows it until it is delivered (or needs a manager). */
+  const showKept = useCallback(
+    (sale: PendingSale, l: Lancamento) => {
+      landed.current = true;
+      clearPendingSale(sale.id);
+      const first = keptFrom(sale, l);
+      setPhase({ name: 'kept', kept: first });
+      keptFollow.current?.abort();
+      if (first.state !== 'waiting') return;
+      const ac = new AbortController();
+      keptFollow.current = ac;
+      void (async () => {
+        while (!ac.signal.aborted) {
+          await sleep(KEPT_POLL_MS, ac.signal);
+          if (ac.signal.aborted) return;
+          let next: Kept;
+          try {
+            next = keptFrom(sale, await fetchLancamento(sale.id, { signal: ac.signal }));
+          } catch {
+            continue; // our server unreachable for a moment: the sale is safe there
+          }
+          if (ac.signal.aborted) return;
+          setPhase((p) =>
+            p.name === 'kept' && p.kept.saleId === sale.id ? { name: 'kept', kept: next } : p,
+          );
+          if (next.state === 'posted' && next.id_cliente !== null) {
+            void afterPosted(qc, {
+              id_cliente: next.id_cliente,
+              saldo_atual: next.saldo_atual ?? 0,
+              saldo_carencia: 0,
+            });
+          }
+          if (next.state !== 'waiting') return;
+        }
+      })();
+    },
+    [qc],
+  );
 
   const findRewards = useCallback(
     async (before: Snapshot, after: Customer | null, posted: Posted) => {
@@ -211,6 +315,10 @@ export function usePosting(deps: PostingDeps) {
   /** Shows what the journal says; done when the posting is settled. */
   const apply = useCallback(
     (sale: PendingSale, l: Lancamento): Outcome => {
+      if (isKept(l)) {
+        showKept(sale, l);
+        return { done: true, error: null };
+      }
       switch (l.estado) {
         case 'lançado':
           clearPendingSale(sale.id);
@@ -232,9 +340,11 @@ export function usePosting(deps: PostingDeps) {
         case 'desconhecido':
           setPhase({ name: 'unknown', reason: l.motivo });
           return { done: false };
+        default:
+          return { done: true, error: null }; // the kept states, shown above
       }
     },
-    [settle, refused],
+    [settle, refused, showKept],
   );
 
   /**
@@ -270,7 +380,9 @@ export function usePosting(deps: PostingDeps) {
                 if (ac.signal.aborted) return null;
                 const error = asApiError(e);
                 // Refused (by the service, relayed, or by our server): nothing was posted.
-                if (!error.requestMayHaveReached) return refused(sale, error).error;
+                if (!error.requestMayHaveReached || keptLimit(error)) {
+                  return refused(sale, error).error;
+                }
                 // The answer was lost: the journal knows what became of it.
               }
             }
@@ -347,17 +459,22 @@ export function usePosting(deps: PostingDeps) {
   useEffect(() => {
     const sale = loadPendingSale();
     if (sale && !landed.current) void run(sale, false);
-    return () => following.current?.abort();
+    return () => {
+      following.current?.abort();
+      keptFollow.current?.abort();
+    };
   }, [run]);
 
   const reset = useCallback(() => {
     if (loadPendingSale() !== null && !landed.current) return; // a sale still in the balance
+    keptFollow.current?.abort();
+    keptFollow.current = null;
     unsent.current = null;
     landed.current = false;
     setPhase({ name: 'editing' });
   }, []);
 
-  const locked = postingBusy(phase) || phase.name === 'posted';
+  const locked = postingBusy(phase) || phase.name === 'posted' || phase.name === 'kept';
 
   return { phase, post, verify, reset, locked };
 }

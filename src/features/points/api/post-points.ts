@@ -25,6 +25,10 @@ export const POSTING_STATES = [
   'recusado',
   'verificando',
   'desconhecido',
+  // Contingency: kept while the service was down, delivered when it returns.
+  'aguardando envio',
+  'precisa de atenção',
+  'descartado',
 ] as const;
 
 /** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
@@ -37,6 +41,8 @@ export const Lancamento = z.looseObject({
   nome: z.nullable(z.string()),
   pontos: z.nullable(z.number()),
   conferido: z.boolean(),
+  /** Kept while the service was down (contingency). */
+  guardado: z.optional(z.boolean()),
   resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
   cliente: z.nullable(
     z.looseObject({

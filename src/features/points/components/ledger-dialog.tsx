@@ -18,6 +18,7 @@ const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
   verificando: 'Aguarde: o servidor está conferindo no cadastro. Não lance de novo.',
   desconhecido:
     'Não lance de novo: o servidor confere sozinho. Se persistir, confira o histórico do cliente.',
+  'aguardando envio': 'Guardado: será lançado quando o serviço voltar. Não lance de novo.',
 };
 
 const time = new Intl.DateTimeFormat('pt-BR', {
@@ -222,7 +223,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                     >
                       {LEDGER_STATE_LABELS[l.estado]}
                     </strong>
-                    {(WHAT_TO_DO[l.estado] ?? (l.estado === 'recusado' ? l.motivo : null)) && (
+                    {(WHAT_TO_DO[l.estado] ?? (l.estado !== 'lançado' ? l.motivo : null)) && (
                       <span className="block text-slate-700">
                         {WHAT_TO_DO[l.estado] ?? l.motivo}
                       </span>

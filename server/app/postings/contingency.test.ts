@@ -1,0 +1,367 @@
+// Contingency on both store engines: the upstream circuit, kept sales (`aguardando envio`),
+// their delivery when the service returns (oldest first, one per customer, exactly once),
+// "precisa de atenção" for a manager, the sealed password and the limits.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { createJournalStore, openStore } from '../../store';
+import type { JournalEntry } from '../../store';
+import { startPgCluster, storeEngines, type PgCluster } from '../../store/pg-cluster';
+import { createCircuit } from './circuit';
+import { createPostingService, postingMessages } from './postings';
+import type { PostingService, PostingServiceOptions } from './postings';
+import { sealKeyFrom, seal, unseal } from './sealed';
+import { scriptedUpstream } from './test-support';
+
+const engines = storeEngines();
+let cluster: PgCluster | null = null;
+const tmp = mkdtempSync(path.join(tmpdir(), 'contingency-test-'));
+beforeAll(async () => {
+  if (engines.includes('postgres')) cluster = await startPgCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+const FAST = {
+  quietMs: 60,
+  unknownHorizonMs: 400,
+  recheckMs: 40,
+  leaseMs: 300,
+  sweepMs: 20,
+  waitMs: 2_000,
+  slotWaitMs: 3_000,
+};
+const SECRET = 'contingency-tests-secret-0123456789abcdef';
+
+const sale = (celular: string, valor = 1000, senha = '1234') => ({
+  valor_gasto: valor,
+  senha_atendente: senha,
+  cliente: { celular, nome: 'Maria' },
+});
+
+/** A circuit the test opens and closes by hand (the real one is tested apart below). */
+function manualCircuit(open = false) {
+  const listeners = new Set<(open: boolean) => void>();
+  let state = open;
+  return {
+    isOpen: () => state,
+    openedAt: () => (state ? 1 : null),
+    onChange(l: (open: boolean) => void) {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    set(v: boolean, notify = true) {
+      state = v;
+      if (notify) for (const l of listeners) l(v);
+    },
+  };
+}
+
+describe.each(engines)('contingency on %s', (engine) => {
+  async function setup(
+    extra: Partial<PostingServiceOptions> = {},
+    { start = true, circuitOpen = false } = {},
+  ) {
+    const store = await openStore(
+      engine === 'postgres'
+        ? { databaseUrl: await cluster!.createDatabase() }
+        : { sqlitePath: path.join(tmp, `${randomUUID()}.db`) },
+    );
+    const upstream = scriptedUpstream();
+    const circuit = manualCircuit(circuitOpen);
+    const service = createPostingService({
+      store: createJournalStore(store),
+      call: upstream.call,
+      establishmentId: 1,
+      circuit,
+      sealKey: sealKeyFrom(SECRET),
+      ...FAST,
+      ...extra,
+    });
+    if (start) service.start();
+    cleanup.push(
+      () => store.close(),
+      () => service.stop(),
+    );
+    return { store, upstream, service, circuit };
+  }
+
+  async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
+    const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
+    if (r.kind !== 'entry') throw new Error(`${r.kind}: ${r.message}`);
+    return r.entry;
+  }
+
+  async function until(
+    service: PostingService,
+    key: string,
+    states: JournalEntry['state'][],
+    timeoutMs = 5_000,
+  ): Promise<JournalEntry> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const e = await service.get(key);
+      if (e && states.includes(e.state)) return e;
+      if (Date.now() > deadline) throw new Error(`not ${states.join('|')}: ${JSON.stringify(e)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  test('service down: sales are kept and answered at once; when it returns each is delivered once, oldest first per customer, one at a time, password erased', async () => {
+    const { store, upstream, service, circuit } = await setup();
+    upstream.setDown(true);
+    const phones = ['+5511900000101', '+5511900000102', '+5511900000103'];
+    const keys: { key: string; phone: string; valor: number }[] = [];
+    // The first sale finds the service unreadable before sending: kept, nothing sent.
+    for (let i = 0; i < 4; i++) {
+      for (const phone of phones) {
+        if (i === 1 && phone === phones[0]) circuit.set(true); // the circuit opens meanwhile
+        const valor = 1000 + i;
+        const started = Date.now();
+        const e = await post(service, sale(phone, valor));
+        expect(Date.now() - started).toBeLessThan(1_000);
+        expect(e).toMatchObject({ state: 'aguardando envio', reason: postingMessages.kept });
+        keys.push({ key: e.key, phone, valor });
+      }
+    }
+    expect(upstream.calls()).toBe(0);
+    expect(await service.status()).toMatchObject({ open: true, waiting: 12, attention: 0 });
+    // At rest: the body without the password, the password sealed (not readable as is).
+    const rows = await store.db.selectFrom('posting_journal').select(['body', 'secret']).execute();
+    for (const r of rows) {
+      expect(r.body).not.toContain('senha_atendente');
+      expect(r.secret).toMatch(/^v1\./);
+      expect(r.secret).not.toContain('1234');
+    }
+
+    upstream.setDown(false);
+    circuit.set(false);
+    for (const k of keys) {
+      expect(await until(service, k.key, ['lançado'])).toMatchObject({ secret: null });
+    }
+    for (const phone of phones) {
+      expect(upstream.commits(phone)).toBe(4);
+      expect(upstream.maxInFlight(phone)).toBe(1);
+      expect(upstream.committed.filter((c) => c.celular === phone).map((c) => c.valor)).toEqual([
+        1000, 1001, 1002, 1003,
+      ]);
+    }
+    expect(upstream.passwords.every((p) => p === '1234')).toBe(true);
+    expect(upstream.calls()).toBe(12);
+    await expect
+      .poll(() => service.status())
+      .toMatchObject({ open: false, waiting: 0, attention: 0 });
+    const secrets = await store.db.selectFrom('posting_journal').select('secret').execute();
+    expect(secrets.every((r) => r.secret === null)).toBe(true);
+  });
+
+  test('a new sale of a customer whose kept sale is not delivered yet goes after it, even with the service back', async () => {
+    const { upstream, service, circuit } = await setup({}, { start: false, circuitOpen: true });
+    const first = await post(service, sale('+5511900000201', 1001));
+    circuit.set(false, false);
+    const second = await post(service, sale('+5511900000201', 1002));
+    expect(second.state).toBe('aguardando envio');
+    // Another customer is posted at once.
+    const other = await post(service, sale('+5511900000202', 500));
+    expect(other.state).toBe('lançado');
+    await service.deliver();
+    await until(service, first.key, ['lançado']);
+    await service.deliver();
+    await until(service, second.key, ['lançado']);
+    expect(
+      upstream.committed.filter((c) => c.celular === '+5511900000201').map((c) => c.valor),
+    ).toEqual([1001, 1002]);
+  });
+
+  test('the same sale id while kept answers the kept sale; another body under it is refused', async () => {
+    const { service } = await setup({}, { circuitOpen: true });
+    const key = randomUUID();
+    const e = await post(service, sale('+5511900000301'), key);
+    expect((await post(service, sale('+5511900000301'), key)).key).toBe(e.key);
+    const other = await service.submit({
+      key,
+      terminalId: 't1',
+      requestId: 'r2',
+      body: sale('+5511900000301', 99),
+    });
+    expect(other).toMatchObject({ kind: 'invalid', message: postingMessages.keyReused });
+  });
+
+  test('an answer lost at delivery is verified before any re-send: committed = lançado; not committed = sent again once', async () => {
+    const { upstream, service, circuit } = await setup({}, { circuitOpen: true });
+    const committedLost = await post(service, sale('+5511900000401'));
+    const notCommitted = await post(service, sale('+5511900000402'));
+    upstream.outcomes.push('commit-then-reset', 'reset');
+    circuit.set(false);
+    const a = await until(service, committedLost.key, ['lançado']);
+    const b = await until(service, notCommitted.key, ['lançado']);
+    expect(a.reason).toBe(postingMessages.verifiedPosted);
+    expect(b.attempts).toBe(2);
+    expect(upstream.commits('+5511900000401')).toBe(1);
+    expect(upstream.commits('+5511900000402')).toBe(1);
+    expect(upstream.calls()).toBe(3);
+  });
+
+  test('refused at delivery: precisa de atenção with the reason; a manager resends with the right password or discards', async () => {
+    const { upstream, service, circuit } = await setup({}, { circuitOpen: true });
+    const wrong = await post(service, sale('+5511900000501', 1000, '9999'));
+    const other = await post(service, sale('+5511900000502', 1000, '9999'));
+    upstream.outcomes.push('refuse', 'refuse');
+    circuit.set(false);
+    for (const e of [wrong, other]) {
+      expect(await until(service, e.key, ['precisa de atenção'])).toMatchObject({
+        reason: 'Senha do atendente inválida.',
+        answerStatus: 422,
+        secret: null,
+      });
+    }
+    await expect.poll(() => service.status()).toMatchObject({ waiting: 0, attention: 2 });
+    const resent = await service.resolve(wrong.key, { resend: { password: '1234' } });
+    expect(resent?.state).toMatch(/aguardando envio|enviando|lançado/);
+    expect(await until(service, wrong.key, ['lançado'])).toMatchObject({ secret: null });
+    expect(upstream.passwords.at(-1)).toBe('1234');
+    expect(await service.resolve(wrong.key, { discard: true })).toBeNull();
+    const discarded = await service.resolve(other.key, { discard: true });
+    expect(discarded).toMatchObject({ state: 'descartado', reason: postingMessages.discarded });
+    expect(upstream.commits('+5511900000501')).toBe(1);
+    expect(upstream.commits('+5511900000502')).toBe(0);
+    await expect.poll(() => service.status()).toMatchObject({ waiting: 0, attention: 0 });
+  });
+
+  test('limits: past the most kept sales, or once the oldest waited too long, a sale is refused plainly and nothing is kept', async () => {
+    let clock = Date.now();
+    const { service } = await setup(
+      { maxWaiting: 2, maxWaitMs: 60_000, now: () => clock },
+      { start: false, circuitOpen: true },
+    );
+    await post(service, sale('+5511900000601'));
+    await post(service, sale('+5511900000602'));
+    const key = randomUUID();
+    const third = await service.submit({
+      key,
+      terminalId: 't1',
+      requestId: 'r',
+      body: sale('+5511900000603'),
+    });
+    expect(third).toEqual({ kind: 'full', message: postingMessages.fullCount(2) });
+    expect(await service.get(key)).toBeNull();
+    expect((await service.status()).accepting).toBe(false);
+
+    const aged = await setup(
+      { maxWaiting: 10, maxWaitMs: 60_000, now: () => clock },
+      { start: false, circuitOpen: true },
+    );
+    await post(aged.service, sale('+5511900000604'));
+    clock += 61_000;
+    const late = await aged.service.submit({
+      key: randomUUID(),
+      terminalId: 't1',
+      requestId: 'r',
+      body: sale('+5511900000605'),
+    });
+    expect(late).toMatchObject({ kind: 'full', message: postingMessages.fullAge(0) });
+  });
+
+  test('a sale kept by one replica is delivered by another after the first died mid-delivery (its lease lapsed), once', async () => {
+    const { store, upstream, service, circuit } = await setup({}, { circuitOpen: true });
+    const kept = await post(service, sale('+5511900000701'));
+    // The first replica's delivery hangs; the upstream commits later; the replica "dies".
+    upstream.outcomes.push({ hangAndCommitAfter: 100 });
+    await service.stop();
+    const dying = createPostingService({
+      store: createJournalStore(store),
+      call: upstream.call,
+      establishmentId: 1,
+      sealKey: sealKeyFrom(SECRET),
+      ...FAST,
+      upstreamLimitMs: 60_000,
+    });
+    circuit.set(false);
+    void dying.deliver();
+    await until(dying, kept.key, ['enviando']);
+    await new Promise((r) => setTimeout(r, 150));
+    // A second replica takes over once the lease lapses: it verifies, never re-sends.
+    const other = createPostingService({
+      store: createJournalStore(store),
+      call: upstream.call,
+      establishmentId: 1,
+      sealKey: sealKeyFrom(SECRET),
+      ...FAST,
+      leaseMs: 100_000,
+    });
+    // The dying replica's lease renewals stop (as with kill -9): simulate by letting its
+    // lease run out while its call hangs forever.
+    await store.db
+      .updateTable('posting_journal')
+      .set({ lease_until: 0, owner: 'dead' })
+      .where('key', '=', kept.key)
+      .execute();
+    other.start();
+    cleanup.push(() => other.stop());
+    const final = await until(other, kept.key, ['lançado'], 8_000);
+    expect(final.reason).toBe(postingMessages.verifiedPosted);
+    expect(upstream.commits('+5511900000701')).toBe(1);
+    expect(upstream.calls()).toBe(1);
+    void dying.stop();
+  });
+});
+
+describe('the sealed password', () => {
+  test('opens only with the same APP_SECRET and the same sale', () => {
+    const key = sealKeyFrom(SECRET);
+    const sealed = seal(key, '1234', 'sale-a');
+    expect(sealed).not.toContain('1234');
+    expect(seal(key, '1234', 'sale-a')).not.toBe(sealed); // a fresh IV each time
+    expect(unseal(key, sealed, 'sale-a')).toBe('1234');
+    expect(unseal(key, sealed, 'sale-b')).toBeNull();
+    expect(unseal(sealKeyFrom(`${SECRET}x`), sealed, 'sale-a')).toBeNull();
+    expect(unseal(key, `${sealed.slice(0, -2)}AA`, 'sale-a')).toBeNull();
+  });
+});
+
+describe('the upstream circuit', () => {
+  test('failures in a row open it, a success in between resets the count; the probe closes it', async () => {
+    let reachable = false;
+    let probes = 0;
+    const changes: boolean[] = [];
+    const circuit = createCircuit({
+      failures: 3,
+      probeMs: 20,
+      probe: async () => {
+        probes += 1;
+        return reachable;
+      },
+    });
+    circuit.onChange((open) => changes.push(open));
+    const failing = circuit.wrap({
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
+    const fiveHundred = circuit.wrap({ fetch: () => new Response('x', { status: 503 }) });
+    const ok = circuit.wrap({ fetch: () => new Response('{}', { status: 404 }) });
+    const req = () => new Request('http://upstream.test/');
+    await expect(failing.fetch(req())).rejects.toThrow();
+    await fiveHundred.fetch(req());
+    await ok.fetch(req()); // an answer below 500: reachable
+    await expect(failing.fetch(req())).rejects.toThrow();
+    await expect(failing.fetch(req())).rejects.toThrow();
+    expect(circuit.isOpen()).toBe(false);
+    await fiveHundred.fetch(req());
+    expect(circuit.isOpen()).toBe(true);
+    expect(circuit.openedAt()).not.toBeNull();
+    await expect.poll(() => probes, { timeout: 2_000 }).toBeGreaterThanOrEqual(2);
+    expect(circuit.isOpen()).toBe(true);
+    reachable = true;
+    await expect.poll(() => circuit.isOpen(), { timeout: 1_000 }).toBe(false);
+    expect(changes).toEqual([true, false]);
+    circuit.stop();
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The attendant password of a kept sale, sealed at rest: AES-256-GCM under a key derived
+ * (HKDF-SHA-256) from APP_SECRET, bound to the sale's key (a sealed password copied onto
+ * another sale does not open). Only the deliverer opens it, just before sending; the journal
+ * erases it once the sale is settled.
+ */
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+
+const VERSION = 'v1';
+
+export type SealKey = Buffer & { readonly __sealKey: unique symbol };
+
+export function sealKeyFrom(appSecret: string): SealKey {
+  return Buffer.from(
+    hkdfSync('sha256', appSecret, 'fidelidade-pdv', 'contingency attendant password v1', 32),
+  ) as SealKey;
+}
+
+export function seal(key: SealKey, plain: string, saleKey: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  cipher.setAAD(Buffer.from(saleKey));
+  const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  const tag = cipher.getAuthTag();
+  return `${VERSION}.${Buffer.concat([iv, tag, data]).toString('base64url')}`;
+}
+
+/** The password, or null when it does not open (another key, another sale, tampered). */
+export function unseal(key: SealKey, sealed: string, saleKey: string): string | null {
+  const [version, payload] = sealed.split('.');
+  if (version !== VERSION || payload === undefined) return null;
+  const raw = Buffer.from(payload, 'base64url');
+  if (raw.length < 28) return null;
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+    decipher.setAAD(Buffer.from(saleKey));
+    decipher.setAuthTag(raw.subarray(12, 28));
+    return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  } catch {
+    return null;
+  }
+}
