@@ -20,7 +20,6 @@ import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
   CustomerPanel,
-  KeptPanel,
   LedgerDialog,
   Loading,
   NotFoundPanel,
@@ -80,8 +79,9 @@ function Counter({ config }: { config: AppConfig }) {
   useHotkey('F3', counter.register, counter.canRegister && !counter.registering);
 
   const search = (key: LookupKey, c: LookupClassification) => {
-    if (posted || kept) posting.reset();
-    counter.search(key, c, posted !== null || kept !== null);
+    const done = posted ?? kept;
+    if (done) posting.reset();
+    counter.search(key, c, done !== null);
   };
   const nextCustomer = () => {
     posting.reset();
@@ -135,21 +135,11 @@ function Counter({ config }: { config: AppConfig }) {
               <PostingStatus phase={phase} onVerify={() => void posting.verify()} />
             </Suspense>
           )}
-          {kept ? (
-            <Panel lazy>
-              <KeptPanel
-                kept={kept}
-                customerName={customer?.nome ?? null}
-                establishment={
-                  config.establishmentName ?? `Estabelecimento ${config.establishmentId}`
-                }
-                onNext={nextCustomer}
-              />
-            </Panel>
-          ) : posted ? (
+          {posted || kept ? (
             <Panel lazy>
               <PostedPanel
                 posted={posted}
+                kept={kept}
                 customerName={customer?.nome ?? null}
                 celular={customer?.celular ?? typed?.celular ?? ''}
                 establishment={

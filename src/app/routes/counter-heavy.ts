@@ -1,6 +1,5 @@
 export { SalePanel } from '@/features/points/components/sale-panel';
 export { PostedPanel } from '@/features/points/components/posted-panel';
-export { KeptPanel } from '@/features/points/components/kept-panel';
 export { CustomerPanel } from '@/features/customers/components/customer-panel';
 export { RegisterForm } from '@/features/customers/components/register-form';
 export { NotFoundPanel } from '@/features/customers/components/not-found-panel';

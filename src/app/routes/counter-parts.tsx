@@ -37,7 +37,6 @@ function part<K extends keyof Heavy>(name: K) {
 
 export const SalePanel = part('SalePanel');
 export const PostedPanel = part('PostedPanel');
-export const KeptPanel = part('KeptPanel');
 export const CustomerPanel = part('CustomerPanel');
 export const RegisterForm = part('RegisterForm');
 export const PostingStatus = part('PostingStatus');

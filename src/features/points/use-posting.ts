@@ -16,6 +16,7 @@ import {
   postPoints,
   type Lancamento,
 } from '@/features/points/api/post-points';
+import type { Kept } from '@/features/points/kept';
 import {
   clearPendingSale,
   loadPendingSale,
@@ -62,23 +63,6 @@ export type Posted = {
     | { state: 'unknown' };
 };
 
-/**
- * A sale taken while the service was down (contingency): the app server keeps it and delivers
- * it when the service returns; the counter follows it while its panel is shown.
- */
-export type Kept = {
-  saleId: string;
-  valor: number;
-  celular: string;
-  at: Date;
-  /** waiting: kept, not delivered yet; posted: delivered; attention: refused at delivery. */
-  state: 'waiting' | 'posted' | 'attention' | 'discarded';
-  reason: string | null;
-  id_cliente: number | null;
-  saldo_atual: number | null;
-  pontos: number | null;
-};
-
 export type Phase =
   | { name: 'editing' }
   /** Kept for later delivery (the service is unavailable); followed until it settles. */
@@ -115,8 +99,6 @@ export function postingBusy(phase: Phase): boolean {
   );
 }
 
-/** Pauses between follow-ups of a kept sale (its delivery waits for the service). */
-const KEPT_POLL_MS = 2_000;
 /** Pauses between follow-ups while the server itself re-checks an unknown result. */
 const UNKNOWN_POLL_MS = 5_000;
 /** Pauses before asking our server again when it could not be reached. */
@@ -166,47 +148,9 @@ function postedFrom(sale: PendingSale, l: Lancamento): Posted {
   };
 }
 
-/** What the journal says of a kept sale, for its panel. */
-function keptFrom(sale: PendingSale, l: Lancamento): Kept {
-  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
-  const data = corpo?.data ?? {};
-  return {
-    saleId: sale.id,
-    valor: sale.body.valor_gasto,
-    celular: sale.body.cliente.celular,
-    at: new Date(sale.at),
-    state:
-      l.estado === 'lançado'
-        ? 'posted'
-        : l.estado === 'precisa de atenção'
-          ? 'attention'
-          : l.estado === 'descartado' || l.estado === 'recusado'
-            ? 'discarded'
-            : 'waiting',
-    reason: l.motivo,
-    id_cliente: num(data.id_cliente) ?? l.cliente?.id_cliente ?? null,
-    saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? null,
-    pontos: l.pontos,
-  };
-}
-
 /** The service is down and no more sales may be kept: nothing was journaled or sent. */
-function keptLimit(error: ApiError): boolean {
-  return (
-    error.status === 503 &&
-    (error.data as { limite_contingencia?: unknown } | null)?.limite_contingencia === true
-  );
-}
-
-/** A kept sale, or one of its later states (being delivered, refused at delivery). */
-function isKept(l: Lancamento): boolean {
-  return (
-    l.estado === 'aguardando envio' ||
-    l.estado === 'precisa de atenção' ||
-    l.estado === 'descartado' ||
-    (l.guardado === true && l.estado !== 'lançado' && l.estado !== 'recusado')
-  );
-}
+const keptLimit = (error: ApiError) =>
+  (error.data as { limite_contingencia?: unknown } | null)?.limite_contingencia === true;
 
 type Outcome = { done: false } | { done: true; error: ApiError | null };
 
@@ -225,41 +169,21 @@ export function usePosting(deps: PostingDeps) {
   const keptFollow = useRef<AbortController | null>(null);
   const depsRef = useLatest(deps);
 
-  /** Shows a kept sale and follows it until it is delivered (or needs a manager). */
+  /** Shows a kept sale and follows it until it settles (its code loads only then). */
   const showKept = useCallback(
     (sale: PendingSale, l: Lancamento) => {
       landed.current = true;
       clearPendingSale(sale.id);
-      const first = keptFrom(sale, l);
-      setPhase({ name: 'kept', kept: first });
       keptFollow.current?.abort();
-      if (first.state !== 'waiting') return;
       const ac = new AbortController();
       keptFollow.current = ac;
-      void (async () => {
-        while (!ac.signal.aborted) {
-          await sleep(KEPT_POLL_MS, ac.signal);
-          if (ac.signal.aborted) return;
-          let next: Kept;
-          try {
-            next = keptFrom(sale, await fetchLancamento(sale.id, { signal: ac.signal }));
-          } catch {
-            continue; // our server unreachable for a moment: the sale is safe there
-          }
-          if (ac.signal.aborted) return;
+      void import('@/features/points/kept').then((m) =>
+        m.followKept(sale, l, ac.signal, qc, (kept) =>
           setPhase((p) =>
-            p.name === 'kept' && p.kept.saleId === sale.id ? { name: 'kept', kept: next } : p,
-          );
-          if (next.state === 'posted' && next.id_cliente !== null) {
-            void afterPosted(qc, {
-              id_cliente: next.id_cliente,
-              saldo_atual: next.saldo_atual ?? 0,
-              saldo_carencia: 0,
-            });
-          }
-          if (next.state !== 'waiting') return;
-        }
-      })();
+            p.name === 'kept' && p.kept.saleId !== sale.id ? p : { name: 'kept', kept },
+          ),
+        ),
+      );
     },
     [qc],
   );
@@ -315,10 +239,6 @@ export function usePosting(deps: PostingDeps) {
   /** Shows what the journal says; done when the posting is settled. */
   const apply = useCallback(
     (sale: PendingSale, l: Lancamento): Outcome => {
-      if (isKept(l)) {
-        showKept(sale, l);
-        return { done: true, error: null };
-      }
       switch (l.estado) {
         case 'lançado':
           clearPendingSale(sale.id);
@@ -341,7 +261,9 @@ export function usePosting(deps: PostingDeps) {
           setPhase({ name: 'unknown', reason: l.motivo });
           return { done: false };
         default:
-          return { done: true, error: null }; // the kept states, shown above
+          // Kept while the service is down (or, later, needing a manager): nothing to send.
+          showKept(sale, l);
+          return { done: true, error: null };
       }
     },
     [settle, refused, showKept],

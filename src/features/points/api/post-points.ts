@@ -41,8 +41,6 @@ export const Lancamento = z.looseObject({
   nome: z.nullable(z.string()),
   pontos: z.nullable(z.number()),
   conferido: z.boolean(),
-  /** Kept while the service was down (contingency). */
-  guardado: z.optional(z.boolean()),
   resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
   cliente: z.nullable(
     z.looseObject({

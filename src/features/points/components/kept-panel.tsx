@@ -4,7 +4,7 @@ import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
-import type { Kept } from '@/features/points/use-posting';
+import type { Kept } from '@/features/points/kept';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
@@ -18,6 +18,7 @@ const dateTime = new Intl.DateTimeFormat('pt-BR', {
 type Props = {
   kept: Kept;
   customerName: string | null;
+  celular: string;
   establishment: string;
   onNext: () => void;
 };

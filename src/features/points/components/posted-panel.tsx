@@ -5,6 +5,8 @@ import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
 import type { Posted } from '@/features/points/use-posting';
+import type { Kept } from '@/features/points/kept';
+import { KeptPanel } from '@/features/points/components/kept-panel';
 
 const dateTime = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
@@ -24,14 +26,26 @@ function countNames(names: readonly string[]): [string, number][] {
 
 type Props = {
   posted: Posted;
+  kept?: undefined;
   customerName: string | null;
   celular: string;
   establishment: string;
   onNext: () => void;
 };
 
-/** The answer of a posting, with the printable slip and the way to the next customer. */
-export function PostedPanel({ posted, customerName, celular, establishment, onNext }: Props) {
+/**
+ * The result of a posting: posted (its answer), or kept while the service is down (see
+ * KeptPanel), each with the printable slip and the way to the next customer.
+ */
+export function PostedPanel(
+  props: Omit<Props, 'posted' | 'kept'> & { posted: Posted | null; kept: Kept | null },
+) {
+  const { posted, kept, ...rest } = props;
+  if (kept) return <KeptPanel kept={kept} {...rest} />;
+  return posted && <PostedResult posted={posted} {...rest} />;
+}
+
+function PostedResult({ posted, customerName, celular, establishment, onNext }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
