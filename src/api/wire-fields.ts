@@ -23,3 +23,13 @@ export const E164_PATTERN = /^\+[1-9]\d{7,14}$/;
 
 /** An e-mail the service accepts: one @, a dotted domain without empty labels (no a@b..c). */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+
+/** A CPF and a CEP as the wire carries them: digits only. */
+export const CPF_PATTERN = /^\d{11}$/;
+export const CEP_PATTERN = /^\d{8}$/;
+
+/** `genero` on the wire. */
+const GENEROS = ['M', 'F'] as const;
+export type Genero = (typeof GENEROS)[number];
+export const isGenero = (value: string): value is Genero =>
+  (GENEROS as readonly string[]).includes(value);

@@ -1,7 +1,14 @@
-// Validation of what a client sends. Every rule of decisions.md lives here, with the message a
-// cashier reads. Errors are collected per field path (`cliente.celular`, `itens.2.valor`) so a
-// 422 reports them all at once; the first one becomes the response's `message`.
+// Validation of what a client sends, with zod. Every rule of decisions.md lives here, with the
+// message a cashier reads. Errors are reported per field path (`cliente.celular`,
+// `itens.2.valor`), in the order of the fields below, so a 422 reports them all at once; the
+// first one becomes the response's `message`. Each field says at most one thing (every check
+// after the first failing one is skipped: `abort`).
+//
+// These schemas are the sandbox's own, not the browser's (src/api/requests.ts and the forms'):
+// that independence is what lets the conformance tests catch drift. Only the limits and
+// patterns both sides must agree on come from the shared wire modules.
 
+import * as z from 'zod';
 import * as wire from '../../../src/api/wire';
 import * as fields from '../../../src/api/wire-fields';
 import { isValidCpf } from './cpf';
@@ -12,18 +19,6 @@ import { parseDate } from './time';
 export type FieldErrors = Record<string, string[]>;
 
 export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-
-export class ErrorBag {
-  readonly errors: FieldErrors = {};
-
-  add(path: string, message: string): void {
-    (this.errors[path] ??= []).push(message);
-  }
-
-  get empty(): boolean {
-    return Object.keys(this.errors).length === 0;
-  }
-}
 
 /** The first message of a set of field errors (the response's `message`). */
 export function firstError(errors: FieldErrors): string {
@@ -39,91 +34,115 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Own property only: a body can never reach `Object.prototype` through a field name. */
-function field(obj: JsonObject, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
-
+/** Characters as a person counts them (an emoji is one), not UTF-16 units. */
 const charCount = (s: string): number => [...s].length;
 
-// Limits and patterns the browser must agree on come from the wire module; the messages
-// below are the sandbox's own.
-const LIMITS = {
-  valorGastoMin: wire.VALOR_GASTO_MIN,
-  valorGastoMax: wire.VALOR_GASTO_MAX,
-  itemValorMax: fields.ITEM_VALOR_MAX,
-  qtdeMax: fields.QTDE_MAX,
-  itensMax: wire.ITENS_MAX,
-  nome: fields.NOME_MAX,
-  email: fields.EMAIL_MAX,
-  endereco: fields.ENDERECO_MAX,
-  bairro: fields.BAIRRO_MAX,
-  cidade: fields.CIDADE_MAX,
-  estado: fields.ESTADO_MAX,
-  descricao: fields.DESCRICAO_MAX,
-  complemento: fields.COMPLEMENTO_MAX,
-  senha: fields.SENHA_MAX,
-  q: fields.Q_MAX,
-  perPageMax: fields.PER_PAGE_MAX,
-  perPageDefault: fields.PER_PAGE_DEFAULT,
-  pageMax: 1_000_000_000,
-} as const;
-const E164 = fields.E164_PATTERN;
-const EMAIL = fields.EMAIL_PATTERN;
+/** zod's issues as field errors: `a.b.0.c` → its messages, in the order they were found. */
+function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) (errors[issue.path.join('.')] ??= []).push(issue.message);
+  return errors;
+}
 
-interface TextRule {
-  max: number;
-  typeMessage: string;
-  maxMessage: string;
-  trim?: boolean;
+/** A path's place in `order`: that of the path or of its nearest listed parent (`itens.2.valor` → `itens`). */
+function rank(order: readonly string[], path: string): number {
+  for (let p = path; ; p = p.slice(0, p.lastIndexOf('.'))) {
+    const i = order.indexOf(p);
+    if (i >= 0) return i;
+    if (!p.includes('.')) return order.length;
+  }
 }
 
 /**
- * An optional text field: absent, `null` or blank counts as omitted (undefined). Anything
- * but a string, or a string over the limit, is an error on the path.
+ * The errors with their fields in `order`: a check made after the parse (one across fields,
+ * or one needing the request) takes its field's place; paths of one rank keep zod's order.
  */
-function optionalText(
-  obj: JsonObject,
-  key: string,
-  path: string,
-  rule: TextRule,
-  bag: ErrorBag,
-): string | undefined {
-  const raw = field(obj, key);
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'string') {
-    bag.add(path, rule.typeMessage);
-    return undefined;
-  }
-  const value = rule.trim === false ? raw : raw.trim();
-  if (value === '') return undefined;
-  if (charCount(value) > rule.max) {
-    bag.add(path, rule.maxMessage);
-    return undefined;
-  }
-  return value;
+function inFieldOrder(errors: FieldErrors, order: readonly string[]): FieldErrors {
+  return Object.fromEntries(
+    Object.entries(errors).sort(([a], [b]) => rank(order, a) - rank(order, b)),
+  );
 }
 
-/** An optional integer sent as a JSON number. */
-function optionalInteger(
-  obj: JsonObject,
-  key: string,
-  path: string,
-  min: number,
+/** A check whose failure ends the field's checks (one message per field). */
+const rule = <T>(test: (value: T) => boolean, message: string) =>
+  z.refine<T>(test, { error: message, abort: true });
+
+/** One message when the value is missing (absent or null), another for a wrong type. */
+const missingOr = (missing: string, wrongType: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? missing : wrongType;
+
+/** Absent and null are "not sent". */
+const nullish = (v: unknown) => (v === null ? undefined : v);
+/** Absent, null and '' are "not sent". */
+const emptyOmitted = (v: unknown) => (v === null || v === '' ? undefined : v);
+/** Absent, null and '' are "not sent"; other text is trimmed. */
+const trimmedOrOmitted = (v: unknown) =>
+  v === null || v === '' ? undefined : typeof v === 'string' ? v.trim() : v;
+/** Absent, null and blank are "not sent"; other text is trimmed. */
+const blankOmitted = (v: unknown) =>
+  v === null ? undefined : typeof v === 'string' ? v.trim() || undefined : v;
+
+/** An optional text field: anything but a string, or one over `max` characters, is an error. */
+function optionalText(
   max: number,
-  message: string,
-  bag: ErrorBag,
-): number | undefined {
-  const raw = field(obj, key);
-  if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'number' || !Number.isSafeInteger(raw) || raw < min || raw > max) {
-    bag.add(path, message);
-    return undefined;
-  }
-  return raw;
+  typeMessage: string,
+  maxMessage: string,
+  ...more: z.core.$ZodCheck<string>[]
+) {
+  return z.preprocess(
+    blankOmitted,
+    z.optional(
+      z.string({ error: typeMessage }).check(
+        rule((s) => charCount(s) <= max, maxMessage),
+        ...more,
+      ),
+    ),
+  );
+}
+
+/** An optional integer sent as a JSON number, from `min` to `max`. */
+function optionalInteger(min: number, max: number, message: string) {
+  return z.preprocess(
+    nullish,
+    z.optional(
+      z
+        .number({ error: message })
+        .check(rule((n) => Number.isSafeInteger(n) && n >= min && n <= max, message)),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------- customer data
+
+const celularText = z
+  .string({
+    error: missingOr(
+      'Informe o celular do cliente.',
+      'O celular deve ser um texto no formato +5511987654321.',
+    ),
+  })
+  .check(
+    rule(
+      (s) => fields.E164_PATTERN.test(s),
+      'Celular inválido. Use o formato internacional, por exemplo +5511987654321.',
+    ),
+  );
+const celular = z.preprocess(trimmedOrOmitted, celularText);
+const celularIfSent = z.preprocess(trimmedOrOmitted, z.optional(celularText));
+
+const cpf = z.preprocess(
+  trimmedOrOmitted,
+  z.optional(
+    z.string({ error: 'O CPF deve ser um texto só com números.' }).check(
+      rule((s) => fields.CPF_PATTERN.test(s), 'O CPF deve ter 11 dígitos, só números.'),
+      rule(isValidCpf, 'CPF inválido. Confira os números.'),
+    ),
+  ),
+);
+
+const NASCIMENTO_INVALID = 'Data de nascimento inválida. Use o formato AAAA-MM-DD.';
+const GENERO_INVALID = 'Gênero inválido. Use M ou F.';
+const CEP_INVALID = 'O CEP deve ter 8 dígitos, só números.';
 
 export interface CustomerInput {
   celular: string;
@@ -131,7 +150,7 @@ export interface CustomerInput {
   nome?: string | undefined;
   email?: string | undefined;
   data_nascimento?: string | undefined;
-  genero?: 'M' | 'F' | undefined;
+  genero?: fields.Genero | undefined;
   cep?: string | undefined;
   endereco?: string | undefined;
   bairro?: string | undefined;
@@ -139,221 +158,184 @@ export interface CustomerInput {
   estado?: string | undefined;
 }
 
-const join = (prefix: string, key: string): string => (prefix ? `${prefix}.${key}` : key);
-
-function celularField(
-  obj: JsonObject,
-  path: string,
-  bag: ErrorBag,
-  required: boolean,
-): string | undefined {
-  const raw = field(obj, 'celular');
-  if (raw === undefined || raw === null || raw === '') {
-    if (required) bag.add(path, 'Informe o celular do cliente.');
-    return undefined;
-  }
-  if (typeof raw !== 'string') {
-    bag.add(path, 'O celular deve ser um texto no formato +5511987654321.');
-    return undefined;
-  }
-  const value = raw.trim();
-  if (!E164.test(value)) {
-    bag.add(path, 'Celular inválido. Use o formato internacional, por exemplo +5511987654321.');
-    return undefined;
-  }
-  return value;
-}
-
-function cpfField(obj: JsonObject, path: string, bag: ErrorBag): string | undefined {
-  const raw = field(obj, 'cpf');
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  if (typeof raw !== 'string') {
-    bag.add(path, 'O CPF deve ser um texto só com números.');
-    return undefined;
-  }
-  const value = raw.trim();
-  if (!/^\d{11}$/.test(value)) {
-    bag.add(path, 'O CPF deve ter 11 dígitos, só números.');
-    return undefined;
-  }
-  if (!isValidCpf(value)) {
-    bag.add(path, 'CPF inválido. Confira os números.');
-    return undefined;
-  }
-  return value;
-}
-
-function customerFields(
-  obj: JsonObject,
-  prefix: string,
-  bag: ErrorBag,
-  todayDate: string,
-): CustomerInput | undefined {
-  const celular = celularField(obj, join(prefix, 'celular'), bag, true);
-  const cpf = cpfField(obj, join(prefix, 'cpf'), bag);
-  const nome = optionalText(
-    obj,
-    'nome',
-    join(prefix, 'nome'),
-    {
-      max: LIMITS.nome,
-      typeMessage: 'O nome deve ser um texto.',
-      maxMessage: `O nome pode ter no máximo ${LIMITS.nome} caracteres.`,
-    },
-    bag,
-  );
-  const email = optionalText(
-    obj,
-    'email',
-    join(prefix, 'email'),
-    {
-      max: LIMITS.email,
-      typeMessage: 'O e-mail deve ser um texto.',
-      maxMessage: `O e-mail pode ter no máximo ${LIMITS.email} caracteres.`,
-    },
-    bag,
-  );
-  if (email !== undefined && !EMAIL.test(email)) {
-    bag.add(
-      join(prefix, 'email'),
+/**
+ * The customer's fields. The schemas are built once (zod compiles an object's parser on its
+ * first use: building one per request cost ~1 ms); what depends on the request (today's date,
+ * the establishment's password) is checked after the parse and put in its field's place.
+ */
+const customerShape = {
+  celular,
+  cpf,
+  nome: optionalText(
+    fields.NOME_MAX,
+    'O nome deve ser um texto.',
+    `O nome pode ter no máximo ${fields.NOME_MAX} caracteres.`,
+  ),
+  email: optionalText(
+    fields.EMAIL_MAX,
+    'O e-mail deve ser um texto.',
+    `O e-mail pode ter no máximo ${fields.EMAIL_MAX} caracteres.`,
+    rule(
+      (s) => fields.EMAIL_PATTERN.test(s),
       'E-mail inválido. Confira o endereço, por exemplo nome@exemplo.com.br.',
-    );
+    ),
+  ),
+  data_nascimento: optionalText(
+    10,
+    'A data de nascimento deve ser um texto no formato AAAA-MM-DD.',
+    NASCIMENTO_INVALID,
+    rule((s) => (parseDate(s)?.year ?? 0) >= 1900, NASCIMENTO_INVALID),
+  ),
+  genero: optionalText(
+    1,
+    GENERO_INVALID,
+    GENERO_INVALID,
+    rule(fields.isGenero, GENERO_INVALID),
+  ) as z.ZodType<fields.Genero | undefined>,
+  cep: optionalText(
+    8,
+    'O CEP deve ser um texto com 8 dígitos, só números.',
+    CEP_INVALID,
+    rule((s) => fields.CEP_PATTERN.test(s), CEP_INVALID),
+  ),
+  endereco: optionalText(
+    fields.ENDERECO_MAX,
+    'O endereço deve ser um texto.',
+    `O endereço pode ter no máximo ${fields.ENDERECO_MAX} caracteres.`,
+  ),
+  bairro: optionalText(
+    fields.BAIRRO_MAX,
+    'O bairro deve ser um texto.',
+    `O bairro pode ter no máximo ${fields.BAIRRO_MAX} caracteres.`,
+  ),
+  cidade: optionalText(
+    fields.CIDADE_MAX,
+    'A cidade deve ser um texto.',
+    `A cidade pode ter no máximo ${fields.CIDADE_MAX} caracteres.`,
+  ),
+  estado: optionalText(
+    fields.ESTADO_MAX,
+    'O estado deve ser um texto.',
+    `O estado pode ter no máximo ${fields.ESTADO_MAX} caracteres.`,
+  ),
+};
+const customer = z.object(customerShape);
+const CUSTOMER_FIELDS = Object.keys(customerShape);
+
+/** A birth date after `today` (the date has passed its own checks). */
+function bornInTheFuture(errors: FieldErrors, obj: unknown, path: string, today: string): void {
+  if (errors[path] || !isPlainObject(obj)) return;
+  const date = blankOmitted(obj.data_nascimento);
+  if (typeof date === 'string' && date > today) {
+    errors[path] = ['A data de nascimento não pode estar no futuro.'];
   }
-
-  const nascimentoPath = join(prefix, 'data_nascimento');
-  const nascimento = optionalText(
-    obj,
-    'data_nascimento',
-    nascimentoPath,
-    {
-      max: 10,
-      typeMessage: 'A data de nascimento deve ser um texto no formato AAAA-MM-DD.',
-      maxMessage: 'Data de nascimento inválida. Use o formato AAAA-MM-DD.',
-    },
-    bag,
-  );
-  let dataNascimento: string | undefined;
-  if (nascimento !== undefined) {
-    const d = parseDate(nascimento);
-    if (!d || d.year < 1900) {
-      bag.add(nascimentoPath, 'Data de nascimento inválida. Use o formato AAAA-MM-DD.');
-    } else if (nascimento > todayDate) {
-      bag.add(nascimentoPath, 'A data de nascimento não pode estar no futuro.');
-    } else {
-      dataNascimento = nascimento;
-    }
-  }
-
-  const generoPath = join(prefix, 'genero');
-  const generoRaw = optionalText(
-    obj,
-    'genero',
-    generoPath,
-    {
-      max: 1,
-      typeMessage: 'Gênero inválido. Use M ou F.',
-      maxMessage: 'Gênero inválido. Use M ou F.',
-    },
-    bag,
-  );
-  let genero: 'M' | 'F' | undefined;
-  if (generoRaw === 'M' || generoRaw === 'F') genero = generoRaw;
-  else if (generoRaw !== undefined) bag.add(generoPath, 'Gênero inválido. Use M ou F.');
-
-  const cepPath = join(prefix, 'cep');
-  const cepRaw = optionalText(
-    obj,
-    'cep',
-    cepPath,
-    {
-      max: 8,
-      typeMessage: 'O CEP deve ser um texto com 8 dígitos, só números.',
-      maxMessage: 'O CEP deve ter 8 dígitos, só números.',
-    },
-    bag,
-  );
-  let cep: string | undefined;
-  if (cepRaw !== undefined) {
-    if (/^\d{8}$/.test(cepRaw)) cep = cepRaw;
-    else bag.add(cepPath, 'O CEP deve ter 8 dígitos, só números.');
-  }
-
-  const endereco = optionalText(
-    obj,
-    'endereco',
-    join(prefix, 'endereco'),
-    {
-      max: LIMITS.endereco,
-      typeMessage: 'O endereço deve ser um texto.',
-      maxMessage: `O endereço pode ter no máximo ${LIMITS.endereco} caracteres.`,
-    },
-    bag,
-  );
-  const bairro = optionalText(
-    obj,
-    'bairro',
-    join(prefix, 'bairro'),
-    {
-      max: LIMITS.bairro,
-      typeMessage: 'O bairro deve ser um texto.',
-      maxMessage: `O bairro pode ter no máximo ${LIMITS.bairro} caracteres.`,
-    },
-    bag,
-  );
-  const cidade = optionalText(
-    obj,
-    'cidade',
-    join(prefix, 'cidade'),
-    {
-      max: LIMITS.cidade,
-      typeMessage: 'A cidade deve ser um texto.',
-      maxMessage: `A cidade pode ter no máximo ${LIMITS.cidade} caracteres.`,
-    },
-    bag,
-  );
-  const estado = optionalText(
-    obj,
-    'estado',
-    join(prefix, 'estado'),
-    {
-      max: LIMITS.estado,
-      typeMessage: 'O estado deve ser um texto.',
-      maxMessage: `O estado pode ter no máximo ${LIMITS.estado} caracteres.`,
-    },
-    bag,
-  );
-
-  if (celular === undefined) return undefined;
-  return {
-    celular,
-    cpf,
-    nome,
-    email,
-    data_nascimento: dataNascimento,
-    genero,
-    cep,
-    endereco,
-    bairro,
-    cidade,
-    estado,
-  };
 }
 
-/** Body of `POST /clientes/cadastrar`. */
+/** Body of `POST /clientes/cadastrar`; a birth date must not be after `todayDate`. */
 export function validateCadastrar(body: JsonObject, todayDate: string): Validated<CustomerInput> {
-  const bag = new ErrorBag();
-  const value = customerFields(body, '', bag, todayDate);
-  return value && bag.empty ? { ok: true, value } : { ok: false, errors: bag.errors };
+  const parsed = customer.safeParse(body);
+  const errors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
+  bornInTheFuture(errors, body, 'data_nascimento', todayDate);
+  return finish(parsed, errors, CUSTOMER_FIELDS);
 }
 
 // ---------------------------------------------------------------- pontuar
 
+const item = z.object(
+  {
+    descricao: optionalText(
+      fields.DESCRICAO_MAX,
+      'A descrição do item deve ser um texto.',
+      `A descrição do item pode ter no máximo ${fields.DESCRICAO_MAX} caracteres.`,
+    ),
+    complemento: optionalText(
+      fields.COMPLEMENTO_MAX,
+      'O complemento do item deve ser um texto.',
+      `O complemento do item pode ter no máximo ${fields.COMPLEMENTO_MAX} caracteres.`,
+    ),
+    qtde: optionalInteger(
+      1,
+      fields.QTDE_MAX,
+      'A quantidade deve ser um número inteiro maior que zero.',
+    ),
+    valor: optionalInteger(
+      0,
+      fields.ITEM_VALOR_MAX,
+      'O valor do item deve ser um número inteiro de centavos, zero ou mais (R$ 10,50 = 1050).',
+    ),
+  },
+  { error: 'Cada item deve ser um objeto.' },
+);
 export interface ItemInput {
   descricao?: string | undefined;
   complemento?: string | undefined;
   qtde?: number | undefined;
   valor?: number | undefined;
 }
+
+const VALOR_GASTO_TYPE = 'O valor gasto deve ser um número inteiro de centavos (R$ 10,50 = 1050).';
+
+const valorGasto = z.preprocess(
+  nullish,
+  z.number({ error: missingOr('Informe o valor gasto.', VALOR_GASTO_TYPE) }).check(
+    rule(Number.isSafeInteger, VALOR_GASTO_TYPE),
+    rule(
+      (n) => n >= wire.VALOR_GASTO_MIN && n <= wire.VALOR_GASTO_MAX,
+      `O valor gasto deve ser de ${formatReais(wire.VALOR_GASTO_MIN)} a ${formatReais(wire.VALOR_GASTO_MAX)}.`,
+    ),
+  ),
+);
+
+/** The list is checked whole (a list, not too long) before any of its items. */
+const itens = z.preprocess(
+  nullish,
+  z._default(
+    z
+      .array(z.unknown(), { error: 'Os itens devem ser uma lista.' })
+      .check(
+        rule(
+          (list) => list.length <= wire.ITENS_MAX,
+          `A compra pode ter no máximo ${wire.ITENS_MAX} itens.`,
+        ),
+      )
+      .pipe(z.array(item)),
+    [],
+  ),
+);
+
+const pontuar = z.object({
+  valor_gasto: valorGasto,
+  senha_atendente: z.preprocess(
+    emptyOmitted,
+    z
+      .string({
+        error: missingOr(
+          'Informe a senha do atendente.',
+          'A senha do atendente deve ser um texto.',
+        ),
+      })
+      .check(
+        rule(
+          (s) => charCount(s) <= fields.SENHA_MAX,
+          `A senha do atendente pode ter no máximo ${fields.SENHA_MAX} caracteres.`,
+        ),
+      ),
+  ),
+  cliente: z.preprocess(
+    nullish,
+    z.object(customerShape, {
+      error: missingOr('Informe os dados do cliente.', 'Os dados do cliente devem ser um objeto.'),
+    }),
+  ),
+  itens,
+});
+const PONTUAR_FIELDS = [
+  'valor_gasto',
+  'senha_atendente',
+  'cliente',
+  ...CUSTOMER_FIELDS.map((f) => `cliente.${f}`),
+  'itens',
+];
 
 export interface PontuarInput {
   valor_gasto: number;
@@ -362,146 +344,46 @@ export interface PontuarInput {
   itens: ItemInput[];
 }
 
-function itemFields(obj: JsonObject, path: string, bag: ErrorBag): ItemInput {
-  return {
-    descricao: optionalText(
-      obj,
-      'descricao',
-      `${path}.descricao`,
-      {
-        max: LIMITS.descricao,
-        typeMessage: 'A descrição do item deve ser um texto.',
-        maxMessage: `A descrição do item pode ter no máximo ${LIMITS.descricao} caracteres.`,
-      },
-      bag,
-    ),
-    complemento: optionalText(
-      obj,
-      'complemento',
-      `${path}.complemento`,
-      {
-        max: LIMITS.complemento,
-        typeMessage: 'O complemento do item deve ser um texto.',
-        maxMessage: `O complemento do item pode ter no máximo ${LIMITS.complemento} caracteres.`,
-      },
-      bag,
-    ),
-    qtde: optionalInteger(
-      obj,
-      'qtde',
-      `${path}.qtde`,
-      1,
-      LIMITS.qtdeMax,
-      'A quantidade deve ser um número inteiro maior que zero.',
-      bag,
-    ),
-    valor: optionalInteger(
-      obj,
-      'valor',
-      `${path}.valor`,
-      0,
-      LIMITS.itemValorMax,
-      'O valor do item deve ser um número inteiro de centavos, zero ou mais (R$ 10,50 = 1050).',
-      bag,
-    ),
-  };
-}
-
 /**
  * Body of `POST /fidelidade/pontuar`. `checkPassword` tells whether the attendant password is
- * the establishment's; a wrong one is an error on `senha_atendente` like any other.
- * An empty `itens` list counts as no basket.
+ * the establishment's; a wrong one is an error on `senha_atendente` like any other. An empty
+ * `itens` list counts as no basket; a basket's items must add up to `valor_gasto`.
  */
 export function validatePontuar(
   body: JsonObject,
   ctx: { today: string; checkPassword: (senha: string) => boolean },
 ): Validated<PontuarInput> {
-  const bag = new ErrorBag();
-
-  const valorRaw = field(body, 'valor_gasto');
-  let valorGasto: number | undefined;
-  if (valorRaw === undefined || valorRaw === null) {
-    bag.add('valor_gasto', 'Informe o valor gasto.');
-  } else if (typeof valorRaw !== 'number' || !Number.isSafeInteger(valorRaw)) {
-    bag.add(
-      'valor_gasto',
-      'O valor gasto deve ser um número inteiro de centavos (R$ 10,50 = 1050).',
-    );
-  } else if (valorRaw < LIMITS.valorGastoMin || valorRaw > LIMITS.valorGastoMax) {
-    bag.add(
-      'valor_gasto',
-      `O valor gasto deve ser de ${formatReais(LIMITS.valorGastoMin)} a ${formatReais(LIMITS.valorGastoMax)}.`,
-    );
-  } else {
-    valorGasto = valorRaw;
+  const parsed = pontuar.safeParse(body);
+  const errors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
+  if (!errors.senha_atendente && !ctx.checkPassword(body.senha_atendente as string)) {
+    errors.senha_atendente = ['Senha do atendente incorreta.'];
   }
-
-  const senhaRaw = field(body, 'senha_atendente');
-  let senha: string | undefined;
-  if (senhaRaw === undefined || senhaRaw === null || senhaRaw === '') {
-    bag.add('senha_atendente', 'Informe a senha do atendente.');
-  } else if (typeof senhaRaw !== 'string') {
-    bag.add('senha_atendente', 'A senha do atendente deve ser um texto.');
-  } else if (charCount(senhaRaw) > LIMITS.senha) {
-    bag.add(
-      'senha_atendente',
-      `A senha do atendente pode ter no máximo ${LIMITS.senha} caracteres.`,
-    );
-  } else if (!ctx.checkPassword(senhaRaw)) {
-    bag.add('senha_atendente', 'Senha do atendente incorreta.');
-  } else {
-    senha = senhaRaw;
-  }
-
-  const clienteRaw = field(body, 'cliente');
-  let cliente: CustomerInput | undefined;
-  if (clienteRaw === undefined || clienteRaw === null) {
-    bag.add('cliente', 'Informe os dados do cliente.');
-  } else if (!isPlainObject(clienteRaw)) {
-    bag.add('cliente', 'Os dados do cliente devem ser um objeto.');
-  } else {
-    cliente = customerFields(clienteRaw, 'cliente', bag, ctx.today);
-  }
-
-  const itensRaw = field(body, 'itens');
-  const itens: ItemInput[] = [];
-  let itensOk = true;
-  if (itensRaw !== undefined && itensRaw !== null) {
-    if (!Array.isArray(itensRaw)) {
-      bag.add('itens', 'Os itens devem ser uma lista.');
-      itensOk = false;
-    } else if (itensRaw.length > LIMITS.itensMax) {
-      bag.add('itens', `A compra pode ter no máximo ${LIMITS.itensMax} itens.`);
-      itensOk = false;
-    } else {
-      itensRaw.forEach((raw: unknown, i) => {
-        const path = `itens.${i}`;
-        if (!isPlainObject(raw)) {
-          bag.add(path, 'Cada item deve ser um objeto.');
-          itensOk = false;
-          return;
-        }
-        const before = Object.keys(bag.errors).length;
-        itens.push(itemFields(raw, path, bag));
-        if (Object.keys(bag.errors).length !== before) itensOk = false;
-      });
+  if (!errors.cliente) bornInTheFuture(errors, body.cliente, 'cliente.data_nascimento', ctx.today);
+  // A basket must add up to the amount; checked once both are valid, whatever else is wrong.
+  const basketValid = !Object.keys(errors).some(
+    (p) => p === 'valor_gasto' || p === 'itens' || p.startsWith('itens.'),
+  );
+  if (basketValid) {
+    const valor = body.valor_gasto as number;
+    const list = parsed.success ? parsed.data.itens : itens.parse(body.itens);
+    const soma = list.reduce((acc, it) => acc + (it.valor ?? 0), 0);
+    if (list.length > 0 && soma !== valor) {
+      errors.itens = [
+        `A soma dos itens (${formatReais(soma)}) difere do valor gasto (${formatReais(valor)}).`,
+      ];
     }
   }
+  return finish(parsed, errors, PONTUAR_FIELDS);
+}
 
-  if (itensOk && valorGasto !== undefined && itens.length > 0) {
-    const soma = itens.reduce((acc, it) => acc + (it.valor ?? 0), 0);
-    if (soma !== valorGasto) {
-      bag.add(
-        'itens',
-        `A soma dos itens (${formatReais(soma)}) difere do valor gasto (${formatReais(valorGasto)}).`,
-      );
-    }
-  }
-
-  if (!bag.empty || valorGasto === undefined || senha === undefined || cliente === undefined) {
-    return { ok: false, errors: bag.errors };
-  }
-  return { ok: true, value: { valor_gasto: valorGasto, senha_atendente: senha, cliente, itens } };
+/** The parsed value, or every error with the fields in `order` (zod's order within one). */
+function finish<T>(
+  parsed: z.ZodSafeParseResult<T>,
+  errors: FieldErrors,
+  order: readonly string[],
+): Validated<T> {
+  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, value: parsed.data };
+  return { ok: false, errors: inFieldOrder(errors, order) };
 }
 
 // ---------------------------------------------------------------- buscar
@@ -511,24 +393,23 @@ export type LookupKey =
   | { by: 'cpf'; value: string }
   | { by: 'celular'; value: string };
 
+const ID_CLIENTE = 'O id do cliente deve ser um número inteiro positivo.';
+
+const buscar = z.object({
+  id_cliente: optionalInteger(1, Number.MAX_SAFE_INTEGER, ID_CLIENTE),
+  cpf,
+  celular: celularIfSent,
+});
+
 /** Body of `POST /clientes/buscar`: precedence id_cliente > cpf > celular. */
 export function validateBuscar(body: JsonObject): Validated<LookupKey> {
-  const bag = new ErrorBag();
-  const id = optionalInteger(
-    body,
-    'id_cliente',
-    'id_cliente',
-    1,
-    Number.MAX_SAFE_INTEGER,
-    'O id do cliente deve ser um número inteiro positivo.',
-    bag,
-  );
-  const cpf = cpfField(body, 'cpf', bag);
-  const celular = celularField(body, 'celular', bag, false);
-  if (!bag.empty) return { ok: false, errors: bag.errors };
-  if (id !== undefined) return { ok: true, value: { by: 'id_cliente', value: id } };
-  if (cpf !== undefined) return { ok: true, value: { by: 'cpf', value: cpf } };
-  if (celular !== undefined) return { ok: true, value: { by: 'celular', value: celular } };
+  const parsed = buscar.safeParse(body);
+  if (!parsed.success) return { ok: false, errors: toFieldErrors(parsed.error.issues) };
+  const v = parsed;
+  const { id_cliente, cpf: byCpf, celular: byPhone } = v.data;
+  if (id_cliente !== undefined) return { ok: true, value: { by: 'id_cliente', value: id_cliente } };
+  if (byCpf !== undefined) return { ok: true, value: { by: 'cpf', value: byCpf } };
+  if (byPhone !== undefined) return { ok: true, value: { by: 'celular', value: byPhone } };
   const message = 'Informe o id do cliente, o CPF ou o celular para buscar.';
   return { ok: false, errors: { id_cliente: [message], cpf: [message], celular: [message] } };
 }
@@ -550,47 +431,70 @@ export interface RewardQuery {
   page: number;
 }
 
-function queryInteger(
-  raw: string | undefined,
-  path: string,
-  min: number,
-  max: number,
-  message: string,
-  bag: ErrorBag,
-): number | undefined {
-  if (raw === undefined) return undefined;
-  const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) {
-    bag.add(path, message);
-    return undefined;
-  }
-  return n;
+/** A query parameter holding an integer from `min` to `max` (digits only). */
+function queryInteger(min: number, max: number, message: string) {
+  return z.optional(
+    z
+      .string()
+      .check(
+        rule((raw) => {
+          const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
+          return Number.isSafeInteger(n) && n >= min && n <= max;
+        }, message),
+      )
+      .transform(Number),
+  );
 }
 
-function queryEnum<T extends string>(
-  raw: string | undefined,
-  allowed: readonly T[],
-  path: string,
-  message: string,
-  bag: ErrorBag,
-): T | undefined {
-  if (raw === undefined) return undefined;
-  if ((allowed as readonly string[]).includes(raw)) return raw as T;
-  bag.add(path, message);
-  return undefined;
-}
+const queryDate = (message: string) =>
+  z.optional(z.string().check(rule((s) => parseDate(s) !== null, message)));
 
-function queryDate(
-  raw: string | undefined,
-  path: string,
-  message: string,
-  bag: ErrorBag,
-): string | undefined {
-  if (raw === undefined) return undefined;
-  if (parseDate(raw)) return raw;
-  bag.add(path, message);
-  return undefined;
-}
+const rewardQuery = z.object({
+  filtrar_por: z._default(
+    z.enum(DATE_FIELDS, {
+      error:
+        'Filtro de data inválido. Use valido_ate, data_resgate, data_conquista ou estornado_em.',
+    }),
+    'data_conquista',
+  ),
+  status: z.optional(
+    z.enum(STATUSES, {
+      error: 'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.',
+    }),
+  ),
+  categoria: z.optional(
+    z.enum(CATEGORIES, {
+      error:
+        'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.',
+    }),
+  ),
+  data_inicio: queryDate('Data inicial inválida. Use o formato AAAA-MM-DD.'),
+  data_fim: queryDate('Data final inválida. Use o formato AAAA-MM-DD.'),
+  q: z.optional(
+    z
+      .string()
+      .check(
+        rule(
+          (s) => charCount(s) <= fields.Q_MAX,
+          `A busca pode ter no máximo ${fields.Q_MAX} caracteres.`,
+        ),
+      ),
+  ),
+  itens_por_pagina: z._default(
+    queryInteger(
+      1,
+      fields.PER_PAGE_MAX,
+      `Itens por página deve ser um número inteiro de 1 a ${fields.PER_PAGE_MAX}.`,
+    ),
+    fields.PER_PAGE_DEFAULT,
+  ),
+  id_cliente: queryInteger(1, Number.MAX_SAFE_INTEGER, ID_CLIENTE),
+  page: z._default(
+    queryInteger(1, 1_000_000_000, 'A página deve ser um número inteiro a partir de 1.'),
+    1,
+  ),
+});
+const REWARD_QUERY_FIELDS = Object.keys(rewardQuery.shape);
 
 /**
  * Query of `GET /recompensas`. `get` returns a parameter's value; an empty value counts as
@@ -599,89 +503,22 @@ function queryDate(
 export function validateRewardQuery(
   get: (name: string) => string | null | undefined,
 ): Validated<RewardQuery> {
-  const bag = new ErrorBag();
-  const param = (name: string): string | undefined => {
+  const params: Record<string, string> = {};
+  for (const name of REWARD_QUERY_FIELDS) {
     const v = get(name);
-    return v === null || v === undefined || v === '' ? undefined : v;
-  };
-  const filtrarPor = queryEnum(
-    param('filtrar_por'),
-    DATE_FIELDS,
-    'filtrar_por',
-    'Filtro de data inválido. Use valido_ate, data_resgate, data_conquista ou estornado_em.',
-    bag,
-  );
-  const status = queryEnum(
-    param('status'),
-    STATUSES,
-    'status',
-    'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.',
-    bag,
-  );
-  const categoria = queryEnum(
-    param('categoria'),
-    CATEGORIES,
-    'categoria',
-    'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.',
-    bag,
-  );
-  const inicio = queryDate(
-    param('data_inicio'),
-    'data_inicio',
-    'Data inicial inválida. Use o formato AAAA-MM-DD.',
-    bag,
-  );
-  const fim = queryDate(
-    param('data_fim'),
-    'data_fim',
-    'Data final inválida. Use o formato AAAA-MM-DD.',
-    bag,
-  );
-  if (inicio !== undefined && fim !== undefined && inicio > fim) {
-    bag.add('data_fim', 'A data final não pode ser anterior à data inicial.');
+    if (v !== null && v !== undefined && v !== '') params[name] = v;
   }
-  const q = param('q');
-  if (q !== undefined && charCount(q) > LIMITS.q) {
-    bag.add('q', `A busca pode ter no máximo ${LIMITS.q} caracteres.`);
+  const parsed = rewardQuery.safeParse(params);
+  const errors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
+  const { data_inicio: inicio, data_fim: fim } = params;
+  if (
+    inicio !== undefined &&
+    fim !== undefined &&
+    !errors.data_inicio &&
+    !errors.data_fim &&
+    inicio > fim
+  ) {
+    errors.data_fim = ['A data final não pode ser anterior à data inicial.'];
   }
-  const perPage = queryInteger(
-    param('itens_por_pagina'),
-    'itens_por_pagina',
-    1,
-    LIMITS.perPageMax,
-    `Itens por página deve ser um número inteiro de 1 a ${LIMITS.perPageMax}.`,
-    bag,
-  );
-  const idCliente = queryInteger(
-    param('id_cliente'),
-    'id_cliente',
-    1,
-    Number.MAX_SAFE_INTEGER,
-    'O id do cliente deve ser um número inteiro positivo.',
-    bag,
-  );
-  const page = queryInteger(
-    param('page'),
-    'page',
-    1,
-    LIMITS.pageMax,
-    'A página deve ser um número inteiro a partir de 1.',
-    bag,
-  );
-
-  if (!bag.empty) return { ok: false, errors: bag.errors };
-  return {
-    ok: true,
-    value: {
-      filtrar_por: filtrarPor ?? 'data_conquista',
-      status,
-      categoria,
-      data_inicio: inicio,
-      data_fim: fim,
-      q,
-      itens_por_pagina: perPage ?? LIMITS.perPageDefault,
-      id_cliente: idCliente,
-      page: page ?? 1,
-    },
-  };
+  return finish(parsed, errors, REWARD_QUERY_FIELDS);
 }

@@ -10,6 +10,7 @@ import {
   EMAIL_MAX,
   EMAIL_PATTERN,
   ENDERECO_MAX,
+  isGenero,
   NOME_MAX,
 } from '@/api/wire-fields';
 import { cepDigits } from '@/lib/cep';
@@ -90,9 +91,7 @@ const dataNascimento = z.string().check(
   }),
 );
 
-const genero = z
-  .string()
-  .check(z.refine((v) => v === '' || v === 'M' || v === 'F', CUSTOMER_MESSAGES.genero));
+const genero = z.string().check(z.refine((v) => v === '' || isGenero(v), CUSTOMER_MESSAGES.genero));
 
 const cep = z
   .string()
@@ -155,7 +154,7 @@ export function toRegisterBody(values: LooseCustomerValues): RegisterCustomerBod
   const nascimento = text(values.data_nascimento);
   if (nascimento) body.data_nascimento = nascimento;
   const generoValue = text(values.genero).toUpperCase();
-  if (generoValue === 'M' || generoValue === 'F') body.genero = generoValue;
+  if (isGenero(generoValue)) body.genero = generoValue;
   const cepValue = cepDigits(text(values.cep));
   if (cepValue) body.cep = cepValue;
   const endereco = text(values.endereco);
