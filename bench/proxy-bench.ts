@@ -34,6 +34,21 @@ export interface ProxyResult {
   ratio: number;
   /** Median of the per-round ratios proxy_i / direct_i (a second view of the same data). */
   pairedRatio: number;
+  /** `concurrency` clients at once, alternating direct and proxy batches. */
+  concurrent: ConcurrentResult;
+}
+
+export interface ConcurrentResult {
+  concurrency: number;
+  /** Requests per batch; `batches` batches of each, alternated. */
+  perBatch: number;
+  batches: number;
+  direct: { rps: number; latency: Summary };
+  proxy: { rps: number; latency: Summary };
+  /** proxy requests/s ÷ direct requests/s (all batches pooled). */
+  throughputRatio: number;
+  /** p50 latency of proxy ÷ direct. */
+  p50Ratio: number;
 }
 
 export interface ProxyOptions {
@@ -42,6 +57,9 @@ export interface ProxyOptions {
   appDb: string;
   warmup: number;
   rounds: number;
+  concurrency: number;
+  perBatch: number;
+  batches: number;
 }
 
 interface Running {
@@ -182,11 +200,54 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
     }
     const directSummary = summarize(d);
     const proxySummary = summarize(p);
+
+    // Throughput: `concurrency` requests in flight at all times, batches alternated.
+    const batch = async (which: 'direct' | 'proxy', into: number[]): Promise<number> => {
+      let next = 0;
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: o.concurrency }, async () => {
+          while (next < o.perBatch) {
+            next++;
+            into.push(await one(which, 'concurrent lookup'));
+          }
+        }),
+      );
+      return performance.now() - t0;
+    };
+    const cd: number[] = [];
+    const cp: number[] = [];
+    await batch('direct', []);
+    await batch('proxy', []);
+    let directMs = 0;
+    let proxyMs = 0;
+    for (let i = 0; i < o.batches; i++) {
+      if (i % 2 === 0) {
+        directMs += await batch('direct', cd);
+        proxyMs += await batch('proxy', cp);
+      } else {
+        proxyMs += await batch('proxy', cp);
+        directMs += await batch('direct', cd);
+      }
+    }
+    const directRps = (o.perBatch * o.batches) / (directMs / 1000);
+    const proxyRps = (o.perBatch * o.batches) / (proxyMs / 1000);
+    const cdSummary = summarize(cd);
+    const cpSummary = summarize(cp);
     return {
       direct: directSummary,
       proxy: proxySummary,
       ratio: proxySummary.median / directSummary.median,
       pairedRatio: median(paired),
+      concurrent: {
+        concurrency: o.concurrency,
+        perBatch: o.perBatch,
+        batches: o.batches,
+        direct: { rps: directRps, latency: cdSummary },
+        proxy: { rps: proxyRps, latency: cpSummary },
+        throughputRatio: proxyRps / directRps,
+        p50Ratio: cpSummary.median / cdSummary.median,
+      },
     };
   } finally {
     // Servers first, then their databases.

@@ -51,7 +51,9 @@ const THROUGHPUT = {
   historyPostings: 300,
   historyWindow: 50,
 };
-const PROXY = { warmup: 300, rounds: 3000 };
+const PROXY = { warmup: 300, rounds: 3000, concurrency: 50, perBatch: 2000, batches: 4 };
+/** Issue 12: at concurrency 50, proxy throughput ≥ 0.85× direct and p50 ≤ 1.2× direct. */
+const PROXY_C50 = { throughput: 0.85, p50: 1.2 };
 /**
  * What the postings journal adds to a posting (median, ms), the issue's target on loopback
  * with SQLite. A journaled posting reads the customer (its snapshot) and commits one durable
@@ -238,6 +240,8 @@ async function main(): Promise<number> {
     );
 
     // 3. Proxy overhead
+    const c50ThroughputFig = figure('proxy/direct throughput, concurrency 50', 'x', '>= 0.85');
+    const c50P50Fig = figure('proxy/direct p50, concurrency 50', 'x', '<= 1.2');
     heading(
       `3. Proxy overhead over loopback HTTP (keep-alive fetch, lookups, ${PROXY.warmup} ` +
         `warm-up + ${PROXY.rounds} interleaved rounds)`,
@@ -266,6 +270,48 @@ async function main(): Promise<number> {
       `ratio proxy/direct: ${p.ratio.toFixed(2)} (medians), ${p.pairedRatio.toFixed(2)} ` +
         `(median of per-round ratios); added ${ms(p.proxy.median - p.direct.median)} ms`,
     );
+    const c50 = p.concurrent;
+    print(
+      `\nconcurrency ${c50.concurrency}: ${c50.batches} batches of ${c50.perBatch} lookups ` +
+        'each way, alternated (client and both servers in this process)',
+    );
+    print(
+      table(
+        ['path', 'requests/s', 'p50 ms', 'p95 ms'],
+        [
+          [
+            'direct',
+            c50.direct.rps.toFixed(0),
+            ms(c50.direct.latency.median),
+            ms(c50.direct.latency.p95),
+          ],
+          [
+            'proxy',
+            c50.proxy.rps.toFixed(0),
+            ms(c50.proxy.latency.median),
+            ms(c50.proxy.latency.p95),
+          ],
+        ],
+      ),
+    );
+    print(
+      `throughput proxy/direct ${c50.throughputRatio.toFixed(2)}, ` +
+        `p50 proxy/direct ${c50.p50Ratio.toFixed(2)}`,
+    );
+    c50ThroughputFig.values.push(c50.throughputRatio);
+    c50P50Fig.values.push(c50.p50Ratio);
+    checks.push({
+      name: 'proxy/direct throughput, concurrency 50',
+      figure: c50.throughputRatio.toFixed(2),
+      target: `>= ${PROXY_C50.throughput}`,
+      pass: c50.throughputRatio >= PROXY_C50.throughput,
+    });
+    checks.push({
+      name: 'proxy/direct p50, concurrency 50',
+      figure: c50.p50Ratio.toFixed(2),
+      target: `<= ${PROXY_C50.p50}`,
+      pass: c50.p50Ratio <= PROXY_C50.p50,
+    });
     checks.push({
       name: 'proxy/direct median ratio',
       figure: p.ratio.toFixed(2),

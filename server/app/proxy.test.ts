@@ -297,6 +297,51 @@ describe('proxy to the loyalty service', () => {
     expect(received[0]!.headers.get('x-sandbox-now')).toBe('2026-11-23T09:00:00-03:00');
   });
 
+  test('the embedded sandbox gets the body as sent, the tokens set, and its answer streams back', async () => {
+    const body = JSON.stringify({ celular: '+5511987654321' });
+    let seen: { text: string; app: string | null; cookie: string | null } | null = null;
+    let finish = (): void => undefined;
+    const { app } = makeApp({
+      mode: 'sandbox',
+      upstream: {
+        async fetch(req) {
+          seen = {
+            text: await req.text(),
+            app: req.headers.get('app-token'),
+            cookie: req.headers.get('cookie'),
+          };
+          // An answer whose end the upstream holds back: the first chunk must arrive anyway.
+          const stream = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"success":true,'));
+              finish = () => {
+                controller.enqueue(new TextEncoder().encode('"data":{}}'));
+                controller.close();
+              };
+            },
+          });
+          return new Response(stream, { headers: { 'content-type': 'application/json' } });
+        },
+      },
+    });
+    const res = await app.request(BUSCAR, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(body.length),
+        'app-token': 'browser-made-up',
+      },
+      body,
+    });
+    expect(seen).toEqual({ text: body, app: APP_TOKEN, cookie: null });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const reader = res.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('{"success":true,');
+    finish();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe('"data":{}}');
+  });
+
   test('live mode calls the upstream base URL with the same path and query', async () => {
     const { app, received } = makeApp({ mode: 'live' });
     await app.request(
