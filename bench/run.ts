@@ -356,9 +356,25 @@ async function main(): Promise<number> {
       `added by the journal: ${ms(jr.added)} ms (medians), ${ms(jr.pairedAdded)} ms ` +
         '(median of per-round differences); it pays one customer read and one durable commit',
     );
+    // Exactly once needs the entry durable (synchronous=FULL: an fsync) before the posting
+    // leaves; no design with an fsync per posting adds less than one durable commit.
+    const floor = jr.commit.median;
+    const beyond = jr.added - floor;
+    print(
+      `of which one durable commit (the disk's fsync): ${ms(floor)} ms; the journal's own work ` +
+        `beyond it: ${ms(beyond)} ms`,
+    );
+    if (floor > JOURNAL_ADDED_LIMIT_MS) {
+      print(
+        `the ${JOURNAL_ADDED_LIMIT_MS} ms target is below this disk's one durable commit ` +
+          `(${ms(floor)} ms median): unreachable with an fsync per posting here`,
+      );
+    }
     checks.push({
       name: 'journal added latency (median)',
-      figure: `${ms(jr.added)} ms`,
+      figure:
+        `${ms(jr.added)} ms` +
+        (floor > JOURNAL_ADDED_LIMIT_MS ? ` (one durable commit alone: ${ms(floor)} ms)` : ''),
       target: `<= ${JOURNAL_ADDED_LIMIT_MS} ms`,
       pass: jr.added <= JOURNAL_ADDED_LIMIT_MS,
     });
