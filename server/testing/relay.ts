@@ -10,7 +10,8 @@
  *   never sees the request).
  *
  * It counts what it received, forwarded, answered and reset, per rule and in total, so a
- * test can print and assert what happened on the wire.
+ * test can print and assert what happened on the wire. `setDown(true)` is an outage: every
+ * request is reset without reaching the upstream until `setDown(false)`.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -52,6 +53,8 @@ export interface Relay {
   counts: RelayCounts;
   /** Requests forwarded whose path ends with the suffix. */
   forwarded(pathSuffix: string): number;
+  /** An outage: while down, every request is reset and nothing reaches the upstream. */
+  setDown(down: boolean): void;
   close(): Promise<void>;
 }
 
@@ -90,6 +93,7 @@ export async function startRelay(upstreamUrl: string): Promise<Relay> {
   const totals = newCounts();
   const forwardedPaths: string[] = [];
   const sockets = new Set<Socket>();
+  let down = false;
 
   function forward(
     req: http.IncomingMessage,
@@ -134,6 +138,11 @@ export async function startRelay(upstreamUrl: string): Promise<Relay> {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const info: RelayRequest = { method: req.method ?? 'GET', path, body: body.toString('utf8') };
     totals.received += 1;
+    if (down) {
+      totals.reset += 1;
+      resetSocket(req.socket);
+      return;
+    }
 
     const rule = rules.find(
       (r) => r.left > 0 && (typeof r.match === 'string' ? path.endsWith(r.match) : r.match(info)),
@@ -201,6 +210,11 @@ export async function startRelay(upstreamUrl: string): Promise<Relay> {
       return live.counts;
     },
     forwarded: (suffix) => forwardedPaths.filter((p) => p.endsWith(suffix)).length,
+    setDown(v) {
+      down = v;
+      // A link going down drops what is open too.
+      if (v) for (const s of sockets) resetSocket(s);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

@@ -1,0 +1,268 @@
+// Contingency through the real processes: the sandbox run alone, the fault relay in front of
+// it (an outage = every request reset), and the app server (server/main.ts, live mode) pointed
+// at the relay. Sales are confirmed while the service is down (each answered at once as
+// `aguardando envio`), then delivered when it returns. What the service holds is read from the
+// sandbox's own database: every case prints confirmed, delivered, duplicated and lost.
+//
+// CONTINGENCY_CHAOS_OUTAGE_MS sets the long outage (default 120 000 = two minutes; CI may
+// shorten it); the other cases use short outages.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { expect, test } from '@playwright/test';
+import {
+  APP_SECRET_FOR_TESTS,
+  freshPhone,
+  startAppServer,
+  startSandbox,
+  type RunningProcess,
+} from '../server/testing/processes';
+import { startRelay, type Relay } from '../server/testing/relay';
+import { signCredential } from '../server/app/credential';
+import { enrollDirectly, openStore } from '../server/store';
+
+const OUTAGE_MS = Number(process.env.CONTINGENCY_CHAOS_OUTAGE_MS ?? 120_000);
+const SALES = 200;
+const PER_CUSTOMER = 5;
+
+const ENV = {
+  CONTINGENCY_FAILURES: '3',
+  CONTINGENCY_PROBE_MS: '500',
+  CONTINGENCY_MAX_WAITING: '1000',
+  JOURNAL_LEASE_MS: '3000',
+  JOURNAL_QUIET_MS: '1000',
+  JOURNAL_UNKNOWN_HORIZON_MS: '4000',
+  JOURNAL_RECHECK_MS: '500',
+  RATE_LIMIT_BURST: '100000/10',
+  RATE_LIMIT_SUSTAINED: '100000/600',
+};
+
+let dir: string;
+let sandboxDb: string;
+let sandbox: RunningProcess;
+let relay: Relay;
+let app: RunningProcess;
+let appDb: string;
+let caixa: string;
+let gerente: string;
+
+const startApp = () => startAppServer(relay.url, { ...ENV, APP_DB: appDb });
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'contingency-'));
+  appDb = path.join(dir, 'app.db');
+  sandboxDb = path.join(dir, 'sandbox.db');
+  sandbox = await startSandbox(sandboxDb);
+  relay = await startRelay(sandbox.url);
+  app = await startApp();
+  const store = await openStore({ sqlitePath: appDb });
+  const c = await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' });
+  const g = await enrollDirectly(store, { name: 'Gerência', role: 'gerente' });
+  caixa = signCredential(APP_SECRET_FOR_TESTS, c.terminal.id, c.nonce);
+  gerente = signCredential(APP_SECRET_FOR_TESTS, g.terminal.id, g.nonce);
+  await store.close();
+});
+
+test.afterAll(async () => {
+  await app?.stop();
+  await relay?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function headers(credential: string, post = false): Record<string, string> {
+  const cookie = `pdv_terminal_${new URL(app.url).port}=${credential}`;
+  return post ? { cookie, origin: app.url, 'content-type': 'application/json' } : { cookie };
+}
+
+type Sale = { key: string; celular: string; valor: number };
+
+/** The cashier confirms a sale: true when the server kept it (`aguardando envio`). */
+async function confirm(sale: Sale, senha = '1234'): Promise<boolean> {
+  const res = await fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+    method: 'POST',
+    headers: { ...headers(caixa, true), 'idempotency-key': sale.key },
+    body: JSON.stringify({
+      valor_gasto: sale.valor,
+      senha_atendente: senha,
+      cliente: { celular: sale.celular },
+    }),
+  });
+  const body = (await res.json()) as { data?: { estado?: string } };
+  return res.status === 202 && body.data?.estado === 'aguardando envio';
+}
+
+async function status(): Promise<{ contingencia: boolean; aguardando: number; atencao: number }> {
+  const res = await fetch(`${app.url}/api/contingencia`, { headers: headers(caixa) });
+  return ((await res.json()) as { data: never }).data;
+}
+
+async function estado(
+  key: string,
+  credential = caixa,
+): Promise<{ estado: string; motivo: string }> {
+  const res = await fetch(`${app.url}/api/lancamentos/${key}`, { headers: headers(credential) });
+  return ((await res.json()) as { data: never }).data;
+}
+
+/** Postings the sandbox holds for these phones: amounts in the order it recorded them. */
+function delivered(phones: string[]): Map<string, number[]> {
+  const db = new Database(sandboxDb, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        `select c.celular as celular, p.valor_gasto as valor from pontos p
+         join clientes c on c.id = p.cliente_id
+         where c.estabelecimento_id = 1 and c.celular in (${phones.map(() => '?').join(',')})
+         order by p.id`,
+      )
+      .all(...phones) as { celular: string; valor: number }[];
+    const out = new Map<string, number[]>(phones.map((p) => [p, []]));
+    for (const r of rows) out.get(r.celular)?.push(r.valor);
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** Counts against what was confirmed; prints the figures; `inOrder` per customer. */
+function report(name: string, sales: Sale[], confirmed: number) {
+  const phones = [...new Set(sales.map((s) => s.celular))];
+  const held = delivered(phones);
+  let total = 0;
+  let duplicated = 0;
+  let lost = 0;
+  let inOrder = 0;
+  for (const phone of phones) {
+    const got = held.get(phone) ?? [];
+    const expected = sales.filter((s) => s.celular === phone).map((s) => s.valor);
+    total += got.length;
+    for (const v of new Set(expected)) {
+      const n = got.filter((g) => g === v).length;
+      if (n === 0) lost += 1;
+      if (n > 1) duplicated += n - 1;
+    }
+    if (JSON.stringify(got) === JSON.stringify(expected)) inOrder += 1;
+  }
+  console.log(
+    `[contingency] ${name}: confirmed=${confirmed} delivered=${total} duplicated=${duplicated} lost=${lost} (in order for ${inOrder}/${phones.length} customers)`,
+  );
+  return { delivered: total, duplicated, lost, inOrder, customers: phones.length };
+}
+
+/** 200 sales, 5 per customer, interleaved; a customer's k-th sale is R$ 10,0k. */
+function salesPlan(): Sale[] {
+  const phones = Array.from({ length: SALES / PER_CUSTOMER }, () => freshPhone());
+  const sales: Sale[] = [];
+  for (let k = 0; k < PER_CUSTOMER; k++) {
+    for (const celular of phones) sales.push({ key: randomUUID(), celular, valor: 1000 + k });
+  }
+  return sales;
+}
+
+async function drained(timeoutMs: number) {
+  await expect
+    .poll(async () => (await status()).aguardando, { timeout: timeoutMs, intervals: [500] })
+    .toBe(0);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+test(`the service down for ${OUTAGE_MS / 1000} s while ${SALES} sales are confirmed: each delivered exactly once, in order per customer`, async () => {
+  test.setTimeout(OUTAGE_MS + 180_000);
+  const sales = salesPlan();
+  relay.setDown(true);
+  const started = Date.now();
+  const spacing = (OUTAGE_MS * 0.85) / SALES;
+  let confirmed = 0;
+  for (const [i, sale] of sales.entries()) {
+    await sleep(started + i * spacing - Date.now());
+    if (await confirm(sale)) confirmed += 1;
+  }
+  const during = await status();
+  expect(during).toMatchObject({ contingencia: true, aguardando: SALES });
+  await sleep(started + OUTAGE_MS - Date.now());
+  relay.setDown(false);
+  const back = Date.now();
+  await drained(120_000);
+  console.log(
+    `[contingency] outage ${((back - started) / 1000).toFixed(0)} s; ${SALES} kept sales delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the service returned`,
+  );
+  const r = report(`outage of ${OUTAGE_MS / 1000} s`, sales, confirmed);
+  expect(confirmed).toBe(SALES);
+  expect(r).toEqual({
+    delivered: SALES,
+    duplicated: 0,
+    lost: 0,
+    inOrder: r.customers,
+    customers: SALES / PER_CUSTOMER,
+  });
+  for (const sale of sales.slice(0, 10)) expect((await estado(sale.key)).estado).toBe('lançado');
+  expect(await status()).toMatchObject({ contingencia: false, aguardando: 0, atencao: 0 });
+});
+
+test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales: each delivered exactly once, in order per customer`, async () => {
+  test.setTimeout(240_000);
+  const sales = salesPlan();
+  const phones = [...new Set(sales.map((s) => s.celular))];
+  relay.setDown(true);
+  let confirmed = 0;
+  for (const sale of sales) if (await confirm(sale)) confirmed += 1;
+  // Each delivery takes a while, so the kills land in the middle of it.
+  relay.add({ match: '/fidelidade/pontuar', fault: { kind: 'delay', ms: 150 }, times: 10_000 });
+  relay.setDown(false);
+  const count = () => [...delivered(phones).values()].reduce((n, v) => n + v.length, 0);
+  const kills: number[] = [];
+  for (const at of [30, 110]) {
+    await expect.poll(count, { timeout: 60_000, intervals: [100] }).toBeGreaterThanOrEqual(at);
+    kills.push(count());
+    await app.kill9();
+    app = await startApp();
+  }
+  await drained(180_000);
+  console.log(`[contingency] kill -9 after ${kills.join(' and ')} deliveries; restarted each time`);
+  const r = report('kill -9 twice during delivery', sales, confirmed);
+  expect(confirmed).toBe(SALES);
+  expect(r).toEqual({
+    delivered: SALES,
+    duplicated: 0,
+    lost: 0,
+    inOrder: r.customers,
+    customers: SALES / PER_CUSTOMER,
+  });
+});
+
+test('a kept sale with a wrong attendant password ends in "precisa de atenção"; a manager resends it: delivered once, nothing lost', async () => {
+  test.setTimeout(90_000);
+  const wrong: Sale = { key: randomUUID(), celular: freshPhone(), valor: 4321 };
+  relay.setDown(true);
+  expect(await confirm(wrong, '9999')).toBe(true);
+  await expect.poll(async () => (await status()).contingencia, { timeout: 10_000 }).toBe(true);
+  relay.setDown(false);
+  await expect
+    .poll(async () => (await estado(wrong.key)).estado, { timeout: 30_000 })
+    .toBe('precisa de atenção');
+  const attention = await estado(wrong.key);
+  expect(attention.motivo).toMatch(/senha/i);
+  expect((await status()).atencao).toBeGreaterThanOrEqual(1);
+  expect(delivered([wrong.celular]).get(wrong.celular)).toEqual([]);
+  // A cashier may not decide; the manager resends with the right password.
+  const url = `${app.url}/api/lancamentos/${wrong.key}/reenviar`;
+  const body = JSON.stringify({ senha_atendente: '1234' });
+  expect((await fetch(url, { method: 'POST', headers: headers(caixa, true), body })).status).toBe(
+    403,
+  );
+  expect((await fetch(url, { method: 'POST', headers: headers(gerente, true), body })).status).toBe(
+    200,
+  );
+  await expect
+    .poll(async () => (await estado(wrong.key)).estado, { timeout: 30_000 })
+    .toBe('lançado');
+  const r = report('wrong password, then resent by a manager', [wrong], 1);
+  expect(r).toMatchObject({ delivered: 1, duplicated: 0, lost: 0 });
+});
