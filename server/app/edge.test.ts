@@ -134,7 +134,7 @@ describe('terminals through the real process', () => {
     } finally {
       await server.stop();
     }
-  }, 30_000);
+  }, 90_000);
 
   test('a code enrolls once; revocation refuses the very next request', async () => {
     const server = await startServer(env);
@@ -183,7 +183,7 @@ describe('terminals through the real process', () => {
     } finally {
       await server.stop();
     }
-  }, 30_000);
+  }, 90_000);
 
   test('roles: a kiosk gets 403 on every raw route; a caixa sees one customer’s rewards, not the table', async () => {
     const server = await startServer(env);
@@ -208,7 +208,7 @@ describe('terminals through the real process', () => {
     } finally {
       await server.stop();
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('the edge through the real process', () => {
@@ -317,7 +317,7 @@ describe('the edge through the real process', () => {
     } finally {
       await server.stop();
     }
-  }, 30_000);
+  }, 90_000);
 
   /** One attendant-password guess on pontuar; status and message. */
   async function guess(url: string, cookie: string, senha: string, valor = 0) {
@@ -449,7 +449,7 @@ describe('the edge through the real process', () => {
     } finally {
       await server.stop();
     }
-  }, 30_000);
+  }, 90_000);
 
   test('npm run sandbox alone sends the same security headers', async () => {
     const child = spawn(
@@ -474,7 +474,7 @@ describe('the edge through the real process', () => {
       child.kill('SIGTERM');
       await exited(child);
     }
-  }, 30_000);
+  }, 90_000);
 
   test.each([
     [

@@ -105,7 +105,7 @@ describe('server/main.ts in live mode', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 90_000);
 
   test('missing variables stop it with one line naming them, never a token', async () => {
     const child = start({
@@ -120,7 +120,7 @@ describe('server/main.ts in live mode', () => {
       'fidelidade-pdv: live mode (LOYALTY_BASE_URL is set) needs LOYALTY_ACCESS_TOKEN, LOYALTY_ESTABLISHMENT_ID',
     ]);
     expect(out.stdout + out.stderr).not.toContain('live-app-token-xyz');
-  }, 30_000);
+  }, 90_000);
 });
 
 describe('server/main.ts in sandbox mode', () => {
@@ -190,7 +190,7 @@ describe('server/main.ts in sandbox mode', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  }, 90_000);
 
   test('an establishment the sandbox does not have stops it with one line', async () => {
     const child = start({
@@ -204,5 +204,5 @@ describe('server/main.ts in sandbox mode', () => {
     expect(out.stderr.trim()).toBe(
       'fidelidade-pdv: LOYALTY_ESTABLISHMENT_ID=99 is not a sandbox establishment (known: 1, 2)',
     );
-  }, 30_000);
+  }, 90_000);
 });
