@@ -19,6 +19,7 @@ import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
+  ContingencyBanner,
   CustomerPanel,
   LedgerDialog,
   Loading,
@@ -79,9 +80,9 @@ function Counter({ config }: { config: AppConfig }) {
   useHotkey('F3', counter.register, counter.canRegister && !counter.registering);
 
   const search = (key: LookupKey, c: LookupClassification) => {
-    const done = posted ?? kept;
-    if (done) posting.reset();
-    counter.search(key, c, done !== null);
+    // Searching is off while a posting is busy: locked here means posted or kept.
+    if (posting.locked) posting.reset();
+    counter.search(key, c, posting.locked);
   };
   const nextCustomer = () => {
     posting.reset();
@@ -91,15 +92,17 @@ function Counter({ config }: { config: AppConfig }) {
   return (
     <main className="flex flex-1 flex-col">
       <h1 className="sr-only">Caixa</h1>
-      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} />
-      {ledgerOpen && (
-        <Suspense fallback={null}>
+      {/* The contingency state and the ledger dialog come with the counter's second chunk. */}
+      <Suspense fallback={null}>
+        <ContingencyBanner />
+        {ledgerOpen && (
           <LedgerDialog
             manager={config.terminal?.role === 'gerente'}
             onClose={() => setLedgerOpen(false)}
           />
-        </Suspense>
-      )}
+        )}
+      </Suspense>
+      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} />
       <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
           <Panel>

@@ -6,3 +6,4 @@ export { NotFoundPanel } from '@/features/customers/components/not-found-panel';
 export { PostingStatus } from '@/features/points/components/posting-status';
 export { LedgerDialog } from '@/features/points/components/ledger-dialog';
 export { EnrollScreen } from '@/features/terminals/enroll-screen';
+export { ContingencyBanner } from '@/features/points/components/contingency-banner';

@@ -42,6 +42,8 @@ export const RegisterForm = part('RegisterForm');
 export const PostingStatus = part('PostingStatus');
 export const NotFoundPanel = part('NotFoundPanel');
 export const LedgerDialog = part('LedgerDialog');
+/** The header's contingency state (the service down, sales waiting). */
+export const ContingencyBanner = part('ContingencyBanner');
 /** Only a browser that is not (or no longer) a terminal sees it. */
 export const EnrollScreen = part('EnrollScreen');
 

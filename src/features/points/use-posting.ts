@@ -178,11 +178,8 @@ export function usePosting(deps: PostingDeps) {
       const ac = new AbortController();
       keptFollow.current = ac;
       void import('@/features/points/kept').then((m) =>
-        m.followKept(sale, l, ac.signal, qc, (kept) =>
-          setPhase((p) =>
-            p.name === 'kept' && p.kept.saleId !== sale.id ? p : { name: 'kept', kept },
-          ),
-        ),
+        // Aborted by the next customer (reset): it never shows over another sale.
+        m.followKept(sale, l, ac.signal, qc, (kept) => setPhase({ name: 'kept', kept })),
       );
     },
     [qc],
