@@ -7,15 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext } from '@playwright/test';
 import {
-  APP_SECRET_FOR_TESTS,
   freshPhone,
   startAppServer,
   startSandbox,
   type RunningProcess,
 } from '../server/testing/processes';
 import { startRelay, type Relay } from '../server/testing/relay';
-import { signCredential } from '../server/app/credential';
-import { enrollDirectly, openStore } from '../server/store';
+import { enrollContext as enrollTerminal } from './support/enroll-context';
 import { amount, expectAccessible, postButton } from './support/fixtures';
 
 let dir: string;
@@ -24,22 +22,9 @@ let relay: Relay;
 let app: RunningProcess;
 let appDb: string;
 
-async function enrollContext(context: BrowserContext): Promise<void> {
-  const store = await openStore({ sqlitePath: appDb });
-  try {
-    const { terminal, nonce } = await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' });
-    await context.addCookies([
-      {
-        name: `pdv_terminal_${new URL(app.url).port}`,
-        value: signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce),
-        url: app.url,
-        httpOnly: true,
-        sameSite: 'Strict',
-      },
-    ]);
-  } finally {
-    await store.close();
-  }
+/** Makes the browser context an enrolled caixa terminal of this spec's app server. */
+function enrollContext(context: BrowserContext): Promise<void> {
+  return enrollTerminal(context, { url: app.url, appDb, name: 'Caixa 1' });
 }
 
 test.beforeAll(async () => {

@@ -6,10 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { signCredential } from '../server/app/credential';
-import { enrollDirectly, openStore } from '../server/store';
 import {
-  APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
@@ -17,6 +14,7 @@ import {
   type RunningProcess,
 } from '../server/testing/processes';
 import { startRelay, type Relay } from '../server/testing/relay';
+import { enrollContext as enrollTerminal } from './support/enroll-context';
 import { amount, postButton, posted, recordPostings } from './support/fixtures';
 
 let dir: string;
@@ -25,23 +23,9 @@ let relay: Relay;
 let app: RunningProcess;
 let appDb: string;
 
-/** Makes the browser context an enrolled caixa terminal (live mode asks for enrollment). */
-async function enrollContext(context: BrowserContext): Promise<void> {
-  const store = await openStore({ sqlitePath: appDb });
-  try {
-    const { terminal, nonce } = await enrollDirectly(store, { name: 'Caixa e2e', role: 'caixa' });
-    await context.addCookies([
-      {
-        name: `pdv_terminal_${new URL(app.url).port}`,
-        value: signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce),
-        url: app.url,
-        httpOnly: true,
-        sameSite: 'Strict',
-      },
-    ]);
-  } finally {
-    await store.close();
-  }
+/** Makes the browser context an enrolled caixa terminal of this spec's app server. */
+function enrollContext(context: BrowserContext): Promise<void> {
+  return enrollTerminal(context, { url: app.url, appDb, name: 'Caixa e2e' });
 }
 
 test.describe.configure({ mode: 'serial' });
