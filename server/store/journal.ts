@@ -6,20 +6,8 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { PostingJournalTable } from './schema';
 import type { Store } from './store';
+import { POSTING_STATES } from '../../src/api/wire';
 
-export const POSTING_STATES = [
-  'enviando',
-  'lançado',
-  'recusado',
-  'verificando',
-  'desconhecido',
-  /** Kept while the service is down (contingency): the deliverer sends it when it returns. */
-  'aguardando envio',
-  /** A kept sale the service refused at delivery: a manager corrects and resends, or discards. */
-  'precisa de atenção',
-  /** A kept sale a manager discarded (final; nothing was posted). */
-  'descartado',
-] as const;
 export type PostingState = (typeof POSTING_STATES)[number];
 /** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
 export const IN_FLIGHT: readonly PostingState[] = ['enviando', 'verificando', 'desconhecido'];

@@ -38,6 +38,21 @@ export const REWARD_COUNTER_KEYS: readonly RewardCounterKey[] = REWARD_COUNTER_P
 export const rewardCounterKey = (prefix: RewardCounterPrefix, category: RewardCategory) =>
   `${prefix}_${category}` as RewardCounterKey;
 
+/** States of a posting in the app server's journal (`estado` of a `lancamento`). */
+export const POSTING_STATES = [
+  'enviando',
+  'lançado',
+  'recusado',
+  'verificando',
+  'desconhecido',
+  /** Kept while the service is down (contingency): the deliverer sends it when it returns. */
+  'aguardando envio',
+  /** A kept sale the service refused at delivery: a manager corrects and resends, or discards. */
+  'precisa de atenção',
+  /** A kept sale a manager discarded (final; nothing was posted). */
+  'descartado',
+] as const;
+
 // ---------------------------------------------------------------- limits, patterns, CPF
 // The browser's forms and the sandbox check the same limits with their own schemas and their
 // own messages (the sandbox's independence is what catches drift); the numbers and patterns

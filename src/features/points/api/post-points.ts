@@ -13,23 +13,12 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest, serverRequest } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { PointsResult, type Customer } from '@/api/schemas';
+import { POSTING_STATES } from '@/api/wire';
 import type { PostPointsBody } from '@/api/requests';
 
 export const POST_POINTS_TIMEOUT_MS = 15_000;
 /** The server holds a follow-up request at most this long while the posting is in flight. */
 export const FOLLOW_WAIT_SECONDS = 8;
-
-export const POSTING_STATES = [
-  'enviando',
-  'lançado',
-  'recusado',
-  'verificando',
-  'desconhecido',
-  // Contingency: kept while the service was down, delivered when it returns.
-  'aguardando envio',
-  'precisa de atenção',
-  'descartado',
-] as const;
 
 /** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
 export const Lancamento = z.looseObject({
