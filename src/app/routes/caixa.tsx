@@ -14,10 +14,8 @@ import { LookupNotices } from '@/features/customers/components/lookup-notices';
 import { useCounterCustomer } from '@/features/customers/use-counter-customer';
 import { SalePlaceholder } from '@/features/points/components/sale-placeholder';
 import { ShiftBar } from '@/features/points/components/shift-bar';
-import { ShiftDialog } from '@/features/points/components/shift-dialog';
 import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
-import { newestRewardNames } from '@/features/rewards/api/newest-reward-names';
 import {
   ContingencyBanner,
   CustomerPanel,
@@ -30,7 +28,14 @@ import {
   prefetchCounterParts,
   RegisterForm,
   SalePanel,
+  ShiftDialog,
 } from './counter-parts';
+
+/** Asked only after a posting that won rewards: its code loads then. */
+const newestRewardNames = (id_cliente: number, count: number) =>
+  import('@/features/rewards/api/newest-reward-names').then((m) =>
+    m.newestRewardNames(id_cliente, count),
+  );
 
 /** The phases PostingStatus shows (it renders nothing for the others). */
 const STATUS_PHASES: ReadonlySet<string> = new Set([
@@ -176,11 +181,14 @@ function Counter({ config }: { config: AppConfig }) {
           )}
         </div>
       </div>
-      <ShiftDialog
-        onOpened={(after) =>
-          (after === 'rejected' ? counter.amountEl.current : searchRef.current)?.focus()
-        }
-      />
+      {/* The password dialog comes with the counter's second chunk too (asked once a shift). */}
+      <Suspense fallback={null}>
+        <ShiftDialog
+          onOpened={(after) =>
+            (after === 'rejected' ? counter.amountEl.current : searchRef.current)?.focus()
+          }
+        />
+      </Suspense>
     </main>
   );
 }

@@ -7,3 +7,4 @@ export { PostingStatus } from '@/features/points/components/posting-status';
 export { LedgerDialog } from '@/features/points/components/ledger-dialog';
 export { EnrollScreen } from '@/features/terminals/enroll-screen';
 export { ContingencyBanner } from '@/features/points/components/contingency-banner';
+export { ShiftDialog } from '@/features/points/components/shift-dialog';

@@ -46,6 +46,8 @@ export const LedgerDialog = part('LedgerDialog');
 export const ContingencyBanner = part('ContingencyBanner');
 /** Only a browser that is not (or no longer) a terminal sees it. */
 export const EnrollScreen = part('EnrollScreen');
+/** The attendant password, asked whenever the shift is closed. */
+export const ShiftDialog = part('ShiftDialog');
 
 export function prefetchCounterParts(): void {
   void load();

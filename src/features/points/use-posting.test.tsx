@@ -8,13 +8,8 @@ import { Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
-import {
-  rewardsWon,
-  snapshotOf,
-  usePosting,
-  type PostingDeps,
-  type RereadTarget,
-} from './use-posting';
+import { rewardsWon, snapshotOf } from './posting-flow';
+import { usePosting, type PostingDeps, type RereadTarget } from './use-posting';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());

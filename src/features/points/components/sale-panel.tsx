@@ -27,7 +27,8 @@ import {
   toPointsBody,
   type SaleValues,
 } from '@/features/points/sale-schema';
-import { snapshotOf, type usePosting } from '@/features/points/use-posting';
+import { snapshotOf } from '@/features/points/posting-flow';
+import type { usePosting } from '@/features/points/use-posting';
 
 type Props = {
   /** The found customer, or null to register-and-post for a customer not yet registered. */

@@ -1,0 +1,287 @@
+// The posting flow of one sale, loaded when the counter first needs it (its chunk is fetched
+// while the counter is idle, with the counter's other parts): sending the sale, following the
+// journal until it settles, and what the counter shows on the way. usePosting owns the state
+// and the refs; this module owns the steps. Split from use-posting.ts only for the counter's
+// first load: the logic is the same whichever module holds it.
+import type { Dispatch, RefObject, SetStateAction } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Customer, PointsResult } from '@/api/schemas';
+import { REWARD_CATEGORIES } from '@/api/wire';
+import { ApiError, isApiError, toApiError } from '@/api/errors';
+import {
+  afterPosted,
+  fetchLancamento,
+  postPoints,
+  type Lancamento,
+} from '@/features/points/api/post-points';
+import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
+import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/use-posting';
+
+export function snapshotOf(customer: Customer | null): Snapshot {
+  if (!customer) return null;
+  return {
+    id_cliente: customer.id_cliente,
+    compras: customer.compras,
+    ultima_compra: customer.ultima_compra ?? null,
+    won: rewardsWon(customer),
+  };
+}
+
+/** Rewards ever won, over the five categories (`conquistados_*`). */
+export function rewardsWon(customer: Customer): number {
+  return REWARD_CATEGORIES.reduce((sum, cat) => sum + (customer[`conquistados_${cat}`] ?? 0), 0);
+}
+
+/** Pauses between follow-ups while the server itself re-checks an unknown result. */
+const UNKNOWN_POLL_MS = 5_000;
+/** Pauses before asking our server again when it could not be reached. */
+const UNREACHABLE_RETRY_MS = 3_000;
+/** A lost request unknown to the server is asked about once more after this pause. */
+const NOT_FOUND_CONFIRM_MS = 1_000;
+
+export const postingMessages = {
+  neverArrived:
+    'O pedido não chegou ao servidor: nada foi lançado. Pode lançar de novo (a mesma venda não é lançada duas vezes).',
+};
+
+/** Anything thrown that is not an ApiError is a surprise: treat it as an unreadable answer. */
+const asApiError = (e: unknown): ApiError =>
+  isApiError(e) ? e : new ApiError({ kind: 'contract', cause: e });
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}
+
+const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
+
+/** The result of a posting the journal says landed. */
+function postedFrom(sale: PendingSale, l: Lancamento): Posted {
+  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
+  const data = corpo?.data ?? {};
+  return {
+    saleId: sale.id,
+    id_cliente: num(data.id_cliente) ?? l.cliente?.id_cliente ?? sale.before?.id_cliente ?? 0,
+    id_ponto: num(data.id_ponto),
+    saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? 0,
+    saldo_carencia: num(data.saldo_carencia) ?? l.cliente?.saldo_carencia ?? 0,
+    valor: sale.body.valor_gasto,
+    at: new Date(),
+    verified: true,
+    rewards: { state: 'checking' },
+  };
+}
+
+/** The service is down and no more sales may be kept: nothing was journaled or sent. */
+const keptLimit = (error: ApiError) =>
+  (error.data as { limite_contingencia?: unknown } | null)?.limite_contingencia === true;
+
+type Outcome = { done: false } | { done: true; error: ApiError | null };
+
+/** What the flow works on: the hook's state setter and refs. */
+export type FlowContext = {
+  qc: QueryClient;
+  setPhase: Dispatch<SetStateAction<Phase>>;
+  deps: RefObject<PostingDeps>;
+  /** A request of this hook is being sent or followed. */
+  inFlight: RefObject<boolean>;
+  /** The posting is known to have landed: nothing is sent again until reset. */
+  landed: RefObject<boolean>;
+  /** A sale that never reached the server: posting the same body again reuses its id. */
+  unsent: RefObject<PendingSale | null>;
+  following: RefObject<AbortController | null>;
+  /** The follower of the kept sale on screen (until it settles or the next customer). */
+  keptFollow: RefObject<AbortController | null>;
+};
+
+export function createPostingFlow(ctx: FlowContext) {
+  const { qc, setPhase, inFlight, landed, unsent, following, keptFollow } = ctx;
+  const depsRef = ctx.deps;
+
+  /** Shows a kept sale and follows it until it settles (its code loads only then). */
+  const showKept = (sale: PendingSale, l: Lancamento) => {
+    landed.current = true;
+    clearPendingSale(sale.id);
+    keptFollow.current?.abort();
+    const ac = new AbortController();
+    keptFollow.current = ac;
+    void import('@/features/points/kept').then((m) =>
+      // Aborted by the next customer (reset): it never shows over another sale.
+      m.followKept(sale, l, ac.signal, qc, (kept) => setPhase({ name: 'kept', kept })),
+    );
+  };
+
+  const findRewards = async (before: Snapshot, after: Customer | null, posted: Posted) => {
+    if (!after) return { state: 'unknown' as const };
+    const count = rewardsWon(after) - (before?.won ?? 0);
+    if (count <= 0) return { state: 'done' as const, count: 0, names: [] };
+    try {
+      const names = await depsRef.current.newestRewardNames(posted.id_cliente, count);
+      return { state: 'done' as const, count, names };
+    } catch {
+      return { state: 'done' as const, count, names: [] };
+    }
+  };
+
+  /** Shows the posted sale, then re-reads the customer to tell whether a reward was won. */
+  const settle = async (posted: Posted, before: Snapshot) => {
+    landed.current = true;
+    setPhase({ name: 'posted', posted });
+    depsRef.current.onPosted?.(posted);
+    void afterPosted(qc, posted);
+    let after: Customer | null;
+    try {
+      after = await depsRef.current.reread({ id_cliente: posted.id_cliente });
+    } catch {
+      after = null;
+    }
+    const rewards = await findRewards(before, after, posted);
+    setPhase((p) =>
+      p.name === 'posted' && p.posted === posted
+        ? { name: 'posted', posted: { ...posted, rewards } }
+        : p,
+    );
+  };
+
+  const refused = (sale: PendingSale, error: ApiError): { done: true; error: ApiError } => {
+    clearPendingSale(sale.id);
+    if (error.fieldErrors.senha_atendente) depsRef.current.onPasswordRejected();
+    setPhase({ name: 'failed', error });
+    return { done: true, error };
+  };
+
+  /** Shows what the journal says; done when the posting is settled. */
+  const apply = (sale: PendingSale, l: Lancamento): Outcome => {
+    switch (l.estado) {
+      case 'lançado':
+        clearPendingSale(sale.id);
+        void settle(postedFrom(sale, l), sale.before);
+        return { done: true, error: null };
+      case 'recusado':
+        if (l.resposta) {
+          return refused(sale, toApiError(l.resposta.status, JSON.stringify(l.resposta.corpo)));
+        }
+        clearPendingSale(sale.id);
+        setPhase({ name: 'not-posted', reason: l.motivo });
+        return { done: true, error: null };
+      case 'enviando':
+        setPhase({ name: 'sending' });
+        return { done: false };
+      case 'verificando':
+        setPhase({ name: 'verifying' });
+        return { done: false };
+      case 'desconhecido':
+        setPhase({ name: 'unknown', reason: l.motivo });
+        return { done: false };
+      default:
+        // Kept while the service is down (or, later, needing a manager): nothing to send.
+        showKept(sale, l);
+        return { done: true, error: null };
+    }
+  };
+
+  /**
+   * Sends the sale (`send`) and/or follows it until the journal settles it, holding the
+   * sale's lock. Never sends a second sale: only this sale's id, which the server posts once.
+   */
+  const run = async (sale: PendingSale, send: boolean): Promise<ApiError | null> => {
+    following.current?.abort();
+    const ac = new AbortController();
+    following.current = ac;
+    inFlight.current = true;
+    try {
+      return await withSaleLock(sale.id, ac.signal, async () => {
+        let mustSend = send;
+        let sentHere = false;
+        let notFound = 0;
+        while (!ac.signal.aborted) {
+          if (mustSend) {
+            mustSend = false;
+            sentHere = true;
+            setPhase({ name: 'sending' });
+            try {
+              const answer = await postPoints(sale.body, sale.id, { signal: ac.signal });
+              if (answer.kind === 'posted') {
+                clearPendingSale(sale.id);
+                void settle(postedFromResult(sale, answer.result), sale.before);
+                return null;
+              }
+              const outcome = apply(sale, answer.lancamento);
+              if (outcome.done) return outcome.error;
+            } catch (e) {
+              if (ac.signal.aborted) return null;
+              const error = asApiError(e);
+              // Refused (by the service, relayed, or by our server): nothing was posted.
+              if (!error.requestMayHaveReached || keptLimit(error)) {
+                return refused(sale, error).error;
+              }
+              // The answer was lost: the journal knows what became of it.
+            }
+          }
+          try {
+            const l = await fetchLancamento(sale.id, { signal: ac.signal });
+            notFound = 0;
+            const outcome = apply(sale, l);
+            if (outcome.done) return outcome.error;
+            if (l.estado === 'desconhecido') await sleep(UNKNOWN_POLL_MS, ac.signal);
+          } catch (e) {
+            if (ac.signal.aborted) return null;
+            const error = asApiError(e);
+            if (error.kind === 'not_found') {
+              // Our server never journaled this id. Not sent from here yet (a reload right
+              // after confirming): send it now. Sent and lost: ask once more, then it is
+              // known not to have arrived (posting the same sale again reuses its id).
+              if (!sentHere) {
+                mustSend = true;
+                continue;
+              }
+              if (++notFound < 2) {
+                await sleep(NOT_FOUND_CONFIRM_MS, ac.signal);
+                continue;
+              }
+              unsent.current = sale;
+              setPhase({ name: 'not-posted', reason: postingMessages.neverArrived });
+              return null;
+            }
+            setPhase({ name: 'verify-failed', error });
+            await sleep(UNREACHABLE_RETRY_MS, ac.signal);
+          }
+        }
+        return null;
+      });
+    } catch (e) {
+      if (ac.signal.aborted) return null;
+      throw e;
+    } finally {
+      if (following.current === ac) {
+        following.current = null;
+        inFlight.current = false;
+      }
+    }
+  };
+
+  return { run };
+}
+
+function postedFromResult(sale: PendingSale, result: PointsResult): Posted {
+  return {
+    saleId: sale.id,
+    id_cliente: result.id_cliente,
+    id_ponto: result.id_ponto,
+    saldo_atual: result.saldo_atual,
+    saldo_carencia: result.saldo_carencia,
+    valor: sale.body.valor_gasto,
+    at: new Date(),
+    verified: false,
+    rewards: { state: 'checking' },
+  };
+}
