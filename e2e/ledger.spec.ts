@@ -17,7 +17,8 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
   await openCounter(page);
   for (const [phone, cents] of [
     [first, '1234'],
-    [second, '5600'],
+    // R$ 150,00 is 150 points: past the Loja Demo's 100-point reward, which is debited.
+    [second, '15000'],
   ] as const) {
     await search(page, phone.digits);
     await amount(page).pressSequentially(cents);
@@ -31,10 +32,16 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
   const rows = dialog.getByRole('row').filter({ hasText: 'Livro Caixa' });
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('Livro Caixa Dois');
-  await expect(rows.nth(0)).toContainText('R$ 56,00');
+  await expect(rows.nth(0)).toContainText('R$ 150,00');
   await expect(rows.nth(0)).toContainText('Lançado');
   await expect(rows.nth(1)).toContainText('Livro Caixa Um');
   await expect(rows.nth(1)).toContainText('R$ 12,34');
+  // The points each purchase earned, not its balance after a reward took 100 of them.
+  const headers = await dialog.getByRole('columnheader').allTextContents();
+  const points = headers.indexOf('Pontos');
+  expect(points).toBeGreaterThan(0);
+  await expect(rows.nth(0).getByRole('cell').nth(points)).toHaveText('150');
+  await expect(rows.nth(1).getByRole('cell').nth(points)).toHaveText('12');
   // The phone is masked: its last digits only.
   await expect(rows.nth(0)).not.toContainText(second.digits.slice(2, 7));
   await expectAccessible(page, 'ledger');

@@ -20,9 +20,12 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function setup(extra: Partial<PostingServiceOptions> = {}) {
+async function setup(
+  extra: Partial<PostingServiceOptions> = {},
+  upstreamRules: Parameters<typeof scriptedUpstream>[0] = {},
+) {
   const journal = await sqliteJournal();
-  const upstream = scriptedUpstream();
+  const upstream = scriptedUpstream(upstreamRules);
   const service = createPostingService({
     store: journal.store,
     call: upstream.call,
@@ -156,15 +159,53 @@ describe('the key', () => {
   });
 });
 
+/** The entry once its final write is in the store (after the answer, its points read). */
+async function stored(
+  journal: Awaited<ReturnType<typeof sqliteJournal>>,
+  key: string,
+): Promise<JournalEntry> {
+  const until = Date.now() + 3_000;
+  for (;;) {
+    const e = await journal.store.get(key);
+    if (e !== null && e.settledAt !== null) return e;
+    if (Date.now() > until) throw new Error(`not stored as settled: ${JSON.stringify(e)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 describe('answers', () => {
   test('a posted answer is lançado with the upstream answer and its points', async () => {
-    const { service } = await setup();
+    const { service, journal } = await setup();
     const e = await post(service, sale('+5511900000010', 2590));
     expect(e.state).toBe('lançado');
     expect(e.answerStatus).toBe(200);
     expect(JSON.parse(e.answerBody!).data.saldo_atual).toBe(25);
-    expect(e.points).toBe(25);
     expect(e.snapshot).toEqual(ABSENT);
+    expect((await stored(journal, e.key)).points).toBe(25);
+  });
+
+  test('a posting that wins a reward keeps its own points, not the balance it left', async () => {
+    const { service, journal } = await setup({}, { rewardCost: 100 });
+    const first = await post(service, sale('+5511900000012', 6000));
+    expect((await stored(journal, first.key)).points).toBe(60);
+    // 60 + 70 = 130 ≥ 100: a reward is won, 100 debited; the balance goes 60 → 30.
+    const e = await post(service, sale('+5511900000012', 7000));
+    expect(JSON.parse(e.answerBody!).data.saldo_atual).toBe(30);
+    const final = await stored(journal, e.key);
+    expect(final.state).toBe('lançado');
+    expect(final.points).toBe(70);
+    // The ledger lists it with those points, even asked the moment the answer left.
+    const third = await post(service, sale('+5511900000012', 9000));
+    const { entries } = await service.ledger({
+      terminalId: 't1',
+      from: Date.now() - 60_000,
+      to: Date.now() + 60_000,
+    });
+    expect(entries.map((x) => [x.key, x.points])).toEqual([
+      [third.key, 90],
+      [e.key, 70],
+      [first.key, 60],
+    ]);
   });
 
   test('a refusal (422) is recusado with the service message; nothing was posted', async () => {

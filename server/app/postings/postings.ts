@@ -161,6 +161,8 @@ export const postingMessages = {
 
 /** Most entries one ledger answer lists (a busy terminal posts a few hundred a day). */
 export const LEDGER_LIMIT = 2000;
+/** Longest the ledger waits for the points of postings answered a moment ago. */
+const LEDGER_POINTS_WAIT_MS = 2_000;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -305,6 +307,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
   const working = new Set<string>();
   /** Entries settled by this process whose final write is still under way. */
   const local = new Map<string, JournalEntry>();
+  /** Settled entries whose points are still being read (the ledger waits for them, briefly). */
+  const completing = new Map<string, Promise<void>>();
   let timer: ReturnType<typeof setInterval> | undefined;
   let sweeping: Promise<void> | null = null;
   let lastPrune = 0;
@@ -330,6 +334,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     entry: JournalEntry,
     state: 'lançado' | 'recusado' | 'desconhecido' | 'precisa de atenção',
     patch: EntryPatch,
+    /** More of the final patch, learned after the answer has left (the slot still held). */
+    after?: () => Promise<EntryPatch>,
   ): Promise<void> {
     const t = now();
     // A kept sale's password goes with its settlement (a manager gives it again to resend).
@@ -342,13 +348,26 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       ...(entry.body !== null || entry.secret !== null ? { secret: null } : {}),
     };
     local.set(entry.key, { ...entry, ...final, updatedAt: t, owner: me });
-    events.emit(entry.key);
     // The answer leaves first: on SQLite the durable commit blocks this thread while it syncs.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    const answered = new Promise<void>((resolve) => setImmediate(resolve));
+    const finishing =
+      after === undefined
+        ? answered
+        : answered.then(after).then(
+            (more) => {
+              Object.assign(final, more);
+              local.set(entry.key, { ...entry, ...final, updatedAt: t, owner: me });
+            },
+            () => undefined,
+          );
+    if (after !== undefined) completing.set(entry.key, finishing);
+    events.emit(entry.key);
+    await finishing;
     try {
       await store.finish(entry.key, me, final, t);
     } finally {
       local.delete(entry.key);
+      completing.delete(entry.key);
       events.emit(entry.key);
     }
     log?.info({ key: entry.key, state, requestId: entry.requestId }, 'posting settled');
@@ -612,6 +631,28 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     });
   }
 
+  /**
+   * The points a posting earned. Its answer carries the balance after it (`saldo_atual`), not
+   * its points, and a reward won by it debits that balance, so the difference from the
+   * snapshot is not its points. Its own credit in the customer's history is: read while its
+   * slot is still held (no other posting of ours can add a credit meanwhile), and taken only
+   * when exactly this one purchase was added since the snapshot. Unknown (null) otherwise.
+   */
+  async function earnedPoints(
+    sending: JournalEntry,
+    snapshot: CustomerReading,
+    data: Record<string, unknown>,
+  ): Promise<EntryPatch> {
+    const id = typeof data.id_cliente === 'number' ? data.id_cliente : snapshot.id_cliente;
+    const reading = await readFor(sending.customerKey, { ...snapshot, id_cliente: id }, null);
+    if (reading === null || compareReadings(snapshot, reading) !== 'posted') return {};
+    return {
+      points: reading.ultimo_credito,
+      reading,
+      customerName: reading.nome ?? sending.customerName,
+    };
+  }
+
   /** Sends the posting (journaled as sent, its slot held) and settles it from what follows. */
   async function send(
     sending: JournalEntry,
@@ -635,16 +676,12 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     if (status !== null) {
       const data = postedAnswer(status, text);
       if (data !== null) {
-        const saldo = typeof data.saldo_atual === 'number' ? data.saldo_atual : 0;
-        const carencia = typeof data.saldo_carencia === 'number' ? data.saldo_carencia : 0;
-        await settle(sending, 'lançado', {
-          answerStatus: status,
-          answerBody: text,
-          endedAt,
-          reason: null,
-          // Points of this posting, when no reward consumed any (else the history tells).
-          points: Math.max(0, saldo + carencia - snapshot.saldo - snapshot.saldo_carencia),
-        });
+        await settle(
+          sending,
+          'lançado',
+          { answerStatus: status, answerBody: text, endedAt, reason: null },
+          () => earnedPoints(sending, snapshot, data),
+        );
         return;
       }
       if (refusedAnswer(status)) {
@@ -798,6 +835,12 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     return null;
   }
 
+  /** Waits (briefly) for the points of a posting answered a moment ago. */
+  async function completed(key: string): Promise<void> {
+    const p = completing.get(key);
+    if (p !== undefined) await Promise.race([p, sleep(LEDGER_POINTS_WAIT_MS)]);
+  }
+
   let delivery: Promise<void> | null = null;
   let deliverAgain = false;
 
@@ -921,8 +964,17 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
 
   return {
     submit,
-    get: async (key) => local.get(key.toLowerCase()) ?? (await store.get(key.toLowerCase())),
-    wait: (key, ms) => wait(key.toLowerCase(), ms),
+    get: async (raw) => {
+      const key = raw.toLowerCase();
+      await completed(key);
+      return local.get(key) ?? (await store.get(key));
+    },
+    wait: async (raw, ms) => {
+      const entry = await wait(raw.toLowerCase(), ms);
+      if (entry === null || !completing.has(entry.key)) return entry;
+      await completed(entry.key);
+      return local.get(entry.key) ?? (await store.get(entry.key));
+    },
     list: (f) => store.list(f),
     async ledger(f) {
       const limit = LEDGER_LIMIT;
@@ -932,7 +984,24 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         store.list({ ...scope, from: f.from, to: f.to, limit: limit + 1 }),
       ]);
       const truncated = period.length > limit;
-      const shown = (truncated ? period.slice(0, limit) : period).map((e) => local.get(e.key) ?? e);
+      let shown = truncated ? period.slice(0, limit) : period;
+      // A posting answered a moment ago may still be reading its points: wait for it, briefly
+      // (then its row is read again: its final write may have landed meanwhile).
+      const pending = new Map(
+        shown.flatMap((e) => {
+          const p = completing.get(e.key);
+          return p === undefined ? [] : [[e.key, p] as const];
+        }),
+      );
+      if (pending.size > 0) {
+        await Promise.race([Promise.all(pending.values()), sleep(LEDGER_POINTS_WAIT_MS)]);
+      }
+      shown = await Promise.all(
+        shown.map(
+          async (e) =>
+            local.get(e.key) ?? (pending.has(e.key) ? ((await store.get(e.key)) ?? e) : e),
+        ),
+      );
       const open = shown.filter((e) => !isSettled(e.state));
       const settled = shown.filter((e) => isSettled(e.state));
       const entries = [...earlier.map((e) => local.get(e.key) ?? e), ...open, ...settled];

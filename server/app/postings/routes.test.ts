@@ -208,6 +208,8 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
               terminal: string;
               terminal_nome: string;
               estado: string;
+              valor_gasto: number;
+              pontos: number | null;
             }[];
             terminais: { id: string; nome: string }[];
           };
@@ -249,6 +251,21 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
     expect(all.body.data.terminais.map((t) => t.nome)).toEqual(['Caixa 1', 'Caixa 2', 'Gerência']);
     const one = await ledger('3:gerente', `${today()}&terminal=1`);
     expect(one.body.data.lancamentos.map((l) => l.celular)).toEqual(['+5511955552001']);
+  });
+
+  test('a sale that wins a reward is listed with the points it earned, not the balance it left', async () => {
+    const { pontuar, ledger } = await ledgerSetup();
+    // Loja Demo: 1 point per R$ 1,00, a reward at 100 points (debited when won).
+    const small = await pontuar('1:caixa', sale('+5511955554001', 4000));
+    expect(((await small.json()) as { data: { saldo_atual: number } }).data.saldo_atual).toBe(40);
+    const big = await pontuar('1:caixa', sale('+5511955554001', 9050));
+    // 40 + 90 = 130: the reward's 100 points are debited, the balance is 30.
+    expect(((await big.json()) as { data: { saldo_atual: number } }).data.saldo_atual).toBe(30);
+    const mine = await ledger('1:caixa', today());
+    expect(mine.body.data.lancamentos.map((l) => [l.valor_gasto, l.pontos, l.estado])).toEqual([
+      [9050, 90, 'lançado'],
+      [4000, 40, 'lançado'],
+    ]);
   });
 
   test('another day lists nothing; a bad or too long period is a 422 on its field; a kiosk gets 403', async () => {

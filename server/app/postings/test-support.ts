@@ -30,13 +30,17 @@ interface Customer {
   compras: number;
   ultima: string | null;
   saldo: number;
+  /** Points of each purchase, oldest first. */
+  credits: number[];
 }
 
 /**
  * A stand-in of the service's pontuar and buscar, with a queue of outcomes for pontuar. It
- * counts commits per phone and the most pontuar requests in flight at once per phone.
+ * counts commits per phone and the most pontuar requests in flight at once per phone. One
+ * point per 100 cents; with `rewardCost`, a posting that brings the balance to the cost wins
+ * a reward and the cost is debited (as the service does).
  */
-export function scriptedUpstream() {
+export function scriptedUpstream(o: { rewardCost?: number } = {}) {
   const customers = new Map<string, Customer>();
   const outcomes: Outcome[] = [];
   const inFlight = new Map<string, number>();
@@ -59,13 +63,17 @@ export function scriptedUpstream() {
         compras: 0,
         ultima: null,
         saldo: 0,
+        credits: [],
       };
       customers.set(celular, c);
     }
     c.compras += 1;
     committed.push({ celular, valor });
     c.ultima = `2026-11-23 10:00:${String(c.compras).padStart(2, '0')}`;
-    c.saldo += Math.floor(valor / 100);
+    const points = Math.floor(valor / 100);
+    c.credits.push(points);
+    c.saldo += points;
+    if (o.rewardCost !== undefined) while (c.saldo >= o.rewardCost) c.saldo -= o.rewardCost;
     return c;
   }
 
@@ -93,7 +101,7 @@ export function scriptedUpstream() {
           carteira: {
             saldo: c.saldo,
             saldo_carencia: 0,
-            historico: c.compras > 0 ? [{ tipo: 'credito', pontos: 10 }] : [],
+            historico: c.credits.map((pontos) => ({ tipo: 'credito', pontos })).reverse(),
           },
         },
       });
