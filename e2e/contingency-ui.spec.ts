@@ -1,11 +1,13 @@
 // Contingency on the counter, in a real browser against the real processes (sandbox, fault
 // relay, app server in live mode): the header's state and count while the service is down,
 // a sale taken then (its panel and its marked slip), and its settlement once the service
-// returns, on the counter and in "Lançamentos do turno".
+// returns, on the counter and in "Lançamentos do turno"; a sale taken after the customer's
+// lookup failed (the service already down), delivered once.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type BrowserContext } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import {
   freshPhone,
   startAppServer,
@@ -22,9 +24,38 @@ let relay: Relay;
 let app: RunningProcess;
 let appDb: string;
 
-/** Makes the browser context an enrolled caixa terminal of this spec's app server. */
-function enrollContext(context: BrowserContext): Promise<void> {
-  return enrollTerminal(context, { url: app.url, appDb, name: 'Caixa 1' });
+/** Makes the browser context an enrolled terminal (a caixa unless told) of this spec's server. */
+function enrollContext(
+  context: BrowserContext,
+  role: 'caixa' | 'gerente' = 'caixa',
+): Promise<void> {
+  const name = role === 'gerente' ? 'Gerência' : 'Caixa 1';
+  return enrollTerminal(context, { url: app.url, appDb, name, role });
+}
+
+/** Opens the counter and the shift with the attendant password. */
+async function openShift(page: Page): Promise<void> {
+  await page.goto('/');
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('1234');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+/** The amounts the sandbox holds as postings for `celular` (read from its database). */
+function sandboxPostings(celular: string): number[] {
+  const db = new Database(path.join(dir, 'sandbox.db'), { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(
+        `select p.valor_gasto as valor from pontos p join clientes c on c.id = p.cliente_id
+         where c.estabelecimento_id = 1 and c.celular = ? order by p.id`,
+      )
+      .all(celular) as { valor: number }[];
+    return rows.map((r) => r.valor);
+  } finally {
+    db.close();
+  }
 }
 
 test.beforeAll(async () => {
@@ -54,11 +85,7 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   const context = await browser.newContext({ baseURL: app.url });
   await enrollContext(context);
   const page = await context.newPage();
-  await page.goto('/');
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
+  await openShift(page);
 
   // A new customer found by phone; the link drops before the sale is confirmed.
   const phone = freshPhone();
@@ -102,5 +129,72 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   const ledger = page.getByRole('dialog', { name: /lançamentos/i });
   await expect(ledger.getByRole('row').filter({ hasText: 'R$ 25,90' })).toContainText('Lançado');
   await page.screenshot({ path: 'test-results/contingency-4-ledger.png', fullPage: true });
+  await context.close();
+});
+
+test('the service down before the lookup: the counter says the customer cannot be read, takes the sale by phone, and it is delivered once when the service returns', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const context = await browser.newContext({ baseURL: app.url });
+  await enrollContext(context);
+  const page = await context.newPage();
+  await openShift(page);
+  relay.setDown(true);
+  const banner = page.getByTestId('contingency');
+  const field = page.getByLabel(/buscar cliente/i);
+
+  // By CPF the sale cannot be kept (the points call needs the phone): the counter says so.
+  await field.fill('52998224725');
+  await field.press('Enter');
+  const failed = page.getByTestId('lookup-unavailable');
+  await expect(failed.getByRole('heading')).toHaveText(
+    'Não foi possível consultar o cliente agora',
+    { timeout: 15_000 },
+  );
+  await expect(failed).toContainText('busque pelo celular do cliente');
+  await expect(amount(page)).toHaveCount(0);
+  await expect(banner).toContainText('Serviço indisponível — modo contingência', {
+    timeout: 10_000,
+  });
+  await page.screenshot({ path: 'test-results/contingency-5-lookup-cpf.png', fullPage: true });
+
+  // By phone: the same panel offers the sale; the amount takes the focus.
+  const phone = freshPhone();
+  await field.fill(phone.slice(3));
+  await field.press('Enter');
+  await expect(failed).toContainText('será lançada quando o serviço voltar');
+  await expect(failed).toContainText('não podem ser lidos agora');
+  const sale = page.getByRole('form', { name: 'Lançar pontos' });
+  await expect(sale).toContainText('Saldo indisponível agora');
+  await expect(page.getByTestId('new-balance')).toHaveCount(0);
+  await expect(amount(page)).toBeFocused();
+  await amount(page).pressSequentially('3150');
+  await page.screenshot({ path: 'test-results/contingency-6-lookup-phone.png', fullPage: true });
+  await expectAccessible(page, 'lookup failed, sale by phone');
+  await amount(page).press('Enter');
+
+  const kept = page.getByTestId('kept-panel');
+  await expect(kept.getByRole('heading')).toHaveText(
+    'Guardado: será lançado quando o serviço voltar',
+  );
+  await expect(page.getByTestId('slip')).toContainText('VENDA GUARDADA');
+  await expect(postButton(page)).toHaveCount(0);
+  expect(sandboxPostings(phone)).toEqual([]);
+  await page.screenshot({ path: 'test-results/contingency-7-kept-by-phone.png', fullPage: true });
+
+  relay.setDown(false);
+  await expect(kept.getByRole('heading')).toHaveText(
+    '✓ Lançado: a venda guardada chegou ao serviço',
+    { timeout: 30_000 },
+  );
+  await expect(banner).toBeHidden({ timeout: 10_000 });
+  // Settled and nothing left waiting (the banner is gone): counted in the sandbox's own data.
+  const got = sandboxPostings(phone);
+  const delivered = got.filter((v) => v === 3150).length;
+  console.log(
+    `[contingency-ui] sale taken after a failed lookup: confirmed 1 delivered ${delivered} duplicated ${Math.max(0, delivered - 1)} lost ${delivered === 0 ? 1 : 0}`,
+  );
+  expect(got).toEqual([3150]);
   await context.close();
 });

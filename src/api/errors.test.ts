@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   ApiError,
   DEFAULT_MESSAGES,
+  isServiceUnavailable,
   kindForStatus,
   normalizeFieldPath,
   toApiError,
@@ -211,4 +212,22 @@ test('every kind has a Portuguese default message', () => {
   for (const message of Object.values(DEFAULT_MESSAGES)) expect(message.length).toBeGreaterThan(5);
   expect(new ApiError({ kind: 'timeout' }).message).toBe(DEFAULT_MESSAGES.timeout);
   expect(new ApiError({ kind: 'timeout' }).name).toBe('ApiError');
+});
+
+test('the service is unavailable on no answer and on 502/503/504, not on what it answered', () => {
+  const contingency = toApiError(
+    503,
+    json({
+      success: false,
+      message: 'Serviço de fidelidade indisponível — modo contingência',
+      data: {},
+    }),
+  );
+  expect(isServiceUnavailable(contingency)).toBe(true);
+  expect(isServiceUnavailable(toApiError(502, ''))).toBe(true);
+  expect(isServiceUnavailable(toApiError(504, ''))).toBe(true);
+  expect(isServiceUnavailable(new ApiError({ kind: 'network' }))).toBe(true);
+  expect(isServiceUnavailable(new ApiError({ kind: 'timeout' }))).toBe(true);
+  for (const status of [500, 401, 403, 404, 422, 429, 200])
+    expect(isServiceUnavailable(toApiError(status, ''))).toBe(false);
 });

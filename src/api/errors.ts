@@ -76,6 +76,14 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
 
+/**
+ * The loyalty service could not be reached: no answer (network, timeout), or our server's
+ * 502/503/504 (503: the circuit is open, contingency). A sale by phone can still be kept.
+ */
+export function isServiceUnavailable(error: ApiError): boolean {
+  return [null, 502, 503, 504].includes(error.status);
+}
+
 function defaultMayHaveReached(kind: ApiErrorKind, status: number | null): boolean {
   if (status === 408) return false; // the server says it gave up before reading the request
   if (kind === 'timeout' || kind === 'network' || kind === 'contract') return true;

@@ -22,6 +22,12 @@ test('queries retry twice on network, timeout and server errors only', () => {
   expect(shouldRetryQuery(0, new Error('bug'))).toBe(false);
 });
 
+test('a 503 (the service unavailable, the circuit open) is not retried: it is final now', () => {
+  expect(shouldRetryQuery(0, new ApiError({ kind: 'server', status: 503 }))).toBe(false);
+  expect(shouldRetryQuery(0, new ApiError({ kind: 'server', status: 500 }))).toBe(true);
+  expect(shouldRetryQuery(0, new ApiError({ kind: 'network', status: 502 }))).toBe(true);
+});
+
 test('defaults: 30 s stale time, no refetch on focus, mutations never retry', () => {
   const qc = createQueryClient();
   const defaults = qc.getDefaultOptions();

@@ -4,9 +4,18 @@ import { isApiError, type ApiErrorKind } from './errors';
 const RETRYABLE: ReadonlySet<ApiErrorKind> = new Set(['network', 'timeout', 'server']);
 export const MAX_QUERY_RETRIES = 2;
 
-/** Reads retry up to twice on network/timeout/5xx, never on 4xx or contract errors. */
+/**
+ * Reads retry up to twice on network/timeout/5xx, never on 4xx or contract errors, nor on a
+ * 503 (the service is unavailable, our server's circuit is open: a retry only makes the
+ * counter wait to be told so).
+ */
 export function shouldRetryQuery(failureCount: number, error: unknown): boolean {
-  return failureCount < MAX_QUERY_RETRIES && isApiError(error) && RETRYABLE.has(error.kind);
+  return (
+    failureCount < MAX_QUERY_RETRIES &&
+    isApiError(error) &&
+    RETRYABLE.has(error.kind) &&
+    error.status !== 503
+  );
 }
 
 export function createQueryClient(config: QueryClientConfig = {}): QueryClient {

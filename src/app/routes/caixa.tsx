@@ -21,6 +21,7 @@ import {
   CustomerPanel,
   LedgerDialog,
   Loading,
+  LookupFailed,
   NotFoundPanel,
   Panel,
   PostedPanel,
@@ -65,7 +66,7 @@ function Counter({ config }: { config: AppConfig }) {
     newestRewardNames,
     onPasswordRejected: () => shift.close('rejected'),
     // A customer registered by the posting itself: show their panel from now on.
-    onPosted: (p) => customer === null && counter.open(p.id_cliente, false),
+    onPosted: (p) => !customer && counter.open(p.id_cliente, false),
   });
   const { phase } = posting;
   const posted = phase.name === 'posted' ? phase.posted : null;
@@ -120,6 +121,11 @@ function Counter({ config }: { config: AppConfig }) {
             />
           </Panel>
           {counter.key && <LookupNotices lookup={lookup} />}
+          {lookup.isError && !lookup.isFetching && (
+            <Loading>
+              <LookupFailed error={lookup.error} typed={typed} onRetry={lookup.refetch} />
+            </Loading>
+          )}
           {counter.notFound && typed && (
             <Loading>
               <NotFoundPanel
@@ -165,12 +171,13 @@ function Counter({ config }: { config: AppConfig }) {
                 onCancel={counter.cancelRegister}
               />
             </Panel>
-          ) : customer || counter.canRegister ? (
+          ) : customer || counter.canRegister || counter.canKeep ? (
             <Panel lazy>
               <SalePanel
                 key={`${saleNo}:${customer ? customer.id_cliente : 'new'}`}
                 customer={customer ?? null}
                 newCustomer={counter.prefill}
+                unavailable={counter.canKeep}
                 password={shift.password}
                 posting={posting}
                 amountRef={counter.amountRef}

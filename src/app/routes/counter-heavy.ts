@@ -8,3 +8,4 @@ export { LedgerDialog } from '@/features/points/components/ledger-dialog';
 export { EnrollScreen } from '@/features/terminals/enroll-screen';
 export { ContingencyBanner } from '@/features/points/components/contingency-banner';
 export { ShiftDialog } from '@/features/points/components/shift-dialog';
+export { LookupFailed } from '@/features/customers/components/lookup-failed';

@@ -41,6 +41,8 @@ export const CustomerPanel = part('CustomerPanel');
 export const RegisterForm = part('RegisterForm');
 export const PostingStatus = part('PostingStatus');
 export const NotFoundPanel = part('NotFoundPanel');
+/** A failed search (the service unavailable: a sale by phone can still be kept). */
+export const LookupFailed = part('LookupFailed');
 export const LedgerDialog = part('LedgerDialog');
 /** The header's contingency state (the service down, sales waiting). */
 export const ContingencyBanner = part('ContingencyBanner');

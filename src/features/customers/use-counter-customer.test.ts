@@ -1,5 +1,16 @@
-import { describe, expect, test } from 'vitest';
-import { counterReducer, initialCounter, typedOf } from './use-counter-customer';
+import { createElement, type ReactNode } from 'react';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, renderHook, waitFor } from '@testing-library/react';
+import { configureApi } from '@/api/client';
+import { createQueryClient } from '@/api/query-client';
+import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import {
+  counterReducer,
+  initialCounter,
+  typedOf,
+  useCounterCustomer,
+} from './use-counter-customer';
 
 const phone = { kind: 'phone', celular: '+5511987654321' } as const;
 const typedPhone = { celular: '+5511987654321', display: 'celular (11) 98765-4321' };
@@ -46,5 +57,72 @@ describe('the counter customer', () => {
     expect(typedOf({ kind: 'id', id_cliente: 7, display: '#7' })).toEqual({
       display: 'código #7',
     });
+  });
+});
+
+describe('the counter customer while the service is unavailable', () => {
+  beforeAll(() => configureApi({ establishmentId: 1 }));
+  afterEach(() => vi.unstubAllGlobals());
+
+  const contingency = () =>
+    jsonResponse(503, {
+      success: false,
+      message: 'Serviço de fidelidade indisponível — modo contingência.',
+      data: {},
+    });
+
+  function setup() {
+    const qc = createQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(QueryClientProvider, { client: qc }, children);
+    return renderHook(() => useCounterCustomer(), { wrapper });
+  }
+  const phoneTyped = {
+    kind: 'phone',
+    celular: '+5511987654321',
+    display: '(11) 98765-4321',
+  } as const;
+
+  test('a phone search that finds the service down can keep a sale, asked once (no retry)', async () => {
+    const fetchMock = stubFetch(contingency);
+    const { result } = setup();
+    act(() => result.current.search(phone, phoneTyped, false));
+    await waitFor(() => expect(result.current.lookup.isError).toBe(true));
+    expect(result.current.canKeep).toBe(true);
+    expect(result.current.canRegister).toBe(false);
+    expect(result.current.customer).toBeUndefined();
+    expect(result.current.prefill.celular).toBe('(11) 98765-4321');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  test('a CPF search cannot keep a sale (the points call needs the phone)', async () => {
+    stubFetch(contingency);
+    const { result } = setup();
+    const cpf = { kind: 'cpf', cpf: '52998224725' } as const;
+    act(() => result.current.search(cpf, { ...cpf, display: '529.982.247-25' }, false));
+    await waitFor(() => expect(result.current.lookup.isError).toBe(true));
+    expect(result.current.canKeep).toBe(false);
+  });
+
+  test('an earlier reading of the customer is not shown as current once the service is down', async () => {
+    let down = false;
+    stubFetch(() => (down ? contingency() : jsonResponse(200, ok(customerWire()))));
+    const { result } = setup();
+    act(() => result.current.search(phone, phoneTyped, false));
+    await waitFor(() => expect(result.current.customer?.id_cliente).toBe(42));
+    down = true;
+    act(() => result.current.search(phone, phoneTyped, true));
+    await waitFor(() => expect(result.current.lookup.isError).toBe(true));
+    expect(result.current.lookup.data?.id_cliente).toBe(42); // still in the cache
+    expect(result.current.customer).toBeUndefined();
+    expect(result.current.canKeep).toBe(true);
+  });
+
+  test('a failure that is not the service being unreachable keeps no sale', async () => {
+    stubFetch(() => jsonResponse(403, { success: false, message: 'Sem permissão', data: {} }));
+    const { result } = setup();
+    act(() => result.current.search(phone, phoneTyped, false));
+    await waitFor(() => expect(result.current.lookup.isError).toBe(true));
+    expect(result.current.canKeep).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useReducer, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { LookupKey } from '@/api/keys';
 import type { Customer } from '@/api/schemas';
+import { isServiceUnavailable } from '@/api/errors';
 import type { LookupClassification } from '@/lib/lookup';
 import { formatPhoneDisplay } from '@/lib/phone';
 import { customerQuery, useCustomer } from './api/find-customer';
@@ -66,7 +67,14 @@ export function useCounterCustomer() {
   const qc = useQueryClient();
   const [state, dispatch] = useReducer(counterReducer, initialCounter);
   const lookup = useCustomer(state.key);
-  const customer: Customer | null | undefined = lookup.data;
+  /**
+   * The service cannot be reached (still true while "Tentar de novo" runs, so nothing typed is
+   * lost). No balance is invented: an earlier reading of the customer is not shown as current.
+   */
+  const unavailable = lookup.isError && isServiceUnavailable(lookup.error);
+  const customer: Customer | null | undefined = unavailable ? undefined : lookup.data;
+  /** Unavailable, typed as a phone: a sale can still be kept (the points call needs only it). */
+  const canKeep = unavailable && !!state.typed?.celular;
   const notFound = customer === null && !lookup.isFetching;
   /** Not found, but typed as a phone or CPF: registration (or posting) can start from it. */
   const canRegister = notFound && !!(state.typed?.celular || state.typed?.cpf);
@@ -119,6 +127,7 @@ export function useCounterCustomer() {
     customer,
     notFound,
     canRegister,
+    canKeep,
     prefill,
     amountRef,
     amountEl,

@@ -29,6 +29,7 @@ function Harness(props: {
   customer: Customer | null;
   password: string | null;
   newCustomer?: { celular?: string; cpf?: string };
+  unavailable?: boolean;
   deps: PostingDeps;
 }) {
   const posting = usePosting(props.deps);
@@ -36,6 +37,7 @@ function Harness(props: {
     <SalePanel
       customer={props.customer}
       newCustomer={props.newCustomer}
+      unavailable={props.unavailable}
       password={props.password}
       posting={posting}
     />
@@ -47,6 +49,7 @@ function setup(
     customer?: Customer | null;
     password?: string | null;
     newCustomer?: { celular?: string; cpf?: string };
+    unavailable?: boolean;
   } = {},
 ) {
   const deps = {
@@ -61,6 +64,7 @@ function setup(
         customer={options.customer === undefined ? maria : options.customer}
         password={options.password === undefined ? '1234' : options.password}
         newCustomer={options.newCustomer}
+        unavailable={options.unavailable}
         deps={deps}
       />
     </QueryClientProvider>,
@@ -258,6 +262,27 @@ describe('SalePanel', () => {
     await waitFor(() => expect(posts(fetchMock)).toBe(1));
     expect(sentBody(fetchMock, 0)).toEqual({
       valor_gasto: 500,
+      senha_atendente: '1234',
+      cliente: { celular: '+5511912345678' },
+    });
+  });
+
+  test('the service unavailable: the sale goes by the phone alone, with no registration form', async () => {
+    const fetchMock = service();
+    const { user } = setup({
+      customer: null,
+      newCustomer: { celular: '(11) 91234-5678', cpf: '' },
+      unavailable: true,
+    });
+    expect(screen.getByRole('heading', { name: 'Lançar pontos' })).toBeTruthy();
+    expect(screen.getByText(/a venda é guardada e lançada quando o serviço voltar/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Preencher nome, CPF e endereço' })).toBeNull();
+    expect(screen.queryByRole('group', { name: 'Dados do novo cliente' })).toBeNull();
+    await user.type(amount(), '2590');
+    await user.click(postButton());
+    await waitFor(() => expect(posts(fetchMock)).toBe(1));
+    expect(sentBody(fetchMock, 0)).toEqual({
+      valor_gasto: 2590,
       senha_atendente: '1234',
       cliente: { celular: '+5511912345678' },
     });

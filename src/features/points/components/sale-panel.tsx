@@ -35,6 +35,11 @@ type Props = {
   customer: Customer | null;
   /** Prefill of the registration fields for a new customer (what was typed in the search). */
   newCustomer?: { celular?: string; cpf?: string };
+  /**
+   * The service cannot be reached (contingency): the sale goes by the phone searched alone,
+   * kept by the app server and posted when the service returns (no registration form).
+   */
+  unavailable?: boolean;
   password: string | null;
   posting: ReturnType<typeof usePosting>;
   amountRef?: Ref<HTMLInputElement>;
@@ -67,7 +72,14 @@ function postingErrorTitle(error: ApiError): string {
   }
 }
 
-export function SalePanel({ customer, newCustomer, password, posting, amountRef }: Props) {
+export function SalePanel({
+  customer,
+  newCustomer,
+  unavailable = false,
+  password,
+  posting,
+  amountRef,
+}: Props) {
   const sale = useForm<SaleValues>({ defaultValues: emptySale, resolver: zodResolver(saleSchema) });
   const customerForm = useForm<CustomerFormValues, unknown, CustomerOutput>({
     defaultValues: {
@@ -93,7 +105,7 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
         first ??= saleField;
         continue;
       }
-      if (path.startsWith('cliente.') && !customer) {
+      if (path.startsWith('cliente.') && !customer && !unavailable) {
         const field = serverPathToField(path);
         if (field)
           customerForm.setError(
@@ -111,6 +123,9 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
     let cliente;
     if (customer) {
       cliente = { celular: customer.celular };
+    } else if (unavailable) {
+      // Only the phone: whatever else was known cannot be checked against the service now.
+      cliente = { celular: toRegisterBody({ celular: newCustomer?.celular ?? '' }).celular };
     } else {
       const ok = await customerForm.trigger();
       if (!ok) {
@@ -128,14 +143,16 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
   const unclaimed = failed
     ? Object.keys(failed.fieldErrors).filter(
         (p) =>
-          p !== 'senha_atendente' && !saleFieldFor(p) && !(p.startsWith('cliente.') && !customer),
+          p !== 'senha_atendente' &&
+          !saleFieldFor(p) &&
+          !(p.startsWith('cliente.') && !customer && !unavailable),
       )
     : [];
 
   return (
     <form onSubmit={submit} noValidate aria-labelledby="sale-title" className="flex flex-col gap-4">
       <h2 id="sale-title" className="text-lg font-bold">
-        {customer ? 'Lançar pontos' : 'Cadastrar e lançar pontos'}
+        {customer || unavailable ? 'Lançar pontos' : 'Cadastrar e lançar pontos'}
       </h2>
 
       {failed && (
@@ -147,7 +164,14 @@ export function SalePanel({ customer, newCustomer, password, posting, amountRef 
         </Alert>
       )}
 
-      {!customer && (
+      {!customer && unavailable && (
+        <p className="rounded-md border border-amber-500 bg-amber-50 p-3 text-amber-950">
+          Celular <strong className="tabular">{newCustomer?.celular}</strong>. Serviço indisponível:
+          a venda é guardada e lançada quando o serviço voltar. Saldo indisponível agora.
+        </p>
+      )}
+
+      {!customer && !unavailable && (
         <fieldset className="flex flex-col gap-3 rounded-md border border-slate-300 p-3">
           <legend className="px-1 font-semibold">Dados do novo cliente</legend>
           {showCustomerFields ? (
