@@ -94,9 +94,14 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
 });
 
 test('a kiosk terminal has only the kiosk', async ({ page }) => {
-  await enrollAs(page, 'quiosque', 'Quiosque da entrada');
-  await expect(mainNav(page).getByRole('link')).toHaveText(['Quiosque']);
-  await expect(page.getByRole('heading', { name: 'Quiosque', level: 1 })).toBeVisible();
+  const { code } = await newCode(env, 'quiosque', 'Quiosque da entrada');
+  await page.goto(server.url);
+  await page.getByLabel('Código de registro').fill(code);
+  await page.getByRole('button', { name: 'Registrar terminal' }).click();
+  // Full screen: the kiosk's welcome, no header, no navigation, no link anywhere.
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  await expect(mainNav(page)).toHaveCount(0);
+  await expect(page.getByRole('link')).toHaveCount(0);
   await page.goto(`${server.url}/premios`);
   await expect(
     page.getByRole('heading', { name: 'Este terminal não tem acesso a esta tela' }),

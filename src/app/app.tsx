@@ -2,10 +2,11 @@ import { lazy, Suspense, useState } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery } from '@/api/client';
+import { isApiError } from '@/api/errors';
 import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Link, useLocation } from '@/lib/router';
+import { Link, navigate, useLocation } from '@/lib/router';
 import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
 import { EnrollScreen } from './routes/counter-parts';
@@ -24,7 +25,11 @@ export function App() {
 
 /** Nothing talks to the service before we know which establishment we are connected to. */
 function ConfigGate() {
-  const config = useQuery(configQuery());
+  // Until the server answers (a kiosk booting without network), it keeps trying by itself.
+  const config = useQuery({
+    ...configQuery(),
+    refetchInterval: (q) => (q.state.status === 'error' ? 3_000 : false),
+  });
   useRevocationWatch();
   // Once this browser has been a terminal, losing it means it was revoked.
   const [wasEnrolled, setWasEnrolled] = useState(false);
@@ -38,7 +43,14 @@ function ConfigGate() {
   if (config.isError)
     return (
       <main className="mx-auto max-w-xl p-8">
-        <Alert tone="error" title="Não foi possível carregar a configuração do caixa.">
+        <Alert
+          tone="error"
+          title={
+            isApiError(config.error) && config.error.kind === 'network'
+              ? 'Sem conexão'
+              : 'Não foi possível carregar a configuração do caixa.'
+          }
+        >
           <p>{config.error.message}</p>
           <div>
             <Button onClick={() => void config.refetch()}>Tentar novamente</Button>
@@ -71,10 +83,25 @@ const ROLE_LABELS: Record<Terminal['role'], string> = {
   quiosque: 'Quiosque',
 };
 
+const loading = (
+  <p role="status" className="p-8">
+    Carregando…
+  </p>
+);
+
 function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) {
   const { pathname } = useLocation();
+  const may = terminal.navigation;
+  // The kiosk runs full screen: no header, no navigation, nothing that leads elsewhere.
+  if (may.quiosque && (pathname === '/quiosque' || (!may.caixa && pathname === '/'))) {
+    return (
+      <Suspense fallback={loading}>
+        <QuiosqueRoute onExit={() => may.caixa && navigate('/')} />
+      </Suspense>
+    );
+  }
   // Only what the role may use (the server refuses the rest anyway).
-  const allowed = nav.filter((item) => terminal.navigation[item.screen]);
+  const allowed = nav.filter((item) => may[item.screen]);
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
@@ -128,13 +155,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
           )}
         </p>
       </header>
-      <Suspense
-        fallback={
-          <p role="status" className="p-8">
-            Carregando…
-          </p>
-        }
-      >
+      <Suspense fallback={loading}>
         <Routes pathname={pathname} config={config} terminal={terminal} />
       </Suspense>
     </div>
@@ -151,13 +172,10 @@ function Routes({
   terminal: Terminal;
 }) {
   const may = terminal.navigation;
-  // A kiosk has one screen: the kiosk, at any address of its own.
-  if (!may.caixa && may.quiosque && pathname === '/') return <QuiosqueRoute />;
   const screen = nav.find((item) => item.href === pathname)?.screen;
   if (screen !== undefined && !may[screen]) return <NotAllowed home={allowedHome(terminal)} />;
   if (pathname === '/') return <CaixaRoute config={config} />;
   if (pathname === '/premios') return <PremiosRoute />;
-  if (pathname === '/quiosque') return <QuiosqueRoute />;
   return (
     <main className="p-8">
       <h1 className="text-2xl font-bold">Página não encontrada</h1>

@@ -29,6 +29,7 @@ import {
   prefetchCounterParts,
   RegisterForm,
   SalePanel,
+  SendToKiosk,
   ShiftDialog,
 } from './counter-parts';
 
@@ -184,7 +185,12 @@ function Counter({ config }: { config: AppConfig }) {
               />
             </Panel>
           ) : (
-            <SalePlaceholder />
+            <>
+              <SalePlaceholder />
+              <Suspense fallback={null}>
+                <SendToKiosk password={shift.password} />
+              </Suspense>
+            </>
           )}
         </div>
       </div>

@@ -51,6 +51,11 @@ export const EnrollScreen = part('EnrollScreen');
 /** The attendant password, asked whenever the shift is closed. */
 export const ShiftDialog = part('ShiftDialog');
 
+// The kiosk's counter side is its own chunk (the kiosk feature), fetched when shown.
+export const SendToKiosk = lazy(() =>
+  import('./quiosque').then((m) => ({ default: m.SendToKiosk })),
+);
+
 export function prefetchCounterParts(): void {
   void load();
 }

@@ -1,0 +1,348 @@
+// The kiosk, through the real app server and sandbox, with auto-enrollment off: a kiosk
+// terminal (touch, 768 px portrait and 1024 px landscape) and a counter terminal, each its own
+// browser context. Every answer the kiosk receives is checked for fields a kiosk may not get.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { enroll, newCode, startServer } from '../server/app/spawn-helpers';
+import { forbiddenKeys } from '../server/app/kiosk/view';
+import { expect, expectAccessible, test, uniquePhone } from './support/fixtures';
+
+const SHOTS = '/tmp/shots-kiosk';
+mkdirSync(SHOTS, { recursive: true });
+
+let dir: string;
+let env: Record<string, string>;
+let server: Awaited<ReturnType<typeof startServer>>;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(90_000);
+  dir = mkdtempSync(path.join(tmpdir(), 'e2e-kiosk-'));
+  env = {
+    APP_DB: path.join(dir, 'app.db'),
+    SANDBOX_DB: path.join(dir, 'sandbox.db'),
+    SANDBOX_AUTO_ENROLL: '0',
+  };
+  server = await startServer(env);
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every kiosk answer seen, checked as it arrives. */
+const seen: { url: string; problems: string[] }[] = [];
+
+async function terminalContext(
+  browser: Browser,
+  role: 'quiosque' | 'caixa',
+  name: string,
+  viewport = { width: 768, height: 1024 },
+): Promise<{ context: BrowserContext; page: Page; id: number }> {
+  const { id, code } = await newCode(env, role, name);
+  const cookie = await enroll(server.url, code);
+  const [cname, cvalue] = cookie.split('=') as [string, string];
+  const context = await browser.newContext({
+    baseURL: server.url,
+    viewport,
+    hasTouch: role === 'quiosque',
+    isMobile: false,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
+  await context.addCookies([{ name: cname, value: cvalue, url: server.url }]);
+  const page = await context.newPage();
+  if (role === 'quiosque') {
+    page.on('response', async (res) => {
+      if (!res.url().includes('/api/quiosque/')) return;
+      const type = res.headers()['content-type'] ?? '';
+      if (!type.includes('json')) return;
+      const body = await res.json().catch(() => null);
+      const text = JSON.stringify(body);
+      const problems = forbiddenKeys(body);
+      for (const secret of ['52998224725', '11987654321', '1234"', '@']) {
+        if (text.includes(secret)) problems.push(`contains ${secret}`);
+      }
+      seen.push({ url: res.url(), problems });
+    });
+  }
+  return { context, page, id };
+}
+
+const keypad = (page: Page) => page.getByRole('group', { name: 'Teclado numérico' });
+
+async function tapDigits(page: Page, digits: string) {
+  for (const d of digits) await keypad(page).getByRole('button', { name: d, exact: true }).tap();
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+}
+
+async function openCounterShift(page: Page) {
+  await page.goto('/');
+  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
+  await dialog.getByLabel('Senha do atendente').fill('1234');
+  await dialog.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function compras(page: Page, celular: string): Promise<number | null> {
+  const res = await page.request.post(`${server.url}/api/v4/estabelecimentos/1/clientes/buscar`, {
+    data: { celular },
+    headers: { origin: server.url },
+  });
+  if (res.status() === 404) return null;
+  return (await res.json()).data.compras as number;
+}
+
+test('keypad entry shows the balance; no system keyboard; nothing links elsewhere', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  for (const [label, viewport] of [
+    ['portrait', { width: 768, height: 1024 }],
+    ['landscape', { width: 1024, height: 768 }],
+  ] as const) {
+    const { context, page } = await terminalContext(
+      browser,
+      'quiosque',
+      `Quiosque ${label}`,
+      viewport,
+    );
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+    await expect(page.getByRole('link')).toHaveCount(0);
+    await expectAccessible(page, `welcome ${label}`);
+    await shot(page, `welcome-${label}`);
+    await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+    const field = page.getByLabel('Celular com DDD');
+    await expect(field).toHaveAttribute('inputmode', 'none');
+    await expect(field).toHaveAttribute('readonly', '');
+    await tapDigits(page, '1198765432');
+    await expect(field).toHaveValue('(11) 98765-432');
+    await page.getByRole('button', { name: 'Confirmar' }).tap();
+    await expect(page.getByRole('alert')).toContainText('11 números');
+    await expectAccessible(page, `phone error ${label}`);
+    await shot(page, `phone-error-${label}`);
+    await tapDigits(page, '1');
+    await page.getByRole('button', { name: 'Confirmar' }).tap();
+    await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
+    await expect(page.getByText('Celular (11) 9••••-4321')).toBeVisible();
+    await expect(page.getByText('Seu saldo')).toBeVisible();
+    await expect(page.getByText('Prêmios para retirar')).toBeVisible();
+    await expect(page.getByRole('link')).toHaveCount(0);
+    await expectAccessible(page, `balance ${label}`);
+    await shot(page, `balance-${label}`);
+    // Touch targets: every button at least 48 × 48.
+    for (const b of await page.getByRole('button').all()) {
+      const box = (await b.boundingBox())!;
+      expect(box.width, await b.innerText()).toBeGreaterThanOrEqual(48);
+      expect(box.height, await b.innerText()).toBeGreaterThanOrEqual(48);
+    }
+    await context.close();
+  }
+});
+
+test('unknown phone: consent, then registration; declining registers nothing', async ({
+  browser,
+}) => {
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque cadastro');
+  const counter = await terminalContext(browser, 'caixa', 'Caixa cadastro');
+  const phone = uniquePhone();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, phone.digits);
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(page.getByRole('heading', { name: 'Cadastre-se no programa' })).toBeVisible();
+  await expect(page.getByText(/LGPD/)).toBeVisible();
+  await expectAccessible(page, 'consent');
+  await shot(page, 'consent-portrait');
+  await page.getByRole('button', { name: 'Não, obrigado' }).tap();
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  expect(await compras(counter.page, phone.e164)).toBeNull();
+
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, phone.digits);
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await page.getByLabel('Seu nome (opcional)').fill('Beatriz Nunes');
+  await page.getByRole('button', { name: 'Aceito e quero me cadastrar' }).tap();
+  await expect(page.getByRole('heading', { name: 'Olá, Beatriz!' })).toBeVisible();
+  await expect(page.getByText('Nenhum ponto a vencer')).toBeVisible();
+  expect(await compras(counter.page, phone.e164)).toBe(0);
+  await context.close();
+  await counter.context.close();
+});
+
+test('a staged sale is claimed once: double tap, reload and a second kiosk post nothing more', async ({
+  browser,
+}) => {
+  test.setTimeout(60_000);
+  const kiosk = await terminalContext(browser, 'quiosque', 'Quiosque balcão');
+  const second = await terminalContext(browser, 'quiosque', 'Quiosque 2');
+  const counter = await terminalContext(browser, 'caixa', 'Caixa 1', { width: 1366, height: 768 });
+  await kiosk.page.goto('/');
+  await expect(kiosk.page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  await openCounterShift(counter.page);
+  const panel = counter.page.getByRole('region', { name: 'Cliente pontua no quiosque' });
+  await panel.getByLabel('Quiosque', { exact: true }).selectOption({ label: 'Quiosque balcão' });
+  await panel.getByLabel('Valor para o quiosque').pressSequentially('4590');
+  await counter.page.keyboard.press('F7');
+  await expect(panel.getByText('Aguardando o cliente no quiosque')).toBeVisible();
+  await shot(counter.page, 'counter-waiting');
+
+  const heading = kiosk.page.getByRole('heading', {
+    name: 'Digite seu celular para ganhar seus pontos de R$ 45,90',
+  });
+  await expect(heading).toBeVisible();
+  await expectAccessible(kiosk.page, 'claim prompt');
+  await shot(kiosk.page, 'claim-portrait');
+  const phone = uniquePhone();
+  await tapDigits(kiosk.page, phone.digits);
+  await kiosk.page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(kiosk.page.getByRole('heading', { name: 'Cadastre-se no programa' })).toBeVisible();
+  const accept = kiosk.page.getByRole('button', { name: 'Aceito: cadastrar e ganhar pontos' });
+  // A double tap: the second lands on a disabled button or the next screen.
+  await Promise.all([accept.tap(), accept.tap({ force: true }).catch(() => undefined)]);
+  await expect(kiosk.page.getByRole('heading', { name: 'Você ganhou 45 pontos!' })).toBeVisible();
+  await expectAccessible(kiosk.page, 'claim result');
+  await shot(kiosk.page, 'claim-result-portrait');
+  await expect(panel.getByText('Pontos lançados pelo cliente')).toBeVisible();
+  await expect(panel).toContainText('45 pontos');
+  await shot(counter.page, 'counter-result');
+
+  // A reload shows no open sale; a second kiosk cannot claim it.
+  await kiosk.page.reload();
+  await expect(kiosk.page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  const open = await second.page.request.get(`${server.url}/api/quiosque/venda`);
+  expect((await open.json()).data.venda).toBeNull();
+  expect(await compras(counter.page, phone.e164)).toBe(1);
+  console.log(
+    `kiosk e2e: one staged sale, double tap + reload + second kiosk → sandbox purchases: ${await compras(counter.page, phone.e164)}`,
+  );
+  await kiosk.context.close();
+  await second.context.close();
+  await counter.context.close();
+});
+
+test('cancel from the counter: the kiosk says so and goes back to welcome', async ({ browser }) => {
+  const kiosk = await terminalContext(browser, 'quiosque', 'Quiosque cancela');
+  const counter = await terminalContext(browser, 'caixa', 'Caixa 2', { width: 1366, height: 768 });
+  await kiosk.page.goto('/');
+  await openCounterShift(counter.page);
+  const panel = counter.page.getByRole('region', { name: 'Cliente pontua no quiosque' });
+  await panel.getByLabel('Quiosque', { exact: true }).selectOption({ label: 'Quiosque cancela' });
+  await panel.getByLabel('Valor para o quiosque').pressSequentially('1000');
+  await panel.getByRole('button', { name: /Enviar ao quiosque/ }).click();
+  await expect(
+    kiosk.page.getByRole('heading', { name: /ganhar seus pontos de R\$ 10,00/ }),
+  ).toBeVisible();
+  await panel.getByRole('button', { name: 'Cancelar envio' }).click();
+  await expect(panel.getByText('Venda cancelada')).toBeVisible();
+  await expect(kiosk.page.getByText('O caixa cancelou esta venda.')).toBeVisible();
+  await expectAccessible(kiosk.page, 'cancelled');
+  await shot(kiosk.page, 'cancelled-portrait');
+  await kiosk.context.close();
+  await counter.context.close();
+});
+
+test('30 s idle: a visible countdown, then welcome with the customer’s data gone', async ({
+  browser,
+}) => {
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque ocioso');
+  await page.clock.install();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, '11987654321');
+  const lookups: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/api/quiosque/saldo') && lookups.push(r.url()));
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
+  await page.clock.fastForward(29_000);
+  await expect(page.getByRole('alertdialog')).toBeHidden();
+  await page.clock.fastForward(1_500);
+  const dialog = page.getByRole('alertdialog', { name: 'Ainda está aí?' });
+  await expect(dialog).toBeVisible();
+  await expect(page.getByTestId('countdown')).toHaveText('10');
+  await page.clock.fastForward(3_000);
+  await expect(page.getByTestId('countdown')).toHaveText('7');
+  await expectAccessible(page, 'idle countdown');
+  await shot(page, 'idle-portrait');
+  await page.clock.fastForward(8_000);
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  await expect(page.getByText('Maria')).toHaveCount(0);
+  // The cache is empty: the same phone asks the server again.
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, '11987654321');
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
+  expect(lookups).toHaveLength(2);
+  await context.close();
+});
+
+test('leaving kiosk mode needs the attendant password; the kiosk can stage a sale itself', async ({
+  browser,
+}) => {
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque saída');
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Atendente' }).tap();
+  await expect(page.getByRole('heading', { name: 'Área do atendente' })).toBeVisible();
+  await tapDigits(page, '9999');
+  await page.getByRole('button', { name: 'Sair do modo quiosque' }).tap();
+  await expect(page.getByRole('alert')).toContainText('Senha do atendente incorreta');
+  await expectAccessible(page, 'staff wrong password');
+  await shot(page, 'staff-portrait');
+  // Fallback staging: amount and password on the kiosk.
+  await page.getByLabel('Valor da venda (para lançar aqui)').tap();
+  await tapDigits(page, '2590');
+  await page.getByLabel('Senha do atendente').tap();
+  await tapDigits(page, '1234');
+  await page.getByRole('button', { name: /Enviar R\$ 25,90 para o cliente/ }).tap();
+  await expect(
+    page.getByRole('heading', { name: 'Digite seu celular para ganhar seus pontos de R$ 25,90' }),
+  ).toBeVisible();
+  await tapDigits(page, '11987654321');
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(page.getByRole('heading', { name: 'Você ganhou 25 pontos!' })).toBeVisible();
+  await page.getByRole('button', { name: 'Concluir' }).tap();
+
+  await page.getByRole('button', { name: 'Atendente' }).tap();
+  await tapDigits(page, '1234');
+  await page.getByRole('button', { name: 'Sair do modo quiosque' }).tap();
+  await expect(page.getByRole('heading', { name: 'Modo quiosque encerrado' })).toBeVisible();
+  await expectAccessible(page, 'exited');
+  await context.close();
+});
+
+test('offline boot shows "Sem conexão" and recovers by itself', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque rede');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+    timeout: 15_000,
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Sem conexão' })).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(page, 'offline');
+  await shot(page, 'offline-portrait');
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await context.close();
+});
+
+test('every answer a kiosk received carried only allowed fields', () => {
+  const bad = seen.filter((s) => s.problems.length > 0);
+  console.log(
+    `kiosk e2e: ${seen.length} kiosk answers inspected, ${bad.length} with a forbidden field`,
+  );
+  expect(seen.length).toBeGreaterThan(10);
+  expect(bad).toEqual([]);
+});

@@ -1,0 +1,148 @@
+// The kiosk's own endpoints on the app server (/api/quiosque/…): never the service's routes.
+import * as z from 'zod/mini';
+import { serverRequest } from '@/api/client';
+
+export const KioskCustomer = z.looseObject({
+  primeiro_nome: z.nullable(z.string()),
+  celular: z.string(),
+  saldo: z.number(),
+  saldo_carencia: z.number(),
+  carencia_liberada_em: z.nullable(z.string()),
+  proximo_vencimento: z.nullable(z.looseObject({ pontos: z.number(), data_validade: z.string() })),
+  premios_pendentes: z.array(z.looseObject({ nome: z.string(), valido_ate: z.string() })),
+});
+export type KioskCustomer = z.infer<typeof KioskCustomer>;
+
+export const SaleState = z.enum([
+  'aguardando',
+  'lançando',
+  'lançado',
+  'recusado',
+  'desconhecido',
+  'cancelado',
+  'expirado',
+]);
+
+export const StagedSale = z.looseObject({
+  id: z.string(),
+  estado: SaleState,
+  valor_gasto: z.number(),
+  itens: z.array(
+    z.looseObject({
+      descricao: z.optional(z.string()),
+      qtde: z.optional(z.number()),
+      valor: z.number(),
+    }),
+  ),
+  expira_em: z.string(),
+  mensagem: z.nullable(z.string()),
+  pontos: z.nullable(z.number()),
+  cliente: z.nullable(KioskCustomer),
+});
+export type StagedSale = z.infer<typeof StagedSale>;
+
+const Balance = z.looseObject({ cadastrado: z.boolean(), cliente: z.nullable(KioskCustomer) });
+const OneSale = z.looseObject({ venda: z.nullable(StagedSale) });
+
+export const kioskKeys = { all: ['quiosque'] as const };
+
+export function lookupBalance(celular: string, signal?: AbortSignal) {
+  return serverRequest({
+    method: 'POST',
+    path: '/api/quiosque/saldo',
+    body: { celular },
+    schema: Balance,
+    signal,
+  });
+}
+
+export function registerCustomer(body: { celular: string; nome?: string; consentimento: true }) {
+  return serverRequest({ method: 'POST', path: '/api/quiosque/cadastro', body, schema: Balance });
+}
+
+export function currentSale(signal?: AbortSignal) {
+  return serverRequest({ method: 'GET', path: '/api/quiosque/venda', schema: OneSale, signal });
+}
+
+export function stageHere(body: { valor_gasto: number; senha_atendente: string }) {
+  return serverRequest({ method: 'POST', path: '/api/quiosque/venda', body, schema: OneSale });
+}
+
+export function claimSale(
+  id: string,
+  body: { celular: string; nome?: string; consentimento?: boolean },
+) {
+  return serverRequest({
+    method: 'POST',
+    path: `/api/quiosque/venda/${encodeURIComponent(id)}/resgatar`,
+    body,
+    schema: OneSale,
+    timeoutMs: 30_000,
+  });
+}
+
+export function exitKiosk(senha_atendente: string) {
+  return serverRequest({
+    method: 'POST',
+    path: '/api/quiosque/sair',
+    body: { senha_atendente },
+    schema: z.looseObject({ ok: z.boolean() }),
+  });
+}
+
+// --- the counter's side ---
+
+const Kiosks = z.looseObject({
+  quiosques: z.array(z.looseObject({ id: z.number(), nome: z.string() })),
+});
+
+export function listKiosks(signal?: AbortSignal) {
+  return serverRequest({ method: 'GET', path: '/api/quiosque/terminais', schema: Kiosks, signal });
+}
+
+export function stageForKiosk(body: {
+  quiosque: number;
+  valor_gasto: number;
+  senha_atendente: string;
+}) {
+  return serverRequest({ method: 'POST', path: '/api/quiosque/vendas', body, schema: OneSale });
+}
+
+export function cancelStaged(id: string) {
+  return serverRequest({
+    method: 'POST',
+    path: `/api/quiosque/vendas/${encodeURIComponent(id)}/cancelar`,
+    body: {},
+    schema: OneSale,
+  });
+}
+
+/**
+ * Server-Sent Events of this terminal's staged sales: `pronto` (with the open sale, on every
+ * (re)connection) and `venda` (a sale changed). EventSource reconnects by itself.
+ */
+export function subscribeSales(handlers: {
+  onSale: (sale: StagedSale | null) => void;
+  onOpen?: () => void;
+  onError?: () => void;
+}): () => void {
+  const source = new EventSource('/api/quiosque/eventos');
+  const read = (text: string) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return null;
+    }
+  };
+  source.addEventListener('pronto', (e) => {
+    const parsed = OneSale.safeParse(read((e as MessageEvent<string>).data));
+    handlers.onOpen?.();
+    if (parsed.success) handlers.onSale(parsed.data.venda);
+  });
+  source.addEventListener('venda', (e) => {
+    const parsed = StagedSale.safeParse(read((e as MessageEvent<string>).data));
+    if (parsed.success) handlers.onSale(parsed.data);
+  });
+  source.onerror = () => handlers.onError?.();
+  return () => source.close();
+}

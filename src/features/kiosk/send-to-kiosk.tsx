@@ -1,0 +1,177 @@
+// The counter's side of the kiosk (a lazy chunk): send the sale's amount to the paired kiosk
+// ("Enviar ao quiosque", F7), follow the customer's claim live and cancel it while unclaimed.
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { isApiError } from '@/api/errors';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { SelectField } from '@/components/ui/field';
+import { MoneyInput } from '@/components/ui/money-input';
+import { useHotkey } from '@/hooks/use-hotkey';
+import { formatBRL } from '@/lib/money';
+import {
+  cancelStaged,
+  kioskKeys,
+  listKiosks,
+  stageForKiosk,
+  subscribeSales,
+  type StagedSale,
+} from './api';
+
+const PAIRED = 'pdv.quiosque.pareado';
+
+const STATES: Record<StagedSale['estado'], string> = {
+  aguardando: 'Aguardando o cliente no quiosque',
+  lançando: 'O cliente digitou o celular: lançando…',
+  lançado: 'Pontos lançados pelo cliente',
+  recusado: 'Não lançado',
+  desconhecido: 'Resultado ainda desconhecido',
+  cancelado: 'Venda cancelada',
+  expirado: 'Tempo esgotado: o cliente não pontuou',
+};
+
+export default function SendToKiosk({ password }: { password: string | null }) {
+  const kiosks = useQuery({
+    queryKey: [...kioskKeys.all, 'terminais'],
+    queryFn: ({ signal }) => listKiosks(signal),
+    staleTime: 60_000,
+  });
+  const list = kiosks.data?.quiosques ?? [];
+  const [paired, setPaired] = useState<number | null>(() => {
+    const v = Number(localStorage.getItem(PAIRED));
+    return Number.isInteger(v) && v > 0 ? v : null;
+  });
+  const kioskId = list.some((k) => k.id === paired) ? paired : (list[0]?.id ?? null);
+  const [valor, setValor] = useState(0);
+  const [sale, setSale] = useState<StagedSale | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Live updates of the sale this counter staged.
+  const saleId = sale?.id ?? null;
+  useEffect(() => {
+    if (saleId === null) return;
+    return subscribeSales({
+      onSale: (next) => {
+        if (next?.id === saleId) setSale(next);
+      },
+    });
+  }, [saleId]);
+
+  const open = sale !== null && (sale.estado === 'aguardando' || sale.estado === 'lançando');
+  const blocked =
+    password === null
+      ? 'Abra o turno para enviar ao quiosque.'
+      : valor <= 0
+        ? 'Digite o valor da compra.'
+        : null;
+
+  const send = async () => {
+    if (blocked || kioskId === null || busy || open) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const { venda } = await stageForKiosk({
+        quiosque: kioskId,
+        valor_gasto: valor,
+        senha_atendente: password!,
+      });
+      setSale(venda);
+      setValor(0);
+    } catch (err) {
+      setError(isApiError(err) ? (err.fieldError('senha_atendente') ?? err.message) : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const cancel = async () => {
+    if (sale === null) return;
+    try {
+      setSale((await cancelStaged(sale.id)).venda);
+    } catch (err) {
+      setError(isApiError(err) ? err.message : String(err));
+    }
+  };
+  useHotkey('F7', () => void send(), kioskId !== null && !open);
+
+  if (kiosks.isPending || list.length === 0) return null;
+  return (
+    <section
+      aria-labelledby="kiosk-send-title"
+      className="flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4"
+    >
+      <h2 id="kiosk-send-title" className="text-lg font-bold">
+        Cliente pontua no quiosque
+      </h2>
+      {sale && open ? (
+        <div className="flex flex-col gap-3" role="status">
+          <p className="text-lg">
+            <strong>{STATES[sale.estado]}</strong>: {formatBRL(sale.valor_gasto)}
+          </p>
+          {sale.estado === 'aguardando' && (
+            <Button variant="danger" onClick={() => void cancel()}>
+              Cancelar envio
+            </Button>
+          )}
+        </div>
+      ) : (
+        <>
+          {sale && (
+            <Alert
+              tone={sale.estado === 'lançado' ? 'success' : 'warning'}
+              title={STATES[sale.estado]}
+            >
+              <p>
+                {formatBRL(sale.valor_gasto)}
+                {sale.estado === 'lançado' && sale.pontos !== null && `: ${sale.pontos} pontos`}
+                {sale.cliente &&
+                  ` para ${sale.cliente.primeiro_nome ? `${sale.cliente.primeiro_nome}, ` : ''}${sale.cliente.celular}`}
+                {sale.estado !== 'lançado' && sale.mensagem && `. ${sale.mensagem}`}
+              </p>
+            </Alert>
+          )}
+          {list.length > 1 && (
+            <SelectField
+              label="Quiosque"
+              value={kioskId ?? ''}
+              onChange={(e) => {
+                const id = Number(e.target.value);
+                setPaired(id);
+                localStorage.setItem(PAIRED, String(id));
+              }}
+            >
+              {list.map((k) => (
+                <option key={k.id} value={k.id}>
+                  {k.nome}
+                </option>
+              ))}
+            </SelectField>
+          )}
+          <MoneyInput
+            label="Valor para o quiosque"
+            value={valor}
+            onChange={(c) => {
+              setValor(c);
+              setError(null);
+            }}
+            error={error ?? undefined}
+          />
+          <Button
+            onClick={() => void send()}
+            disabled={blocked !== null || busy}
+            busy={busy}
+            shortcut="F7"
+            aria-describedby={blocked ? 'kiosk-send-block' : undefined}
+          >
+            Enviar ao quiosque{list.length === 1 ? ` (${list[0]!.nome})` : ''}
+          </Button>
+          {blocked && (
+            <p id="kiosk-send-block" className="text-sm text-slate-800">
+              {blocked}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
