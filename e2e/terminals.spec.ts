@@ -94,7 +94,7 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
 });
 
 test('a kiosk terminal has only the kiosk', async ({ page }) => {
-  const { code } = await newCode(env, 'quiosque', 'Quiosque da entrada');
+  const { code } = await newCode(server.env, 'quiosque', 'Quiosque da entrada');
   await page.goto(server.url);
   await page.getByLabel('Código de registro').fill(code);
   await page.getByRole('button', { name: 'Registrar terminal' }).click();

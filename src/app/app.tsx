@@ -2,7 +2,6 @@ import { lazy, Suspense, useState } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery } from '@/api/client';
-import { isApiError } from '@/api/errors';
 import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -25,11 +24,7 @@ export function App() {
 
 /** Nothing talks to the service before we know which establishment we are connected to. */
 function ConfigGate() {
-  // Until the server answers (a kiosk booting without network), it keeps trying by itself.
-  const config = useQuery({
-    ...configQuery(),
-    refetchInterval: (q) => (q.state.status === 'error' ? 3_000 : false),
-  });
+  const config = useQuery(configQuery());
   useRevocationWatch();
   // Once this browser has been a terminal, losing it means it was revoked.
   const [wasEnrolled, setWasEnrolled] = useState(false);
@@ -43,14 +38,7 @@ function ConfigGate() {
   if (config.isError)
     return (
       <main className="mx-auto max-w-xl p-8">
-        <Alert
-          tone="error"
-          title={
-            isApiError(config.error) && config.error.kind === 'network'
-              ? 'Sem conexão'
-              : 'Não foi possível carregar a configuração do caixa.'
-          }
-        >
+        <Alert tone="error" title="Não foi possível carregar a configuração do caixa.">
           <p>{config.error.message}</p>
           <div>
             <Button onClick={() => void config.refetch()}>Tentar novamente</Button>

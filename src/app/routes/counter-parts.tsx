@@ -52,9 +52,7 @@ export const EnrollScreen = part('EnrollScreen');
 export const ShiftDialog = part('ShiftDialog');
 
 // The kiosk's counter side is its own chunk (the kiosk feature), fetched when shown.
-export const SendToKiosk = lazy(() =>
-  import('./quiosque').then((m) => ({ default: m.SendToKiosk })),
-);
+export const SendToKiosk = lazy(() => import('@/features/kiosk/send-to-kiosk'));
 
 export function prefetchCounterParts(): void {
   void load();

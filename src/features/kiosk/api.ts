@@ -44,8 +44,6 @@ export type StagedSale = z.infer<typeof StagedSale>;
 const Balance = z.looseObject({ cadastrado: z.boolean(), cliente: z.nullable(KioskCustomer) });
 const OneSale = z.looseObject({ venda: z.nullable(StagedSale) });
 
-export const kioskKeys = { all: ['quiosque'] as const };
-
 export function lookupBalance(celular: string, signal?: AbortSignal) {
   return serverRequest({
     method: 'POST',
@@ -87,33 +85,6 @@ export function exitKiosk(senha_atendente: string) {
     path: '/api/quiosque/sair',
     body: { senha_atendente },
     schema: z.looseObject({ ok: z.boolean() }),
-  });
-}
-
-// --- the counter's side ---
-
-const Kiosks = z.looseObject({
-  quiosques: z.array(z.looseObject({ id: z.number(), nome: z.string() })),
-});
-
-export function listKiosks(signal?: AbortSignal) {
-  return serverRequest({ method: 'GET', path: '/api/quiosque/terminais', schema: Kiosks, signal });
-}
-
-export function stageForKiosk(body: {
-  quiosque: number;
-  valor_gasto: number;
-  senha_atendente: string;
-}) {
-  return serverRequest({ method: 'POST', path: '/api/quiosque/vendas', body, schema: OneSale });
-}
-
-export function cancelStaged(id: string) {
-  return serverRequest({
-    method: 'POST',
-    path: `/api/quiosque/vendas/${encodeURIComponent(id)}/cancelar`,
-    body: {},
-    schema: OneSale,
   });
 }
 
