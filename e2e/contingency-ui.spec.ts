@@ -198,3 +198,108 @@ test('the service down before the lookup: the counter says the customer cannot b
   expect(got).toEqual([3150]);
   await context.close();
 });
+
+test('sales refused at delivery: the open ledger follows them, the cashier is told to ask the manager, the manager resends one with the corrected password and discards the other', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const cashierContext = await browser.newContext({ baseURL: app.url });
+  await enrollContext(cashierContext);
+  const cashier = await cashierContext.newPage();
+  // A wrong attendant password (the shift does not check it): the service refuses it only
+  // when the kept sales are delivered.
+  await cashier.goto('/');
+  const shift = cashier.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('9999');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+  relay.setDown(true);
+
+  const field = cashier.getByLabel(/buscar cliente/i);
+  const kept = cashier.getByTestId('kept-panel');
+  const sales = [
+    { phone: freshPhone(), digits: '1270', money: 'R$ 12,70' },
+    { phone: freshPhone(), digits: '1380', money: 'R$ 13,80' },
+  ];
+  for (const sale of sales) {
+    await field.fill(sale.phone.slice(3));
+    await field.press('Enter');
+    await expect(amount(cashier)).toBeFocused({ timeout: 15_000 });
+    await amount(cashier).pressSequentially(sale.digits);
+    await amount(cashier).press('Enter');
+    await expect(kept.getByRole('heading')).toHaveText(
+      'Guardado: será lançado quando o serviço voltar',
+    );
+    await cashier.keyboard.press('Escape');
+    await expect(kept).toBeHidden();
+  }
+
+  // The cashier's ledger, left open while the service returns, follows both sales.
+  await cashier.getByRole('button', { name: /lançamentos do turno/i }).click();
+  const cashierLedger = cashier.getByRole('dialog', { name: /lançamentos/i });
+  const cashierRow = (money: string) => cashierLedger.getByRole('row').filter({ hasText: money });
+  for (const sale of sales) await expect(cashierRow(sale.money)).toContainText('Aguardando envio');
+  relay.setDown(false);
+  for (const sale of sales) {
+    await expect(cashierRow(sale.money)).toContainText('Precisa de atenção', { timeout: 30_000 });
+    await expect(cashierRow(sale.money)).toContainText('Peça ao gerente');
+    await expect(cashierRow(sale.money).getByRole('button')).toHaveCount(0);
+  }
+  await cashier.screenshot({ path: 'test-results/contingency-8-cashier-attention.png' });
+  await expectAccessible(cashier, 'cashier ledger, sales needing attention');
+
+  // The manager, on another terminal, decides.
+  const managerContext = await browser.newContext({ baseURL: app.url });
+  await enrollContext(managerContext, 'gerente');
+  const manager = await managerContext.newPage();
+  await openShift(manager);
+  await manager.getByRole('button', { name: /lançamentos do turno/i }).click();
+  const ledger = manager.getByRole('dialog', { name: /lançamentos/i });
+  const row = (money: string) => ledger.getByRole('row').filter({ hasText: money });
+  const [resent, discarded] = sales as [(typeof sales)[0], (typeof sales)[0]];
+  await expect(row(resent.money)).toContainText('Precisa de atenção');
+  await expect(row(resent.money)).toContainText('Caixa 1');
+  await manager.screenshot({ path: 'test-results/contingency-9-manager-attention.png' });
+
+  await row(resent.money).getByRole('button', { name: 'Reenviar' }).click();
+  const password = row(resent.money).getByLabel('Senha do atendente (corrigida)');
+  await expect(password).toBeFocused();
+  await manager.keyboard.press('Enter');
+  await expect(row(resent.money)).toContainText('Informe a senha do atendente.');
+  await password.fill('1234');
+  await manager.screenshot({ path: 'test-results/contingency-10-manager-resend.png' });
+  await expectAccessible(manager, 'manager resending a sale');
+  await password.press('Enter');
+  await expect(ledger.getByRole('status').first()).toContainText(
+    `Venda de ${resent.money} reenviada com a senha corrigida.`,
+  );
+  await expect(ledger.getByRole('region', { name: 'Lista de lançamentos' })).toBeFocused();
+  await expect(row(resent.money)).toContainText('Lançado', { timeout: 20_000 });
+
+  await row(discarded.money).getByRole('button', { name: 'Descartar' }).click();
+  const confirm = row(discarded.money).getByRole('group', { name: /Descartar a venda/ });
+  await expect(confirm.getByRole('button', { name: 'Manter' })).toBeFocused();
+  await manager.screenshot({ path: 'test-results/contingency-11-manager-discard.png' });
+  // Esc backs out of the question, not out of the ledger.
+  await manager.keyboard.press('Escape');
+  await expect(confirm).toBeHidden();
+  await expect(ledger).toBeVisible();
+  await expect(row(discarded.money).getByRole('button', { name: 'Descartar' })).toBeFocused();
+  await manager.keyboard.press('Enter');
+  await row(discarded.money).getByRole('button', { name: 'Descartar venda' }).click();
+  await expect(row(discarded.money)).toContainText('Descartado');
+  await expect(row(discarded.money).getByRole('button')).toHaveCount(0);
+  await manager.screenshot({ path: 'test-results/contingency-12-manager-decided.png' });
+
+  // The cashier's ledger, still open, shows both decisions' outcome.
+  await expect(cashierRow(resent.money)).toContainText('Lançado', { timeout: 10_000 });
+  await expect(cashierRow(discarded.money)).toContainText('Descartado');
+
+  const got = sales.map((s) => sandboxPostings(s.phone));
+  console.log(
+    `[contingency-ui] refused at delivery: resent one delivered ${got[0]!.length} (${JSON.stringify(got[0])}), discarded one delivered ${got[1]!.length}`,
+  );
+  expect(got).toEqual([[1270], []]);
+  await cashierContext.close();
+  await managerContext.close();
+});

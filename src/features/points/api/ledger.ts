@@ -44,3 +44,22 @@ export function fetchLedger(q: LedgerQuery, signal?: AbortSignal): Promise<Ledge
     signal,
   });
 }
+
+/**
+ * A manager's decision on a kept sale the service refused at delivery ("precisa de atenção"):
+ * send it again with the corrected attendant password, or discard it (nothing is posted).
+ */
+export function decideKept(
+  chave: string,
+  decision: { resend: string } | 'discard',
+  signal?: AbortSignal,
+): Promise<Lancamento> {
+  const action = decision === 'discard' ? 'descartar' : 'reenviar';
+  return serverRequest({
+    method: 'POST',
+    path: `/api/lancamentos/${encodeURIComponent(chave)}/${action}`,
+    body: decision === 'discard' ? {} : { senha_atendente: decision.resend },
+    schema: Lancamento,
+    signal,
+  });
+}

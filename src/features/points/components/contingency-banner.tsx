@@ -35,11 +35,13 @@ export function ContingencyBanner() {
         data.contingencia ? 'bg-amber-300 text-amber-950' : 'bg-sky-100 text-sky-950'
       }`}
     >
-      <strong>
-        {data.contingencia
-          ? 'Serviço indisponível — modo contingência'
-          : 'Serviço de volta: enviando as vendas guardadas'}
-      </strong>
+      {(data.contingencia || data.aguardando > 0) && (
+        <strong>
+          {data.contingencia
+            ? 'Serviço indisponível — modo contingência'
+            : 'Serviço de volta: enviando as vendas guardadas'}
+        </strong>
+      )}
       {data.aguardando > 0 && (
         <span data-testid="contingency-waiting">
           {plural(data.aguardando, 'venda aguardando envio', 'vendas aguardando envio')}

@@ -3,7 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
-import { LedgerDialog } from './ledger-dialog';
+import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
 beforeEach(() => {
   // jsdom has no modal dialogs.
@@ -141,7 +141,7 @@ test('a manager sees every terminal, filters by one and by day, and exports what
   const iso = `${y.getFullYear()}-${String(y.getMonth() + 1).padStart(2, '0')}-${String(y.getDate()).padStart(2, '0')}`;
   const filename = `lancamentos-${iso}-terminal-1.csv`;
   await waitFor(() =>
-    expect(screen.getByRole('status').textContent).toBe(
+    expect(screen.getAllByRole('status').map((e) => e.textContent)).toContain(
       `✓ Arquivo ${filename} gerado com 1 lançamento.`,
     ),
   );
@@ -169,4 +169,118 @@ test('a day typed incomplete says so at the field and keeps the list it had', as
   expect(await screen.findByText('Data incompleta: use dd/mm/aaaa.')).toBeTruthy();
   expect(screen.getByText('Ana Dois')).toBeTruthy();
   expect(fetchMock.mock.calls.length).toBe(calls);
+});
+
+/** A ledger with one kept sale refused at delivery; answers the decisions it is sent. */
+function serveAttention(decide: (action: string, body: unknown) => Response | null = () => null) {
+  const now = new Date();
+  let estado = 'precisa de atenção';
+  const row = () => ({
+    ...posting('1', 'Bruno Um', now),
+    chave: 'k-1',
+    estado,
+    pontos: null,
+    motivo: 'Senha do atendente inválida.',
+  });
+  const mock = stubFetch((url, init) => {
+    const action = /\/api\/lancamentos\/k-1\/(reenviar|descartar)$/.exec(url)?.[1];
+    if (action) {
+      const body: unknown = JSON.parse(String(init.body));
+      const refused = decide(action, body);
+      if (refused) return refused;
+      estado = action === 'descartar' ? 'descartado' : 'aguardando envio';
+      return jsonResponse(200, ok(row()));
+    }
+    return jsonResponse(200, ok({ lancamentos: [row()], truncado: false, terminais: TERMINALS }));
+  });
+  return { mock, set: (s: string) => (estado = s) };
+}
+const decisions = (mock: ReturnType<typeof stubFetch>) =>
+  mock.mock.calls
+    .filter(([, init]) => init?.method === 'POST')
+    .map(([url, init]) => [String(url), JSON.parse(String(init!.body)) as unknown]);
+
+test('a cashier is told to ask the manager about a sale that needs attention; no actions', async () => {
+  serveAttention();
+  render(<LedgerDialog manager={false} onClose={() => {}} />);
+  await screen.findByText('Precisa de atenção');
+  expect(screen.getByText('Senha do atendente inválida.')).toBeTruthy();
+  expect(screen.getByText(/Peça ao gerente/)).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Reenviar' })).toBeNull();
+  expect(screen.queryByRole('button', { name: 'Descartar' })).toBeNull();
+});
+
+test('a manager resends with the corrected password: asked, checked, sent, and the row follows', async () => {
+  const user = userEvent.setup();
+  const { mock, set } = serveAttention();
+  render(<LedgerDialog manager onClose={() => {}} />);
+  await user.click(await screen.findByRole('button', { name: 'Reenviar' }));
+  const field = screen.getByLabelText('Senha do atendente (corrigida)');
+  expect(document.activeElement).toBe(field);
+  await user.click(screen.getByRole('button', { name: 'Reenviar venda' }));
+  expect(screen.getByText('Informe a senha do atendente.')).toBeTruthy();
+  expect(decisions(mock)).toEqual([]);
+  await user.type(field, '4321{Enter}');
+  await waitFor(() =>
+    expect(decisions(mock)).toEqual([
+      ['/api/lancamentos/k-1/reenviar', { senha_atendente: '4321' }],
+    ]),
+  );
+  expect(
+    await screen.findByText('Venda de R$ 25,90 reenviada com a senha corrigida.'),
+  ).toBeTruthy();
+  expect(document.activeElement).toBe(screen.getByRole('region', { name: 'Lista de lançamentos' }));
+  expect(await screen.findByText('Aguardando envio')).toBeTruthy();
+  expect(screen.queryByRole('button', { name: 'Reenviar' })).toBeNull();
+  // Delivered meanwhile: the open list shows it without being reopened.
+  set('lançado');
+  await waitFor(() => expect(screen.getByText('Lançado')).toBeTruthy(), {
+    timeout: LEDGER_REFRESH_MS + 2_000,
+  });
+});
+
+test('a wrong or refused decision says why in Portuguese and keeps what was typed', async () => {
+  const user = userEvent.setup();
+  serveAttention(() =>
+    jsonResponse(422, {
+      success: false,
+      message: 'Informe a senha do atendente.',
+      data: {},
+      errors: { senha_atendente: ['A senha deve ter até 64 caracteres.'] },
+    }),
+  );
+  render(<LedgerDialog manager onClose={() => {}} />);
+  await user.click(await screen.findByRole('button', { name: 'Reenviar' }));
+  const field = screen.getByLabelText('Senha do atendente (corrigida)');
+  await user.type(field, '99{Enter}');
+  expect(await screen.findByText('A senha deve ter até 64 caracteres.')).toBeTruthy();
+  expect((field as HTMLInputElement).value).toBe('99');
+  expect(document.activeElement).toBe(field);
+});
+
+test('discarding asks first; Esc backs out to the button; another manager deciding first is said', async () => {
+  const user = userEvent.setup();
+  const { mock } = serveAttention(() =>
+    jsonResponse(409, {
+      success: false,
+      message: 'Esta venda não precisa mais de atenção (outro gerente já decidiu).',
+      data: {},
+    }),
+  );
+  render(<LedgerDialog manager onClose={() => {}} />);
+  const discard = await screen.findByRole('button', { name: 'Descartar' });
+  await user.click(discard);
+  const confirm = screen.getByRole('group', { name: 'Descartar a venda de R$ 25,90' });
+  expect(within(confirm).getByText(/Nenhum ponto será lançado/)).toBeTruthy();
+  expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Manter' }));
+  await user.keyboard('{Escape}');
+  expect(screen.queryByRole('group', { name: /Descartar a venda/ })).toBeNull();
+  expect(screen.getByRole('dialog', { hidden: true }).hasAttribute('open')).toBe(true);
+  expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Descartar' }));
+  await user.click(screen.getByRole('button', { name: 'Descartar' }));
+  await user.click(screen.getByRole('button', { name: 'Descartar venda' }));
+  expect(
+    await screen.findByText('Esta venda não precisa mais de atenção (outro gerente já decidiu).'),
+  ).toBeTruthy();
+  expect(decisions(mock)).toEqual([['/api/lancamentos/k-1/descartar', {}]]);
 });

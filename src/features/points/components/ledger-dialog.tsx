@@ -12,6 +12,7 @@ import {
   type LedgerQuery,
 } from '@/features/points/api/ledger';
 import { LEDGER_STATE_LABELS } from '@/features/points/ledger-labels';
+import { AttentionActions } from '@/features/points/components/attention-actions';
 
 const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
   enviando: 'Aguarde: o servidor ainda está enviando. Não lance de novo.',
@@ -20,6 +21,21 @@ const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
     'Não lance de novo: o servidor confere sozinho. Se persistir, confira o histórico do cliente.',
   'aguardando envio': 'Guardado: será lançado quando o serviço voltar. Não lance de novo.',
 };
+
+/**
+ * States not settled yet: the server is sending, checking or waiting for the service, or a
+ * manager (maybe on another terminal) has to decide. While any row is in one, the list
+ * reloads by itself.
+ */
+const UNSETTLED: ReadonlySet<LedgerEntry['estado']> = new Set([
+  'enviando',
+  'verificando',
+  'desconhecido',
+  'aguardando envio',
+  'precisa de atenção',
+]);
+/** Pause between reloads while some posting is not settled. */
+export const LEDGER_REFRESH_MS = 3_000;
 
 const time = new Intl.DateTimeFormat('pt-BR', {
   hour: '2-digit',
@@ -43,6 +59,11 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   const [query, setQuery] = useState<LedgerQuery>({ day: today, terminal: null });
   const [loaded, setLoaded] = useState<{ query: LedgerQuery; ledger: Ledger } | null>(null);
   const [failed, setFailed] = useState<{ query: LedgerQuery; message: string } | null>(null);
+  /** Bumped to reload the same query (a posting still moving, a manager's decision). */
+  const [reloads, setReloads] = useState(0);
+  /** What a manager's decision did, said in the list's status line. */
+  const [notice, setNotice] = useState<string | null>(null);
+  const list = useRef<HTMLDivElement>(null);
   const [exported, setExported] = useState<Exported>(null);
   const [exporting, setExporting] = useState(false);
 
@@ -53,21 +74,40 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   useEffect(() => {
     const ac = new AbortController();
     fetchLedger(query, ac.signal).then(
-      (ledger) => setLoaded({ query, ledger }),
+      (ledger) => {
+        setLoaded({ query, ledger });
+        setFailed(null);
+      },
       (e: unknown) => {
         if (!ac.signal.aborted)
           setFailed({ query, message: e instanceof Error ? e.message : 'Falha ao carregar.' });
       },
     );
     return () => ac.abort();
-  }, [query]);
+  }, [query, reloads]);
 
   const changeQuery = (next: LedgerQuery) => {
     setExported(null);
     setQuery(next);
   };
-  const error = failed?.query === query ? failed.message : null;
   const ledger = loaded?.query === query ? loaded.ledger : null;
+  // A failed reload keeps the list shown (the next one may succeed); a failed load says so.
+  const error = failed?.query === query && ledger === null ? failed.message : null;
+  const moving = ledger?.lancamentos.some((l) => UNSETTLED.has(l.estado)) ?? false;
+
+  // While a posting is not settled (a kept sale waiting for the service, one being checked,
+  // one waiting for a manager), the list reloads by itself: it is seen settling in place.
+  useEffect(() => {
+    if (!moving) return;
+    const t = setTimeout(() => setReloads((n) => n + 1), LEDGER_REFRESH_MS);
+    return () => clearTimeout(t);
+  }, [moving, loaded, failed]);
+
+  const decided = (message: string) => {
+    setNotice(message);
+    setReloads((n) => n + 1);
+    list.current?.focus();
+  };
   const stale = loaded !== null && ledger === null; // the previous answer, while the next loads
   const shown = ledger ?? loaded?.ledger ?? null;
   const terminals = shown?.terminais ?? [];
@@ -172,12 +212,16 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
       )}
       {/* A long day scrolls: the region takes focus so the keyboard can scroll it too. */}
       <div
+        ref={list}
         className="max-h-[65vh] overflow-auto p-4"
         role="region"
         aria-label="Lista de lançamentos"
         aria-busy={stale || undefined}
         tabIndex={0}
       >
+        <p role="status" className="mb-2 text-sm font-medium text-slate-900 empty:hidden">
+          {notice}
+        </p>
         {error ? (
           <p role="alert" className="text-red-800">
             Não foi possível carregar os lançamentos: {error}
@@ -209,7 +253,9 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                     <span className="tabular">{maskPhone(l.celular)}</span>
                     {l.nome && <span className="block text-slate-700">{l.nome}</span>}
                   </td>
-                  <td className="tabular py-1.5 pr-3 text-right">{formatBRL(l.valor_gasto)}</td>
+                  <td className="tabular whitespace-nowrap py-1.5 pr-3 text-right">
+                    {formatBRL(l.valor_gasto)}
+                  </td>
                   <td className="tabular py-1.5 pr-3 text-right">{l.pontos ?? '—'}</td>
                   <td className="py-1.5">
                     <strong
@@ -228,6 +274,14 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                         {WHAT_TO_DO[l.estado] ?? l.motivo}
                       </span>
                     )}
+                    {l.estado === 'precisa de atenção' &&
+                      (manager ? (
+                        <AttentionActions entry={l} onDone={decided} />
+                      ) : (
+                        <span className="block font-medium text-slate-900">
+                          Peça ao gerente: ele corrige a senha e reenvia a venda, ou a descarta.
+                        </span>
+                      ))}
                   </td>
                 </tr>
               ))}
