@@ -157,6 +157,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
       store: o.store,
       service: kioskService(o),
       postings: o.postings,
+      secret: o.secret,
       logger,
     });
   }

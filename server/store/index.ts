@@ -6,3 +6,4 @@ export type { Role } from './schema';
 export * from './terminals';
 export * from './limits';
 export * from './journal';
+export * from './kiosk-sales';

@@ -101,6 +101,33 @@ export interface PostingTurnsTable {
   turn: number;
 }
 
+/**
+ * Sales staged for a kiosk (see kiosk-sales.ts): the counter (or the kiosk itself) puts an
+ * amount on a kiosk, the customer claims it there. Shared by every replica.
+ */
+export interface KioskSalesTable {
+  /** Server-made UUID, also the posting's Idempotency-Key. */
+  id: string;
+  kiosk_id: number;
+  /** The counter terminal that staged it; null when staged on the kiosk itself. */
+  counter_id: number | null;
+  amount: number;
+  /** JSON array of { descricao?, qtde?, valor }, or null. */
+  items: string | null;
+  /** aguardando | lançando | lançado | recusado | desconhecido | cancelado | expirado */
+  state: string;
+  message: string | null;
+  points: number | null;
+  /** JSON: the kiosk's view of the customer once settled (first name, masked phone…). */
+  customer: string | null;
+  /** The attendant password, sealed (postings/sealed.ts); null once claimed or closed. */
+  secret: string | null;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  settled_at: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -109,4 +136,5 @@ export interface Database {
   posting_journal: PostingJournalTable;
   posting_slots: PostingSlotsTable;
   posting_turns: PostingTurnsTable;
+  kiosk_sales: KioskSalesTable;
 }

@@ -8,6 +8,7 @@ import { createAppServer } from '../app';
 import { signCredential } from '../credential';
 import { embeddedSandbox } from '../embedded';
 import { createPostingService } from '../postings/postings';
+import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../postings/sealed';
 import { upstreamCall } from '../postings/upstream';
 import { capturedLogger, TEST_SECRET } from '../test-helpers';
 import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from './view';
@@ -304,6 +305,12 @@ describe('kiosk endpoints', () => {
     );
     expect(await s.compras(celular)).toBe(1);
     expect(await s.journalRows()).toBe(1);
+    const row = await s.store.db
+      .selectFrom('kiosk_sales')
+      .selectAll()
+      .where('id', '=', venda.id)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ state: 'lançado', secret: null, kiosk_id: kiosk.id });
     // The counter sees the result; a cancel now is refused.
     const followed = (await json(await caixa.request(`/api/quiosque/vendas/${venda.id}`))).data
       .venda;
@@ -329,7 +336,23 @@ describe('kiosk endpoints', () => {
         )
       ).data.venda as { id: string };
     const first = await stage();
+    // In the store the password is sealed to this sale (AES-GCM, key from APP_SECRET).
+    const secretOf = async (id: string) =>
+      (
+        await s.store.db
+          .selectFrom('kiosk_sales')
+          .select('secret')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).secret;
+    const sealed = await secretOf(first.id);
+    expect(sealed).not.toBeNull();
+    expect(sealed).not.toContain('1234');
+    expect(unseal(kioskSealKeyFrom(TEST_SECRET), sealed!, first.id)).toBe('1234');
+    expect(unseal(kioskSealKeyFrom(TEST_SECRET), sealed!, 'another-sale')).toBeNull();
+    expect(unseal(sealKeyFrom(TEST_SECRET), sealed!, first.id)).toBeNull();
     const cancelled = await caixa.post(`/api/quiosque/vendas/${first.id}/cancelar`, {});
+    expect(await secretOf(first.id)).toBeNull();
     expect((await json(cancelled)).data.venda.estado).toBe('cancelado');
     const late = await kiosk.post(`/api/quiosque/venda/${first.id}/resgatar`, { celular: MARIA });
     expect(late.status).toBe(409);
@@ -342,6 +365,7 @@ describe('kiosk endpoints', () => {
     });
     expect(expired.status).toBe(409);
     expect((await json(expired)).data.venda.estado).toBe('expirado');
+    expect(await secretOf(second.id)).toBeNull();
     expect(await s.journalRows()).toBe(0);
   });
 

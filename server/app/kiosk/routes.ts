@@ -28,6 +28,7 @@ import type { AccessVars, createAccess } from '../access';
 import { fail, messages } from '../envelope';
 import { readCustomer } from '../postings/postings';
 import type { PostingService } from '../postings/postings';
+import { kioskSealKeyFrom } from '../postings/sealed';
 import { createStagedSales, KIOSK_CHANNEL, saleMessages, saleView } from './sales';
 import type { SaleItem, StagedSale, StagedSales } from './sales';
 import { ServiceUnavailable } from './service';
@@ -43,7 +44,9 @@ export interface KioskRoutesOptions {
   service: KioskService;
   postings: PostingService;
   logger?: Logger;
-  /** Staged sales (tests pass their own to move the clock). */
+  /** HMAC key / APP_SECRET: seals a staged sale's attendant password in the store. */
+  secret: string;
+  /** Staged sales (tests pass their own). */
   sales?: StagedSales;
   /** SSE keep-alive interval. Default 15 s. */
   heartbeatMs?: number;
@@ -164,8 +167,12 @@ const role =
 
 export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): StagedSales {
   const { access, store, service } = o;
-  const sales = o.sales ?? createStagedSales(store);
-  const sweeper = setInterval(() => sales.sweep(), 1_000);
+  const sales = o.sales ?? createStagedSales(store, { sealKey: kioskSealKeyFrom(o.secret) });
+  const sweeper = setInterval(() => {
+    sales
+      .sweep()
+      .catch((err: unknown) => o.logger?.warn({ err: String(err) }, 'kiosk sales sweep failed'));
+  }, 1_000);
   sweeper.unref?.();
   const base = '/api/quiosque';
   const kiosk = role(KIOSK_ROLES);
@@ -267,8 +274,8 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     }
   });
 
-  app.get(`${base}/venda`, kiosk, (c) => {
-    const s = sales.openFor(me(c).id);
+  app.get(`${base}/venda`, kiosk, async (c) => {
+    const s = await sales.openFor(me(c).id);
     return ok(c, s ? 'Venda aguardando o cliente.' : 'Nenhuma venda aguardando.', {
       venda: s ? saleView(s) : null,
     });
@@ -285,7 +292,7 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (!sale.ok || senha === null) return invalid(c, errors);
     const refused = await passwordRefusal(c, senha);
     if (refused) return refused;
-    const staged = sales.stage({
+    const staged = await sales.stage({
       kioskId: me(c).id,
       counterId: null,
       valorGasto: sale.valor,
@@ -297,18 +304,18 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
   });
 
   app.post(`${base}/venda/:id/resgatar`, kiosk, async (c) => {
-    const s = sales.get(c.req.param('id'));
-    if (s === null || s.kioskId !== me(c).id) return fail(c, 404, text.notFound);
-    const taken = () =>
+    const s = await sales.get(c.req.param('id'));
+    if (s === null || s.kiosk_id !== me(c).id) return fail(c, 404, text.notFound);
+    const taken = (now: StagedSale) =>
       c.json(
         {
           success: false,
-          message: s.message ?? saleMessages.taken,
-          data: { venda: saleView(s) },
+          message: now.message ?? saleMessages.taken,
+          data: { venda: saleView(now) },
         },
         409,
       );
-    if (s.state !== 'aguardando') return taken();
+    if (s.state !== 'aguardando') return taken(s);
     const body = await jsonBody(c);
     if (body instanceof Response) return body;
     const celular = phoneOf(body);
@@ -324,55 +331,65 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (existing === null && body.consentimento !== true) {
       return invalid(c, { consentimento: [text.consent] }, { cadastrado: false });
     }
-    const password = sales.beginClaim(s);
-    if (password === null) return taken();
+    const claimed = await sales.beginClaim(s);
+    if (claimed === null) return taken((await sales.get(s.id)) ?? s);
     if (existing === null) {
       o.logger?.info(
         { terminal: me(c).id, consent: 'lgpd-kiosk' },
         'kiosk registration with consent',
       );
     }
-    await post(s, password, celular, existing === null ? nome : undefined);
-    return ok(c, s.message ?? 'Venda registrada.', { venda: saleView(s) });
+    const done = await post(
+      claimed.sale,
+      claimed.password,
+      celular,
+      existing === null ? nome : undefined,
+    );
+    return ok(c, done.message ?? 'Venda registrada.', { venda: saleView(done) });
   });
 
   /** Posts a claimed sale through the journal (its id is the Idempotency-Key) and follows it. */
-  async function post(s: StagedSale, password: string, celular: string, nome?: string) {
+  async function post(
+    s: StagedSale,
+    password: string,
+    celular: string,
+    nome?: string,
+  ): Promise<StagedSale> {
     let result: Awaited<ReturnType<PostingService['submit']>>;
     try {
       result = await o.postings.submit({
         key: s.id,
-        terminalId: String(s.counterId ?? s.kioskId),
+        terminalId: String(s.counter_id ?? s.kiosk_id),
         requestId: randomUUID(),
         body: {
-          valor_gasto: s.valorGasto,
+          valor_gasto: s.amount,
           senha_atendente: password,
           cliente: { celular, ...(nome ? { nome } : {}) },
-          ...(s.itens ? { itens: s.itens } : {}),
+          ...(s.items === null ? {} : { itens: JSON.parse(s.items) as SaleItem[] }),
         },
       });
     } catch (err) {
       o.logger?.error({ sale: s.id, err: String(err) }, 'kiosk posting failed');
-      sales.settle(s, {
+      return sales.settle(s, {
         state: 'desconhecido',
         message: 'Não foi possível confirmar o lançamento. Chame o caixa.',
       });
-      return;
     }
     if (result.kind === 'invalid' || result.kind === 'full') {
-      sales.settle(s, { state: 'recusado', message: result.message });
-      return;
+      return sales.settle(s, { state: 'recusado', message: result.message });
     }
-    await follow(s, result.entry, celular);
+    return follow(s, result.entry, celular);
   }
 
-  async function follow(s: StagedSale, entry: JournalEntry, celular: string): Promise<void> {
+  async function follow(s: StagedSale, entry: JournalEntry, celular: string): Promise<StagedSale> {
     if (entry.state === 'lançado' || entry.state === 'recusado') {
-      await settleFrom(s, entry, celular);
-      return;
+      return settleFrom(s, entry, celular);
     }
     // Not settled yet (lost answer being verified): keep following in the background.
-    sales.settle(s, { state: 'lançando', message: 'Conferindo o lançamento…' });
+    const checking = await sales.settle(s, {
+      state: 'lançando',
+      message: 'Conferindo o lançamento…',
+    });
     void (async () => {
       const until = store.now() + 15 * 60_000;
       let e = entry;
@@ -387,32 +404,37 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     })().catch((err: unknown) =>
       o.logger?.error({ sale: s.id, err: String(err) }, 'kiosk follow failed'),
     );
+    return checking;
   }
 
-  async function settleFrom(s: StagedSale, entry: JournalEntry, celular: string): Promise<void> {
+  async function settleFrom(
+    s: StagedSale,
+    entry: JournalEntry,
+    celular: string,
+  ): Promise<StagedSale> {
     if (entry.state === 'lançado') {
       // The answer's balance delta misses points a reward consumed: the new credit tells.
       const after = await read(celular).catch(() => null);
-      sales.settle(s, {
+      return sales.settle(s, {
         state: 'lançado',
         pontos: after?.lastCredit ?? entry.points,
         cliente: after?.view ?? null,
         message: 'Pontos lançados.',
       });
     } else if (entry.state === 'recusado') {
-      sales.settle(s, {
+      return sales.settle(s, {
         state: 'recusado',
         message: entry.reason ?? 'Não lançado. Chame o caixa.',
       });
     } else if (entry.body !== null && entry.state === 'aguardando envio') {
       // Contingency: kept by the journal, delivered when the service returns.
-      sales.settle(s, {
+      return sales.settle(s, {
         state: 'desconhecido',
         message:
           'Serviço indisponível: a compra foi guardada e será lançada quando o serviço voltar.',
       });
     } else {
-      sales.settle(s, {
+      return sales.settle(s, {
         state: 'desconhecido',
         message: 'Ainda não se sabe se os pontos foram lançados. O caixa confere.',
       });
@@ -456,7 +478,7 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (!sale.ok || senha === null || target === undefined) return invalid(c, errors);
     const refused = await passwordRefusal(c, senha);
     if (refused) return refused;
-    const staged = sales.stage({
+    const staged = await sales.stage({
       kioskId: target.id,
       counterId: me(c).id,
       valorGasto: sale.valor,
@@ -472,27 +494,34 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     );
   });
 
-  const counterSale = (c: C) => {
-    const s = sales.get(c.req.param('id') ?? '');
-    return s !== null && s.counterId === me(c).id ? s : null;
+  const counterSale = async (c: C) => {
+    const s = await sales.get(c.req.param('id') ?? '');
+    return s !== null && s.counter_id === me(c).id ? s : null;
   };
 
-  app.get(`${base}/vendas/:id`, counter, (c) => {
-    const s = counterSale(c);
+  app.get(`${base}/vendas/:id`, counter, async (c) => {
+    const s = await counterSale(c);
     if (s === null) return fail(c, 404, text.notFound);
     return ok(c, 'Venda enviada ao quiosque.', { venda: saleView(s) });
   });
 
-  app.post(`${base}/vendas/:id/cancelar`, counter, (c) => {
-    const s = counterSale(c);
+  app.post(`${base}/vendas/:id/cancelar`, counter, async (c) => {
+    const s = await counterSale(c);
     if (s === null) return fail(c, 404, text.notFound);
-    if (!sales.cancel(s)) {
+    const cancelled = await sales.cancel(s);
+    if (cancelled === null) {
+      const now = (await sales.get(s.id)) ?? s;
       return c.json(
-        { success: false, message: 'O cliente já usou esta venda.', data: { venda: saleView(s) } },
+        {
+          success: false,
+          message:
+            now.state === 'expirado' ? saleMessages.expired : 'O cliente já usou esta venda.',
+          data: { venda: saleView(now) },
+        },
         409,
       );
     }
-    return ok(c, 'Venda cancelada.', { venda: saleView(s) });
+    return ok(c, 'Venda cancelada.', { venda: saleView(cancelled) });
   });
 
   // --- both: live updates ---------------------------------------------------------------
@@ -519,7 +548,7 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
         wake?.();
       });
       try {
-        const open = isKiosk ? sales.openFor(id) : null;
+        const open = isKiosk ? await sales.openFor(id) : null;
         await stream.writeSSE({
           event: 'pronto',
           data: JSON.stringify({ venda: open ? saleView(open) : null }),

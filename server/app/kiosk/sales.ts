@@ -2,18 +2,22 @@
  * Sales staged for a kiosk: the counter (or the kiosk itself, with the attendant password)
  * puts an amount and basket on a kiosk; the customer claims it there with their phone.
  *
- * Each staged sale gets a server-generated UUID, which is also its journal Idempotency-Key:
- * the claim moves it from `aguardando` to `lançando` in one synchronous step (a second tap,
- * a reload or another kiosk finds it taken), and even a repeated submission of the key to the
- * journal posts nothing twice. The attendant password lives only here, in this process's
- * memory, until the sale is submitted, cancelled or expires; no view of a sale carries it.
+ * Each staged sale gets a server-generated UUID, which is also its journal Idempotency-Key.
+ * The sales live in the store every replica shares (`kiosk_sales`, see store/kiosk-sales.ts):
+ * the claim moves one from `aguardando` to `lançando` in one conditional update (a second tap,
+ * a reload, another kiosk or another replica finds it taken), and even a repeated submission
+ * of the key to the journal posts nothing twice. The attendant password is kept sealed
+ * (AES-GCM under a key from APP_SECRET, bound to the sale's id) until the sale is claimed,
+ * cancelled or expires, then erased; no view of a sale carries it.
  *
- * Updates are published on the store's `kiosk_events` channel (in process on SQLite,
- * PostgreSQL NOTIFY across replicas); the staged sales themselves live in the process that
- * staged them.
+ * Every change is published on the store's `kiosk_events` channel (in process on SQLite,
+ * PostgreSQL NOTIFY across replicas) by the replica that made it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Store } from '../../store';
+import { createKioskSalesStore, KIOSK_SALE_CLOSED } from '../../store';
+import type { KioskSaleRow, Store } from '../../store';
+import { seal, unseal } from '../postings/sealed';
+import type { SealKey } from '../postings/sealed';
 import type { KioskCustomer } from './view';
 
 export const KIOSK_CHANNEL = 'kiosk_events';
@@ -31,22 +35,8 @@ export interface SaleItem {
   valor: number;
 }
 
-interface StagedSale {
-  id: string;
-  kioskId: number;
-  /** The counter that staged it; null when staged on the kiosk itself. */
-  counterId: number | null;
-  valorGasto: number;
-  itens: SaleItem[] | null;
-  password: string | null;
-  createdAt: number;
-  expiresAt: number;
-  state: SaleState;
-  message: string | null;
-  pontos: number | null;
-  cliente: KioskCustomer | null;
-  settledAt: number | null;
-}
+/** A staged sale as the store keeps it (the attendant password only sealed). */
+type StagedSale = KioskSaleRow;
 
 /** What a kiosk and a counter see of a staged sale (never the password). */
 export interface SaleView {
@@ -64,30 +54,29 @@ export interface SaleView {
 }
 
 export function saleView(s: StagedSale): SaleView {
+  const itens = s.items === null ? [] : (JSON.parse(s.items) as SaleItem[]);
   return {
     id: s.id,
-    estado: s.state,
-    valor_gasto: s.valorGasto,
-    itens: (s.itens ?? []).map((i) => ({
+    estado: s.state as SaleState,
+    valor_gasto: s.amount,
+    itens: itens.map((i) => ({
       ...(i.descricao === undefined ? {} : { descricao: i.descricao }),
       ...(i.qtde === undefined ? {} : { qtde: i.qtde }),
       valor: i.valor,
     })),
-    criado_em: new Date(s.createdAt).toISOString(),
-    expira_em: new Date(s.expiresAt).toISOString(),
+    criado_em: new Date(s.created_at).toISOString(),
+    expira_em: new Date(s.expires_at).toISOString(),
     mensagem: s.message,
-    pontos: s.pontos,
-    cliente: s.cliente,
-    quiosque: s.kioskId,
-    balcao: s.counterId,
+    pontos: s.points,
+    cliente: s.customer === null ? null : (JSON.parse(s.customer) as KioskCustomer),
+    quiosque: s.kiosk_id,
+    balcao: s.counter_id,
   };
 }
 
-const OPEN: readonly SaleState[] = ['aguardando', 'lançando'];
-
 export const saleMessages = {
-  cancelled: 'O caixa cancelou esta venda.',
-  expired: 'O tempo para pontuar esta venda acabou.',
+  cancelled: KIOSK_SALE_CLOSED.cancelado,
+  expired: KIOSK_SALE_CLOSED.expirado,
   taken: 'Esta venda já foi usada.',
   busyKiosk:
     'Este quiosque já tem uma venda aguardando o cliente. Cancele-a antes de enviar outra.',
@@ -101,107 +90,111 @@ export interface StageInput {
   password: string;
 }
 
-export function createStagedSales(store: Store, ttlMs = STAGED_TTL_MS) {
-  const sales = new Map<string, StagedSale>();
+export interface StagedSalesOptions {
+  /** Seals the attendant password at rest (from APP_SECRET, see postings/sealed.ts). */
+  sealKey: SealKey;
+  ttlMs?: number;
+}
 
-  function publish(s: StagedSale): void {
-    const to = s.counterId === null ? [s.kioskId] : [s.kioskId, s.counterId];
-    void store
+/** The parts of a settlement the routes set (the customer as the kiosk sees it). */
+export interface SalePatch {
+  state: SaleState;
+  message?: string | null;
+  pontos?: number | null;
+  cliente?: KioskCustomer | null;
+}
+
+export function createStagedSales(store: Store, o: StagedSalesOptions) {
+  const rows = createKioskSalesStore(store);
+  const ttlMs = o.ttlMs ?? STAGED_TTL_MS;
+
+  async function publish(s: StagedSale | null): Promise<StagedSale | null> {
+    if (s === null) return null;
+    const to = s.counter_id === null ? [s.kiosk_id] : [s.kiosk_id, s.counter_id];
+    await store
       .notify(KIOSK_CHANNEL, JSON.stringify({ to, venda: saleView(s) }))
       .catch(() => undefined);
-  }
-
-  function update(s: StagedSale, patch: Partial<StagedSale>): StagedSale {
-    Object.assign(s, patch);
-    if (!OPEN.includes(s.state)) {
-      s.password = null;
-      s.settledAt ??= store.now();
-    }
-    publish(s);
     return s;
   }
 
-  /** Expires what is due and forgets what settled long ago. */
-  function sweep(): void {
-    const now = store.now();
-    for (const s of sales.values()) {
-      if (s.state === 'aguardando' && now >= s.expiresAt) {
-        update(s, { state: 'expirado', message: saleMessages.expired });
-      } else if (s.settledAt !== null && now - s.settledAt > KEEP_SETTLED_MS) {
-        sales.delete(s.id);
-      }
-    }
+  /** A claimed sale's outcome; answers the row as it now is. */
+  async function settle(s: StagedSale, patch: SalePatch): Promise<StagedSale> {
+    const row = await rows.settle(s.id, {
+      state: patch.state,
+      ...(patch.message === undefined ? {} : { message: patch.message }),
+      ...(patch.pontos === undefined ? {} : { points: patch.pontos }),
+      ...(patch.cliente === undefined
+        ? {}
+        : { customer: patch.cliente === null ? null : JSON.stringify(patch.cliente) }),
+    });
+    return (await publish(row)) ?? (await rows.get(s.id)) ?? s;
+  }
+
+  /** Expires what is due (each expiry published once, by the replica that made it). */
+  async function sweep(): Promise<void> {
+    for (const s of await rows.sweep(KEEP_SETTLED_MS)) await publish(s);
   }
 
   return {
     sweep,
     /** Stages a sale; one waiting sale per kiosk (the same counter's earlier one is replaced). */
-    stage(input: StageInput): { ok: true; sale: StagedSale } | { ok: false; reason: 'busy' } {
-      sweep();
-      for (const s of sales.values()) {
-        if (s.kioskId !== input.kioskId || s.state !== 'aguardando') continue;
-        if (input.counterId === null || s.counterId !== input.counterId) {
-          return { ok: false, reason: 'busy' };
-        }
-        update(s, { state: 'cancelado', message: saleMessages.cancelled });
-      }
-      const now = store.now();
-      const sale: StagedSale = {
-        id: randomUUID(),
+    async stage(
+      input: StageInput,
+    ): Promise<{ ok: true; sale: StagedSale } | { ok: false; reason: 'busy' }> {
+      const id = randomUUID();
+      const staged = await rows.stage({
+        id,
         kioskId: input.kioskId,
         counterId: input.counterId,
-        valorGasto: input.valorGasto,
-        itens: input.itens,
-        password: input.password,
-        createdAt: now,
-        expiresAt: now + ttlMs,
-        state: 'aguardando',
-        message: null,
-        pontos: null,
-        cliente: null,
-        settledAt: null,
-      };
-      sales.set(sale.id, sale);
-      publish(sale);
-      return { ok: true, sale };
+        amount: input.valorGasto,
+        items: input.itens === null ? null : JSON.stringify(input.itens),
+        secret: seal(o.sealKey, input.password, id),
+        ttlMs,
+      });
+      if (!staged.ok) return staged;
+      for (const r of staged.replaced) await publish(r);
+      await publish(staged.sale);
+      return { ok: true, sale: staged.sale };
     },
-    get(id: string): StagedSale | null {
-      sweep();
-      return sales.get(id) ?? null;
+    async get(id: string): Promise<StagedSale | null> {
+      await sweep();
+      return rows.get(id);
     },
     /** The kiosk's sale waiting for a customer or being posted, if any. */
-    openFor(kioskId: number): StagedSale | null {
-      sweep();
-      let open: StagedSale | null = null;
-      for (const s of sales.values()) {
-        if (s.kioskId === kioskId && OPEN.includes(s.state)) open = s;
-      }
-      return open;
+    openFor(kioskId: number): Promise<StagedSale | null> {
+      return rows.openFor(kioskId);
     },
     /**
-     * The claim: `aguardando` → `lançando`, synchronously (no await between the check and the
-     * change). Answers the password to submit with, or null when the sale is no longer free.
+     * The claim: `aguardando` → `lançando` in one conditional update of the shared row, so
+     * one claim wins across taps, kiosks and replicas. Answers the password to submit with
+     * (the stored copy is erased by the same update) and the row, or null when not free.
      */
-    beginClaim(s: StagedSale): string | null {
-      if (store.now() >= s.expiresAt && s.state === 'aguardando') sweep();
-      if (s.state !== 'aguardando' || s.password === null) return null;
-      const password = s.password;
-      update(s, { state: 'lançando', message: null });
-      // Submitted from here on: the journal holds the body; this copy is no longer needed.
-      s.password = null;
-      return password;
+    async beginClaim(s: StagedSale): Promise<{ password: string; sale: StagedSale } | null> {
+      const claimed = await rows.claim(s.id);
+      if (claimed === null) {
+        await sweep();
+        return null;
+      }
+      const password = unseal(o.sealKey, claimed.secret, s.id);
+      await publish(claimed.sale);
+      if (password === null) {
+        // Sealed under another APP_SECRET (a replica misconfigured): nothing can be posted.
+        await settle(s, {
+          state: 'recusado',
+          message: 'Não foi possível usar a senha do atendente. Chame o caixa.',
+        });
+        return null;
+      }
+      return { password, sale: claimed.sale };
     },
-    settle(s: StagedSale, patch: Pick<StagedSale, 'state'> & Partial<StagedSale>): StagedSale {
-      return update(s, patch);
+    settle,
+    /** Cancels a waiting sale; null when it is no longer waiting. */
+    async cancel(s: StagedSale): Promise<StagedSale | null> {
+      return publish(await rows.cancel(s.id));
     },
-    cancel(s: StagedSale): boolean {
-      if (s.state !== 'aguardando') return false;
-      update(s, { state: 'cancelado', message: saleMessages.cancelled });
-      return true;
-    },
-    /** For tests: whether any staged sale still holds a password. */
-    holdsPassword(id: string): boolean {
-      return sales.get(id)?.password != null;
+    /** For tests: whether the store still holds the sale's (sealed) password. */
+    async holdsPassword(id: string): Promise<boolean> {
+      return ((await rows.get(id))?.secret ?? null) !== null;
     },
   };
 }

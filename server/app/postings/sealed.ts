@@ -2,7 +2,8 @@
  * The attendant password of a kept sale, sealed at rest: AES-256-GCM under a key derived
  * (HKDF-SHA-256) from APP_SECRET, bound to the sale's key (a sealed password copied onto
  * another sale does not open). Only the deliverer opens it, just before sending; the journal
- * erases it once the sale is settled.
+ * erases it once the sale is settled. The kiosk's staged sales use the same sealing under a key
+ * of their own.
  */
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
@@ -10,11 +11,17 @@ const VERSION = 'v1';
 
 export type SealKey = Buffer & { readonly __sealKey: unique symbol };
 
-export function sealKeyFrom(appSecret: string): SealKey {
-  return Buffer.from(
-    hkdfSync('sha256', appSecret, 'fidelidade-pdv', 'contingency attendant password v1', 32),
-  ) as SealKey;
+/** The key for one use (`purpose` is HKDF's info: the contingency's and the kiosk's differ). */
+export function sealKeyFrom(
+  appSecret: string,
+  purpose = 'contingency attendant password v1',
+): SealKey {
+  return Buffer.from(hkdfSync('sha256', appSecret, 'fidelidade-pdv', purpose, 32)) as SealKey;
 }
+
+/** The key sealing a kiosk's staged sale's attendant password (bound to the sale's id). */
+export const kioskSealKeyFrom = (appSecret: string): SealKey =>
+  sealKeyFrom(appSecret, 'kiosk staged sale attendant password v1');
 
 export function seal(key: SealKey, plain: string, saleKey: string): string {
   const iv = randomBytes(12);
