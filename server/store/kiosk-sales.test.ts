@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createKioskSalesStore, enrollDirectly, openStore } from './index';
-import type { KioskSalesStore, NewKioskSale, Store } from './index';
+import type { NewKioskSale, Store } from './index';
 import { startPgCluster, storeEngines } from './pg-cluster';
 import type { PgCluster } from './pg-cluster';
 
@@ -26,7 +26,7 @@ const TTL = 5 * 60_000;
 describe.each(engines)('kiosk staged sales on %s', (engine) => {
   let clock = T0;
   let opened: Store;
-  let sales: KioskSalesStore;
+  let sales: ReturnType<typeof createKioskSalesStore>;
   let url: string | null = null;
   let kiosk: number;
   let kiosk2: number;

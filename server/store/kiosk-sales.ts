@@ -241,4 +241,3 @@ export function createKioskSalesStore(store: Store) {
   }
 }
 
-export type KioskSalesStore = ReturnType<typeof createKioskSalesStore>;
