@@ -240,4 +240,3 @@ export function createKioskSalesStore(store: Store) {
     );
   }
 }
-
