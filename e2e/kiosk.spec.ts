@@ -26,6 +26,9 @@ test.beforeAll(async () => {
     APP_DB: path.join(dir, 'app.db'),
     SANDBOX_DB: path.join(dir, 'sandbox.db'),
     SANDBOX_AUTO_ENROLL: '0',
+    // The default's 6 lookups a minute, in a one-hour window: the lookups test below cannot
+    // straddle two windows on a slow machine (every test has its own kiosk terminal).
+    RATE_LIMIT_KIOSK_LOOKUP: '6/3600',
   };
   server = await startServer(env);
 });
@@ -335,6 +338,37 @@ test('offline boot shows "Sem conexão" and recovers by itself', async ({ browse
   await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible({
     timeout: 15_000,
   });
+  await context.close();
+});
+
+test('a kiosk answers only a handful of phone lookups a minute, and says so in Portuguese', async ({
+  browser,
+}) => {
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque consultas');
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  // Someone scripting the kiosk's own endpoint (its cookie, its origin) to walk phone numbers.
+  const statuses: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const res = await page.request.post(`${server.url}/api/quiosque/saldo`, {
+      data: { celular: uniquePhone().e164 },
+      headers: { origin: server.url },
+    });
+    statuses.push(res.status());
+  }
+  expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+  // The next customer at the screen is told to wait.
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, '11987654321');
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  await expect(page.getByRole('alert')).toHaveText('Muitas consultas seguidas. Aguarde um minuto.');
+  await expect(page.getByLabel('Celular com DDD')).toHaveValue('(11) 98765-4321');
+  await expect(page.getByText('Maria')).toHaveCount(0);
+  await expectAccessible(page, 'lookups limited');
+  await shot(page, 'lookups-limited');
+  console.log(
+    `kiosk lookups e2e: ${statuses.length} scripted lookups → ${statuses.join(',')}; the 7th, on the screen, refused with the Portuguese message`,
+  );
   await context.close();
 });
 

@@ -38,6 +38,11 @@ export interface AccessLimits {
   /** Per client address, on code redemption (a code has ~40 bits; this keeps guessing hopeless). */
   enroll: readonly RateLimit[];
   password: LockoutPolicy;
+  /**
+   * Per kiosk terminal: phone lookups (`/api/quiosque/saldo`, `cadastro`), so a kiosk cannot
+   * be used to enumerate customers.
+   */
+  kioskLookup: RateLimit;
 }
 
 export const DEFAULT_LIMITS: AccessLimits = {
@@ -48,6 +53,7 @@ export const DEFAULT_LIMITS: AccessLimits = {
     { limit: 30, windowMs: 60 * 60_000 },
   ],
   password: PASSWORD_LOCKOUT,
+  kioskLookup: { limit: 6, windowMs: 60_000 },
 };
 
 export interface AccessOptions {

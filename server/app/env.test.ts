@@ -156,14 +156,19 @@ describe('readAccessEnv', () => {
     });
   });
 
-  test('RATE_LIMIT_BURST and RATE_LIMIT_SUSTAINED are requests/seconds', () => {
+  test('RATE_LIMIT_BURST, RATE_LIMIT_SUSTAINED and RATE_LIMIT_KIOSK_LOOKUP are requests/seconds', () => {
     const r = readAccessEnv(
-      { RATE_LIMIT_BURST: '100/5', RATE_LIMIT_SUSTAINED: '5000/600' },
+      {
+        RATE_LIMIT_BURST: '100/5',
+        RATE_LIMIT_SUSTAINED: '5000/600',
+        RATE_LIMIT_KIOSK_LOOKUP: '3/60',
+      },
       sandbox,
     );
     expect(r.ok && r.env.rateLimits).toEqual({
       burst: { limit: 100, windowMs: 5000 },
       sustained: { limit: 5000, windowMs: 600_000 },
+      kioskLookup: { limit: 3, windowMs: 60_000 },
     });
   });
 
@@ -201,6 +206,7 @@ describe('readAccessEnv', () => {
     [{ SANDBOX_AUTO_ENROLL: 'yes' }, /^SANDBOX_AUTO_ENROLL must be 0 or 1/],
     [{ RATE_LIMIT_BURST: '40' }, /^RATE_LIMIT_BURST must be requests\/seconds/],
     [{ RATE_LIMIT_SUSTAINED: '0/60' }, /^RATE_LIMIT_SUSTAINED must be requests\/seconds/],
+    [{ RATE_LIMIT_KIOSK_LOOKUP: 'six' }, /^RATE_LIMIT_KIOSK_LOOKUP must be requests\/seconds/],
   ])('%o is refused', (env, error) => {
     const r = readAccessEnv(env, sandbox);
     expect(!r.ok && r.error).toMatch(error);

@@ -136,8 +136,11 @@ export interface AccessEnv {
   appSecret: string | null;
   /** Sandbox on a loopback address: browsers are enrolled as gerente without a code. */
   autoEnroll: boolean;
-  /** Per-terminal request limits from RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED; {} = defaults. */
-  rateLimits: { burst?: RateLimitEnv; sustained?: RateLimitEnv };
+  /**
+   * Per-terminal request limits from RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED and a kiosk's
+   * phone lookups from RATE_LIMIT_KIOSK_LOOKUP; {} = defaults.
+   */
+  rateLimits: { burst?: RateLimitEnv; sustained?: RateLimitEnv; kioskLookup?: RateLimitEnv };
 }
 
 export interface RateLimitEnv {
@@ -160,7 +163,7 @@ export type AccessEnvResult = { ok: true; env: AccessEnv } | { ok: false; error:
 
 /**
  * Reads PUBLIC_ORIGIN, APP_DB, DATABASE_URL, APP_SECRET, SANDBOX_AUTO_ENROLL and
- * RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED ("requests/seconds").
+ * RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED / RATE_LIMIT_KIOSK_LOOKUP ("requests/seconds").
  */
 export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
   const errors: string[] = [];
@@ -207,6 +210,7 @@ export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
   for (const [name, key] of [
     ['RATE_LIMIT_BURST', 'burst'],
     ['RATE_LIMIT_SUSTAINED', 'sustained'],
+    ['RATE_LIMIT_KIOSK_LOOKUP', 'kioskLookup'],
   ] as const) {
     const text = value(env, name);
     if (text === undefined) continue;

@@ -489,6 +489,46 @@ describe('kiosk endpoints', () => {
     }
   });
 
+  test('phone lookups: a handful a minute per kiosk (balance and registration), then 429 in Portuguese; other kiosks unaffected', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque', 'Quiosque 1');
+    const other = await s.terminal('quiosque', 'Quiosque 2');
+    // A mistyped phone never reaches the service and does not count.
+    for (let i = 0; i < 3; i++) {
+      expect((await kiosk.post('/api/quiosque/saldo', { celular: '+55119' })).status).toBe(422);
+    }
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      statuses.push((await kiosk.post('/api/quiosque/saldo', { celular: phone() })).status);
+    }
+    // Registration reads the service too: it counts in the same window.
+    statuses.push(
+      (await kiosk.post('/api/quiosque/cadastro', { celular: phone(), consentimento: true }))
+        .status,
+    );
+    const refused = await kiosk.post('/api/quiosque/saldo', { celular: MARIA });
+    statuses.push(refused.status);
+    const registerRefused = await kiosk.post('/api/quiosque/cadastro', {
+      celular: phone(),
+      consentimento: true,
+    });
+    statuses.push(registerRefused.status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 201, 429, 429]);
+    const body = await json(refused);
+    expect(body.message).toBe('Muitas consultas seguidas. Aguarde um minuto.');
+    expect(body.data).toEqual({});
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect((await other.post('/api/quiosque/saldo', { celular: MARIA })).status).toBe(200);
+    expect(s.lines.some((l) => l.includes('kiosk phone lookups over the limit'))).toBe(true);
+    // The next minute, the kiosk looks up again.
+    s.advance(60_000);
+    expect((await kiosk.post('/api/quiosque/saldo', { celular: MARIA })).status).toBe(200);
+    console.log(
+      `kiosk lookups: 3 mistyped (not counted) + ${statuses.length} well-formed in one minute → ${statuses.filter((x) => x < 300).length} answered, ${statuses.filter((x) => x === 429).length}×429; other kiosk 200; next minute 200`,
+    );
+  });
+
   test('every kiosk answer of this file was checked', async () => {
     // The checks run inside each request above; this one only proves the hook is live.
     const s = await setup();

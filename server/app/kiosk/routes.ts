@@ -4,7 +4,7 @@
  * shows, built here (see view.ts). The counter (caixa, gerente) stages sales for a kiosk,
  * follows them and cancels them. Updates are pushed to both as Server-Sent Events.
  *
- * Kiosk:   POST saldo · POST cadastro · GET venda · POST venda (fallback, with the password)
+ * Kiosk:   POST saldo · POST cadastro (both: a few phone lookups a minute per kiosk) · GET venda · POST venda (fallback, with the password)
  *          POST venda/{id}/resgatar · POST sair · GET eventos
  * Counter: GET terminais · POST vendas · GET vendas/{id} · POST vendas/{id}/cancelar · GET eventos
  */
@@ -21,7 +21,7 @@ import {
   SENHA_MAX,
 } from '../../../src/api/wire-fields';
 import { ITENS_MAX, VALOR_GASTO_MAX, VALOR_GASTO_MIN } from '../../../src/api/wire';
-import { listTerminals, recordFailure, recordSuccess, refundFailure } from '../../store';
+import { hitRate, listTerminals, recordFailure, recordSuccess, refundFailure } from '../../store';
 import type { JournalEntry, Role, Store } from '../../store';
 import { portugueseDuration } from '../access';
 import type { AccessVars, createAccess } from '../access';
@@ -67,6 +67,7 @@ const text = {
   unavailable: messages.unavailable,
   items: 'A soma dos itens deve ser igual ao valor da compra.',
   itemsBad: 'Itens inválidos: cada item tem valor em centavos (inteiro ≥ 0).',
+  tooManyLookups: 'Muitas consultas seguidas. Aguarde um minuto.',
 } as const;
 
 function invalid(c: C, errors: Record<string, string[]>, data: object = {}): Response {
@@ -220,6 +221,21 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     return invalid(c, { senha_atendente: [text.passwordWrong] });
   }
 
+  /**
+   * A kiosk's phone lookups (balance, registration) are few per minute, counted per terminal
+   * in the store (shared by replicas): a kiosk cannot be used to enumerate customers. Only a
+   * well-formed phone counts (a mistyped one never reaches the service).
+   */
+  async function lookupRefusal(c: C): Promise<Response | null> {
+    const rate = await hitRate(store, [
+      { key: `quiosque-consulta:${me(c).id}`, ...access.limits.kioskLookup },
+    ]);
+    if (rate.allowed) return null;
+    c.header('Retry-After', String(Math.max(1, Math.ceil(rate.retryAfterMs / 1000))));
+    o.logger?.warn({ terminal: me(c).id }, 'kiosk phone lookups over the limit');
+    return fail(c, 429, text.tooManyLookups);
+  }
+
   const unavailable = (c: C, err: unknown) => {
     if (err instanceof ServiceUnavailable) return fail(c, 503, text.unavailable);
     throw err;
@@ -232,6 +248,8 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (body instanceof Response) return body;
     const celular = phoneOf(body);
     if (celular === null) return invalid(c, { celular: [text.phone] });
+    const limited = await lookupRefusal(c);
+    if (limited) return limited;
     try {
       const cliente = await lookup(celular);
       return ok(c, cliente ? 'Saldo do cliente.' : 'Celular não cadastrado.', {
@@ -253,6 +271,8 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (nome === false) errors.nome = [text.name];
     if (body.consentimento !== true) errors.consentimento = [text.consent];
     if (Object.keys(errors).length > 0) return invalid(c, errors);
+    const limited = await lookupRefusal(c);
+    if (limited) return limited;
     try {
       const done = await service.register({
         celular: celular!,

@@ -44,6 +44,8 @@ type Screen =
   | { name: 'exited' };
 
 const toE164 = (digits: string) => `+55${digits}`;
+/** The server's answer to too many phone lookups from this kiosk (anti-enumeration). */
+const LOOKUPS_LIMITED = 'Muitas consultas seguidas. Aguarde um minuto.';
 
 export function KioskScreen({ onExit }: { onExit: () => void }) {
   const [screen, setScreen] = useState<Screen>({ name: 'welcome' });
@@ -116,9 +118,11 @@ export function KioskScreen({ onExit }: { onExit: () => void }) {
   const waiting = sale?.estado === 'aguardando' ? sale : null;
   const idle = useIdle(screen.name !== 'welcome' && screen.name !== 'exited', reset);
 
-  const fail = (err: unknown) => {
+  /** `lookup`: a phone lookup, which the server allows only a few times a minute per kiosk. */
+  const fail = (err: unknown, lookup = false) => {
     setBusy(false);
     if (isApiError(err) && (err.kind === 'network' || err.kind === 'timeout')) return;
+    if (lookup && isApiError(err) && err.status === 429) return setError(LOOKUPS_LIMITED);
     if (isApiError(err)) {
       setError(
         err.fieldError('celular') ??
@@ -150,7 +154,7 @@ export function KioskScreen({ onExit }: { onExit: () => void }) {
         else setScreen({ name: 'consent', celular });
       }
     } catch (err) {
-      fail(err);
+      fail(err, true);
     }
   };
 
@@ -186,7 +190,7 @@ export function KioskScreen({ onExit }: { onExit: () => void }) {
       setBusy(false);
       if (done.cliente) setScreen({ name: 'balance', customer: done.cliente });
     } catch (err) {
-      fail(err);
+      fail(err, true);
     }
   };
 
