@@ -156,6 +156,19 @@ describe.each(engines)('kiosk staged sales on %s', (engine) => {
     await free(next.ok ? next.sale.id : '');
   });
 
+  test('a claim nobody settles (its replica died while posting) ends desconhecido after 20 minutes', async () => {
+    const n = sale();
+    await sales.stage(n);
+    expect(await sales.claim(n.id)).not.toBeNull();
+    clock += 20 * 60_000 - 1;
+    expect(await sales.sweep(30 * 60_000)).toEqual([]);
+    clock += 2;
+    const swept = await sales.sweep(30 * 60_000);
+    expect(swept.map((r) => [r.id, r.state])).toEqual([[n.id, 'desconhecido']]);
+    expect(swept[0]!.message).toMatch(/caixa confere/);
+    expect(await sales.openFor(kiosk)).toBeNull();
+  });
+
   test('a bad state is refused by the table itself', async () => {
     const n = sale();
     await sales.stage(n);

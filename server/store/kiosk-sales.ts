@@ -43,10 +43,11 @@ export interface KioskSalePatch {
   customer?: string | null;
 }
 
-/** What the kiosk and the counter read on a sale closed unclaimed. */
+/** What the kiosk and the counter read on a sale closed unclaimed (or its claim lost). */
 export const KIOSK_SALE_CLOSED = {
   cancelado: 'O caixa cancelou esta venda.',
   expirado: 'O tempo para pontuar esta venda acabou.',
+  desconhecido: 'Ainda não se sabe se os pontos foram lançados. O caixa confere.',
 } as const;
 
 /** Unique violation on either engine (SQLite's message or PostgreSQL's 23505). */
@@ -189,9 +190,12 @@ export function createKioskSalesStore(store: Store) {
 
     /**
      * Expires waiting sales past their time (answers them, once across replicas: the update
-     * is conditional) and deletes sales settled more than `keepSettledMs` ago.
+     * is conditional), marks `desconhecido` a claim nobody settled within `staleClaimMs` (its
+     * replica died while posting: the journal, shared, still settles the posting itself; the
+     * counter checks it in "Lançamentos do turno") and deletes sales settled more than
+     * `keepSettledMs` ago.
      */
-    async sweep(keepSettledMs: number): Promise<KioskSaleRow[]> {
+    async sweep(keepSettledMs: number, staleClaimMs = 20 * 60_000): Promise<KioskSaleRow[]> {
       const now = store.now();
       const expired = await db
         .updateTable('kiosk_sales')
@@ -206,12 +210,24 @@ export function createKioskSalesStore(store: Store) {
         .where('expires_at', '<=', now)
         .returningAll()
         .execute();
+      const orphaned = await db
+        .updateTable('kiosk_sales')
+        .set({
+          state: 'desconhecido',
+          message: KIOSK_SALE_CLOSED.desconhecido,
+          updated_at: now,
+          settled_at: now,
+        })
+        .where('state', '=', 'lançando')
+        .where('updated_at', '<', now - staleClaimMs)
+        .returningAll()
+        .execute();
       await db
         .deleteFrom('kiosk_sales')
         .where('settled_at', 'is not', null)
         .where('settled_at', '<', now - keepSettledMs)
         .execute();
-      return expired;
+      return [...expired, ...orphaned];
     },
   };
 

@@ -456,7 +456,7 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     } else {
       return sales.settle(s, {
         state: 'desconhecido',
-        message: 'Ainda não se sabe se os pontos foram lançados. O caixa confere.',
+        message: saleMessages.unknown,
       });
     }
   }

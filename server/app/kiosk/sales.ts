@@ -77,6 +77,7 @@ export function saleView(s: StagedSale): SaleView {
 export const saleMessages = {
   cancelled: KIOSK_SALE_CLOSED.cancelado,
   expired: KIOSK_SALE_CLOSED.expirado,
+  unknown: KIOSK_SALE_CLOSED.desconhecido,
   taken: 'Esta venda já foi usada.',
   busyKiosk:
     'Este quiosque já tem uma venda aguardando o cliente. Cancele-a antes de enviar outra.',
