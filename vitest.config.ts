@@ -24,6 +24,10 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['src/test-setup.ts'],
+          // Typing tests drive user-event key by key through jsdom: ~1 s on a quiet machine,
+          // over 5 s when other suites load both cores (they passed alone at load 35 but
+          // timed out). Behaviour is asserted by the tests, not their speed.
+          testTimeout: 20_000,
         },
       },
     ],
