@@ -54,7 +54,7 @@ export default defineConfig({
   // A safety net, not a speed target: on a loaded 2-core machine a test with axe and full-page
   // screenshots took 32 s; the waits that matter are the expect timeouts below.
   timeout: 60_000,
-  expect: { timeout: 7_000 },
+  expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {

@@ -15,6 +15,8 @@ export default defineConfig({
           name: 'server',
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
+          // Store tests start PostgreSQL and spawn processes; at load 13 one took over 5 s.
+          testTimeout: 20_000,
         },
       },
       {
