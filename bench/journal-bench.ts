@@ -3,7 +3,14 @@
 // WAL, synchronous=FULL) and one relaying pontuar as a plain proxy. Each round posts one new
 // customer's sale to each, interleaved and alternating which goes first, so both see the
 // same noise; every posting is a new customer, so the sandbox's own cost does not grow.
+//
+// The client runs in its own process, as a terminal's browser does, and leaves a short pause
+// between postings (a cashier does not post twice within milliseconds): what a journaled
+// posting does after its answer has left (reading the posting's points, the settling write)
+// then costs the servers' CPU, not the client's wait. With `client: 'inline'` the client
+// shares the servers' event loop instead, and that after-answer work lands in the figure.
 
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { serve } from '@hono/node-server';
@@ -51,6 +58,66 @@ export interface JournalOptions {
   commitDb: string;
   warmup: number;
   rounds: number;
+  /** Where the client runs (default: its own process). */
+  client?: 'process' | 'inline';
+  /** Pause of the out-of-process client after each posting, ms. Default 10. */
+  pauseMs?: number;
+}
+
+/** One posting: where, as whom, what. */
+interface Shot {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The out-of-process client: gets shots over IPC, answers each one's time (ms). */
+const CLIENT_SOURCE = `
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+process.on('message', async (m) => {
+  if (m === 'stop') return process.disconnect();
+  const { shot, pauseMs } = m;
+  try {
+    const t0 = performance.now();
+    const res = await fetch(shot.url, {
+      method: 'POST',
+      headers: { ...shot.headers, 'idempotency-key': crypto.randomUUID() },
+      body: shot.body,
+      signal: AbortSignal.timeout(10000),
+    });
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    let ok = false;
+    try { ok = res.status === 200 && JSON.parse(text).success === true; } catch {}
+    await pause(pauseMs);
+    process.send(ok ? { ms } : { error: 'HTTP ' + res.status + ' ' + text.slice(0, 200) });
+  } catch (err) {
+    process.send({ error: String(err) });
+  }
+});
+`;
+
+/** Posts through a client process of its own; `stop` ends it. */
+function clientProcess(pauseMs: number) {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', CLIENT_SOURCE], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return {
+    post(shot: Shot, what: string): Promise<number> {
+      return new Promise((resolve, reject) => {
+        child.once('message', (m: { ms?: number; error?: string }) =>
+          m.ms === undefined ? reject(new Error(`${what}: ${m.error}`)) : resolve(m.ms),
+        );
+        child.send({ shot, pauseMs });
+      });
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.send('stop');
+      }),
+  };
 }
 
 const sink = { write: (_line: string): void => undefined };
@@ -146,18 +213,26 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
     };
 
     let n = 0;
-    const post = async (url: string, what: string): Promise<number> => {
-      const body = postingBody(freshPhone(5_000_000 + ++n), 2590);
+    const shot = (url: string): Shot => ({
+      url: url + POSTING_PATH,
+      headers: { ...BROWSER_HEADERS, ...terminalHeaders(url) },
+      body: postingBody(freshPhone(5_000_000 + ++n), 2590),
+    });
+    const inline = async (s: Shot, what: string): Promise<number> => {
       const t0 = performance.now();
-      const res = await fetch(url + POSTING_PATH, {
+      const res = await fetch(s.url, {
         method: 'POST',
-        headers: { ...BROWSER_HEADERS, ...terminalHeaders(url), 'idempotency-key': randomUUID() },
-        body,
+        headers: { ...s.headers, 'idempotency-key': randomUUID() },
+        body: s.body,
         signal: AbortSignal.timeout(10_000),
       });
       await expectSuccess(res, what);
       return performance.now() - t0;
     };
+    const client = o.client === 'inline' ? null : clientProcess(o.pauseMs ?? 10);
+    if (client !== null) cleanups.push(() => client.stop());
+    const post = (url: string, what: string): Promise<number> =>
+      client === null ? inline(shot(url), what) : client.post(shot(url), what);
 
     for (let i = 0; i < o.warmup; i++) {
       await post(plain.url, 'plain posting (warm-up)');

@@ -321,8 +321,9 @@ async function main(): Promise<number> {
 
     // 4. Postings journal
     heading(
-      `4. Postings journal: pontuar through the journal vs plain proxy (loopback HTTP, new ` +
-        `customer each, ${JOURNAL.warmup} warm-up + ${JOURNAL.rounds} interleaved rounds)`,
+      `4. Postings journal: pontuar through the journal vs plain proxy (loopback HTTP from a ` +
+        `client process of its own, new customer each, ${JOURNAL.warmup} warm-up + ` +
+        `${JOURNAL.rounds} interleaved rounds)`,
     );
     const jr = await journalOverhead({
       distDir,
@@ -354,7 +355,8 @@ async function main(): Promise<number> {
     );
     print(
       `added by the journal: ${ms(jr.added)} ms (medians), ${ms(jr.pairedAdded)} ms ` +
-        '(median of per-round differences); it pays one customer read and one durable commit',
+        '(median of per-round differences); before sending it pays one store read, one ' +
+        'customer read (the snapshot) and one durable commit',
     );
     // Exactly once needs the entry durable (synchronous=FULL: an fsync) before the posting
     // leaves; no design with an fsync per posting adds less than one durable commit.

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createJournalStore, openStore } from './index';
 import type { JournalStore, NewEntry, Store } from './index';
@@ -154,6 +155,11 @@ describe.each(engines)('postings journal on %s', (engine) => {
       snapshot,
       sentAt: T0 + 1,
     });
+    // What start answers is the entry as stored (the posting goes on without reading it back).
+    expect(results.find((r) => r.kind === 'started')).toEqual({
+      kind: 'started',
+      entry: await store.get(winner.key),
+    });
     expect(await store.get(sales.find((e) => e !== winner)!.key)).toBeNull();
     expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 1 });
     // The same key again is that sale.
@@ -171,7 +177,45 @@ describe.each(engines)('postings journal on %s', (engine) => {
     expect(await store.takeSlot(1, phone, slow.key, T0)).toBe(true);
     expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 2 });
     await store.releaseSlot(slow.key);
-    expect(await store.start(started(), 2)).toEqual({ kind: 'started' });
+    expect(await store.start(started(), 2)).toMatchObject({ kind: 'started' });
+  });
+
+  test('the slot, its turn and whether the customer has kept sales, read in one statement', async () => {
+    const phone = '+5511922220001';
+    expect(await store.slotState(1, phone, { queued: true })).toEqual({
+      held: false,
+      turn: 0,
+      queued: false,
+    });
+    const kept = entry({ customerKey: phone });
+    await store.enqueue({ ...kept, body: { valor_gasto: 1 }, secret: 's', reason: null });
+    expect(await store.takeSlot(1, phone, 'other', T0)).toBe(true);
+    expect(await store.slotState(1, phone, { queued: true })).toEqual({
+      held: true,
+      turn: 1,
+      queued: true,
+    });
+    expect(await store.slotState(2, phone, { queued: true })).toEqual({
+      held: false,
+      turn: 0,
+      queued: false,
+    });
+  });
+
+  test('a commit that need not be flushed (durable: false) is written all the same', async () => {
+    const e = entry({ customerKey: '+5511922220002' });
+    await store.create(e);
+    expect(await store.takeSlot(1, e.customerKey, e.key, T0)).toBe(true);
+    expect(
+      await store.finish(e.key, 'me', { state: 'lançado', points: 7 }, T0 + 1, { durable: false }),
+    ).toBe(true);
+    expect(await store.get(e.key)).toMatchObject({ state: 'lançado', points: 7 });
+    expect(await store.slotState(1, e.customerKey)).toEqual({ held: false, turn: 1 });
+    // The connection is back to flushed commits for what follows.
+    if (engine === 'sqlite') {
+      const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(opened.db);
+      expect(rows).toEqual([{ synchronous: 2 }]);
+    }
   });
 
   test('stale entries are claimed by exactly one of two processes', async () => {

@@ -5,7 +5,7 @@
  */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { PostingJournalTable } from './schema';
-import type { Store } from './store';
+import type { Store, TransactionOptions } from './store';
 import { POSTING_STATES } from '../../src/api/wire';
 
 export type PostingState = (typeof POSTING_STATES)[number];
@@ -87,7 +87,7 @@ export type NewEntry = Pick<
 export type StartedEntry = NewEntry & { snapshot: CustomerReading; sentAt: number };
 
 export type StartResult =
-  | { kind: 'started' }
+  | { kind: 'started'; entry: JournalEntry }
   | { kind: 'exists'; existing: JournalEntry }
   /** Another posting took the customer's slot since `turn` (or holds it): use the slow path. */
   | { kind: 'moved' };
@@ -162,16 +162,33 @@ export interface JournalStore {
     now: number,
   ): Promise<boolean>;
   releaseSlot(key: string): Promise<void>;
-  /** The customer's slot: held by a posting now, and how many postings have taken it. */
-  slotState(establishmentId: number, customerKey: string): Promise<{ held: boolean; turn: number }>;
+  /**
+   * The customer's slot: held by a posting now, and how many postings have taken it; with
+   * `queued`, also whether the customer has a kept sale not delivered yet (see
+   * `customerQueued`), in the same statement.
+   */
+  slotState(
+    establishmentId: number,
+    customerKey: string,
+    options?: { queued?: boolean },
+  ): Promise<{ held: boolean; turn: number; queued?: boolean }>;
   /**
    * The fast path, one transaction: journals the entry as already sent (with the snapshot read
    * while the slot was free at `turn`) and takes the slot, unless the key exists or another
    * posting took the slot since `turn`.
    */
   start(entry: StartedEntry, turn: number): Promise<StartResult>;
-  /** Applies the final patch (if `owner` owns the entry) and frees its slot, in one transaction. */
-  finish(key: string, owner: string, patch: EntryPatch, now: number): Promise<boolean>;
+  /**
+   * Applies the final patch (if `owner` owns the entry) and frees its slot, in one transaction
+   * (`durable: false` for a verdict recovery can reach again from the snapshot).
+   */
+  finish(
+    key: string,
+    owner: string,
+    patch: EntryPatch,
+    now: number,
+    options?: TransactionOptions,
+  ): Promise<boolean>;
   /**
    * Takes over entries nobody is working on: `enviando`/`verificando` whose lease ran out
    * (their process died) and `desconhecido` due for a re-check. Atomic per entry.
@@ -344,6 +361,26 @@ async function takeSlotIn(
   return changed(first);
 }
 
+/** The customer's kept sales not delivered yet (waiting, or being delivered): one row or none. */
+function queuedOf(db: Trx, establishmentId: number, customerKey: string) {
+  return db
+    .selectFrom('posting_journal')
+    .select('key')
+    .where('establishment_id', '=', establishmentId)
+    .where('customer_key', '=', customerKey)
+    .where((eb) =>
+      eb.or([
+        eb('state', '=', 'aguardando envio'),
+        eb.and([
+          eb('state', 'in', [...IN_FLIGHT]),
+          eb('settled_at', 'is', null),
+          eb('body', 'is not', null),
+        ]),
+      ]),
+    )
+    .limit(1);
+}
+
 export function createJournalStore(store: Store): JournalStore {
   const db = store.db;
   const get = async (key: string) => {
@@ -395,22 +432,32 @@ export function createJournalStore(store: Store): JournalStore {
       return holder?.key === key;
     },
 
-    async slotState(establishmentId, customerKey) {
-      const [slot, turn] = await Promise.all([
-        db
-          .selectFrom('posting_slots')
-          .select('key')
-          .where('establishment_id', '=', establishmentId)
-          .where('customer_key', '=', customerKey)
-          .executeTakeFirst(),
-        db
-          .selectFrom('posting_turns')
-          .select('turn')
-          .where('establishment_id', '=', establishmentId)
-          .where('customer_key', '=', customerKey)
-          .executeTakeFirst(),
-      ]);
-      return { held: slot !== undefined, turn: turn?.turn ?? 0 };
+    async slotState(establishmentId, customerKey, options) {
+      // One statement (one round trip on PostgreSQL): the posting's path pays for each.
+      const row = await db
+        .selectNoFrom((eb) => [
+          eb
+            .selectFrom('posting_slots')
+            .select('key')
+            .where('establishment_id', '=', establishmentId)
+            .where('customer_key', '=', customerKey)
+            .as('slot'),
+          eb
+            .selectFrom('posting_turns')
+            .select('turn')
+            .where('establishment_id', '=', establishmentId)
+            .where('customer_key', '=', customerKey)
+            .as('turn'),
+          options?.queued
+            ? eb.exists(queuedOf(db, establishmentId, customerKey)).as('queued')
+            : eb.val(0).as('queued'),
+        ])
+        .executeTakeFirstOrThrow();
+      return {
+        held: row.slot !== null,
+        turn: row.turn === null ? 0 : Number(row.turn),
+        ...(options?.queued ? { queued: Boolean(Number(row.queued)) } : {}),
+      };
     },
 
     async start(e, turn) {
@@ -426,12 +473,13 @@ export function createJournalStore(store: Store): JournalStore {
               customer_name: e.snapshot.nome ?? e.customerName,
             })
             .onConflict((oc) => oc.column('key').doNothing())
+            .returningAll()
             .executeTakeFirst();
-          if (!changed(inserted)) throw new Rollback({ kind: 'moved' });
+          if (inserted === undefined) throw new Rollback({ kind: 'moved' });
           if (!(await takeSlotIn(trx, e.establishmentId, e.customerKey, e.key, e.sentAt, turn))) {
             throw new Rollback({ kind: 'moved' });
           }
-          return { kind: 'started' } as const;
+          return { kind: 'started', entry: fromRow(inserted) } as const;
         });
       } catch (err) {
         if (!(err instanceof Rollback)) throw err;
@@ -443,7 +491,7 @@ export function createJournalStore(store: Store): JournalStore {
       return existing === null ? { kind: 'moved' } : { kind: 'exists', existing };
     },
 
-    async finish(key, owner, patch, now) {
+    async finish(key, owner, patch, now, options) {
       return store.transaction(async (trx) => {
         const res = await trx
           .updateTable('posting_journal')
@@ -453,7 +501,7 @@ export function createJournalStore(store: Store): JournalStore {
           .executeTakeFirst();
         await trx.deleteFrom('posting_slots').where('key', '=', key).execute();
         return Number(res.numUpdatedRows) === 1;
-      });
+      }, options);
     },
 
     async releaseSlot(key) {
@@ -592,23 +640,7 @@ export function createJournalStore(store: Store): JournalStore {
     },
 
     async customerQueued(establishmentId, customerKey) {
-      const row = await db
-        .selectFrom('posting_journal')
-        .select('key')
-        .where('establishment_id', '=', establishmentId)
-        .where('customer_key', '=', customerKey)
-        .where((eb) =>
-          eb.or([
-            eb('state', '=', 'aguardando envio'),
-            eb.and([
-              eb('state', 'in', [...IN_FLIGHT]),
-              eb('settled_at', 'is', null),
-              eb('body', 'is not', null),
-            ]),
-          ]),
-        )
-        .limit(1)
-        .executeTakeFirst();
+      const row = await queuedOf(db, establishmentId, customerKey).executeTakeFirst();
       return row !== undefined;
     },
 

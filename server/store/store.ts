@@ -32,6 +32,17 @@ export interface StoreOptions {
   now?: () => number;
 }
 
+export interface TransactionOptions {
+  /**
+   * false: the commit returns before it is flushed to disk (SQLite `synchronous=NORMAL` for
+   * this commit, PostgreSQL `synchronous_commit = off`). A crash of the process loses nothing;
+   * a power cut or OS crash may lose this commit (never corrupts, never reorders: a later
+   * flushed commit flushes it too). Only for writes that recovery can derive again, such as
+   * a posting's settlement (re-verified from its snapshot). Default true.
+   */
+  durable?: boolean;
+}
+
 export interface Store {
   readonly engine: Engine;
   /** The query builder. Prefer the helpers in terminals.ts / limits.ts where one exists. */
@@ -42,7 +53,10 @@ export interface Store {
    * SQLite: BEGIN IMMEDIATE on the single connection, so transactions never interleave.
    * PostgreSQL: READ COMMITTED on a pooled connection; lock what you read with `lock()`.
    */
-  transaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T>;
+  transaction<T>(
+    fn: (trx: Kysely<Database>) => Promise<T>,
+    options?: TransactionOptions,
+  ): Promise<T>;
   /** Adds FOR UPDATE on PostgreSQL (a no-op on SQLite, already locked by the transaction). */
   lock<QB extends SelectQueryBuilder<Database, keyof Database, object>>(qb: QB): QB;
   /** Publishes `payload` on `channel`: PostgreSQL NOTIFY (every replica), in-process on SQLite. */
@@ -109,18 +123,25 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
     engine: 'sqlite',
     db,
     now,
-    transaction: (fn) =>
+    transaction: (fn, options) =>
       // One connection: holding it for the whole callback serialises transactions in-process;
       // IMMEDIATE takes the write lock up front (no upgrade deadlock with another process).
       db.connection().execute(async (c) => {
-        await sql`begin immediate`.execute(c);
+        const relaxed = options?.durable === false;
+        // The connection's level (FULL) comes back before anything else can use it.
+        if (relaxed) conn.pragma('synchronous = NORMAL');
         try {
-          const result = await fn(c);
-          await sql`commit`.execute(c);
-          return result;
-        } catch (err) {
-          await sql`rollback`.execute(c).catch(() => undefined);
-          throw err;
+          await sql`begin immediate`.execute(c);
+          try {
+            const result = await fn(c);
+            await sql`commit`.execute(c);
+            return result;
+          } catch (err) {
+            await sql`rollback`.execute(c).catch(() => undefined);
+            throw err;
+          }
+        } finally {
+          if (relaxed) conn.pragma('synchronous = FULL');
         }
       }),
     lock: (qb) => qb,
@@ -161,7 +182,11 @@ function openPostgres(connectionString: string, now: () => number): Store {
     engine: 'postgres',
     db,
     now,
-    transaction: (fn) => db.transaction().execute(fn),
+    transaction: (fn, options) =>
+      db.transaction().execute(async (trx) => {
+        if (options?.durable === false) await sql`set local synchronous_commit = off`.execute(trx);
+        return fn(trx);
+      }),
     lock: (qb) => qb.forUpdate() as typeof qb,
     async notify(channel, payload) {
       checkChannel(channel);

@@ -506,6 +506,7 @@ describe('retention', () => {
     let clock = Date.now();
     const { service, journal } = await setup({ now: () => clock, retentionMs: 1000 });
     const old = await post(service, sale('+5511900000050'));
+    await stored(journal, old.key);
     await journal.store.create({
       key: randomUUID(),
       establishmentId: 1,

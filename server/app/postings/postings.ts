@@ -364,7 +364,10 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     events.emit(entry.key);
     await finishing;
     try {
-      await store.finish(entry.key, me, final, t);
+      // Not flushed before it returns: a verdict lost to a power cut is reached again from the
+      // snapshot (the entry is still sent and unsettled in the store), and the next flushed
+      // commit (every posting's journaling before it is sent) flushes it anyway.
+      await store.finish(entry.key, me, final, t, { durable: false });
     } finally {
       local.delete(entry.key);
       completing.delete(entry.key);
@@ -767,12 +770,17 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     return sweeping;
   }
 
-  async function wait(key: string, ms = opts.waitMs): Promise<JournalEntry | null> {
+  async function wait(
+    key: string,
+    ms = opts.waitMs,
+    /** The entry as this process just journaled it (spares reading it back). */
+    known: JournalEntry | null = null,
+  ): Promise<JournalEntry | null> {
     const deadline = now() + Math.min(ms, opts.waitMs);
     const done = (e: JournalEntry | null) =>
       e === null || (e.state !== 'enviando' && e.state !== 'verificando');
     const current = async () => local.get(key) ?? (await store.get(key));
-    let entry = await current();
+    let entry = local.get(key) ?? known ?? (await store.get(key));
     while (!done(entry) && now() < deadline) {
       // Woken by this process's writes; polls for other replicas' writes.
       await new Promise<void>((resolve) => {
@@ -799,8 +807,8 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     fresh: NewEntry,
     body: Record<string, unknown>,
     cpf: string | null,
-  ): Promise<JournalEntry | null | 'unreachable'> {
-    const slot = await store.slotState(fresh.establishmentId, fresh.customerKey);
+    slot: { held: boolean; turn: number },
+  ): Promise<{ started: JournalEntry } | { existing: JournalEntry } | 'unreachable'> {
     const snapshot = slot.held ? null : await readFor(fresh.customerKey, null, cpf);
     // The service could not be read with the customer's slot free: nothing was sent.
     if (snapshot === null && !slot.held && sealKey !== null) return 'unreachable';
@@ -810,21 +818,20 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         { ...fresh, createdAt: sentAt, leaseUntil: sentAt + opts.leaseMs, snapshot, sentAt },
         slot.turn,
       );
-      if (started.kind === 'exists') return started.existing;
+      if (started.kind === 'exists') return { existing: started.existing };
       if (started.kind === 'started') {
-        const entry = await store.get(fresh.key);
-        if (entry === null) throw new Error('journal entry missing after insert');
+        const entry = started.entry;
         track(
           leased(entry.key, () => send(entry, body, snapshot)).catch((err: unknown) => {
             // The lease runs out and the sweep settles it from the snapshot.
             log?.error({ key: entry.key, err: String(err) }, 'posting failed');
           }),
         );
-        return null;
+        return { started: entry };
       }
     }
     const created = await store.create(fresh);
-    if (!created.created) return created.existing;
+    if (!created.created) return { existing: created.existing };
     const entry = await store.get(fresh.key);
     if (entry === null) throw new Error('journal entry missing after insert');
     track(
@@ -832,7 +839,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         log?.error({ key: entry.key, err: String(err) }, 'posting failed');
       }),
     );
-    return null;
+    return { started: entry };
   }
 
   /** Waits (briefly) for the points of a posting answered a moment ago. */
@@ -935,20 +942,29 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       leaseUntil: t + opts.leaseMs,
       createdAt: t,
     };
-    let existing = await store.get(key);
-    if (existing === null) {
-      const full = body as Record<string, unknown>;
-      // Kept for later: the service is unreachable, or this customer's earlier kept sales
-      // must be delivered first (in order).
-      let keepIt =
-        sealKey !== null &&
-        (circuitOpen() || (await store.customerQueued(fresh.establishmentId, celular)));
-      if (!keepIt) {
-        const fast = await startFast(fresh, full, cpf);
-        if (fast === 'unreachable') keepIt = true;
-        else if (fast !== null) existing = fast;
-      }
-      if (keepIt) {
+    const full = body as Record<string, unknown>;
+    // The usual case (a new key, the customer's slot free, the service up) reads the store
+    // once before the journaling: the slot, and whether this customer has kept sales (they
+    // must be delivered first, in order). A key journaled before is found by the journaling
+    // itself (insert-if-absent), so a new sale pays no read for it.
+    const slot = await store.slotState(fresh.establishmentId, celular, {
+      queued: sealKey !== null,
+    });
+    let existing: JournalEntry | null = null;
+    let started: JournalEntry | null = null;
+    // Kept for later: the service is unreachable, or this customer's earlier kept sales
+    // must be delivered first (in order).
+    let keepIt = sealKey !== null && (circuitOpen() || slot.queued === true);
+    if (!keepIt) {
+      const fast = await startFast(fresh, full, cpf, slot);
+      if (fast === 'unreachable') keepIt = true;
+      else if ('existing' in fast) existing = fast.existing;
+      else started = fast.started;
+    }
+    if (keepIt) {
+      // A key seen before is that sale, whatever the limits of kept sales say now.
+      existing = await store.get(key);
+      if (existing === null) {
         const kept = await keep(fresh, full);
         if ('full' in kept) return { kind: 'full', message: kept.full };
         if (kept.entry !== null) existing = kept.entry;
@@ -957,7 +973,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     if (existing !== null && existing.fingerprint !== fingerprint) {
       return { kind: 'invalid', message: postingMessages.keyReused };
     }
-    const entry = await wait(key);
+    const entry = await wait(key, opts.waitMs, started);
     if (entry === null) throw new Error('journal entry missing');
     return { kind: 'entry', entry };
   }
