@@ -65,6 +65,12 @@ export interface AccessOptions {
   /** Sandbox on loopback: a browser without a credential is enrolled as gerente by /api/config. */
   autoEnroll: boolean;
   limits?: Partial<AccessLimits>;
+  /**
+   * Every pontuar goes through the postings journal in this same store: its flushed
+   * journaling, before anything is sent, also flushes the attempt's password reservation, which
+   * therefore need not be flushed on its own (one fsync fewer per posting).
+   */
+  journaledInStore?: boolean;
 }
 
 export type AccessVars = RequestLogVars & {
@@ -296,7 +302,9 @@ export function createAccess(o: AccessOptions) {
     passwordLockout: (async (c, next) => {
       if (c.get('operation')?.name !== 'pontuar') return next();
       const key = passwordKey(c);
-      const reserved = await recordFailure(o.store, key, limits.password);
+      const reserved = await recordFailure(o.store, key, limits.password, {
+        durable: o.journaledInStore !== true,
+      });
       if (!reserved.counted) return locked(c, reserved.lockedUntil!);
       await next();
       const status = c.res.status;

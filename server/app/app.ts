@@ -81,6 +81,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
     publicOrigin: o.publicOrigin,
     autoEnroll: o.autoEnroll,
     limits: o.limits,
+    journaledInStore: o.postings?.journalsIn(o.store) ?? false,
   });
 
   app.use(requestLog(logger, [o.appToken, o.accessToken]));

@@ -140,6 +140,8 @@ export interface LedgerFilter {
 }
 
 export interface JournalStore {
+  /** The store the journal writes to. */
+  readonly store: Store;
   /** Inserts the entry unless its key exists; then answers the existing one. */
   create(entry: NewEntry): Promise<{ created: true } | { created: false; existing: JournalEntry }>;
   get(key: string): Promise<JournalEntry | null>;
@@ -393,6 +395,7 @@ export function createJournalStore(store: Store): JournalStore {
   };
 
   return {
+    store,
     get,
 
     async create(e) {

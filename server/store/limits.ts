@@ -2,7 +2,7 @@
  * Anti-automation state shared by every replica: fixed-window rate counters and
  * repeated-failure lockouts (the attendant password).
  */
-import type { Store } from './store';
+import type { Store, TransactionOptions } from './store';
 
 export interface RateWindow {
   /** What is counted, e.g. `terminal:7`. One key may have several windows (burst, sustained). */
@@ -146,6 +146,8 @@ export async function recordFailure(
   store: Store,
   key: string,
   policy: LockoutPolicy = PASSWORD_LOCKOUT,
+  /** `durable: false` when a flushed commit of the same store follows before the attempt. */
+  options?: TransactionOptions,
 ): Promise<FailureResult> {
   const now = store.now();
   return store.transaction(async (trx) => {
@@ -180,7 +182,7 @@ export async function recordFailure(
       .where('key', '=', key)
       .execute();
     return { lockedUntil, failures: 0, counted: true };
-  });
+  }, options);
 }
 
 /** Takes back one counted failure (an attempt that ended without a verdict), unless locked. */

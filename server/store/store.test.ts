@@ -161,6 +161,21 @@ describe.each(engines)('store on %s', (engine) => {
     await closeBoth(store, other);
   });
 
+  test('a reservation committed without its own flush (a journaled posting flushes it) counts the same', async () => {
+    const { store, where } = await fresh();
+    const key = 'senha:terminal:9';
+    const relaxed = { durable: false };
+    for (let i = 1; i <= 4; i++)
+      expect((await recordFailure(store, key, undefined, relaxed)).failures).toBe(i);
+    expect((await recordFailure(store, key, undefined, relaxed)).lockedUntil).toBe(t + 60_000);
+    // The next flushed commit of the store (here, a durable reservation) carries it to disk.
+    expect((await recordFailure(store, 'senha:terminal:10')).counted).toBe(true);
+    await store.close();
+    const again = await openStore(where);
+    expect((await lockoutState(again, key)).lockedUntil).toBe(t + 60_000);
+    await again.close();
+  });
+
   test('5 password failures in 10 minutes lock for 1 minute, then 2, 4…; a success resets', async () => {
     const { store, where } = await fresh();
     const key = 'senha:terminal:1';

@@ -184,6 +184,14 @@ describe('answers', () => {
     expect((await stored(journal, e.key)).points).toBe(25);
   });
 
+  test('it knows the store it journals in (whose earlier commits its journaling flushes)', async () => {
+    const { service, journal } = await setup();
+    const other = await sqliteJournal();
+    cleanup.push(other.close);
+    expect(service.journalsIn(journal.store.store)).toBe(true);
+    expect(service.journalsIn(other.store.store)).toBe(false);
+  });
+
   test('a posting that wins a reward keeps its own points, not the balance it left', async () => {
     const { service, journal } = await setup({}, { rewardCost: 100 });
     const first = await post(service, sale('+5511900000012', 6000));

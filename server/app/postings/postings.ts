@@ -43,6 +43,7 @@ import type {
   LostKind,
   NewEntry,
   PostingState,
+  Store,
 } from '../../store';
 import { UNSETTLED } from '../../store';
 import type { Circuit } from './circuit';
@@ -268,6 +269,11 @@ export interface PostingService {
   ): Promise<JournalEntry | null>;
   /** Claims and starts deliveries of kept sales now (also run by the sweep). */
   deliver(): Promise<void>;
+  /**
+   * True when the journal writes to `store`: a posting's flushed journaling, before it is
+   * sent, then flushes that store's earlier commits too (one WAL).
+   */
+  journalsIn(store: Store): boolean;
   readonly options: Required<
     Omit<PostingServiceOptions, 'logger' | 'store' | 'call' | 'circuit' | 'sealKey'>
   >;
@@ -1040,6 +1046,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       await Promise.allSettled([...running]);
     },
     deliver,
+    journalsIn: (other) => other === store.store,
     async status() {
       const stats = await store.queueStats(opts.establishmentId);
       return {
