@@ -1,6 +1,6 @@
 /** The app server's own store: the only way in (see store.ts for the portability rules). */
 export { openStore } from './store';
-export type { Store, TransactionOptions } from './store';
+export type { Store } from './store';
 export { ROLES } from './schema';
 export type { Role } from './schema';
 export * from './terminals';
