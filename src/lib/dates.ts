@@ -77,14 +77,18 @@ export function brDateToWire(value: string): string | null {
   return isRealDate(wire) ? wire : null;
 }
 
+let saoPauloDay: Intl.DateTimeFormat | undefined;
+
 /** Today in São Paulo as `YYYY-MM-DD`, whatever the browser's timezone. */
 export function todayInSaoPaulo(now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', {
+  // One formatter for the page: building one costs a millisecond or more.
+  saoPauloDay ??= new Intl.DateTimeFormat('en-CA', {
     timeZone: 'America/Sao_Paulo',
     year: 'numeric',
     month: '2-digit',
     day: '2-digit',
-  }).formatToParts(now);
+  });
+  const parts = saoPauloDay.formatToParts(now);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

@@ -17,6 +17,15 @@ describe('formatBRL', () => {
   test('never contains a non-breaking space', () => {
     expect(formatBRL(99)).not.toMatch(/\u00a0|\u202f/);
   });
+  test("prints what Intl's pt-BR currency format prints (written by hand, no Intl)", () => {
+    const intl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
+    const samples = [0, 1, 9, 10, 99, 100, 101, 999, 1000, 99_999, 100_000, 1_000_000];
+    for (let c = 1; c < 1e12; c = c * 7 + 3) samples.push(c);
+    for (const cents of [...samples, ...samples.filter((c) => c > 0).map((c) => -c)]) {
+      expect(formatBRL(cents)).toBe(intl.format(cents / 100).replace(/\s/g, ' '));
+    }
+    expect(formatBRL(-123456)).toBe('-R$ 1.234,56');
+  });
 });
 
 describe('centsFromDigits', () => {

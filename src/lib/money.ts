@@ -1,17 +1,21 @@
 // Money is integer cents everywhere in code. It becomes text only through formatBRL.
-// Kept here, not a library: Intl.NumberFormat formats R$; a money library would add bytes to
-// the counter's first load for integer cents that need no arithmetic beyond + and ×.
+// Kept here, not a library: a money library would add bytes to the counter's first load for
+// integer cents that need no arithmetic beyond + and ×. Not Intl either (see formatInteger).
 
 import { VALOR_GASTO_MAX } from '@/api/wire';
+import { formatInteger } from './points';
 
 /** Largest amount a cashier can type: R$ 100.000,00 (the service's valor_gasto limit). */
 export const MAX_CENTS = VALOR_GASTO_MAX;
 
-const brl = new Intl.NumberFormat('pt-BR', { style: 'currency', currency: 'BRL' });
-
-/** 123456 → "R$ 1.234,56". Intl's non-breaking spaces become plain spaces (stable text). */
+/**
+ * 123456 → "R$ 1.234,56", -5 → "-R$ 0,05": Intl's pt-BR currency text, with a plain space
+ * where Intl puts a non-breaking one (stable text).
+ */
 export function formatBRL(cents: number): string {
-  return brl.format(cents / 100).replace(/\s/g, ' ');
+  const abs = Math.round(Math.abs(cents));
+  const sign = cents < 0 && abs > 0 ? '-' : '';
+  return `${sign}R$ ${formatInteger(Math.floor(abs / 100))},${String(abs % 100).padStart(2, '0')}`;
 }
 
 /**

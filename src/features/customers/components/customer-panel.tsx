@@ -4,7 +4,7 @@ import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from 
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { formatBRL, reaisToCents } from '@/lib/money';
 import { formatPhoneDisplay } from '@/lib/phone';
-import { formatPoints, formatPointsLabel, pointsWord } from '@/lib/points';
+import { formatInteger, formatPoints, formatPointsLabel, pointsWord } from '@/lib/points';
 import { Link } from '@/lib/router';
 
 /** Counter grid: rows are statuses, columns categories (in the order the counter shows them). */
@@ -25,11 +25,14 @@ const COUNTER_COLUMNS: readonly { category: RewardCategory; label: string }[] = 
 ];
 const VISIBLE_EXPIRATIONS = 3;
 
+/** Wire dates and times compare as text (fixed-width fields); not localeCompare, whose first
+ * call loads Chromium's collation data on the first search. */
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byValidity = (a: PointEntry, b: PointEntry) =>
-  (a.data_validade ?? '9999').localeCompare(b.data_validade ?? '9999') ||
+  cmp(a.data_validade ?? '9999', b.data_validade ?? '9999') ||
   a.id_cartela_cliente - b.id_cartela_cliente;
 const newestFirst = (a: PointEntry, b: PointEntry) =>
-  b.data.localeCompare(a.data) || b.id_cartela_cliente - a.id_cartela_cliente;
+  cmp(b.data, a.data) || b.id_cartela_cliente - a.id_cartela_cliente;
 
 function tipoLabel(tipo: string): string {
   const t = tipo.toLowerCase();
@@ -346,7 +349,7 @@ function History({ entries }: { entries: readonly PointEntry[] | undefined }) {
           {more > 0 && (
             <p className="flex flex-wrap items-center gap-x-2 border-t border-slate-200 px-2 py-1 text-xs @[28rem]:text-sm">
               <span className="text-slate-700">
-                {shown.length.toLocaleString('pt-BR')} de {sorted.length.toLocaleString('pt-BR')}
+                {formatInteger(shown.length)} de {formatInteger(sorted.length)}
               </span>
               <button
                 type="button"

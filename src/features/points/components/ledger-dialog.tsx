@@ -13,6 +13,7 @@ import {
 } from '@/features/points/api/ledger';
 import { LEDGER_STATE_LABELS } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';
+import { formatInteger } from '@/lib/points';
 
 const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
   enviando: 'Aguarde: o servidor ainda está enviando. Não lance de novo.',
@@ -42,7 +43,6 @@ const time = new Intl.DateTimeFormat('pt-BR', {
   minute: '2-digit',
   second: '2-digit',
 });
-const count = new Intl.NumberFormat('pt-BR');
 
 type Exported =
   { kind: 'done'; filename: string; rows: number } | { kind: 'failed'; message: string } | null;
@@ -198,7 +198,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
             {exported?.kind === 'done' && (
               <p>
                 <span aria-hidden="true">✓ </span>
-                Arquivo {exported.filename} gerado com {count.format(exported.rows)}{' '}
+                Arquivo {exported.filename} gerado com {formatInteger(exported.rows)}{' '}
                 {exported.rows === 1 ? 'lançamento' : 'lançamentos'}.
               </p>
             )}

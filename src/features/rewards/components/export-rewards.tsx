@@ -11,8 +11,7 @@ import {
   fetchAllRewards,
   type ExportProgress,
 } from '../api/export-rewards';
-
-const count = new Intl.NumberFormat('pt-BR');
+import { formatInteger } from '@/lib/points';
 
 export type ExportState =
   | { kind: 'idle' }
@@ -135,7 +134,7 @@ export function ExportFeedback({ exporter }: { exporter: RewardsExport }) {
           <div className="flex flex-col gap-1 rounded-lg border border-blue-300 bg-blue-50 p-3">
             <span className="tabular">
               {progress
-                ? `Exportando: ${count.format(progress.loaded)} de ${count.format(progress.total)} prêmios…`
+                ? `Exportando: ${formatInteger(progress.loaded)} de ${formatInteger(progress.total)} prêmios…`
                 : 'Exportando: lendo a primeira página…'}
             </span>
             <progress
@@ -149,7 +148,7 @@ export function ExportFeedback({ exporter }: { exporter: RewardsExport }) {
         {state.kind === 'done' && (
           <p>
             <span aria-hidden="true">✓ </span>
-            Arquivo {state.filename} gerado com {count.format(state.rows)}{' '}
+            Arquivo {state.filename} gerado com {formatInteger(state.rows)}{' '}
             {state.rows === 1 ? 'prêmio' : 'prêmios'}.
           </p>
         )}
@@ -158,8 +157,8 @@ export function ExportFeedback({ exporter }: { exporter: RewardsExport }) {
       {state.kind === 'too-many' && (
         <Alert tone="warning" title="Muitos prêmios para exportar.">
           <p>
-            São {count.format(state.total)} prêmios com estes filtros; a exportação vai até{' '}
-            {count.format(EXPORT_LIMIT)}. Restrinja os filtros (um período menor, uma situação ou
+            São {formatInteger(state.total)} prêmios com estes filtros; a exportação vai até{' '}
+            {formatInteger(EXPORT_LIMIT)}. Restrinja os filtros (um período menor, uma situação ou
             uma categoria) e exporte de novo.
           </p>
         </Alert>

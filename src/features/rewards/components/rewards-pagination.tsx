@@ -2,19 +2,18 @@ import { useId, useState, type FormEvent } from 'react';
 import type { RewardPage } from '@/api/schemas';
 import { Button } from '@/components/ui/button';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../filters';
-
-const count = new Intl.NumberFormat('pt-BR');
+import { formatInteger } from '@/lib/points';
 
 /** "Mostrando 1–15 de 176"; no result, or a page past the end, says so instead. */
 export function rangeText(page: Pick<RewardPage, 'from' | 'to' | 'total'>): string {
   if (page.total === 0) return 'Nenhum resultado.';
   if (page.from === null || page.to === null)
-    return `Nenhum resultado nesta página; ${count.format(page.total)} no total.`;
-  return `Mostrando ${count.format(page.from)}–${count.format(page.to)} de ${count.format(page.total)}`;
+    return `Nenhum resultado nesta página; ${formatInteger(page.total)} no total.`;
+  return `Mostrando ${formatInteger(page.from)}–${formatInteger(page.to)} de ${formatInteger(page.total)}`;
 }
 
 export const pageLabel = (page: Pick<RewardPage, 'current_page' | 'last_page'>) =>
-  `Página ${count.format(page.current_page)} de ${count.format(Math.max(1, page.last_page))}`;
+  `Página ${formatInteger(page.current_page)} de ${formatInteger(Math.max(1, page.last_page))}`;
 
 interface Props {
   page: RewardPage;
@@ -64,7 +63,7 @@ export function readPageNumber(text: string, last: number): number | string {
   if (!/^\d+$/.test(t) || Number(t) < 1 || Number(t) > last)
     return last === 1
       ? 'Esta lista tem só a página 1.'
-      : `Digite uma página de 1 a ${count.format(last)}.`;
+      : `Digite uma página de 1 a ${formatInteger(last)}.`;
   return Number(t);
 }
 

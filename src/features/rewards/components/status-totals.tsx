@@ -2,9 +2,7 @@ import { useId } from 'react';
 import type { RewardStatus } from '@/api/wire';
 import type { StatusTotals as Totals } from '../api/status-totals';
 import { STATUS_LABELS, STATUS_OPTIONS } from './labels';
-
-const count = new Intl.NumberFormat('pt-BR');
-const percent = new Intl.NumberFormat('pt-BR', { style: 'percent', maximumFractionDigits: 0 });
+import { formatInteger } from '@/lib/points';
 
 const BAR: Record<RewardStatus, string> = {
   pendente_resgate: 'bg-amber-500',
@@ -64,10 +62,12 @@ export function StatusTotals({ totals, selected, onPick }: Props) {
                 </span>
                 <span className="flex items-baseline gap-2">
                   <span className="text-2xl font-bold text-slate-900 tabular">
-                    {n === undefined ? (totals.failed ? '—' : '…') : count.format(n)}
+                    {n === undefined ? (totals.failed ? '—' : '…') : formatInteger(n)}
                   </span>
                   {known && sum > 0 && (
-                    <span className="text-sm text-slate-700 tabular">{percent.format(share)}</span>
+                    <span className="text-sm text-slate-700 tabular">
+                      {formatInteger(share * 100)}%
+                    </span>
                   )}
                 </span>
                 <span aria-hidden="true" className="block h-2 w-full rounded-full bg-slate-200">
