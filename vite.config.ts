@@ -16,6 +16,8 @@ export default defineConfig({
     sourcemap: false,
     reportCompressedSize: false,
     modulePreload: { polyfill: false },
+    // dist/.vite/manifest.json: the app server preloads a lazy route's chunk on its page.
+    manifest: true,
   },
   server: { proxy: { '/api': 'http://127.0.0.1:4173' } },
 });

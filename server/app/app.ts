@@ -185,7 +185,17 @@ export function createAppServer(o: AppServerOptions): AppServer {
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
   // The page carries the config, so the SPA paints without waiting for GET /api/config.
-  app.all('*', createStaticHandler(o.distDir, { pageData: configData }));
+  // The lazy routes' pages preload their chunk.
+  app.all(
+    '*',
+    createStaticHandler(o.distDir, {
+      pageData: configData,
+      routeModules: {
+        '/premios': 'src/app/routes/premios.tsx',
+        '/quiosque': 'src/app/routes/quiosque.tsx',
+      },
+    }),
+  );
 
   app.notFound((c) => c.text('Not Found\n', 404));
   app.onError((_err, c) => {

@@ -1,5 +1,6 @@
 import {
   existsSync,
+  mkdirSync,
   readFileSync,
   statSync,
   symlinkSync,
@@ -42,6 +43,36 @@ describe('static SPA', () => {
     const html = await res.text();
     expect(html).toContain('<div id="root"></div>');
     expect(pageConfig(html)).toEqual(await configOf(app()));
+  });
+
+  test("a lazy route's page preloads its chunk and the imports the entry lacks", async () => {
+    mkdirSync(path.join(fixture.dist, '.vite'));
+    writeFileSync(
+      path.join(fixture.dist, '.vite', 'manifest.json'),
+      JSON.stringify({
+        'index.html': { file: 'assets/index-abc123.js', isEntry: true, imports: ['_react.js'] },
+        '_react.js': { file: 'assets/react-1.js' },
+        '_field.js': { file: 'assets/field-2.js', imports: ['_react.js'] },
+        'src/app/routes/premios.tsx': {
+          file: 'assets/premios-3.js',
+          isDynamicEntry: true,
+          imports: ['_react.js', 'index.html', '_field.js'],
+        },
+        'src/app/routes/quiosque.tsx': { file: 'assets/quiosque-4.js', imports: ['index.html'] },
+      }),
+    );
+    const preloads = async (page: string) =>
+      [
+        ...(await (await app().request(page)).text()).matchAll(
+          /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
+        ),
+      ].map((m) => m[1]);
+    expect(await preloads('/premios')).toEqual(['/assets/premios-3.js', '/assets/field-2.js']);
+    expect(await preloads('/quiosque')).toEqual(['/assets/quiosque-4.js']);
+    expect(await preloads('/')).toEqual([]);
+    expect(await preloads('/premios/outra')).toEqual([]);
+    // The manifest itself is not served.
+    expect((await app().request('/.vite/manifest.json')).status).toBe(400);
   });
 
   test('/index.html itself is not stored either', async () => {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery } from '@/api/client';
@@ -10,8 +10,39 @@ import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
 import { EnrollScreen } from './routes/counter-parts';
 
-const PremiosRoute = lazy(() => import('./routes/premios'));
-const QuiosqueRoute = lazy(() => import('./routes/quiosque'));
+type Chunk<P> = { default: ComponentType<P> };
+
+/**
+ * A route in its own chunk. `React.lazy` alone suspends on the first render even when the
+ * chunk is in memory, paints the fallback, then holds the page back for its 300 ms reveal
+ * throttle; once this chunk has loaded, the thenable handed to `lazy` resolves synchronously
+ * and the route renders in the same pass.
+ */
+function lazyRoute<P>(load: () => Promise<Chunk<P>>) {
+  let chunk: Chunk<P> | undefined;
+  const start = () => load().then((m) => (chunk = m));
+  const route = lazy(() =>
+    chunk
+      ? ({ then: (done: (m: Chunk<P>) => void) => done(chunk!) } as Promise<Chunk<P>>)
+      : start(),
+  );
+  return [route, start] as const;
+}
+
+const [PremiosRoute, loadPremios] = lazyRoute(() => import('./routes/premios'));
+const [QuiosqueRoute, loadQuiosque] = lazyRoute(() => import('./routes/quiosque'));
+
+/**
+ * Settles once the chunk of the route the URL names has loaded (or failed: the route then
+ * reports it as before); main.tsx renders after it, so a page opened on /premios or
+ * /quiosque (whose chunk the server preloads beside the entry) paints whole at once.
+ */
+export const routeReady = (pathname: string): Promise<unknown> =>
+  (pathname === '/premios'
+    ? loadPremios
+    : pathname === '/quiosque'
+      ? loadQuiosque
+      : async () => 0)().catch(() => 0);
 
 export function App() {
   const [client] = useState(createQueryClient);
