@@ -5,6 +5,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { reapOnExit } from '../testing/processes';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
@@ -23,11 +24,13 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * handshake that a loaded machine misses (it then kills the server, exit 143).
  */
 export function start(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: cleanEnv(env),
     stdio: 'pipe',
   });
+  reapOnExit(child);
+  return child;
 }
 
 export function collect(child: ChildProcess) {

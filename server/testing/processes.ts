@@ -20,6 +20,25 @@ export interface RunningProcess {
   kill9(): Promise<void>;
 }
 
+/** Children still running; killed if the test process exits without stopping them. */
+const live = new Set<ChildProcess>();
+let reaping = false;
+
+/**
+ * Ties `child` to this process: a test that times out never reaches its stop(), and a worker
+ * can end without its hooks, so a server started by a test goes with the process that started
+ * it (one was found still running an hour after a CI run whose spec had timed out).
+ */
+export function reapOnExit(child: ChildProcess): void {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  if (reaping) return;
+  reaping = true;
+  process.once('exit', () => {
+    for (const c of live) c.kill('SIGKILL');
+  });
+}
+
 function start(
   script: string,
   env: Record<string, string>,
@@ -32,6 +51,7 @@ function start(
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  reapOnExit(child);
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stopWith = async (signal: NodeJS.Signals) => {
