@@ -8,6 +8,9 @@ export default defineConfig({
   test: {
     reporters: ['default', 'json'],
     outputFile: { json: 'reports/unit.json' },
+    // Two files at once even on two cores (Vitest's default there is one): many server tests
+    // wait on child processes, PostgreSQL and sockets rather than the CPU.
+    maxWorkers: 2,
     projects: [
       {
         resolve: { alias },
