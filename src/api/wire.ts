@@ -53,6 +53,17 @@ export const POSTING_STATES = [
   'descartado',
 ] as const;
 
+/** States of a sale staged for a kiosk (the app server's `kiosk_sales` and its answers). */
+export const KIOSK_SALE_STATES = [
+  'aguardando',
+  'lançando',
+  'lançado',
+  'recusado',
+  'desconhecido',
+  'cancelado',
+  'expirado',
+] as const;
+
 // ---------------------------------------------------------------- limits, patterns, CPF
 // The browser's forms and the sandbox check the same limits with their own schemas and their
 // own messages (the sandbox's independence is what catches drift); the numbers and patterns

@@ -19,6 +19,7 @@ import type { KioskSaleRow, Store } from '../../store';
 import { seal, unseal } from '../postings/sealed';
 import type { SealKey } from '../postings/sealed';
 import type { KioskCustomer } from './view';
+import type { KIOSK_SALE_STATES } from '../../../src/api/wire';
 
 export const KIOSK_CHANNEL = 'kiosk_events';
 /** A staged sale not claimed within this is void. */
@@ -26,8 +27,7 @@ export const STAGED_TTL_MS = 5 * 60_000;
 /** Settled sales stay readable (counter follow-up) this long. */
 const KEEP_SETTLED_MS = 30 * 60_000;
 
-export type SaleState =
-  'aguardando' | 'lançando' | 'lançado' | 'recusado' | 'desconhecido' | 'cancelado' | 'expirado';
+export type SaleState = (typeof KIOSK_SALE_STATES)[number];
 
 export interface SaleItem {
   descricao?: string;

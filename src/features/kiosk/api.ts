@@ -1,6 +1,7 @@
 // The kiosk's own endpoints on the app server (/api/quiosque/…): never the service's routes.
 import * as z from 'zod/mini';
 import { serverRequest } from '@/api/client';
+import { KIOSK_SALE_STATES } from '@/api/wire';
 
 export const KioskCustomer = z.looseObject({
   primeiro_nome: z.nullable(z.string()),
@@ -13,15 +14,7 @@ export const KioskCustomer = z.looseObject({
 });
 export type KioskCustomer = z.infer<typeof KioskCustomer>;
 
-export const SaleState = z.enum([
-  'aguardando',
-  'lançando',
-  'lançado',
-  'recusado',
-  'desconhecido',
-  'cancelado',
-  'expirado',
-]);
+export const SaleState = z.enum(KIOSK_SALE_STATES);
 
 export const StagedSale = z.looseObject({
   id: z.string(),

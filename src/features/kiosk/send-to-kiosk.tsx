@@ -11,20 +11,13 @@ import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import * as z from 'zod/mini';
 import { serverRequest } from '@/api/client';
+import { KIOSK_SALE_STATES } from '@/api/wire';
 
 // The counter's calls stay in this file: a module shared with the kiosk's own chunk would be
 // split into a chunk of its own and pull parts of the counter's entry out with it.
 const Sale = z.looseObject({
   id: z.string(),
-  estado: z.enum([
-    'aguardando',
-    'lançando',
-    'lançado',
-    'recusado',
-    'desconhecido',
-    'cancelado',
-    'expirado',
-  ]),
+  estado: z.enum(KIOSK_SALE_STATES),
   valor_gasto: z.number(),
   mensagem: z.nullable(z.string()),
   pontos: z.nullable(z.number()),
