@@ -2,13 +2,15 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
+import { compileHintPlugin } from './scripts/compile-hint';
 import { precompressPlugin } from './scripts/precompress';
 
 // The SPA build. The app server (server/) serves dist/ and forwards /api/* upstream;
 // in `npm run dev` Vite proxies /api to a running `npm run serve` on port 4173.
 export default defineConfig({
+  // compileHintPlugin: the counter's lazy chunk compiles whole as it loads (see the script).
   // precompressPlugin: dist/**/*.{br,gz} for the app server to send as they are.
-  plugins: [react(), tailwindcss(), precompressPlugin()],
+  plugins: [react(), tailwindcss(), compileHintPlugin(['counter-heavy']), precompressPlugin()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
   build: {
