@@ -60,6 +60,49 @@ describe('the counter customer', () => {
   });
 });
 
+describe('the counter customer searching', () => {
+  beforeAll(() => configureApi({ establishmentId: 1 }));
+  afterEach(() => vi.unstubAllGlobals());
+  const phoneTyped = {
+    kind: 'phone',
+    celular: '+5511987654321',
+    display: '(11) 98765-4321',
+  } as const;
+
+  test('a search asks the service before the counter re-renders, once, and again on every search', async () => {
+    let saldo = 100;
+    let renders = 0;
+    const rendersAtRequest: number[] = [];
+    const fetchMock = stubFetch(() => {
+      rendersAtRequest.push(renders);
+      return jsonResponse(
+        200,
+        ok(customerWire({ carteira: { ...(customerWire().carteira as object), saldo } })),
+      );
+    });
+    const qc = createQueryClient();
+    const wrapper = ({ children }: { children: ReactNode }) =>
+      createElement(QueryClientProvider, { client: qc }, children);
+    const { result } = renderHook(
+      () => {
+        renders++;
+        return useCounterCustomer();
+      },
+      { wrapper },
+    );
+    const before = renders;
+    act(() => result.current.search(phone, phoneTyped, false));
+    await waitFor(() => expect(result.current.customer?.carteira.saldo).toBe(100));
+    // The request left inside the search, not after the render it caused.
+    expect(rendersAtRequest).toEqual([before]);
+    // The same customer again (its answer still fresh in the cache): read again, once.
+    saldo = 250;
+    act(() => result.current.search(phone, phoneTyped, true));
+    await waitFor(() => expect(result.current.customer?.carteira.saldo).toBe(250));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+});
+
 describe('the counter customer while the service is unavailable', () => {
   beforeAll(() => configureApi({ establishmentId: 1 }));
   afterEach(() => vi.unstubAllGlobals());

@@ -99,9 +99,11 @@ export function useCounterCustomer() {
 
   const search = (key: LookupKey, c: LookupClassification, newSale: boolean) => {
     focusNext.current = true;
+    // Every search at the counter reads the service again: a balance must be current. The
+    // request leaves first, so the service answers while the counter re-renders (the lookup
+    // query, subscribing in that render, joins it instead of asking a second time).
+    void qc.prefetchQuery({ ...customerQuery(key), staleTime: 0 });
     dispatch({ type: 'search', key, typed: typedOf(c), newSale });
-    // Every search at the counter reads the service again: a balance must be current.
-    void qc.invalidateQueries({ queryKey: customerQuery(key).queryKey, exact: true });
   };
   /** Shows the customer `id_cliente` (registered, found by registration, or by a posting). */
   const open = useCallback((id_cliente: number, focusAmount = true) => {
