@@ -138,7 +138,7 @@ function Counter({ config }: { config: AppConfig }) {
           )}
           {customer && !lookup.isFetching && (
             <Loading>
-              <CustomerPanel customer={customer} />
+              <CustomerPanel customer={customer} balanceFirst />
             </Loading>
           )}
         </div>

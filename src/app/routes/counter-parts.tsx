@@ -31,7 +31,8 @@ function part<K extends keyof Heavy>(name: K) {
       direct && loaded !== null ? (loaded[name] as unknown as ComponentType<Props>) : Lazy;
     return <Component {...(props as Props & object)} />;
   }
-  Part.displayName = `Part(${String(name)})`;
+  // For React's developer tools only: the production build leaves it out.
+  if (import.meta.env.DEV) Part.displayName = `Part(${String(name)})`;
   return Part;
 }
 

@@ -71,6 +71,19 @@ describe('CustomerPanel', () => {
     expect(link.getAttribute('href')).toBe('/premios?id_cliente=42');
   });
 
+  test('balance first: who it is and the balances in the first frame, the rest right after', async () => {
+    const c = customer({}, { historico: [entry(9, 5, '2026-03-01 10:00:00', '2027-03-31')] });
+    render(<CustomerPanel customer={c} today={TODAY} balanceFirst />);
+    const region = panel();
+    expect(within(region).getByText('Saldo').parentElement!.textContent).toBe('Saldo1.234 pontos');
+    expect(within(region).queryByText('Histórico de pontos')).toBeNull();
+    expect(within(region).queryByText('Receita')).toBeNull();
+    expect(await within(region).findByText('Histórico de pontos')).toBeTruthy();
+    expect(within(region).getByText('Receita')).toBeTruthy();
+    expect(within(region).getByRole('region', { name: 'Contadores de prêmios' })).toBeTruthy();
+    expect(within(region).getByText('+5')).toBeTruthy();
+  });
+
   test('shows the balance, expired total, revenue in R$, purchases and purchase dates', () => {
     render(<CustomerPanel customer={customer()} today={TODAY} />);
     const region = panel();

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import type { Customer, PointEntry } from '@/api/schemas';
 import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '@/api/wire';
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
@@ -58,27 +58,52 @@ function whenText(date: string, today: string): string | null {
 }
 
 /**
+ * False while the frame that first shows the component is being made; true from the task
+ * after that frame (a requestAnimationFrame callback runs before its frame is painted, a
+ * timeout set there runs after). Always true when `enabled` is false.
+ */
+function usePaintedOnce(enabled: boolean): boolean {
+  const [painted, setPainted] = useState(!enabled);
+  useEffect(() => {
+    if (painted) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setPainted(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [painted]);
+  return painted;
+}
+
+/**
  * A found (or just registered) customer, for the counter's left column (~560px): who it is,
  * the balance, carência, expirations, revenue, purchases, the 20 reward counters and the
  * points history (which scrolls inside). The root is a region named by the customer's name.
  */
 export function CustomerPanel({
   customer,
-  today = todayInSaoPaulo(),
+  today,
   className = '',
+  balanceFirst = false,
 }: {
   customer: Customer;
   /** `YYYY-MM-DD` in São Paulo; defaults to now. For "vence em N dias". */
   today?: string;
   className?: string;
+  /**
+   * The first frame shows who it is and the balances; the rest (expirations, revenue, reward
+   * counters, history) follows in the next one. At the counter, where the search's answer
+   * also mounts the sale form, this halves the work before the balance is on screen.
+   */
+  balanceFirst?: boolean;
 }) {
   const headingId = useId();
+  const details = usePaintedOnce(balanceFirst);
   const { carteira } = customer;
   const expiredTotal = carteira.pontos_vencidos.reduce((sum, e) => sum + e.pontos, 0);
-  const pendingRewards = COUNTER_COLUMNS.reduce(
-    (sum, c) => sum + customer[rewardCounterKey('pendente_resgate', c.category)],
-    0,
-  );
 
   return (
     <section
@@ -136,6 +161,19 @@ export function CustomerPanel({
         </div>
       </dl>
 
+      {details && <Details customer={customer} today={today ?? todayInSaoPaulo()} />}
+    </section>
+  );
+}
+
+function Details({ customer, today }: { customer: Customer; today: string }) {
+  const { carteira } = customer;
+  const pendingRewards = COUNTER_COLUMNS.reduce(
+    (sum, c) => sum + customer[rewardCounterKey('pendente_resgate', c.category)],
+    0,
+  );
+  return (
+    <>
       <div className="grid grid-cols-1 gap-3 @md:grid-cols-[1fr_auto]">
         <Expirations entries={carteira.pontos_vencendo} today={today} />
         <dl className="grid grid-cols-[auto_auto] content-start gap-x-3 text-sm">
@@ -159,7 +197,7 @@ export function CustomerPanel({
       <RewardCounters customer={customer} pending={pendingRewards} />
 
       <History entries={carteira.historico} />
-    </section>
+    </>
   );
 }
 
