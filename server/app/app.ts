@@ -15,7 +15,7 @@ import type { Circuit } from './postings/circuit';
 import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
-import { securityHeaders } from './security';
+import { securityHeaders, setResponseHeaders } from './security';
 import { createStaticHandler } from './static';
 
 export type { Upstream } from './proxy';
@@ -89,7 +89,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
   app.use(access.hostGuard);
   app.use('/api/*', async (c, next) => {
     await next();
-    c.res.headers.set('Cache-Control', 'no-store');
+    setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
 
   /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */

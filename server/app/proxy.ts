@@ -121,6 +121,24 @@ function upstreamRequestHeaders(c: Context, o: ProxyOptions): Headers {
   return headers;
 }
 
+const RELAYED = new Set<string>(RELAYED_RESPONSE_HEADERS);
+
+/**
+ * The answer itself with only the relayed headers (and `Cache-Control: no-store`): its body
+ * is not copied. Headers that cannot change (a `fetch` answer) get a new Response instead.
+ */
+function keepRelayedHeaders(res: Response): Response {
+  try {
+    const headers = res.headers;
+    for (const name of [...headers.keys()]) if (!RELAYED.has(name)) headers.delete(name);
+    headers.set('cache-control', 'no-store');
+    return res;
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return new Response(res.body, { status: res.status, headers: relayedHeaders(res.headers) });
+  }
+}
+
 function relayedHeaders(from: Headers): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of RELAYED_RESPONSE_HEADERS) {
@@ -143,9 +161,11 @@ export function createProxyHandler(o: ProxyOptions) {
 
   /**
    * The embedded sandbox (in this process, over a local SQLite file): called with the
-   * browser's request as it is (its body stream, the tokens and the allowed headers), its
-   * answer streamed back with the relayed headers. No timer, no copy of either body: nothing
-   * between them can stall, and the sandbox's answers are bounded by its own page sizes.
+   * browser's body as it came (its length declared and within the limit, which HTTP framing
+   * holds it to), the tokens and the allowed headers; its answer, already a whole string in
+   * memory, goes back as it is with only the relayed headers. No timer (nothing between them
+   * can stall) and no web streams: reading the body as a stream, then relaying the answer as
+   * one (sent chunked), cost more than the sandbox's own work on a lookup.
    */
   async function embedded(
     c: Context<{ Variables: RequestLogVars }>,
@@ -153,6 +173,7 @@ export function createProxyHandler(o: ProxyOptions) {
     method: string,
     withBody: boolean,
   ): Promise<Response> {
+    const body = withBody ? await c.req.arrayBuffer() : null;
     let res: Response;
     try {
       res = await o.upstream.fetch(
@@ -160,10 +181,8 @@ export function createProxyHandler(o: ProxyOptions) {
         new Request(url.origin + url.pathname + url.search, {
           method,
           headers: upstreamRequestHeaders(c, o),
-          body: withBody ? c.req.raw.body : null,
+          body: body !== null && body.byteLength > 0 ? body : null,
           redirect: 'manual',
-          // @ts-expect-error: Node's fetch needs `duplex` for a stream body; lib.dom lacks it
-          duplex: 'half',
         }),
       );
     } catch (err) {
@@ -176,12 +195,11 @@ export function createProxyHandler(o: ProxyOptions) {
       return fail(c, 502, messages.badUpstream);
     }
     const status = res.status as ContentfulStatusCode;
-    const headers = relayedHeaders(res.headers);
     if (NULL_BODY_STATUSES.has(status)) {
       await res.body?.cancel();
-      return c.body(null, status as 204, headers);
+      return c.body(null, status as 204, relayedHeaders(res.headers));
     }
-    return new Response(res.body, { status, headers });
+    return keepRelayedHeaders(res);
   }
 
   return async (c: Context<{ Variables: RequestLogVars }>): Promise<Response> => {

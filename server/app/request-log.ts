@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { Logger } from 'pino';
+import { setResponseHeaders } from './security';
 
 /** A client's own `x-request-id` is kept when it is short and plain; otherwise a new one. */
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{8,64}$/;
@@ -41,7 +42,7 @@ export function requestLog(
     const requestId = given !== undefined && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
     c.set('requestId', requestId);
     await next();
-    c.res.headers.set('x-request-id', requestId);
+    setResponseHeaders(c, (h) => h.set('x-request-id', requestId));
     const status = c.res.status;
     const line: Record<string, unknown> = {
       requestId,
