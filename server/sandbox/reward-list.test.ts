@@ -221,11 +221,17 @@ describe('reward list query plans', () => {
       };
       const plans = store.rewardListPlans(1, query, CREATED);
       expect(plans.length).toBeGreaterThan(0);
-      for (const plan of plans) {
+      for (const { sql, plan } of plans) {
         const text = plan.join('\n');
         expect(text).not.toMatch(/\bSCAN\b/);
         expect(text).not.toMatch(/TEMP B-TREE/);
         expect(text).toMatch(/SEARCH (premios_cliente|premios_cliente_resumo) USING/);
+        // One lower and one upper bound per date column: with two, the planner may bound
+        // the index range by the wider pair and read a whole date range to reach a page.
+        for (const column of ['data_conquista_ms', 'valido_ate_ms', 'data_resgate_ms']) {
+          expect(sql.split(`${column} >=`).length, sql).toBeLessThanOrEqual(2);
+          expect(sql.split(`${column} <`).length, sql).toBeLessThanOrEqual(2);
+        }
       }
     }
   });

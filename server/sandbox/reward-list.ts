@@ -68,8 +68,18 @@ const RANGE: Record<Exclude<Plan['campo'], 'data_conquista_ms'>, [string, string
 
 const floorDay = (ms: number): number => Math.floor(ms / DAY_MS);
 
-/** The WHERE terms a record must meet, over premios_cliente's columns (no table alias). */
-function rowTerms(p: Plan, params: Params): string[] {
+/**
+ * The WHERE terms a record must meet, over premios_cliente's columns (no table alias).
+ * `conquista`: a window of data_conquista_ms (a day, the days of a page) the statement reads;
+ * it is intersected with a data_conquista range filter, so the statement has one lower and
+ * one upper bound on that column and the index range is exactly the window (with two of
+ * each, the planner may bound the scan by the filter's and read the whole range).
+ */
+function rowTerms(
+  p: Plan,
+  params: Params,
+  conquista?: { lo: number; hi: number },
+): string[] {
   const terms = ['estabelecimento_id = @est'];
   params.est = p.est;
   if (p.cliente !== null) {
@@ -88,13 +98,28 @@ function rowTerms(p: Plan, params: Params): string[] {
       params.status = p.status;
     }
   }
-  if (p.desde !== null) {
-    terms.push(`${p.campo} >= @desde`);
-    params.desde = p.desde;
+  let desde = p.desde;
+  let ate = p.ate;
+  if (conquista !== undefined) {
+    let lo = conquista.lo;
+    let hi = conquista.hi;
+    if (p.campo === 'data_conquista_ms') {
+      if (desde !== null) lo = Math.max(lo, desde);
+      if (ate !== null) hi = Math.min(hi, ate);
+      desde = null;
+      ate = null;
+    }
+    terms.push('data_conquista_ms >= @conquista_lo', 'data_conquista_ms < @conquista_hi');
+    params.conquista_lo = lo;
+    params.conquista_hi = hi;
   }
-  if (p.ate !== null) {
+  if (desde !== null) {
+    terms.push(`${p.campo} >= @desde`);
+    params.desde = desde;
+  }
+  if (ate !== null) {
     terms.push(`${p.campo} < @ate`);
-    params.ate = p.ate;
+    params.ate = ate;
   }
   return terms;
 }
@@ -168,6 +193,11 @@ interface Statements {
   params: Params;
 }
 
+export interface StatementPlan {
+  sql: string;
+  plan: string[];
+}
+
 export function createRewardList(db: Db) {
   const cache = new Map<string, ReturnType<Db['prepare']>>();
   const prepared = (sql: string): ReturnType<Db['prepare']> => {
@@ -214,10 +244,7 @@ export function createRewardList(db: Db) {
   /** Exact count of one day's matching records (over the covering index). */
   function dayCount(p: Plan, dia: number, run: (s: Statements) => unknown): number {
     const params: Params = {};
-    const terms = rowTerms(p, params);
-    terms.push('data_conquista_ms >= @dia_lo', 'data_conquista_ms < @dia_hi');
-    params.dia_lo = dia * DAY_MS;
-    params.dia_hi = (dia + 1) * DAY_MS;
+    const terms = rowTerms(p, params, { lo: dia * DAY_MS, hi: (dia + 1) * DAY_MS });
     const sql = `SELECT COUNT(*) AS n FROM premios_cliente INDEXED BY premios_cliente_lista
                  WHERE ${terms.join(' AND ')}`;
     return (run({ sql, params }) as { n: number } | undefined)?.n ?? 0;
@@ -282,18 +309,11 @@ export function createRewardList(db: Db) {
     }
     if (start === null || end === null) return { total, rows: [] };
     const pageParams: Params = {};
-    const terms = rowTerms(p, pageParams);
-    terms.push('data_conquista_ms < @dia_hi', 'data_conquista_ms >= @dia_lo');
+    const terms = rowTerms(p, pageParams, { lo: end * DAY_MS, hi: (start.dia + 1) * DAY_MS });
     const rows = all({
       sql: `SELECT ${COLUMNS} FROM premios_cliente INDEXED BY premios_cliente_lista
             WHERE ${terms.join(' AND ')} ${order} LIMIT @limit OFFSET @skip`,
-      params: {
-        ...pageParams,
-        dia_hi: (start.dia + 1) * DAY_MS,
-        dia_lo: end * DAY_MS,
-        limit,
-        skip: start.skip,
-      },
+      params: { ...pageParams, limit, skip: start.skip },
     });
     return { total, rows: withNames(rows) };
   }
@@ -316,14 +336,14 @@ export function createRewardList(db: Db) {
       );
     },
 
-    /** `EXPLAIN QUERY PLAN` of every statement `list` runs for a query (tests). */
-    plans(estId: number, query: RewardQuery, q: string | null, nowMs: number): string[][] {
-      const out: string[][] = [];
+    /** Every statement `list` runs for a query and its `EXPLAIN QUERY PLAN` (tests). */
+    plans(estId: number, query: RewardQuery, q: string | null, nowMs: number): StatementPlan[] {
+      const out: StatementPlan[] = [];
       const explain = (s: Statements): unknown[] => {
         const plan = db.prepare(`EXPLAIN QUERY PLAN ${s.sql}`).all(s.params) as {
           detail: string;
         }[];
-        out.push(plan.map((r) => r.detail));
+        out.push({ sql: s.sql, plan: plan.map((r) => r.detail) });
         // Run it too, so the walk reaches the statements a real call would reach.
         return prepared(s.sql).all(s.params);
       };

@@ -22,7 +22,7 @@ import {
   rewardValidUntil,
 } from './rules/time';
 import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
-import { createRewardList } from './reward-list';
+import { createRewardList, type StatementPlan } from './reward-list';
 import {
   remainingAfterDebits,
   walletAt,
@@ -571,7 +571,7 @@ export function createStore(db: Db) {
     },
 
     /** EXPLAIN QUERY PLAN of every statement a reward list query runs (tests). */
-    rewardListPlans(estId: number, query: RewardQuery, nowMs: number): string[][] {
+    rewardListPlans(estId: number, query: RewardQuery, nowMs: number): StatementPlan[] {
       const q = query.q === undefined ? null : searchable(query.q);
       return rewardList.plans(estId, query, q, nowMs);
     },
