@@ -250,6 +250,45 @@ describe.each(engines)('store on %s', (engine) => {
     await store.close();
   });
 
+  test.runIf(engine === 'sqlite')(
+    'a prepared statement run while a transaction is open waits for it: not rolled back with it, not left unflushed',
+    async () => {
+      const { store } = await fresh();
+      const { conn } = store.sqlite!;
+      const add = conn.prepare(
+        'insert into lockouts (key, failures, window_start, strikes) values (?, 0, 0, 0)',
+      );
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const failing = store.transaction(
+        async (trx) => {
+          await trx
+            .insertInto('lockouts')
+            .values({ key: 'in-transaction', failures: 0, window_start: 0, strikes: 0 })
+            .execute();
+          await gate;
+          throw new Error('boom');
+        },
+        { durable: false },
+      );
+      // Let the transaction begin and insert its row.
+      await new Promise((r) => setTimeout(r, 10));
+      let level: unknown = null;
+      const outside = store.sqlite!.run(() => {
+        level = conn.pragma('synchronous', { simple: true });
+        return add.run('outside').changes;
+      });
+      release();
+      await expect(failing).rejects.toThrow('boom');
+      expect(await outside).toBe(1);
+      // FULL (2): the relaxed level of the transaction was not in force when it ran.
+      expect(level).toBe(2);
+      const keys = await store.db.selectFrom('lockouts').select('key').execute();
+      expect(keys.map((k) => k.key)).toEqual(['outside']);
+      await store.close();
+    },
+  );
+
   test('notify reaches listeners (every replica on PostgreSQL)', async () => {
     const { store, where } = await fresh();
     const other = await replica(store, where);

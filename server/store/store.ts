@@ -43,10 +43,32 @@ export interface TransactionOptions {
   durable?: boolean;
 }
 
+/**
+ * The SQLite connection itself, for a hot path that prepares its statements once instead of
+ * building each with Kysely (which compiles and prepares every statement on every call: a
+ * posting's journaling cost ~1 ms more that way).
+ */
+export interface SqliteAccess {
+  /** Prepare statements on it; run them only inside `run`. */
+  readonly conn: BetterSqlite3.Database;
+  /**
+   * Runs `fn` on the connection when no `store.transaction` holds it (at once when none does,
+   * else after it): `fn` is synchronous, so nothing interleaves with it. With `transaction`,
+   * inside BEGIN IMMEDIATE … COMMIT (rolled back when `fn` throws), flushed unless
+   * `durable: false` (see TransactionOptions).
+   */
+  run<T>(
+    fn: (conn: BetterSqlite3.Database) => T,
+    options?: { transaction?: boolean } & TransactionOptions,
+  ): Promise<T>;
+}
+
 export interface Store {
   readonly engine: Engine;
   /** The query builder. Prefer the helpers in terminals.ts / limits.ts where one exists. */
   readonly db: Kysely<Database>;
+  /** SQLite only (null on PostgreSQL): the connection for prepared statements. */
+  readonly sqlite: SqliteAccess | null;
   now(): number;
   /**
    * Runs `fn` in one transaction (committed when it resolves, rolled back when it throws).
@@ -119,14 +141,48 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
   const events = new EventEmitter();
   events.setMaxListeners(0);
+  /**
+   * `transaction` callbacks in progress: they hold the connection across awaits (an open
+   * transaction, or the relaxed sync level), so `sqlite.run` must wait for them.
+   */
+  let held = 0;
+  const relaxedSync = <T>(durable: boolean | undefined, fn: () => T): T => {
+    if (durable !== false) return fn();
+    // The connection's level (FULL) comes back before anything else can use it.
+    conn.pragma('synchronous = NORMAL');
+    try {
+      return fn();
+    } finally {
+      conn.pragma('synchronous = FULL');
+    }
+  };
+  const runSync = <T>(
+    fn: (c: BetterSqlite3.Database) => T,
+    o: { transaction?: boolean } & TransactionOptions,
+  ): T =>
+    o.transaction === true
+      ? relaxedSync(o.durable, () => conn.transaction(() => fn(conn)).immediate())
+      : fn(conn);
   return {
     engine: 'sqlite',
     db,
+    sqlite: {
+      conn,
+      run(fn, options = {}) {
+        if (held > 0) return db.connection().execute(async () => runSync(fn, options));
+        try {
+          return Promise.resolve(runSync(fn, options));
+        } catch (err) {
+          return Promise.reject(err as Error);
+        }
+      },
+    },
     now,
     transaction: (fn, options) =>
       // One connection: holding it for the whole callback serialises transactions in-process;
       // IMMEDIATE takes the write lock up front (no upgrade deadlock with another process).
       db.connection().execute(async (c) => {
+        held += 1;
         const relaxed = options?.durable === false;
         // The connection's level (FULL) comes back before anything else can use it.
         if (relaxed) conn.pragma('synchronous = NORMAL');
@@ -142,6 +198,7 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
           }
         } finally {
           if (relaxed) conn.pragma('synchronous = FULL');
+          held -= 1;
         }
       }),
     lock: (qb) => qb,
@@ -181,6 +238,7 @@ function openPostgres(connectionString: string, now: () => number): Store {
   return {
     engine: 'postgres',
     db,
+    sqlite: null,
     now,
     transaction: (fn, options) =>
       db.transaction().execute(async (trx) => {
