@@ -199,7 +199,8 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
     cleanups.push(() => journaled.close());
 
     // The disk's cost of one durable commit, for reading the figures: a journaled posting
-    // commits once before it is sent (and once after, off the answer's path).
+    // flushes once before it is sent, in place of the plain path's flushed password
+    // reservation (and settles after its answer with an unflushed commit).
     const commitDb = new Database(o.commitDb);
     cleanups.push(() => void commitDb.close());
     commitDb.pragma('journal_mode = WAL');
