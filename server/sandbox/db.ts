@@ -50,6 +50,31 @@ function decrementSummary(row: 'OLD'): string {
             AND premio_id = ${row}.premio_id AND status = ${row}.status;`;
 }
 
+/** premios_cliente_resgate's day of data_resgate starts at 03:00 UTC (São Paulo's midnight). */
+export const REDEEMED_DAY_SHIFT_MS = 3 * 3_600_000;
+
+function redeemedKey(row: 'NEW' | 'OLD'): string[] {
+  return [
+    `${row}.estabelecimento_id`,
+    dayOf(`${row}.data_conquista_ms`),
+    dayOf(`(${row}.data_resgate_ms - ${REDEEMED_DAY_SHIFT_MS})`),
+    `${row}.premio_id`,
+  ];
+}
+
+function upsertRedeemed(row: 'NEW'): string {
+  return `INSERT INTO premios_cliente_resgate (estabelecimento_id, dia, dia_resgate, premio_id, n)
+          VALUES (${redeemedKey(row).join(', ')}, 1)
+          ON CONFLICT (estabelecimento_id, dia, dia_resgate, premio_id) DO UPDATE SET n = n + 1;`;
+}
+
+function decrementRedeemed(row: 'OLD'): string {
+  const [est, dia, resgate, premio] = redeemedKey(row);
+  return `UPDATE premios_cliente_resgate SET n = n - 1
+          WHERE estabelecimento_id = ${est} AND dia = ${dia} AND dia_resgate = ${resgate}
+            AND premio_id = ${premio};`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -221,6 +246,49 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX cartela_aberta ON cartela (cliente_id, data_ms, id) WHERE restante > 0;
       CREATE INDEX cartela_sem_restante ON cartela (cliente_id) WHERE restante IS NULL;
       CREATE INDEX debitos_cliente_momento ON debitos (cliente_id, momento_ms);
+    `,
+  },
+  {
+    version: 4,
+    name: 'reward counts per day won and day redeemed',
+    // A data_resgate range cuts through the ~30 days of records redeemed around each of its
+    // ends (a reward is redeemed within its validity), so premios_cliente_resumo leaves those
+    // days partial. premios_cliente_resgate counts records per UTC day won, São Paulo standard
+    // day redeemed (floor((data_resgate_ms - 3 h) / day): a range bound at a UTC-3 local
+    // midnight falls between two of them) and reward: such a day's exact count is a sum of a
+    // few hundred rows. Only records with a data_resgate (status resgatado) are counted.
+    sql: `
+      CREATE TABLE premios_cliente_resgate (
+        estabelecimento_id INTEGER NOT NULL,
+        dia                INTEGER NOT NULL, -- floor(data_conquista_ms / 86400000)
+        dia_resgate        INTEGER NOT NULL, -- floor((data_resgate_ms - 10800000) / 86400000)
+        premio_id          INTEGER NOT NULL,
+        n                  INTEGER NOT NULL,
+        PRIMARY KEY (estabelecimento_id, dia, dia_resgate, premio_id)
+      ) WITHOUT ROWID;
+
+      CREATE TRIGGER premios_cliente_resgate_insert AFTER INSERT ON premios_cliente
+      WHEN NEW.data_resgate_ms IS NOT NULL BEGIN
+        ${upsertRedeemed('NEW')}
+      END;
+      CREATE TRIGGER premios_cliente_resgate_update_old AFTER UPDATE ON premios_cliente
+      WHEN OLD.data_resgate_ms IS NOT NULL BEGIN
+        ${decrementRedeemed('OLD')}
+      END;
+      CREATE TRIGGER premios_cliente_resgate_update_new AFTER UPDATE ON premios_cliente
+      WHEN NEW.data_resgate_ms IS NOT NULL BEGIN
+        ${upsertRedeemed('NEW')}
+      END;
+      CREATE TRIGGER premios_cliente_resgate_delete AFTER DELETE ON premios_cliente
+      WHEN OLD.data_resgate_ms IS NOT NULL BEGIN
+        ${decrementRedeemed('OLD')}
+      END;
+
+      INSERT INTO premios_cliente_resgate
+      SELECT estabelecimento_id, ${dayOf('data_conquista_ms')} AS d,
+             ${dayOf(`(data_resgate_ms - ${REDEEMED_DAY_SHIFT_MS})`)} AS r, premio_id, COUNT(*)
+      FROM premios_cliente WHERE data_resgate_ms IS NOT NULL
+      GROUP BY estabelecimento_id, d, r, premio_id;
     `,
   },
 ];

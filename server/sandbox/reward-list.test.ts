@@ -201,6 +201,16 @@ describe('reward list query plans', () => {
     ['valido_ate from', { filtrar_por: 'valido_ate', data_inicio: '2026-10-01' }],
     ['data_resgate until', { filtrar_por: 'data_resgate', data_fim: '2026-10-01' }],
     [
+      'data_resgate range + status',
+      {
+        filtrar_por: 'data_resgate',
+        data_inicio: '2026-09-10',
+        data_fim: '2026-10-20',
+        status: 'resgatado',
+      },
+    ],
+    ['data_resgate from + q', { filtrar_por: 'data_resgate', data_inicio: '2026-10-01', q: 'vale' }],
+    [
       'estornado_em range + categoria + status',
       {
         filtrar_por: 'estornado_em',
@@ -211,7 +221,7 @@ describe('reward list query plans', () => {
       },
     ],
   ];
-  test.each(variants)('%s: no full scan, no sort, deep pages included', (_label, extra) => {
+  test.each(variants)('%s: no full scan, no sort, deep pages included', (label, extra) => {
     for (const page of [1, 5, 40]) {
       const query: RewardQuery = {
         filtrar_por: 'data_conquista',
@@ -225,13 +235,21 @@ describe('reward list query plans', () => {
         const text = plan.join('\n');
         expect(text).not.toMatch(/\bSCAN\b/);
         expect(text).not.toMatch(/TEMP B-TREE/);
-        expect(text).toMatch(/SEARCH (premios_cliente|premios_cliente_resumo) USING/);
+        expect(text).toMatch(
+          /SEARCH (premios_cliente|premios_cliente_resumo|premios_cliente_resgate) USING/,
+        );
         // One lower and one upper bound per date column: with two, the planner may bound
         // the index range by the wider pair and read a whole date range to reach a page.
         for (const column of ['data_conquista_ms', 'valido_ate_ms', 'data_resgate_ms']) {
           expect(sql.split(`${column} >=`).length, sql).toBeLessThanOrEqual(2);
           expect(sql.split(`${column} <`).length, sql).toBeLessThanOrEqual(2);
         }
+      }
+      if (label.startsWith('data_resgate')) {
+        // The days a redemption range cuts through are counted from the per-day-redeemed
+        // table, never record by record.
+        expect(plans.some((s) => s.sql.includes('premios_cliente_resgate'))).toBe(true);
+        expect(plans.filter((s) => s.sql.includes('COUNT(*)'))).toEqual([]);
       }
     }
   });

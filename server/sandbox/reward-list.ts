@@ -18,7 +18,7 @@
 // `expirado` is never stored: a `pendente_resgate` record whose valido_ate second has passed
 // (`valido_ate_ms + 1000 <= now`) reads as expirado, and filters follow that exactly.
 
-import type { Db } from './db';
+import { REDEEMED_DAY_SHIFT_MS, type Db } from './db';
 import type { Category, Status, StoredStatus } from './rules/rewards';
 import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from './rules/time';
 import type { RewardQuery } from './rules/validation';
@@ -251,6 +251,44 @@ export function createRewardList(db: Db) {
   }
 
   /**
+   * Exact counts of the partial days of a data_resgate range from premios_cliente_resgate, a
+   * run of consecutive partial days per statement; null when the table cannot answer (other
+   * filters, a bound that is not a São Paulo standard-time midnight).
+   */
+  function redeemedCounts(
+    p: Plan,
+    days: readonly { dia: number; partial: number }[],
+    all: (s: Statements) => unknown[],
+  ): Map<number, number> | null {
+    if (p.campo !== 'data_resgate_ms') return null;
+    // Only resgatado records have a data_resgate: any other status filter matches none.
+    if (p.status !== null && p.status !== 'resgatado') return null;
+    const bucket = (ms: number): number | null =>
+      (ms - REDEEMED_DAY_SHIFT_MS) % DAY_MS === 0 ? (ms - REDEEMED_DAY_SHIFT_MS) / DAY_MS : null;
+    const from = p.desde === null ? null : bucket(p.desde);
+    const to = p.ate === null ? null : bucket(p.ate);
+    if ((p.desde !== null && from === null) || (p.ate !== null && to === null)) return null;
+    const partial = days.filter((d) => d.partial).map((d) => d.dia); // newest first
+    const counts = new Map<number, number>(partial.map((dia) => [dia, 0]));
+    const terms = ['estabelecimento_id = @est', 'dia >= @lo', 'dia <= @hi'];
+    if (p.premios !== null) terms.push(`premio_id IN (${p.premios.join(', ')})`);
+    if (from !== null) terms.push('dia_resgate >= @from');
+    if (to !== null) terms.push('dia_resgate < @to');
+    const sql = `SELECT dia, SUM(n) AS n FROM premios_cliente_resgate
+                 WHERE ${terms.join(' AND ')} GROUP BY dia`;
+    for (let i = 0; i < partial.length; ) {
+      let j = i;
+      while (j + 1 < partial.length && partial[j + 1] === (partial[j] as number) - 1) j++;
+      const params: Params = { est: p.est, lo: partial[j] as number, hi: partial[i] as number };
+      if (from !== null) params.from = from;
+      if (to !== null) params.to = to;
+      for (const r of all({ sql, params }) as { dia: number; n: number }[]) counts.set(r.dia, r.n);
+      i = j + 1;
+    }
+    return counts;
+  }
+
+  /**
    * The total and one page. `run` executes a statement (`get` for counts, `all` for rows);
    * the plan test passes one that explains instead.
    */
@@ -297,11 +335,12 @@ export function createRewardList(db: Db) {
     }[];
     // The page runs from the day holding record `offset` to the day holding its last record
     // (or the oldest matching day): the scan is bounded on both sides.
+    const redeemed = redeemedCounts(p, days, all);
     let total = 0;
     let start: { dia: number; skip: number } | null = null;
     let end: number | null = null;
     for (const d of days) {
-      const n = d.partial ? dayCount(p, d.dia, get) : d.whole;
+      const n = d.partial ? (redeemed?.get(d.dia) ?? dayCount(p, d.dia, get)) : d.whole;
       if (n === 0) continue;
       if (start === null && offset < total + n) start = { dia: d.dia, skip: offset - total };
       total += n;
