@@ -3,9 +3,12 @@
 // - Enter → customer panel, the first search after a page load: from the Enter keydown's
 //   timestamp to the frame after the panel's balance is in the DOM;
 // - keydown → next paint in the amount field: from each keydown's timestamp to the first
-//   task after the next animation frame (≈ when that frame was painted), p95.
+//   task after the next animation frame (≈ when that frame was painted), p95;
+// - the same keystrokes on a page holding one bare <input> in the same browser: the floor of
+//   that measurement. A keydown waits for the next frame (headless Chromium draws at 60 Hz),
+//   so even a page that does nothing per key shows up to ~17 ms plus the frame's own work.
 
-import { chromium } from '@playwright/test';
+import { chromium, type Page } from '@playwright/test';
 import { quantile } from './stats';
 
 const LAUNCH_ARGS = [
@@ -27,6 +30,9 @@ export interface BrowserRound {
   /** Every keydown of the amount field, all page loads together. */
   amountKeyToPaintMs: number[];
   amountP95Ms: number;
+  /** The same keystrokes and measurement in a bare <input>, all page loads together. */
+  bareKeyToPaintMs: number[];
+  bareP95Ms: number;
 }
 
 // The in-page scripts are strings: the bench runs through tsx, whose helpers (`__name`) do
@@ -72,6 +78,7 @@ export async function browserRound(
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
   const firstSearchMs: number[] = [];
   const amountKeyToPaintMs: number[] = [];
+  const bareKeyToPaintMs: number[] = [];
   try {
     for (let load = 0; load < o.loads; load++) {
       const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
@@ -94,20 +101,39 @@ export async function browserRound(
       const amount = page.getByLabel('Valor da compra');
       await amount.waitFor();
       await amount.focus();
-      await page.evaluate(ARM_KEY_TO_PAINT);
-      const digits = '1234567890';
-      for (let i = 0; i < o.keystrokes; i++) {
-        // Type digits, then take them back, as a cashier correcting an amount.
-        await page.keyboard.press(i % 12 < 6 ? (digits[i % 10] ?? '1') : 'Backspace');
-        await page.waitForTimeout(40);
-      }
-      await page.waitForTimeout(100);
-      amountKeyToPaintMs.push(...((await page.evaluate('window.__keyToPaint')) as number[]));
+      amountKeyToPaintMs.push(...(await typeAmount(page, o.keystrokes)));
+      // The floor: the same keys in a bare page of the same browser, right after.
+      await page.setContent('<label>Valor <input id="bare" inputmode="numeric"></label>');
+      await page.locator('#bare').focus();
+      bareKeyToPaintMs.push(...(await typeAmount(page, o.keystrokes)));
       await context.close();
     }
   } finally {
     await browser.close();
   }
-  const sorted = [...amountKeyToPaintMs].sort((a, b) => a - b);
-  return { firstSearchMs, amountKeyToPaintMs, amountP95Ms: quantile(sorted, 0.95) };
+  const p95 = (xs: number[]) =>
+    quantile(
+      [...xs].sort((a, b) => a - b),
+      0.95,
+    );
+  return {
+    firstSearchMs,
+    amountKeyToPaintMs,
+    amountP95Ms: p95(amountKeyToPaintMs),
+    bareKeyToPaintMs,
+    bareP95Ms: p95(bareKeyToPaintMs),
+  };
+}
+
+/** Types into the focused field and returns each keydown's time to the next paint. */
+async function typeAmount(page: Page, keystrokes: number): Promise<number[]> {
+  await page.evaluate(ARM_KEY_TO_PAINT);
+  const digits = '1234567890';
+  for (let i = 0; i < keystrokes; i++) {
+    // Type digits, then take them back, as a cashier correcting an amount.
+    await page.keyboard.press(i % 12 < 6 ? (digits[i % 10] ?? '1') : 'Backspace');
+    await page.waitForTimeout(40);
+  }
+  await page.waitForTimeout(100);
+  return (await page.evaluate('window.__keyToPaint')) as number[];
 }
