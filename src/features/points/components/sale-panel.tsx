@@ -1,6 +1,12 @@
-import { useState, type Ref } from 'react';
+import { useCallback, useState, type RefCallback } from 'react';
 import type * as z from 'zod/mini';
-import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
+import {
+  useController,
+  useForm,
+  useWatch,
+  type Control,
+  type UseFormReturn,
+} from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
 import { isPasswordLock, type ApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
@@ -42,7 +48,7 @@ type Props = {
   unavailable?: boolean;
   password: string | null;
   posting: ReturnType<typeof usePosting>;
-  amountRef?: Ref<HTMLInputElement>;
+  amountRef?: RefCallback<HTMLInputElement>;
 };
 
 function firstError(
@@ -190,35 +196,51 @@ export function SalePanel({
         </fieldset>
       )}
 
-      <Controller
-        control={sale.control}
-        name="valor"
-        render={({ field, fieldState }) => (
-          <MoneyInput
-            ref={(el) => {
-              field.ref(el);
-              if (typeof amountRef === 'function') amountRef(el);
-              else if (amountRef) amountRef.current = el;
-            }}
-            name={field.name}
-            label="Valor da compra"
-            value={field.value}
-            onChange={(cents) => {
-              field.onChange(cents);
-              if (sale.formState.errors.valor) sale.clearErrors('valor');
-            }}
-            onBlur={field.onBlur}
-            error={fieldState.error?.message}
-            hint="Digite só os números: 1050 = R$ 10,50."
-            inputClassName="text-2xl font-semibold py-3"
-          />
-        )}
-      />
+      <AmountField form={sale} amountRef={amountRef} />
 
       <Basket form={sale} />
 
       <SubmitRow control={sale.control} sending={sending} locked={posting.locked} />
     </form>
+  );
+}
+
+/**
+ * The amount. A digit re-renders this field (and SubmitRow) only; its ref callback is the same
+ * function from one render to the next, so React does not detach and re-attach it (and
+ * react-hook-form re-register the element) on every key.
+ */
+function AmountField({
+  form,
+  amountRef,
+}: {
+  form: UseFormReturn<SaleValues>;
+  amountRef?: RefCallback<HTMLInputElement> | undefined;
+}) {
+  const { field, fieldState } = useController({ control: form.control, name: 'valor' });
+  const fieldRef = field.ref;
+  const ref = useCallback(
+    (el: HTMLInputElement | null) => {
+      fieldRef(el);
+      amountRef?.(el);
+    },
+    [fieldRef, amountRef],
+  );
+  return (
+    <MoneyInput
+      ref={ref}
+      name={field.name}
+      label="Valor da compra"
+      value={field.value}
+      onChange={(cents) => {
+        field.onChange(cents);
+        if (form.formState.errors.valor) form.clearErrors('valor');
+      }}
+      onBlur={field.onBlur}
+      error={fieldState.error?.message}
+      hint="Digite só os números: 1050 = R$ 10,50."
+      inputClassName="text-2xl font-semibold py-3"
+    />
   );
 }
 
