@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { namesPassword, portugueseDuration } from './access';
+import { revokeTerminal } from '../store';
 import { makeApp } from './test-helpers';
 
 const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
@@ -35,6 +36,19 @@ describe('per-terminal rate limits', () => {
     const { store } = await a.ready;
     const b = makeApp({ limits, store }); // a second terminal on the same store
     expect((await b.app.request(BUSCAR, json)).status).toBe(200);
+  });
+});
+
+describe('terminal credential', () => {
+  test('a terminal revoked while its requests are answered is refused from the next one on', async () => {
+    const { app, ready, received } = makeApp({}, 'caixa');
+    for (let i = 0; i < 3; i++) expect((await app.request(BUSCAR, json)).status).toBe(200);
+    const { store } = await ready;
+    const [terminal] = await store.db.selectFrom('terminals').select('id').execute();
+    expect(await revokeTerminal(store, terminal!.id)).toBe(true);
+    const res = await app.request(BUSCAR, json);
+    expect(res.status).toBe(401);
+    expect(received).toHaveLength(3);
   });
 });
 

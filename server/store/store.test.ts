@@ -14,6 +14,7 @@ import {
   refundFailure,
   redeemCode,
   revokeTerminal,
+  TERMINAL_TRUST_MS,
 } from './index';
 import type { Store } from './index';
 import type { StoreOptions } from './store';
@@ -119,6 +120,69 @@ describe.each(engines)('store on %s', (engine) => {
     expect(await activeTerminal(reopened, added.terminal.id, nonce)).toBeNull();
     expect((await listTerminals(reopened))[0]?.status).toBe('revogado');
     await reopened.close();
+  });
+
+  test('a terminal checked once and kept in memory is refused as soon as it is revoked, here or elsewhere', async () => {
+    const { store, where } = await fresh();
+    const enroll = async (name: string) => {
+      const added = await addTerminal(store, { name, role: 'caixa' });
+      return { id: added.terminal.id, nonce: (await redeemCode(store, added.code))!.nonce };
+    };
+    const here = await enroll('Caixa 1');
+    const elsewhere = await enroll('Caixa 2');
+    // PostgreSQL keeps a terminal only once it hears the other replicas: let it subscribe.
+    for (let i = 0; i < 3; i++) {
+      expect(await activeTerminal(store, here.id, here.nonce)).not.toBeNull();
+      expect(await activeTerminal(store, elsewhere.id, elsewhere.nonce)).not.toBeNull();
+      if (engine === 'postgres') await new Promise((r) => setTimeout(r, 300));
+    }
+
+    // Revoked through this store: refused on the very next check.
+    await revokeTerminal(store, here.id);
+    expect(await activeTerminal(store, here.id, here.nonce)).toBeNull();
+
+    // Revoked by another connection: `npm run terminal` (another process on the SQLite file,
+    // its data_version changes) or another replica (PostgreSQL NOTIFY).
+    const other = await openStore(where);
+    const started = performance.now();
+    await revokeTerminal(other, elsewhere.id);
+    let refusedAfter = -1;
+    let checks = 0;
+    while (performance.now() - started < 5_000) {
+      checks++;
+      if ((await activeTerminal(store, elsewhere.id, elsewhere.nonce)) === null) {
+        refusedAfter = performance.now() - started;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    console.log(
+      `${engine}: revoked by another connection, refused after ${refusedAfter.toFixed(1)} ms`,
+    );
+    expect(refusedAfter).toBeGreaterThanOrEqual(0);
+    if (engine === 'sqlite') {
+      // No waiting at all: the first check after the commit reads the row again.
+      expect(checks).toBe(1);
+      await other.close();
+      return void (await store.close());
+    }
+    expect(refusedAfter).toBeLessThan(TERMINAL_TRUST_MS);
+
+    // PostgreSQL without a notification (a change behind the store's back): trusted for at
+    // most TERMINAL_TRUST_MS.
+    const third = await enroll('Caixa 3');
+    // Its own enrollment's notification makes this store forget what it kept: let it arrive.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await activeTerminal(store, third.id, third.nonce)).not.toBeNull();
+    await other.db
+      .updateTable('terminals')
+      .set({ revoked_at: t, credential_nonce: null })
+      .where('id', '=', third.id)
+      .execute();
+    expect(await activeTerminal(store, third.id, third.nonce)).not.toBeNull();
+    t += TERMINAL_TRUST_MS;
+    expect(await activeTerminal(store, third.id, third.nonce)).toBeNull();
+    await closeBoth(store, other);
   });
 
   test('a code redeemed by many browsers at once enrolls exactly one', async () => {

@@ -81,6 +81,12 @@ export interface Store {
   ): Promise<T>;
   /** Adds FOR UPDATE on PostgreSQL (a no-op on SQLite, already locked by the transaction). */
   lock<QB extends SelectQueryBuilder<Database, keyof Database, object>>(qb: QB): QB;
+  /**
+   * SQLite: a number that changes whenever another connection commits to the file (`PRAGMA
+   * data_version`: another process such as `npm run terminal`); this store's own commits leave
+   * it as it is. PostgreSQL: null (other replicas' changes are heard through `listen`).
+   */
+  changedElsewhere(): number | null;
   /** Publishes `payload` on `channel`: PostgreSQL NOTIFY (every replica), in-process on SQLite. */
   notify(channel: string, payload: string): Promise<void>;
   /** Subscribes to `channel`; resolves to an unsubscribe function. */
@@ -163,6 +169,7 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
     o.transaction === true
       ? relaxedSync(o.durable, () => conn.transaction(() => fn(conn)).immediate())
       : fn(conn);
+  const dataVersion = conn.prepare('PRAGMA data_version').pluck();
   return {
     engine: 'sqlite',
     db,
@@ -178,6 +185,7 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
       },
     },
     now,
+    changedElsewhere: () => dataVersion.get() as number,
     transaction: (fn, options) =>
       // One connection: holding it for the whole callback serialises transactions in-process;
       // IMMEDIATE takes the write lock up front (no upgrade deadlock with another process).
@@ -246,6 +254,7 @@ function openPostgres(connectionString: string, now: () => number): Store {
         return fn(trx);
       }),
     lock: (qb) => qb.forUpdate() as typeof qb,
+    changedElsewhere: () => null,
     async notify(channel, payload) {
       checkChannel(channel);
       await sql`select pg_notify(${channel}, ${payload})`.execute(db);
