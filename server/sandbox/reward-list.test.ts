@@ -209,7 +209,10 @@ describe('reward list query plans', () => {
         status: 'resgatado',
       },
     ],
-    ['data_resgate from + q', { filtrar_por: 'data_resgate', data_inicio: '2026-10-01', q: 'vale' }],
+    [
+      'data_resgate from + q',
+      { filtrar_por: 'data_resgate', data_inicio: '2026-10-01', q: 'vale' },
+    ],
     [
       'estornado_em range + categoria + status',
       {

@@ -75,11 +75,7 @@ const floorDay = (ms: number): number => Math.floor(ms / DAY_MS);
  * one upper bound on that column and the index range is exactly the window (with two of
  * each, the planner may bound the scan by the filter's and read the whole range).
  */
-function rowTerms(
-  p: Plan,
-  params: Params,
-  conquista?: { lo: number; hi: number },
-): string[] {
+function rowTerms(p: Plan, params: Params, conquista?: { lo: number; hi: number }): string[] {
   const terms = ['estabelecimento_id = @est'];
   params.est = p.est;
   if (p.cliente !== null) {
@@ -276,7 +272,7 @@ export function createRewardList(db: Db) {
     if (to !== null) terms.push('dia_resgate < @to');
     const sql = `SELECT dia, SUM(n) AS n FROM premios_cliente_resgate
                  WHERE ${terms.join(' AND ')} GROUP BY dia`;
-    for (let i = 0; i < partial.length; ) {
+    for (let i = 0; i < partial.length;) {
       let j = i;
       while (j + 1 < partial.length && partial[j + 1] === (partial[j] as number) - 1) j++;
       const params: Params = { est: p.est, lo: partial[j] as number, hi: partial[i] as number };

@@ -357,14 +357,13 @@ describe.each(engines)('store on %s', (engine) => {
     const { store, where } = await fresh();
     const other = await replica(store, where);
     const got: string[] = [];
-    const arrived = new Promise<void>((resolve) => {
-      void other.listen('postings', (p) => {
-        got.push(p);
-        resolve();
-      });
+    let heard!: () => void;
+    const arrived = new Promise<void>((resolve) => (heard = resolve));
+    // listen resolves once LISTEN is registered, so the NOTIFY below cannot precede it.
+    await other.listen('postings', (p) => {
+      got.push(p);
+      heard();
     });
-    // Let LISTEN register before NOTIFY.
-    await new Promise((r) => setTimeout(r, 50));
     await store.notify('postings', '{"id":1}');
     await arrived;
     expect(got).toEqual(['{"id":1}']);

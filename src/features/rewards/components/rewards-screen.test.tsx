@@ -28,8 +28,13 @@ function open(url: string) {
   );
 }
 
-const sentQuery = (mock: ReturnType<typeof stubFetch>, call = 0) =>
-  new URL(String(mock.mock.calls[call]![0]), 'http://x').searchParams;
+/** The list's requests (not the one-record pages of the status totals), oldest first. */
+const listQueries = (mock: ReturnType<typeof stubFetch>) =>
+  mock.mock.calls
+    .map(([u]) => new URL(String(u), 'http://x').searchParams)
+    .filter((q) => q.get('itens_por_pagina') !== '1');
+const firstListQuery = (mock: ReturnType<typeof stubFetch>) => listQueries(mock)[0]!;
+const lastListQuery = (mock: ReturnType<typeof stubFetch>) => listQueries(mock).at(-1)!;
 
 /** The line that says what the list shows ("Mostrando 1–15 de 176"). */
 const summary = () => screen.getAllByRole('status')[0]!;
@@ -80,7 +85,7 @@ test('the request carries the page size and only the filters that are set', asyn
   const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
   open('/premios?status=resgatado&q=vale');
   await screen.findByRole('table');
-  expect(Object.fromEntries(sentQuery(fetchMock))).toEqual({
+  expect(Object.fromEntries(firstListQuery(fetchMock))).toEqual({
     status: 'resgatado',
     q: 'vale',
     itens_por_pagina: '15',
@@ -91,7 +96,7 @@ test('a value in the URL the form cannot offer is not sent, and the form says so
   const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
   open('/premios?status=pendente&id_cliente=7');
   await screen.findByRole('table');
-  expect(Object.fromEntries(sentQuery(fetchMock))).toEqual({
+  expect(Object.fromEntries(firstListQuery(fetchMock))).toEqual({
     id_cliente: '7',
     itens_por_pagina: '15',
   });
@@ -135,10 +140,12 @@ test('a 422 lands at the filter it names', async () => {
 });
 
 test('a service error shows its message and "Tentar de novo" asks again', async () => {
-  let calls = 0;
-  stubFetch(() => {
-    calls += 1;
-    return calls === 1
+  let listCalls = 0;
+  stubFetch((url) => {
+    // The list's first request fails; the status totals' one-record pages answer.
+    if (new URL(String(url), 'http://x').searchParams.get('itens_por_pagina') !== '1')
+      listCalls += 1;
+    return listCalls === 1
       ? jsonResponse(403, { success: false, message: 'Proibido', data: {} })
       : jsonResponse(200, ok(pageOf(1)));
   });
@@ -190,9 +197,7 @@ test('typing a search applies it after a pause, back on page 1', async () => {
   expect(window.location.search).toBe('?page=2'); // not yet
   await waitFor(() => expect(window.location.search).toBe('?q=vale'));
   expect((screen.getByLabelText('Buscar prêmio') as HTMLInputElement).value).toBe('vale ');
-  await waitFor(() =>
-    expect(sentQuery(fetchMock, fetchMock.mock.calls.length - 1).get('q')).toBe('vale'),
-  );
+  await waitFor(() => expect(lastListQuery(fetchMock).get('q')).toBe('vale'));
 });
 
 test('Enter applies the search at once', async () => {

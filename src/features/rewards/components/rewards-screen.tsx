@@ -1,11 +1,10 @@
 // The managers' reward table: filters in the URL, one page of the service's list at a time.
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { navigate, useLocation } from '@/lib/router';
 import { rewardsQuery } from '@/features/rewards/api/list-rewards';
-import { useStatusTotals } from '@/features/rewards/api/status-totals';
 import {
   FILTER_PARAMS,
   applyFilterChange,
@@ -21,7 +20,6 @@ import {
 import { RewardsFilters, type FilterErrors } from './rewards-filters';
 import { pageLabel, PageSizeSelect, RewardsPagination, rangeText } from './rewards-pagination';
 import { ExportButtons, ExportFeedback, useRewardsExport } from './export-rewards';
-import { STATUS_OPTIONS } from './labels';
 import { RewardsList } from './rewards-table';
 import { StatusTotals } from './status-totals';
 
@@ -45,8 +43,6 @@ export function RewardsScreen() {
     // data_inicio after data_fim: the form says so and nothing is sent.
     enabled: rangeError === null,
   });
-  // Requested in the same render as the list; unmounting or new filters cancel both.
-  const totals = useStatusTotals(requestFilters, STATUS_OPTIONS, rangeError === null);
   const exporter = useRewardsExport();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
@@ -88,6 +84,15 @@ export function RewardsScreen() {
       caption.scrollIntoView({ block: 'start' });
     } else headingRef.current?.focus(); // from a page past the end: no table yet
   };
+  // Stable between renders of the same address, so the memoized table skips re-rendering
+  // when only the totals or the export progress change.
+  const focusHeading = useCallback(() => headingRef.current?.focus(), []);
+  const filteredByCustomer = filters.id_cliente !== undefined;
+  const customerHref = useCallback(
+    (id: number) =>
+      rewardsHref(applyFilterChange(parseRewardSearch(searchText).filters, { id_cliente: id })),
+    [searchText],
+  );
   const removeCustomer = () => {
     changeFilters({ id_cliente: undefined });
     headingRef.current?.focus(); // the button goes away with the filter
@@ -127,7 +132,7 @@ export function RewardsScreen() {
 
       {rangeError === null && (
         <StatusTotals
-          totals={totals}
+          filters={requestFilters}
           selected={filters.status}
           onPick={(status) => changeFilters({ status })}
         />
@@ -197,12 +202,8 @@ export function RewardsScreen() {
               pageLabel={pageLabel(data)}
               busy={busy}
               captionRef={captionRef}
-              customerHref={
-                filters.id_cliente === undefined
-                  ? (id) => rewardsHref(applyFilterChange(filters, { id_cliente: id }))
-                  : undefined
-              }
-              onCustomerPick={() => headingRef.current?.focus()}
+              customerHref={filteredByCustomer ? undefined : customerHref}
+              onCustomerPick={focusHeading}
             />
             <RewardsPagination page={data} requested={requestedPage} onGo={goToPage} />
           </>

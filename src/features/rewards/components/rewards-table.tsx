@@ -1,4 +1,4 @@
-import { useId, type RefObject } from 'react';
+import { memo, useId, type RefObject } from 'react';
 import type { RewardRecord } from '@/api/schemas';
 import { formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { Link } from '@/lib/router';
@@ -26,11 +26,14 @@ interface Props {
 const th = 'px-2 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-800 xl:px-3';
 const td = 'px-2 py-2 align-top xl:px-3';
 
-/** The page of rewards: a table, or cards on a narrow screen. */
-export function RewardsList(props: Props) {
+/**
+ * The page of rewards: a table, or cards on a narrow screen. Memoized: the screen re-renders for
+ * totals and export progress, and a page of rows need not follow.
+ */
+export const RewardsList = memo(function RewardsList(props: Props) {
   const cards = useMediaQuery(CARDS_QUERY);
   return cards ? <RewardsCards {...props} /> : <RewardsTable {...props} />;
-}
+});
 
 function Caption({ pageLabel }: { pageLabel: string }) {
   return (

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { RewardStatus } from '@/api/wire';
-import type { StatusTotals as Totals } from '../api/status-totals';
+import type { RewardFilters } from '@/api/requests';
+import { useStatusTotals } from '../api/status-totals';
 import { STATUS_LABELS, STATUS_OPTIONS } from './labels';
 import { formatInteger } from '@/lib/points';
 
@@ -12,7 +13,8 @@ const BAR: Record<RewardStatus, string> = {
 };
 
 interface Props {
-  totals: Totals;
+  /** The list's filters; the totals are of these without status. */
+  filters: RewardFilters;
   /** The status the list is filtered by, if any. */
   selected: RewardStatus | undefined;
   /** Filters the list by a status; the selected one again removes the filter. */
@@ -21,9 +23,12 @@ interface Props {
 
 /**
  * The total per status for the current filters other than status, each a button that filters
- * by it, with a bar proportional to its share so the mix is seen at a glance.
+ * by it, with a bar proportional to its share so the mix is seen at a glance. The totals are
+ * read here, not in the screen, so their answers re-render only this section.
  */
-export function StatusTotals({ totals, selected, onPick }: Props) {
+export function StatusTotals({ filters, selected, onPick }: Props) {
+  // Requested in the same commit as the list; unmounting or new filters cancel both.
+  const totals = useStatusTotals(filters, STATUS_OPTIONS, true);
   const titleId = useId();
   const known = STATUS_OPTIONS.every((s) => totals.totals[s] !== undefined);
   const sum = STATUS_OPTIONS.reduce((n, s) => n + (totals.totals[s] ?? 0), 0);
