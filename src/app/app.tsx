@@ -150,7 +150,10 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
             })}
           </ul>
         </nav>
-        <p className="ml-auto flex items-center gap-3 text-sm" data-testid="connection">
+        <p
+          className="ml-auto flex flex-wrap items-center gap-x-3 gap-y-1 text-sm"
+          data-testid="connection"
+        >
           <span data-testid="terminal">
             <span className="text-slate-300">Terminal </span>
             <strong>{terminal.name}</strong>
@@ -164,11 +167,11 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
             )}
           </span>
           {config.mode === 'sandbox' ? (
-            <span className="rounded bg-amber-300 px-2 py-0.5 font-bold text-slate-950">
+            <span className="rounded bg-amber-300 px-2 py-0.5 font-bold whitespace-nowrap text-slate-950">
               Sandbox (demonstração)
             </span>
           ) : (
-            <span className="rounded bg-emerald-300 px-2 py-0.5 font-bold text-slate-950">
+            <span className="rounded bg-emerald-300 px-2 py-0.5 font-bold whitespace-nowrap text-slate-950">
               Serviço real
             </span>
           )}
