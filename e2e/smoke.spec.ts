@@ -87,3 +87,46 @@ test('reward list page URLs are absolute, keep the filters and lead back through
     true,
   );
 });
+
+test('the header is painted from the page itself, before the app code has arrived', async ({
+  page,
+}) => {
+  // The app's JavaScript never arrives: what shows is the server's page alone.
+  await page.route('**/assets/*.js', () => undefined);
+  await page.goto('/premios', { waitUntil: 'commit' });
+  const header = page.locator('header');
+  await expect(page.getByTestId('terminal')).toHaveText(
+    /Terminal\s+Navegador local \(sandbox\)\s+·\s+Gerente/,
+  );
+  await expect(page.getByTestId('connection')).toContainText('Loja Demo · nº 1');
+  await expect(header.getByRole('link', { name: 'Prêmios' })).toHaveAttribute(
+    'aria-current',
+    'page',
+  );
+  await expect(page.getByRole('heading', { name: 'Prêmios' })).toHaveCount(0); // no SPA yet
+});
+
+test("the SPA's header is the page's header, node for node, on every route that has one", async ({
+  page,
+}) => {
+  for (const path of ['/', '/premios', '/nao-existe']) {
+    const html = await (await page.request.get(path)).text();
+    const shell = /<div id="root">([\s\S]*?)<\/div>\s*<noscript>/.exec(html)?.[1] ?? '';
+    expect(shell, path).toContain('<header');
+    await page.goto(path);
+    await expect(page.locator('main')).toBeVisible(); // the SPA has rendered
+    const same = await page.evaluate((markup) => {
+      const t = document.createElement('template');
+      t.innerHTML = markup;
+      const painted = t.content.querySelector('header')!;
+      const rendered = document.querySelector('header')!.cloneNode(true) as HTMLElement;
+      painted.normalize();
+      rendered.normalize();
+      return painted.isEqualNode(rendered) ? '' : `${painted.outerHTML}\n!=\n${rendered.outerHTML}`;
+    }, shell);
+    expect(same, path).toBe('');
+  }
+  // The kiosk runs without a header: its page paints none either.
+  const kiosk = await (await page.request.get('/quiosque')).text();
+  expect(kiosk).toContain('<div id="root"></div>');
+});

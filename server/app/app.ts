@@ -16,6 +16,7 @@ import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
 import { securityHeaders, setResponseHeaders } from './security';
+import { pageShellHtml } from './page-shell';
 import { createStaticHandler } from './static';
 
 export type { Upstream } from './proxy';
@@ -184,12 +185,14 @@ export function createAppServer(o: AppServerOptions): AppServer {
     }),
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
-  // The page carries the config, so the SPA paints without waiting for GET /api/config.
+  // The page carries the config, so the SPA paints without waiting for GET /api/config, and
+  // the header drawn from it, painted before the SPA's code has even arrived.
   // The lazy routes' pages preload their chunk.
   app.all(
     '*',
     createStaticHandler(o.distDir, {
       pageData: configData,
+      pageShell: pageShellHtml,
       routeModules: {
         '/premios': 'src/app/routes/premios.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',

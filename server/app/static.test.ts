@@ -41,8 +41,16 @@ describe('static SPA', () => {
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('etag')).toBeNull();
     const html = await res.text();
-    expect(html).toContain('<div id="root"></div>');
+    // The header is painted from the page: this terminal, before the SPA's code arrives.
+    expect(html).toMatch(/<div id="root"><div class="flex min-h-dvh flex-col"><header /);
+    expect(html).toContain('<strong>Teste</strong><span class="text-slate-300"> · Gerente</span>');
     expect(pageConfig(html)).toEqual(await configOf(app()));
+  });
+
+  test('a browser not enrolled gets an empty page root (the SPA shows the enrollment screen)', async () => {
+    const html = await (await makeApp({ distDir: fixture.dist }, null).app.request('/')).text();
+    expect(html).toContain('<div id="root"></div>');
+    expect(pageConfig(html)).toMatchObject({ terminal: null });
   });
 
   test("a lazy route's page preloads its chunk and the imports the entry lacks", async () => {
@@ -160,7 +168,7 @@ describe('static SPA', () => {
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('no-store');
       const html = await res.text();
-      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain('<div id="root"><div class="flex min-h-dvh flex-col"><header ');
       expect(pageConfig(html)).toMatchObject({ establishmentId: 1 });
     },
   );

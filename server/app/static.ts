@@ -124,6 +124,9 @@ export function pageDataScript(data: unknown): string {
   return `<script id="${PAGE_DATA_ID}" type="application/json">${json}</script>`;
 }
 
+/** The SPA's mount point in index.html, empty as built. */
+const ROOT_ELEMENT = '<div id="root"></div>';
+
 /** `html` with `insert` at the end of its head (or body, or the document). */
 function injectIntoHead(html: string, insert: string): string {
   for (const tag of ['</head>', '</body>']) {
@@ -133,13 +136,18 @@ function injectIntoHead(html: string, insert: string): string {
   return html + insert;
 }
 
-export interface StaticOptions {
+export interface StaticOptions<D = unknown> {
   /**
    * Per-request data written into the page (index.html and every SPA route) as JSON, so the
    * SPA has it at its first render. The page is then per request: `no-store`, no ETag,
    * compressed as it goes out.
    */
-  pageData?: (c: Context) => Promise<unknown>;
+  pageData?: (c: Context) => Promise<D>;
+  /**
+   * Markup painted inside `<div id="root">` from that data before the SPA runs (the SPA's
+   * first render replaces it), by the page's path.
+   */
+  pageShell?: (data: D, pathname: string) => string;
   /**
    * Routes whose code is a lazy chunk, by path: the source module as Vite's manifest
    * (`dist/.vite/manifest.json`) names it. The page of such a route preloads that chunk and
@@ -182,7 +190,7 @@ export function routePreloads(
 }
 
 /** Handler for everything outside /api: the built SPA with history fallback. */
-export function createStaticHandler(distDir: string, options: StaticOptions = {}) {
+export function createStaticHandler<D>(distDir: string, options: StaticOptions<D> = {}) {
   const configuredRoot = path.resolve(distDir);
   let root: string | null = null;
 
@@ -279,9 +287,17 @@ export function createStaticHandler(distDir: string, options: StaticOptions = {}
         preloads: await readPreloads(dist),
       };
     }
-    const preload = indexText.preloads.get(new URL(c.req.url).pathname) ?? '';
+    const { pathname } = new URL(c.req.url);
+    const preload = indexText.preloads.get(pathname) ?? '';
+    const data = await pageData(c);
+    const shell = options.pageShell?.(data, pathname) ?? '';
     const html = Buffer.from(
-      injectIntoHead(indexText.text, preload + pageDataScript(await pageData(c))),
+      injectIntoHead(
+        shell === ''
+          ? indexText.text
+          : indexText.text.replace(ROOT_ELEMENT, `<div id="root">${shell}</div>`),
+        preload + pageDataScript(data),
+      ),
     );
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
     // A page of a few KB: compressing it costs well under a millisecond.

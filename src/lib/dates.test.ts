@@ -7,6 +7,7 @@ import {
   isNotFuture,
   isRealDate,
   parseWireDateTime,
+  formatSaoPauloDateTime,
   todayInSaoPaulo,
 } from './dates';
 
@@ -64,6 +65,33 @@ test('todayInSaoPaulo uses São Paulo, not UTC', () => {
   // 02:30 UTC on 1 May is still 30 April, 23:30 in São Paulo (UTC-3).
   expect(todayInSaoPaulo(new Date('2024-05-01T02:30:00Z'))).toBe('2024-04-30');
   expect(todayInSaoPaulo(new Date('2024-05-01T03:30:00Z'))).toBe('2024-05-01');
+});
+
+test("São Paulo's day and time (written by hand, no Intl) agree with Intl's America/Sao_Paulo", () => {
+  const intl = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Sao_Paulo',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  });
+  const intlDateTime = new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+  // Every 97 minutes from 2020 to 2031 (~60 000 instants, every hour of the day met):
+  // a summer time in this machine's time zone data would show here.
+  let checked = 0;
+  for (let t = Date.UTC(2020, 0, 1); t < Date.UTC(2031, 0, 1); t += 97 * 60_000) {
+    const at = new Date(t);
+    expect(todayInSaoPaulo(at), at.toISOString()).toBe(intl.format(at));
+    expect(formatSaoPauloDateTime(at), at.toISOString()).toBe(intlDateTime.format(at));
+    checked++;
+  }
+  expect(checked).toBeGreaterThan(50_000);
 });
 
 test('daysUntil counts calendar days', () => {

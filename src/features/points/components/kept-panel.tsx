@@ -5,15 +5,7 @@ import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
 import type { Kept } from '@/features/points/kept';
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { formatSaoPauloDateTime } from '@/lib/dates';
 
 type Props = {
   kept: Kept;
@@ -46,7 +38,7 @@ export function KeptPanel({ kept, customerName, establishment, onNext }: Props) 
   useEffect(() => heading.current?.focus(), []);
   useHotkey('Escape', onNext);
   useHotkey('F9', () => window.print());
-  const when = dateTime.format(kept.at);
+  const when = formatSaoPauloDateTime(kept.at);
 
   return (
     <section aria-labelledby="kept-title" className="flex flex-col gap-4" data-testid="kept-panel">

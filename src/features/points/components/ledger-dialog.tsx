@@ -38,11 +38,15 @@ const UNSETTLED: ReadonlySet<LedgerEntry['estado']> = new Set([
 /** Pause between reloads while some posting is not settled. */
 export const LEDGER_REFRESH_MS = 3_000;
 
-const time = new Intl.DateTimeFormat('pt-BR', {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+// Built on first use, not when the chunk loads (the counter fetches it while idle, and a
+// page's first Intl formatter costs tens of milliseconds).
+let time: Intl.DateTimeFormat | undefined;
+const formatTime = (at: Date) =>
+  (time ??= new Intl.DateTimeFormat('pt-BR', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  })).format(at);
 
 type Exported =
   { kind: 'done'; filename: string; rows: number } | { kind: 'failed'; message: string } | null;
@@ -245,7 +249,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
             <tbody>
               {shown.lancamentos.map((l) => (
                 <tr key={l.chave} className="border-b border-slate-200 align-top">
-                  <td className="tabular py-1.5 pr-3">{time.format(new Date(l.criado_em))}</td>
+                  <td className="tabular py-1.5 pr-3">{formatTime(new Date(l.criado_em))}</td>
                   {allTerminals && (
                     <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
                   )}

@@ -7,15 +7,7 @@ import { formatPointsLabel } from '@/lib/points';
 import type { Posted } from '@/features/points/use-posting';
 import type { Kept } from '@/features/points/kept';
 import { KeptPanel } from '@/features/points/components/kept-panel';
-
-const dateTime = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+import { formatSaoPauloDateTime } from '@/lib/dates';
 
 /** Same reward won several times in one posting: one line with its count. */
 function countNames(names: readonly string[]): [string, number][] {
@@ -53,7 +45,7 @@ function PostedResult({ posted, customerName, celular, establishment, onNext }: 
   useHotkey('F9', () => window.print());
 
   const { rewards } = posted;
-  const when = dateTime.format(posted.at);
+  const when = formatSaoPauloDateTime(posted.at);
 
   return (
     <section aria-labelledby="posted-title" className="flex flex-col gap-4">
