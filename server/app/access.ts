@@ -18,7 +18,7 @@ import {
   sweepRateCounters,
 } from '../store';
 import type { LockoutPolicy, Store, Terminal } from '../store';
-import { signCredential, verifyCredential } from './credential';
+import { credentialVerifier, signCredential } from './credential';
 import { fail, messages } from './envelope';
 import { isLoopbackHost } from './env';
 import { navigationFor, operationAt, roleMay } from './operations';
@@ -142,8 +142,9 @@ export function createAccess(o: AccessOptions) {
     });
   }
 
+  const verify = credentialVerifier(o.secret);
   async function terminalOf(c: C): Promise<Terminal | null> {
-    const cred = verifyCredential(o.secret, getCookie(c, cookieName(c)));
+    const cred = verify(getCookie(c, cookieName(c)));
     if (cred === null) return null;
     return activeTerminal(o.store, cred.id, cred.nonce);
   }
