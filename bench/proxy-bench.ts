@@ -47,8 +47,14 @@ export interface ConcurrentResult {
   proxy: { rps: number; latency: Summary };
   /** proxy requests/s ÷ direct requests/s (all batches pooled). */
   throughputRatio: number;
-  /** p50 latency of proxy ÷ direct. */
+  /** p50 latency of proxy ÷ direct (all batches pooled). */
   p50Ratio: number;
+  /**
+   * The same two ratios for each pair of neighbouring batches (one each way, run back to
+   * back), so a garbage collection or a noisy neighbour during one batch shows as one
+   * outlying pair instead of moving the pooled figure.
+   */
+  pairs: { throughput: number; p50: number }[];
 }
 
 export interface ProxyOptions {
@@ -221,14 +227,24 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
     await batch('proxy', []);
     let directMs = 0;
     let proxyMs = 0;
+    const pairs: { throughput: number; p50: number }[] = [];
     for (let i = 0; i < o.batches; i++) {
+      const bd: number[] = [];
+      const bp: number[] = [];
+      let dMs: number;
+      let pMs: number;
       if (i % 2 === 0) {
-        directMs += await batch('direct', cd);
-        proxyMs += await batch('proxy', cp);
+        dMs = await batch('direct', bd);
+        pMs = await batch('proxy', bp);
       } else {
-        proxyMs += await batch('proxy', cp);
-        directMs += await batch('direct', cd);
+        pMs = await batch('proxy', bp);
+        dMs = await batch('direct', bd);
       }
+      directMs += dMs;
+      proxyMs += pMs;
+      cd.push(...bd);
+      cp.push(...bp);
+      pairs.push({ throughput: dMs / pMs, p50: median(bp) / median(bd) });
     }
     const directRps = (o.perBatch * o.batches) / (directMs / 1000);
     const proxyRps = (o.perBatch * o.batches) / (proxyMs / 1000);
@@ -247,6 +263,7 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
         proxy: { rps: proxyRps, latency: cpSummary },
         throughputRatio: proxyRps / directRps,
         p50Ratio: cpSummary.median / cdSummary.median,
+        pairs,
       },
     };
   } finally {

@@ -24,7 +24,7 @@ import { scaleBench } from './scale-bench';
 import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
-import { kb, ms, pct, summarize, table } from './stats';
+import { kb, median, ms, pct, summarize, table } from './stats';
 import { makeTempDir } from './tmp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -51,7 +51,7 @@ const THROUGHPUT = {
   historyPostings: 300,
   historyWindow: 50,
 };
-const PROXY = { warmup: 300, rounds: 3000, concurrency: 50, perBatch: 2000, batches: 4 };
+const PROXY = { warmup: 300, rounds: 3000, concurrency: 50, perBatch: 2000, batches: 6 };
 /** Issue 12: at concurrency 50, proxy throughput ≥ 0.85× direct and p50 ≤ 1.2× direct. */
 const PROXY_C50 = { throughput: 0.85, p50: 1.2 };
 /**
@@ -295,23 +295,31 @@ async function main(): Promise<number> {
         ],
       ),
     );
+    const pairThroughput = c50.pairs.map((x) => x.throughput);
+    const pairP50 = c50.pairs.map((x) => x.p50);
     print(
-      `throughput proxy/direct ${c50.throughputRatio.toFixed(2)}, ` +
-        `p50 proxy/direct ${c50.p50Ratio.toFixed(2)}`,
+      `all batches pooled: throughput proxy/direct ${c50.throughputRatio.toFixed(2)}, ` +
+        `p50 proxy/direct ${c50.p50Ratio.toFixed(2)}\n` +
+        `per pair of neighbouring batches (min / median / max of ${c50.pairs.length}): ` +
+        `throughput ${spread(pairThroughput, 'x')}, p50 ${spread(pairP50, 'x')}`,
     );
-    c50ThroughputFig.values.push(c50.throughputRatio);
-    c50P50Fig.values.push(c50.p50Ratio);
+    c50ThroughputFig.values.push(...pairThroughput);
+    c50P50Fig.values.push(...pairP50);
+    // The target is judged on the median pair: one batch caught by a collection or by
+    // another process moves it no more than any other pair.
+    const medianThroughput = median(pairThroughput);
+    const medianP50 = median(pairP50);
     checks.push({
       name: 'proxy/direct throughput, concurrency 50',
-      figure: c50.throughputRatio.toFixed(2),
+      figure: medianThroughput.toFixed(2),
       target: `>= ${PROXY_C50.throughput}`,
-      pass: c50.throughputRatio >= PROXY_C50.throughput,
+      pass: medianThroughput >= PROXY_C50.throughput,
     });
     checks.push({
       name: 'proxy/direct p50, concurrency 50',
-      figure: c50.p50Ratio.toFixed(2),
+      figure: medianP50.toFixed(2),
       target: `<= ${PROXY_C50.p50}`,
-      pass: c50.p50Ratio <= PROXY_C50.p50,
+      pass: medianP50 <= PROXY_C50.p50,
     });
     checks.push({
       name: 'proxy/direct median ratio',
