@@ -824,7 +824,9 @@ test('the export shows its progress, and "Cancelar exportação" stops the reque
   await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-1366.png` }));
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(progress).toBeVisible();
-  expect(await sideways(page)).toBe(false);
+  // The page adapts to the new width in its next frames (the clock is paused: step it), so
+  // the check waits for them rather than reading the width once (it failed CI once that way).
+  await ticking(page, expect.poll(() => sideways(page), { timeout: 10_000 }).toBe(false));
   await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-390.png` }));
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.clock.resume();
