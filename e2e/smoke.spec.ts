@@ -1,4 +1,4 @@
-import { expect, test } from './support/fixtures';
+import { expect, expectAccessible, openCounter, test } from './support/fixtures';
 
 test('the app loads through the app server and shows it is connected to the sandbox establishment', async ({
   page,
@@ -129,4 +129,24 @@ test("the SPA's header is the page's header, node for node, on every route that 
   // The kiosk runs without a header: its page paints none either.
   const kiosk = await (await page.request.get('/quiosque')).text();
   expect(kiosk).toContain('<div id="root"></div>');
+});
+
+test('the accessibility check fails a real screen with a serious violation, and passes it without', async ({
+  page,
+}) => {
+  await openCounter(page);
+  await expectAccessible(page, 'counter, shift open');
+  // A button without a name and an image without a text alternative, as a careless change
+  // would add them (the page's CSP does not stop axe, which the test injects).
+  await page.evaluate(() => {
+    const main = document.querySelector('main')!;
+    main.append(Object.assign(document.createElement('img'), { src: '/favicon.svg' }));
+    main.append(document.createElement('button'));
+  });
+  const failure = await expectAccessible(page, 'counter, broken on purpose').then(
+    () => null,
+    (err: unknown) => String(err),
+  );
+  expect(failure).toContain('critical image-alt');
+  expect(failure).toContain('critical button-name');
 });
