@@ -1,10 +1,28 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+const src = fileURLToPath(new URL('./src', import.meta.url));
+const alias = { '@': src };
 
-/** Component tests that replace a module with vi.mock: each runs in a fresh module graph. */
-const MOCKS_MODULES = ['src/features/points/use-posting-load.test.tsx'];
+/**
+ * Component tests that replace a module (vi.mock / vi.doMock): found by reading the files, so
+ * a new one can never join the shared module graph below by being forgotten here.
+ */
+const MOCKS_MODULES = readdirSync(src, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.test\.tsx?$/.test(f))
+  .filter((f) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(`${src}/${f}`, 'utf8')))
+  .map((f) => `src/${f.replaceAll('\\', '/')}`);
+
+/** What every component test project shares. */
+const webTest = {
+  environment: 'jsdom',
+  setupFiles: ['src/test-setup.ts'],
+  // Typing tests drive user-event key by key through jsdom: ~1 s on a quiet machine,
+  // over 5 s when other suites load both cores (they passed alone at load 35 but
+  // timed out). Behaviour is asserted by the tests, not their speed.
+  testTimeout: 20_000,
+};
 
 export default defineConfig({
   resolve: { alias },
@@ -29,30 +47,19 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'web',
+          ...webTest,
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: MOCKS_MODULES,
+          exclude: [...configDefaults.exclude, ...MOCKS_MODULES],
           // The component tests share one jsdom and one module graph per worker: setting up
           // jsdom and importing React for each of 35 files took 43 s of the run, 13 s without
           // (the files pass in any order: checked with --sequence.shuffle). A file that
-          // replaces a module (vi.mock) would leak it into the others: those run isolated.
+          // replaces a module would leak it into the others: those run isolated.
           isolate: false,
-          environment: 'jsdom',
-          setupFiles: ['src/test-setup.ts'],
-          // Typing tests drive user-event key by key through jsdom: ~1 s on a quiet machine,
-          // over 5 s when other suites load both cores (they passed alone at load 35 but
-          // timed out). Behaviour is asserted by the tests, not their speed.
-          testTimeout: 20_000,
         },
       },
       {
         resolve: { alias },
-        test: {
-          name: 'web-isolated',
-          include: MOCKS_MODULES,
-          environment: 'jsdom',
-          setupFiles: ['src/test-setup.ts'],
-          testTimeout: 20_000,
-        },
+        test: { name: 'web-isolated', ...webTest, include: MOCKS_MODULES },
       },
     ],
   },
