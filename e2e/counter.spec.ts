@@ -53,6 +53,24 @@ test.describe('find', () => {
     expect(seen.filter((t) => t.includes('Carregando'))).toEqual([]);
   });
 
+  test('a slow search says it is searching, then shows the customer in its place', async ({
+    page,
+  }) => {
+    await openCounter(page);
+    await page.route('**/clientes/buscar', async (route) => {
+      await new Promise((r) => setTimeout(r, 1_500));
+      await route.continue();
+    });
+    await search(page, MARIA.phone);
+    const searching = page.getByRole('status').filter({ hasText: 'Buscando cliente…' });
+    await expect(searching).toBeVisible();
+    await expect(page.getByRole('button', { name: /buscar/i })).toHaveAttribute('aria-busy', 'true');
+    await expect(customerPanel(page, MARIA.name).getByTestId('saldo')).toBeVisible();
+    await expect(searching).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /buscar/i })).not.toHaveAttribute('aria-busy');
+    await expect(amount(page)).toBeFocused();
+  });
+
   test('finds a customer by phone typed with punctuation, formatted as typed', async ({ page }) => {
     await openCounter(page);
     const field = page.getByLabel(/buscar cliente/i);

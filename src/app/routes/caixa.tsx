@@ -6,6 +6,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '@/api/schemas';
 import { useHotkey } from '@/hooks/use-hotkey';
+import { useShownAfter } from '@/hooks/use-shown-after';
 import type { LookupClassification } from '@/lib/lookup';
 import type { LookupKey } from '@/api/keys';
 import { fetchFreshCustomer } from '@/features/customers/api/find-customer';
@@ -38,6 +39,12 @@ const newestRewardNames = (id_cliente: number, count: number) =>
   import('@/features/rewards/api/newest-reward-names').then((m) =>
     m.newestRewardNames(id_cliente, count),
   );
+
+/**
+ * A search answers in tens of milliseconds: "Buscando cliente…" and the button's spinner show
+ * only when it takes longer than this, so a quick answer replaces the field's state directly.
+ */
+const SEARCHING_SHOWN_AFTER_MS = 200;
 
 /** The phases PostingStatus shows (it renders nothing for the others). */
 const STATUS_PHASES: ReadonlySet<string> = new Set([
@@ -73,6 +80,7 @@ function Counter({ config }: { config: AppConfig }) {
   const posted = phase.name === 'posted' ? phase.posted : null;
   const kept = phase.name === 'kept' ? phase.kept : null;
   const busyPosting = postingBusy(phase);
+  const searching = useShownAfter(lookup.isFetching, SEARCHING_SHOWN_AFTER_MS);
 
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
@@ -117,11 +125,11 @@ function Counter({ config }: { config: AppConfig }) {
               key={saleNo}
               inputRef={searchRef}
               onSearch={search}
-              busy={lookup.isFetching}
+              busy={searching}
               disabled={busyPosting}
             />
           </Panel>
-          {counter.key && <LookupNotices lookup={lookup} />}
+          {searching && <LookupNotices />}
           {lookup.isError && !lookup.isFetching && (
             <Loading>
               <LookupFailed error={lookup.error} typed={typed} onRetry={lookup.refetch} />
