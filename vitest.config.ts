@@ -37,7 +37,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'server',
-          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           environment: 'node',
           // Store tests start PostgreSQL and spawn processes; at load 13 one took over 5 s.
           testTimeout: 20_000,

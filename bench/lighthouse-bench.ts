@@ -2,6 +2,9 @@
 // (/quiosque), mobile (Lighthouse's default: Moto G-class CPU throttling, slow 4G) and desktop,
 // against the app server as `npm start` runs it, driving Debian's Chromium.
 
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
@@ -95,4 +98,80 @@ export async function lighthouseRound(
     }
   }
   return out;
+}
+
+/**
+ * The same page with no JavaScript at all: a relay in front of the app server passes every
+ * answer through as it is, except that the HTML loses its module scripts and module preloads
+ * (the header the server paints, the stylesheet and the page's config stay). Its mobile score
+ * is what this machine gives a page that only paints the server's HTML, the ceiling of the
+ * real page's score in the same run.
+ */
+export async function withoutScripts(
+  baseUrl: string,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const upstream = new URL(baseUrl);
+  const relay = createServer((req, res) => {
+    const headers = { ...req.headers };
+    const html = (req.headers.accept ?? '').includes('text/html');
+    const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
+    if (html) delete headers['accept-encoding']; // the HTML is rewritten as text, then gzipped
+    const out = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers,
+      },
+      (answer) => {
+        const type = String(answer.headers['content-type'] ?? '');
+        if (!type.includes('text/html')) {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+          return;
+        }
+        let body = '';
+        answer.setEncoding('utf8');
+        answer.on('data', (chunk: string) => (body += chunk));
+        answer.on('end', () => {
+          const stripped = body
+            .replace(/<script type="module"[^>]*><\/script>/g, '')
+            .replace(/<link rel="modulepreload"[^>]*>/g, '');
+          const {
+            'content-length': _length,
+            'content-encoding': _encoding,
+            ...rest
+          } = answer.headers;
+          res.writeHead(
+            answer.statusCode ?? 502,
+            gzip ? { ...rest, 'content-encoding': 'gzip' } : rest,
+          );
+          res.end(gzip ? gzipSync(stripped) : stripped);
+        });
+      },
+    );
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+  const { port } = relay.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        relay.closeAllConnections();
+        relay.close(() => resolve());
+      }),
+  };
+}
+
+/** One mobile run of `/` with no JavaScript (see `withoutScripts`). */
+export async function ceilingAudit(baseUrl: string): Promise<LighthouseResult> {
+  const relay = await withoutScripts(baseUrl);
+  try {
+    return await audit(relay.url, '/', 'mobile');
+  } finally {
+    await relay.close();
+  }
 }

@@ -1,0 +1,88 @@
+// The relay behind the bench's "without JavaScript" Lighthouse figure: if it let a script
+// through, the ceiling would silently measure the real page.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { withoutScripts } from './lighthouse-bench';
+
+const PAGE =
+  '<!doctype html><html><head><link rel="stylesheet" href="/assets/a.css">' +
+  '<script type="module" crossorigin src="/assets/index-abc.js"></script>' +
+  '<link rel="modulepreload" crossorigin href="/assets/react-dom-abc.js">' +
+  '<script id="app-config" type="application/json">{"terminal":null}</script></head>' +
+  '<body><div id="root"><header>Fidelidade PDV</header></div></body></html>';
+const SCRIPT = 'console.log("the app");';
+
+const upstream = createServer((req, res) => {
+  if (req.url === '/') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-upstream': 'yes' });
+    res.end(PAGE);
+  } else if (req.url === '/assets/index-abc.js') {
+    res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'immutable' });
+    res.end(SCRIPT);
+  } else {
+    res.writeHead(404).end();
+  }
+});
+let relay: Awaited<ReturnType<typeof withoutScripts>>;
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+  const { port } = upstream.address() as AddressInfo;
+  relay = await withoutScripts(`http://127.0.0.1:${port}`);
+});
+afterAll(async () => {
+  await relay.close();
+  await new Promise<void>((resolve) => upstream.close(() => resolve()));
+});
+
+test('the page comes through with its module scripts and preloads removed, the rest as it was', async () => {
+  const res = await fetch(`${relay.url}/`, { headers: { accept: 'text/html' } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('x-upstream')).toBe('yes');
+  const html = await res.text();
+  expect(html).not.toContain('type="module"');
+  expect(html).not.toContain('modulepreload');
+  expect(html).toContain('<link rel="stylesheet" href="/assets/a.css">');
+  expect(html).toContain(
+    '<script id="app-config" type="application/json">{"terminal":null}</script>',
+  );
+  expect(html).toContain('<div id="root"><header>Fidelidade PDV</header></div>');
+});
+
+test('the page is gzipped for a browser that accepts it, as the app server would', async () => {
+  const { request } = await import('node:http');
+  const url = new URL(`${relay.url}/`);
+  const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>(
+    (resolve, reject) => {
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: '/',
+          headers: { accept: 'text/html', 'accept-encoding': 'gzip, br' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    },
+  );
+  expect(headers['content-encoding']).toBe('gzip');
+  const html = gunzipSync(body).toString('utf8');
+  expect(html).toContain('Fidelidade PDV');
+  expect(html).not.toContain('type="module"');
+});
+
+test('other answers pass through byte for byte with their headers', async () => {
+  const res = await fetch(`${relay.url}/assets/index-abc.js`);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cache-control')).toBe('immutable');
+  expect(await res.text()).toBe(SCRIPT);
+  expect((await fetch(`${relay.url}/nothing`)).status).toBe(404);
+});
