@@ -1,6 +1,6 @@
 // The relay behind the bench's "without JavaScript" Lighthouse figure: if it let a script
 // through, the ceiling would silently measure the real page.
-import { createServer } from 'node:http';
+import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -52,7 +52,6 @@ test('the page comes through with its module scripts and preloads removed, the r
 });
 
 test('the page is gzipped for a browser that accepts it, as the app server would', async () => {
-  const { request } = await import('node:http');
   const url = new URL(`${relay.url}/`);
   const { headers, body } = await new Promise<{ headers: Record<string, unknown>; body: Buffer }>(
     (resolve, reject) => {

@@ -120,6 +120,29 @@ interface Check {
   pass: boolean;
 }
 
+/** A row of the Lighthouse table: score, LCP, FCP and TBT as min / median / max over runs. */
+function lighthouseRow(label: string, results: LighthouseResult[]): string[] {
+  return [
+    label,
+    spread(
+      results.map((x) => x.score),
+      '',
+    ),
+    spread(
+      results.map((x) => x.lcpMs),
+      'ms',
+    ),
+    spread(
+      results.map((x) => x.fcpMs),
+      'ms',
+    ),
+    spread(
+      results.map((x) => x.tbtMs),
+      'ms',
+    ),
+  ];
+}
+
 function heading(text: string): void {
   process.stdout.write(`\n== ${text}\n`);
 }
@@ -458,54 +481,18 @@ async function main(): Promise<number> {
       const rows: string[][] = [];
       for (const formFactor of ['mobile', 'desktop'] as const) {
         for (const page of PAGES) {
-          const of = all.map((r) => r.find((x) => x.page === page && x.formFactor === formFactor));
-          const pick = (f: (x: LighthouseResult) => number): number[] =>
-            of.filter((x): x is LighthouseResult => x !== undefined).map(f);
-          rows.push([
-            `${formFactor} ${page}`,
-            spread(
-              pick((x) => x.score),
-              '',
-            ),
-            spread(
-              pick((x) => x.lcpMs),
-              'ms',
-            ),
-            spread(
-              pick((x) => x.fcpMs),
-              'ms',
-            ),
-            spread(
-              pick((x) => x.tbtMs),
-              'ms',
-            ),
-          ]);
+          const of = all
+            .map((r) => r.find((x) => x.page === page && x.formFactor === formFactor))
+            .filter((x): x is LighthouseResult => x !== undefined);
+          rows.push(lighthouseRow(`${formFactor} ${page}`, of));
           figure(
             `Lighthouse ${formFactor} ${page}`,
             '',
             formFactor === 'mobile' ? '>= 98' : '',
-          ).values.push(...pick((x) => x.score));
+          ).values.push(...of.map((x) => x.score));
         }
       }
-      rows.splice(1, 0, [
-        'mobile / without JavaScript',
-        spread(
-          ceiling.map((x) => x.score),
-          '',
-        ),
-        spread(
-          ceiling.map((x) => x.lcpMs),
-          'ms',
-        ),
-        spread(
-          ceiling.map((x) => x.fcpMs),
-          'ms',
-        ),
-        spread(
-          ceiling.map((x) => x.tbtMs),
-          'ms',
-        ),
-      ]);
+      rows.splice(1, 0, lighthouseRow('mobile / without JavaScript', ceiling));
       figure('Lighthouse mobile / without JavaScript (the ceiling)', '', '-').values.push(
         ...ceiling.map((x) => x.score),
       );
