@@ -1,10 +1,10 @@
-// The relay behind the bench's "without JavaScript" Lighthouse figure: if it let a script
-// through, the ceiling would silently measure the real page.
+// The relay behind the bench's Lighthouse variants of /: if it let a script through, the
+// ceiling would silently measure the real page; if it kept COOP, "without COOP" would too.
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { withoutScripts } from './lighthouse-bench';
+import { variantRelay } from './lighthouse-bench';
 
 const PAGE =
   '<!doctype html><html><head><link rel="stylesheet" href="/assets/a.css">' +
@@ -16,24 +16,36 @@ const SCRIPT = 'console.log("the app");';
 
 const upstream = createServer((req, res) => {
   if (req.url === '/') {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'x-upstream': 'yes' });
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'x-upstream': 'yes',
+      'cross-origin-opener-policy': 'same-origin',
+    });
     res.end(PAGE);
   } else if (req.url === '/assets/index-abc.js') {
-    res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'immutable' });
+    res.writeHead(200, {
+      'content-type': 'text/javascript',
+      'cache-control': 'immutable',
+      'cross-origin-opener-policy': 'same-origin',
+    });
     res.end(SCRIPT);
   } else {
     res.writeHead(404).end();
   }
 });
-let relay: Awaited<ReturnType<typeof withoutScripts>>;
+type Relay = Awaited<ReturnType<typeof variantRelay>>;
+let relay: Relay; // without JavaScript
+let noCoop: Relay; // without COOP, scripts kept
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   const { port } = upstream.address() as AddressInfo;
-  relay = await withoutScripts(`http://127.0.0.1:${port}`);
+  relay = await variantRelay(`http://127.0.0.1:${port}`, { scripts: false, coop: true });
+  noCoop = await variantRelay(`http://127.0.0.1:${port}`, { scripts: true, coop: false });
 });
 afterAll(async () => {
   await relay.close();
+  await noCoop.close();
   await new Promise<void>((resolve) => upstream.close(() => resolve()));
 });
 
@@ -41,6 +53,7 @@ test('the page comes through with its module scripts and preloads removed, the r
   const res = await fetch(`${relay.url}/`, { headers: { accept: 'text/html' } });
   expect(res.status).toBe(200);
   expect(res.headers.get('x-upstream')).toBe('yes');
+  expect(res.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   const html = await res.text();
   expect(html).not.toContain('type="module"');
   expect(html).not.toContain('modulepreload');
@@ -84,4 +97,15 @@ test('other answers pass through byte for byte with their headers', async () => 
   expect(res.headers.get('cache-control')).toBe('immutable');
   expect(await res.text()).toBe(SCRIPT);
   expect((await fetch(`${relay.url}/nothing`)).status).toBe(404);
+});
+
+test('without COOP, the page loses that header and nothing else; other answers keep it', async () => {
+  const res = await fetch(`${noCoop.url}/`, { headers: { accept: 'text/html' } });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('cross-origin-opener-policy')).toBeNull();
+  expect(res.headers.get('x-upstream')).toBe('yes');
+  expect(await res.text()).toBe(PAGE);
+  const script = await fetch(`${noCoop.url}/assets/index-abc.js`);
+  expect(script.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(await script.text()).toBe(SCRIPT);
 });

@@ -100,15 +100,27 @@ export async function lighthouseRound(
   return out;
 }
 
+/** What a `variantRelay` takes away from the pages it relays. */
+export interface PageVariant {
+  /** The HTML loses its module scripts and module preloads: no JavaScript runs. */
+  scripts: boolean;
+  /** The HTML answer loses its `Cross-Origin-Opener-Policy` header. */
+  coop: boolean;
+}
+
 /**
- * The same page with no JavaScript at all: a relay in front of the app server passes every
- * answer through as it is, except that the HTML loses its module scripts and module preloads
- * (the header the server paints, the stylesheet and the page's config stay). Its mobile score
- * is what this machine gives a page that only paints the server's HTML, the ceiling of the
- * real page's score in the same run.
+ * A relay in front of the app server that passes every answer through as it is, except the
+ * HTML's, which loses what `keep` does not keep: its module scripts and module preloads (the
+ * header the server paints, the stylesheet and the page's config stay), and/or its
+ * `Cross-Origin-Opener-Policy` header. Without scripts, the page's mobile score is what this
+ * machine gives a page that only paints the server's HTML: the ceiling of the real page's
+ * score in the same run. Without COOP, the browser keeps the renderer it navigated from
+ * (about:blank in Lighthouse) instead of starting a new one for the page's own browsing
+ * context group, whose start Lighthouse counts as blocking time.
  */
-export async function withoutScripts(
+export async function variantRelay(
   baseUrl: string,
+  keep: PageVariant,
 ): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(baseUrl);
   const relay = createServer((req, res) => {
@@ -135,19 +147,26 @@ export async function withoutScripts(
         answer.setEncoding('utf8');
         answer.on('data', (chunk: string) => (body += chunk));
         answer.on('end', () => {
-          const stripped = body
-            .replace(/<script type="module"[^>]*><\/script>/g, '')
-            .replace(/<link rel="modulepreload"[^>]*>/g, '');
+          const page = keep.scripts
+            ? body
+            : body
+                .replace(/<script type="module"[^>]*><\/script>/g, '')
+                .replace(/<link rel="modulepreload"[^>]*>/g, '');
           const {
             'content-length': _length,
             'content-encoding': _encoding,
+            'cross-origin-opener-policy': coop,
             ...rest
           } = answer.headers;
+          const kept =
+            keep.coop && coop !== undefined
+              ? { ...rest, 'cross-origin-opener-policy': coop }
+              : rest;
           res.writeHead(
             answer.statusCode ?? 502,
-            gzip ? { ...rest, 'content-encoding': 'gzip' } : rest,
+            gzip ? { ...kept, 'content-encoding': 'gzip' } : kept,
           );
-          res.end(gzip ? gzipSync(stripped) : stripped);
+          res.end(gzip ? gzipSync(page) : page);
         });
       },
     );
@@ -166,9 +185,16 @@ export async function withoutScripts(
   };
 }
 
-/** One mobile run of `/` with no JavaScript (see `withoutScripts`). */
-export async function ceilingAudit(baseUrl: string): Promise<LighthouseResult> {
-  const relay = await withoutScripts(baseUrl);
+/** The variants of `/` the bench measures beside the real page, labelled as it prints them. */
+export const VARIANTS: ReadonlyArray<{ label: string; keep: PageVariant }> = [
+  { label: 'without COOP', keep: { scripts: true, coop: false } },
+  { label: 'without JavaScript', keep: { scripts: false, coop: true } },
+  { label: 'without JavaScript or COOP', keep: { scripts: false, coop: false } },
+];
+
+/** One mobile run of `/` through a `variantRelay`. */
+export async function variantAudit(baseUrl: string, keep: PageVariant): Promise<LighthouseResult> {
+  const relay = await variantRelay(baseUrl, keep);
   try {
     return await audit(relay.url, '/', 'mobile');
   } finally {

@@ -17,7 +17,7 @@ import { browserRound } from './browser-bench';
 import { analyzeBundle, buildSpa } from './bundle';
 import { journalOverhead } from './journal-bench';
 import { historyBench } from './history-bench';
-import { ceilingAudit, lighthouseRound, PAGES } from './lighthouse-bench';
+import { lighthouseRound, PAGES, VARIANTS, variantAudit } from './lighthouse-bench';
 import type { LighthouseResult } from './lighthouse-bench';
 import { buildScaleDb } from './scale-db';
 import { scaleBench } from './scale-bench';
@@ -468,12 +468,12 @@ async function main(): Promise<number> {
     if (args.lighthouse) {
       heading(`8. Lighthouse performance (${args.runs} runs; Debian's Chromium, headless)`);
       const all: LighthouseResult[][] = [];
-      const ceiling: LighthouseResult[] = [];
+      const variants = VARIANTS.map((v) => ({ ...v, results: [] as LighthouseResult[] }));
       for (let run = 0; run < args.runs; run++) {
         const server = await startServer(root, tmp.file(`lighthouse-${run}.db`));
         try {
           all.push(await lighthouseRound(server.url, print));
-          ceiling.push(await ceilingAudit(server.url));
+          for (const v of variants) v.results.push(await variantAudit(server.url, v.keep));
         } finally {
           await server.stop();
         }
@@ -492,15 +492,20 @@ async function main(): Promise<number> {
           ).values.push(...of.map((x) => x.score));
         }
       }
-      rows.splice(1, 0, lighthouseRow('mobile / without JavaScript', ceiling));
-      figure('Lighthouse mobile / without JavaScript (the ceiling)', '', '-').values.push(
-        ...ceiling.map((x) => x.score),
-      );
+      rows.splice(1, 0, ...variants.map((v) => lighthouseRow(`mobile / ${v.label}`, v.results)));
+      for (const v of variants) {
+        figure(`Lighthouse mobile / ${v.label}`, '', '-').values.push(
+          ...v.results.map((x) => x.score),
+        );
+      }
       print(table(['page', 'score', 'LCP ms', 'FCP ms', 'TBT ms'], rows));
       print(
-        'min / median / max over the runs. "Without JavaScript" is / as the server sends it with ' +
-          'its module scripts removed (header, stylesheet and config kept): what this machine ' +
-          'gives a page that runs no script at all, measured in the same runs.',
+        'min / median / max over the runs. The variants of / are measured in the same runs ' +
+          'through a relay: "without JavaScript" is / as the server sends it with its module ' +
+          'scripts removed (header, stylesheet and config kept), the ceiling of a page that ' +
+          'runs no script; "without COOP" drops the page\'s Cross-Origin-Opener-Policy header, ' +
+          'which makes the browser start a new renderer for the page (the header stays in the ' +
+          'product: see the README).',
       );
     }
 
