@@ -30,7 +30,7 @@ if (!process.env.E2E_DATA_READY) {
  * CI run: the two screen workers 593 and 597 s, the waiting one 433 s; terminals and
  * ledger-manager take ~115 s between them).
  */
-const WAITING =
+const THIRD_WORKER =
   /[/\\](contingency|exactly-once|exactly-once-ui|terminals|ledger-manager)\.spec\.ts$/;
 
 const chromium = '/usr/bin/chromium';
@@ -59,7 +59,7 @@ export default defineConfig({
   // Two workers for the screens (the machine has 2 cores; CI runs what developers run) and a
   // third for the fault specs, which mostly wait on real time (the service down for 120 s,
   // commits at 30 and 59 s): their waits overlap the rest instead of idling a core. It also
-  // takes two screen specs, to end with the other two (see WAITING).
+  // takes two screen specs, to end with the other two (see THIRD_WORKER).
   workers: 3,
   retries: 0,
   // A safety net, not a speed target: on a loaded 2-core machine a test with axe and full-page
@@ -91,8 +91,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: 'chromium', testIgnore: WAITING, workers: 2 },
-    { name: 'waits', testMatch: WAITING, workers: 1 },
+    { name: 'chromium', testIgnore: THIRD_WORKER, workers: 2 },
+    { name: 'waits', testMatch: THIRD_WORKER, workers: 1 },
   ],
   webServer: [server(process.env.E2E_PORT_1, '1'), server(process.env.E2E_PORT_2, '2')],
 });
