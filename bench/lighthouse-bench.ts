@@ -100,11 +100,11 @@ export async function lighthouseRound(
   return out;
 }
 
-/** What a `variantRelay` takes away from the pages it relays. */
+/** What a `variantRelay` keeps of the pages it relays; what is false is taken away. */
 export interface PageVariant {
-  /** The HTML loses its module scripts and module preloads: no JavaScript runs. */
+  /** The HTML keeps its module scripts and module preloads (false: no JavaScript runs). */
   scripts: boolean;
-  /** The HTML answer loses its `Cross-Origin-Opener-Policy` header. */
+  /** The HTML answer keeps its `Cross-Origin-Opener-Policy` header. */
   coop: boolean;
 }
 
