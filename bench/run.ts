@@ -122,24 +122,19 @@ interface Check {
 
 /** A row of the Lighthouse table: score, LCP, FCP and TBT as min / median / max over runs. */
 function lighthouseRow(label: string, results: LighthouseResult[]): string[] {
+  const times = (['lcpMs', 'fcpMs', 'tbtMs'] as const).map((key) =>
+    spread(
+      results.map((x) => x[key]),
+      'ms',
+    ),
+  );
   return [
     label,
     spread(
       results.map((x) => x.score),
       '',
     ),
-    spread(
-      results.map((x) => x.lcpMs),
-      'ms',
-    ),
-    spread(
-      results.map((x) => x.fcpMs),
-      'ms',
-    ),
-    spread(
-      results.map((x) => x.tbtMs),
-      'ms',
-    ),
+    ...times,
   ];
 }
 
