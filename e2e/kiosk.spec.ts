@@ -264,19 +264,25 @@ test('30 s idle: a visible countdown, then welcome with the customer’s data go
   await tapDigits(page, '11987654321');
   const lookups: string[] = [];
   page.on('request', (r) => r.url().endsWith('/api/quiosque/saldo') && lookups.push(r.url()));
+  // The idle wait starts at this tap (the last touch). The page's clock runs in real time
+  // until the pause below, so it is counted from the tap, however long the answer took: on a
+  // loaded machine a lookup of over a second made 29 s after the answer already idle. Paused,
+  // the countdown moves only by runFor (which fires every tick it passes).
+  const tappedAt = await page.evaluate(() => Date.now());
   await page.getByRole('button', { name: 'Confirmar' }).tap();
   await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
-  await page.clock.fastForward(29_000);
+  await page.clock.pauseAt(tappedAt + 29_000);
   await expect(page.getByRole('alertdialog')).toBeHidden();
-  await page.clock.fastForward(1_500);
+  await page.clock.runFor(1_500);
   const dialog = page.getByRole('alertdialog', { name: 'Ainda está aí?' });
   await expect(dialog).toBeVisible();
   await expect(page.getByTestId('countdown')).toHaveText('10');
-  await page.clock.fastForward(3_000);
+  await page.clock.runFor(3_000);
   await expect(page.getByTestId('countdown')).toHaveText('7');
+  await page.clock.resume(); // axe waits on timers of its own
   await expectAccessible(page, 'idle countdown');
   await shot(page, 'idle-portrait');
-  await page.clock.fastForward(8_000);
+  await page.clock.runFor(8_000);
   await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
   await expect(page.getByText('Maria')).toHaveCount(0);
   // The cache is empty: the same phone asks the server again.
