@@ -77,8 +77,9 @@ export default defineConfig({
     // is left out: encoding its frames cost 25-30 % of every test's time on this 2-core machine
     // (three specs: 90 s with it, 51-53 s without, 48 s with no trace at all). Under CI nothing
     // is recorded (E2E_TRACE=1 records anyway): a CI run keeps only its printed output, so no
-    // one can open the traces, and recording every test's DOM snapshots cost the whole suite
-    // 13 % of its test time (1,435 → 1,253 s; wall 554 → 507 s; one run each, 2026-11-26).
+    // one can open the traces. What recording every test's DOM snapshots costs is smaller than
+    // this machine's run-to-run spread: one pair of runs gave 1,435 → 1,253 s of test time
+    // (wall 554 → 507 s), while fresh-clone CI runs of the same suite took 757 to 830 s.
     trace:
       process.env.CI && process.env.E2E_TRACE !== '1'
         ? 'off'
