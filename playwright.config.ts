@@ -58,8 +58,9 @@ export default defineConfig({
   fullyParallel: false,
   // Two workers for the screens (the machine has 2 cores; CI runs what developers run) and a
   // third for the fault specs, which mostly wait on real time (the service down for 120 s,
-  // commits at 30 and 59 s): their waits overlap the rest instead of idling a core. It also
-  // takes two screen specs, to end with the other two (see THIRD_WORKER).
+  // commits at 30, 59 and 61 s): their waits overlap the rest instead of idling a core. It also
+  // takes two screen specs, to end with the other two (see THIRD_WORKER). A fourth worker, the
+  // fault specs split over two, was slower (639 against 554 s): the suite is CPU-bound.
   workers: 3,
   retries: 0,
   // A safety net, not a speed target: on a loaded 2-core machine a test with axe and full-page
