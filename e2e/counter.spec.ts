@@ -64,7 +64,10 @@ test.describe('find', () => {
     await search(page, MARIA.phone);
     const searching = page.getByRole('status').filter({ hasText: 'Buscando cliente…' });
     await expect(searching).toBeVisible();
-    await expect(page.getByRole('button', { name: /buscar/i })).toHaveAttribute('aria-busy', 'true');
+    await expect(page.getByRole('button', { name: /buscar/i })).toHaveAttribute(
+      'aria-busy',
+      'true',
+    );
     await expect(customerPanel(page, MARIA.name).getByTestId('saldo')).toBeVisible();
     await expect(searching).toHaveCount(0);
     await expect(page.getByRole('button', { name: /buscar/i })).not.toHaveAttribute('aria-busy');

@@ -10,7 +10,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Builds a page whose lazy chunk `heavy` itself loads a chunk with a dependency (so Vite puts
  * its preload helper first in `heavy`): each chunk's name → its file name and text. */
-async function buildFixture(hinted: string[]): Promise<Map<string, { file: string; text: string }>> {
+async function buildFixture(
+  hinted: string[],
+): Promise<Map<string, { file: string; text: string }>> {
   const src = path.join(dir, 'src');
   const files: Record<string, string> = {
     'index.html': '<!doctype html><script type="module" src="/main.js"></script>',
