@@ -134,15 +134,15 @@ async function follow(key: string, base = () => app.url): Promise<Final> {
       if (res.status === 200) {
         const { data } = (await res.json()) as { data: Final & { estado: string } };
         if (data.estado === 'lançado' || data.estado === 'recusado') return data;
-        if (data.estado === 'desconhecido') await new Promise((r) => setTimeout(r, 500));
-      } else if (res.status === 404) {
-        await new Promise((r) => setTimeout(r, 500));
-      } else {
+        // The long poll ended with the posting still being sent or verified: read again now.
+        if (data.estado !== 'desconhecido') continue;
+      } else if (res.status !== 404) {
         throw new Error(`lancamentos answered ${res.status}`);
       }
     } catch {
-      await new Promise((r) => setTimeout(r, 500));
+      // Unreachable or an unexpected status: pause, as after `desconhecido` or a 404.
     }
+    await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error(`posting ${key} not settled in 90 s`);
 }
