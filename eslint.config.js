@@ -48,6 +48,7 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-server',
+      'dist-ssr',
       'node_modules',
       'test-results',
       'playwright-report',

@@ -1,17 +1,17 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { compileHintPlugin } from './scripts/compile-hint';
 import { precompressPlugin } from './scripts/precompress';
 
-// The SPA build. The app server (server/) serves dist/ and forwards /api/* upstream;
-// in `npm run dev` Vite proxies /api to a running `npm run serve` on port 4173.
-export default defineConfig({
+const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
+
+const spa: UserConfig = {
   // compileHintPlugin: the counter's lazy chunk compiles whole as it loads (see the script).
   // precompressPlugin: dist/**/*.{br,gz} for the app server to send as they are.
   plugins: [react(), tailwindcss(), compileHintPlugin(['counter-heavy']), precompressPlugin()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: { alias },
   // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
   build: {
     target: 'es2022',
@@ -32,4 +32,27 @@ export default defineConfig({
     },
   },
   server: { proxy: { '/api': 'http://127.0.0.1:4173' } },
-});
+};
+
+// The SPA build. The app server (server/) serves dist/ and forwards /api/* upstream;
+// in `npm run dev` Vite proxies /api to a running `npm run serve` on port 4173.
+// `vite build --ssr src/app/render-page.tsx` (part of `npm run build`) builds the server's
+// render of a page's first view into dist-ssr/ instead: Node code, never served.
+export default defineConfig(({ isSsrBuild }) =>
+  isSsrBuild
+    ? {
+        plugins: [react()],
+        resolve: { alias },
+        publicDir: false,
+        build: {
+          outDir: 'dist-ssr',
+          target: 'node20',
+          reportCompressedSize: false,
+          // One file: the server imports each new build afresh by a versioned URL, and a
+          // chunk importing the entry back would get a second copy of it (and of its contexts).
+          rolldownOptions: { output: { codeSplitting: false } },
+        },
+        logLevel: 'warn',
+      }
+    : spa,
+);

@@ -37,7 +37,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'server',
-          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: [
+            'server/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'bench/**/*.test.ts',
+            // The page the app server paints, rendered in Node as the server does.
+            'src/app/render-page.test.tsx',
+          ],
           environment: 'node',
           // Store tests start PostgreSQL and spawn processes; at load 13 one took over 5 s.
           testTimeout: 20_000,
@@ -49,7 +55,7 @@ export default defineConfig({
           name: 'web',
           ...webTest,
           include: ['src/**/*.test.{ts,tsx}'],
-          exclude: [...configDefaults.exclude, ...MOCKS_MODULES],
+          exclude: [...configDefaults.exclude, ...MOCKS_MODULES, 'src/app/render-page.test.tsx'],
           // The component tests share one jsdom and one module graph per worker: setting up
           // jsdom and importing React for each of 35 files took 43 s of the run, 13 s without
           // (the files pass in any order: checked with --sequence.shuffle). A file that

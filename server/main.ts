@@ -25,6 +25,9 @@ const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 const MAX_CONNECTIONS = 256;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// React's server renderer (the pages' first view, app/page-render.ts) picks its build by
+// NODE_ENV when it first loads: the production one unless this process is told otherwise.
+process.env.NODE_ENV ??= 'production';
 
 function die(message: string): never {
   process.stderr.write(`fidelidade-pdv: ${message}\n`);

@@ -16,7 +16,7 @@ import { createProxyHandler, PROXY_PREFIX } from './proxy';
 import type { Upstream } from './proxy';
 import { requestLog } from './request-log';
 import { securityHeaders, setResponseHeaders } from './security';
-import { pageShellHtml } from './page-shell';
+import { pageRenderer } from './page-render';
 import { createStaticHandler } from './static';
 
 export type { Upstream } from './proxy';
@@ -186,13 +186,13 @@ export function createAppServer(o: AppServerOptions): AppServer {
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
   // The page carries the config, so the SPA paints without waiting for GET /api/config, and
-  // the header drawn from it, painted before the SPA's code has even arrived.
+  // its first view rendered from it, painted before the SPA's code has even arrived.
   // The lazy routes' pages preload their chunk.
   app.all(
     '*',
     createStaticHandler(o.distDir, {
       pageData: configData,
-      pageShell: pageShellHtml,
+      pageMarkup: pageRenderer(o.distDir, logger),
       routeModules: {
         '/premios': 'src/app/routes/premios.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',

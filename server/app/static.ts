@@ -144,10 +144,11 @@ export interface StaticOptions<D = unknown> {
    */
   pageData?: (c: Context) => Promise<D>;
   /**
-   * Markup painted inside `<div id="root">` from that data before the SPA runs (the SPA's
-   * first render replaces it), by the page's path.
+   * Markup painted inside `<div id="root">` from that data before the SPA runs, by the page's
+   * path and query; '' for none. The root then says so (`data-ssr`): the SPA adopts the markup
+   * (hydrates) instead of building it again.
    */
-  pageShell?: (data: D, pathname: string) => string;
+  pageMarkup?: (data: D, href: string) => Promise<string>;
   /**
    * Routes whose code is a lazy chunk, by path: the source module as Vite's manifest
    * (`dist/.vite/manifest.json`) names it. The page of such a route preloads that chunk and
@@ -287,15 +288,16 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
         preloads: await readPreloads(dist),
       };
     }
-    const { pathname } = new URL(c.req.url);
+    const { pathname, search } = new URL(c.req.url);
     const preload = indexText.preloads.get(pathname) ?? '';
     const data = await pageData(c);
-    const shell = options.pageShell?.(data, pathname) ?? '';
+    const markup = (await options.pageMarkup?.(data, pathname + search)) ?? '';
     const html = Buffer.from(
       injectIntoHead(
-        shell === ''
+        markup === ''
           ? indexText.text
-          : indexText.text.replace(ROOT_ELEMENT, `<div id="root">${shell}</div>`),
+          : // A function: `$&` and the like in the markup are text, not replacement patterns.
+            indexText.text.replace(ROOT_ELEMENT, () => `<div id="root" data-ssr>${markup}</div>`),
         preload + pageDataScript(data),
       ),
     );

@@ -115,7 +115,19 @@ export function makeApp(overrides: Partial<AppServerOptions> = {}, as: Role | nu
 export const INDEX_HTML = '<!doctype html><html><body><div id="root"></div></body></html>';
 export const SECRET_OUTSIDE = 'TOP-SECRET-OUTSIDE-DIST';
 
-/** A temporary project with a built dist/ and a secret file next to it. */
+/**
+ * dist-ssr/render-page.js of the temporary project: a stand-in for the SPA's render of a page
+ * (src/app/render-page.tsx has its own tests) that names the terminal and the address, and
+ * counts its renders.
+ */
+export const STAND_IN_RENDER = `let renders = 0;
+export async function renderPage(config, href) {
+  renders += 1;
+  return '<p>' + (config.terminal ? config.terminal.name : 'registro') + ' ' + href + ' #' + renders + '</p>';
+}
+`;
+
+/** A temporary project with a built dist/ (and dist-ssr/) and a secret file next to it. */
 export function tempDist() {
   const base = mkdtempSync(path.join(tmpdir(), 'app-server-test-'));
   const dist = path.join(base, 'dist');
@@ -134,5 +146,7 @@ export function tempDist() {
   writeFileSync(path.join(dist, 'manifest.webmanifest'), '{"name":"PDV"}');
   writeFileSync(path.join(dist, 'favicon.ico'), Buffer.from([0, 0, 1, 0]));
   writeFileSync(path.join(base, 'secret.txt'), SECRET_OUTSIDE);
+  mkdirSync(path.join(base, 'dist-ssr'));
+  writeFileSync(path.join(base, 'dist-ssr', 'render-page.js'), STAND_IN_RENDER);
   return { base, dist, cleanup: () => rmSync(base, { recursive: true, force: true }) };
 }

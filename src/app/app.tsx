@@ -5,10 +5,11 @@ import { configQuery } from '@/api/client';
 import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Link, navigate, useLocation } from '@/lib/router';
+import { configKeys } from '@/api/keys';
+import { Link, navigate, ServerLocation, useLocation } from '@/lib/router';
 import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
-import { EnrollScreen } from './routes/counter-parts';
+import { EnrollScreen, prefetchCounterParts } from './routes/counter-parts';
 
 type Chunk<P> = { default: ComponentType<P> };
 
@@ -35,20 +36,34 @@ const [QuiosqueRoute, loadQuiosque] = lazyRoute(() => import('./routes/quiosque'
 /**
  * Settles once the chunk of the route the URL names has loaded (or failed: the route then
  * reports it as before); main.tsx renders after it, so a page opened on /premios or
- * /quiosque (whose chunk the server preloads beside the entry) paints whole at once.
+ * /quiosque (whose chunk the server preloads beside the entry) paints whole at once. A page
+ * the server painted (`painted`) waits for the counter's second chunk too, where its dialog
+ * lives: React then adopts the page without waiting for code.
  */
-export const routeReady = (pathname: string): Promise<unknown> =>
+export const routeReady = (pathname: string, painted = false): Promise<unknown> =>
   (pathname === '/premios'
     ? loadPremios
     : pathname === '/quiosque'
       ? loadQuiosque
-      : async () => 0)().catch(() => 0);
+      : painted
+        ? prefetchCounterParts
+        : async () => 0)().catch(() => 0);
 
-export function App() {
-  const [client] = useState(createQueryClient);
+/**
+ * The whole app. `page` is for the app server's render of a page (src/app/render-page.tsx):
+ * the config the page carries and its path and query, which the browser reads for itself.
+ */
+export function App({ page }: { page?: { config: AppConfig; href: string } }) {
+  const [client] = useState(() => {
+    const c = createQueryClient();
+    if (page) c.setQueryData(configKeys.all, page.config);
+    return c;
+  });
   return (
     <QueryClientProvider client={client}>
-      <ConfigGate />
+      <ServerLocation value={page?.href ?? null}>
+        <ConfigGate />
+      </ServerLocation>
     </QueryClientProvider>
   );
 }

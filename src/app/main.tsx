@@ -1,18 +1,23 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import '../index.css';
 import { App, routeReady } from './app';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
+// `data-ssr`: the app server painted the first view (src/app/render-page.tsx); React adopts
+// those elements (hydrates) instead of building them again.
+const painted = root.hasAttribute('data-ssr');
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
+);
 // The first render is a transition: React yields to the browser between components, so a tap
 // or keystroke during start-up is answered at once instead of after the whole tree (mobile TBT).
-void routeReady(location.pathname).then(() =>
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <App />
-      </StrictMode>,
-    ),
-  ),
+void routeReady(location.pathname, painted).then(() =>
+  startTransition(() => {
+    if (painted) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  }),
 );

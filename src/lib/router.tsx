@@ -1,4 +1,10 @@
-import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import {
+  createContext,
+  use,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+} from 'react';
 
 // Kept here, not a library: a few lines of history routing instead of a router dependency;
 // the app has three top-level screens and query-string state, nothing nested.
@@ -16,8 +22,15 @@ function subscribe(onChange: () => void) {
 
 const getLocation = () => window.location.pathname + window.location.search;
 
+/**
+ * The page's path and query when the app server renders it (src/app/render-page.tsx). In the
+ * browser there is none: hydration reads the real location, the one the server rendered.
+ */
+export const ServerLocation = createContext<string | null>(null);
+
 export function useLocation(): { pathname: string; search: URLSearchParams } {
-  const href = useSyncExternalStore(subscribe, getLocation, () => '/');
+  const server = use(ServerLocation);
+  const href = useSyncExternalStore(subscribe, getLocation, () => server ?? getLocation());
   const url = new URL(href, 'http://local');
   return { pathname: url.pathname, search: url.searchParams };
 }

@@ -55,9 +55,7 @@ export const ShiftDialog = part('ShiftDialog');
 // The kiosk's counter side is its own chunk (the kiosk feature), fetched when shown.
 export const SendToKiosk = lazy(() => import('@/features/kiosk/send-to-kiosk'));
 
-export function prefetchCounterParts(): void {
-  void load();
-}
+export const prefetchCounterParts = (): Promise<unknown> => load();
 
 /** A white card; `lazy` for content from the counter's second chunk (shows "Carregando…"). */
 export function Panel({ children, lazy = false }: { children: ReactNode; lazy?: boolean }) {

@@ -5,6 +5,7 @@ import {
   type Ref,
   type SelectHTMLAttributes,
 } from 'react';
+import { useHydrated } from '@/hooks/use-hydrated';
 
 type Common = {
   label: ReactNode;
@@ -72,6 +73,7 @@ export function TextField({
   }) {
   const autoId = useId();
   const id = givenId ?? autoId;
+  const hydrated = useHydrated();
   return (
     <Frame id={id} label={label} error={error} hint={hint} aside={aside} className={className}>
       <input
@@ -81,6 +83,7 @@ export function TextField({
         aria-describedby={describedBy(id, error, hint)}
         className={`${control} ${error ? 'border-red-700' : 'border-slate-400'} ${inputClassName}`}
         {...input}
+        readOnly={input.readOnly || !hydrated}
       />
     </Frame>
   );
@@ -98,6 +101,7 @@ export function SelectField({
 }: Common & SelectHTMLAttributes<HTMLSelectElement> & { ref?: Ref<HTMLSelectElement> }) {
   const autoId = useId();
   const id = givenId ?? autoId;
+  const hydrated = useHydrated(); // a select cannot be read-only: disabled until then
   return (
     <Frame id={id} label={label} error={error} hint={hint} className={className}>
       <select
@@ -107,6 +111,7 @@ export function SelectField({
         aria-describedby={describedBy(id, error, hint)}
         className={`${control} ${error ? 'border-red-700' : 'border-slate-400'}`}
         {...select}
+        disabled={select.disabled || !hydrated}
       >
         {children}
       </select>

@@ -751,7 +751,9 @@ function useIdle(active: boolean, onTimeout: () => void): number | null {
 
 /** Online as the browser and the server see it: offline until a request gets through again. */
 function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
+  // Online at first, as in the page the app server paints (the kiosk's offline copy of the
+  // page is one of those); the browser's own word follows at once.
+  const [online, setOnline] = useState(true);
   useEffect(() => {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -775,7 +777,8 @@ function useOnline(): boolean {
     const on = () => void probe();
     window.addEventListener('offline', off);
     window.addEventListener('online', on);
-    void probe();
+    if (navigator.onLine) void probe();
+    else off();
     return () => {
       stopped = true;
       clearTimeout(timer);

@@ -79,6 +79,7 @@ export default function SendToKiosk({ password }: { password: string | null }) {
   });
   const list = kiosks.data?.quiosques ?? [];
   const [paired, setPaired] = useState<number | null>(() => {
+    if (import.meta.env.SSR) return null;
     const v = Number(localStorage.getItem(PAIRED));
     return Number.isInteger(v) && v > 0 ? v : null;
   });

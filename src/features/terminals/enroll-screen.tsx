@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { isApiError } from '@/api/errors';
 import { configKeys } from '@/api/keys';
@@ -15,6 +15,9 @@ export function EnrollScreen({ revoked = false }: { revoked?: boolean }) {
   const client = useQueryClient();
   const [code, setCode] = useState('');
   const [fieldError, setFieldError] = useState<string | undefined>();
+  // Not `autoFocus`: React does not apply it to a field it adopts from the server's page.
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), []);
   const enroll = useMutation({
     mutationFn: enrollTerminal,
     onSuccess: () => client.invalidateQueries({ queryKey: configKeys.all }),
@@ -49,7 +52,7 @@ export function EnrollScreen({ revoked = false }: { revoked?: boolean }) {
         <TextField
           label="Código de registro"
           name="codigo"
-          autoFocus
+          ref={field}
           autoComplete="off"
           autoCapitalize="characters"
           spellCheck={false}

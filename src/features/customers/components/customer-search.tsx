@@ -1,6 +1,7 @@
 import { useState, type FormEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { formatCpf, formatCpfTyping } from '@/lib/cpf';
 import { classifyLookup, type LookupClassification } from '@/lib/lookup';
 import { formatPhoneTyping } from '@/lib/phone';
@@ -100,6 +101,7 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
           autoComplete="off"
           spellCheck={false}
           autoFocus
+          readOnly={!useHydrated()}
           disabled={disabled}
           value={text}
           placeholder="(11) 98765-4321 · 529.982.247-25 · #123"

@@ -33,7 +33,8 @@ export function ShiftDialog({
     const d = dialog.current;
     if (!d) return;
     if (isOpen) openedFor.current = reason;
-    if (isOpen && !d.open) {
+    if (isOpen && !d.matches(':modal')) {
+      if (d.open) d.close(); // painted open by the app server: opened again, modal
       // No focus to give back on close: Chromium hands a text field its focus back without
       // a caret (typing goes nowhere); `onOpened` places the focus instead.
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
@@ -59,6 +60,8 @@ export function ShiftDialog({
   return (
     <dialog
       ref={dialog}
+      // In the page the app server paints, the dialog shows (it cannot open modal there).
+      open={import.meta.env.SSR || undefined}
       aria-labelledby="shift-title"
       onCancel={(e) => e.preventDefault()}
       className="m-auto w-full max-w-md rounded-lg p-0 shadow-2xl backdrop:bg-slate-900/70"

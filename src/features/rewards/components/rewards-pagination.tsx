@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { RewardPage } from '@/api/schemas';
 import { Button } from '@/components/ui/button';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZES, type PageSize } from '../filters';
 import { formatInteger } from '@/lib/points';
 
@@ -142,6 +143,7 @@ export function PageSizeSelect({
   error?: string | undefined;
 }) {
   const id = useId();
+  const hydrated = useHydrated();
   return (
     <div className="flex flex-wrap items-center justify-end gap-x-2 gap-y-1">
       <label htmlFor={id} className="text-sm font-semibold text-slate-800">
@@ -149,6 +151,7 @@ export function PageSizeSelect({
       </label>
       <select
         id={id}
+        disabled={!hydrated} // the page the server painted: React's once hydrated
         value={value ?? DEFAULT_PAGE_SIZE}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useLayoutEffect, useRef } from 'react';
 import type { RewardStatus } from '@/api/wire';
 import type { RewardFilters } from '@/api/requests';
 import { useStatusTotals } from '../api/status-totals';
@@ -11,6 +11,19 @@ const BAR: Record<RewardStatus, string> = {
   expirado: 'bg-slate-500',
   estornado: 'bg-red-600',
 };
+
+/**
+ * A status's share as a bar. Its width is set through the DOM, not a `style` attribute: the
+ * page's CSP (style-src 'self') drops style attributes from the page the app server paints,
+ * and React keeps a painted attribute as it finds it.
+ */
+function ShareBar({ share, className }: { share: number; className: string }) {
+  const bar = useRef<HTMLSpanElement>(null);
+  useLayoutEffect(() => {
+    bar.current!.style.width = `${(share * 100).toFixed(1)}%`;
+  }, [share]);
+  return <span ref={bar} className={`block h-2 w-0 rounded-full ${className}`} />;
+}
 
 interface Props {
   /** The list's filters; the totals are of these without status. */
@@ -76,10 +89,7 @@ export function StatusTotals({ filters, selected, onPick }: Props) {
                   )}
                 </span>
                 <span aria-hidden="true" className="block h-2 w-full rounded-full bg-slate-200">
-                  <span
-                    className={`block h-2 rounded-full ${BAR[status]}`}
-                    style={{ width: `${(share * 100).toFixed(1)}%` }}
-                  />
+                  <ShareBar share={share} className={BAR[status]} />
                 </span>
               </button>
             </li>
