@@ -3,6 +3,7 @@
 // messages are written for the cashier. Only `celular` is required; every other field may be
 // left blank, and a blank field is omitted from the request (the service fills its default).
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import type { RegisterCustomerBody } from '@/api/requests';
 import {
   BAIRRO_MAX,
@@ -47,77 +48,91 @@ export const CUSTOMER_MESSAGES = {
 const blank = (v: string) => v.trim() === '';
 
 /** Celular: required, any common Brazilian way of typing it; the message says what is wrong. */
-const celular = z.string().check(
-  z.superRefine((value, ctx) => {
-    const phone = parsePhoneBR(value);
-    if (!phone.ok) ctx.addIssue({ code: 'custom', message: phone.reason, input: value });
-  }),
+const celular = lazySchema(() =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      const phone = parsePhoneBR(value);
+      if (!phone.ok) ctx.addIssue({ code: 'custom', message: phone.reason, input: value });
+    }),
+  ),
 );
 
-const cpf = z.string().check(
-  z.superRefine((value, ctx) => {
-    if (blank(value)) return;
-    const digits = value.replace(/\D/g, '');
-    if (/[^\d\s.-]/.test(value) || digits.length !== 11) {
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfLength, input: value });
-    } else if (!isValidCpf(digits)) {
-      ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfCheck, input: value });
-    }
-  }),
+const cpf = lazySchema(() =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      if (blank(value)) return;
+      const digits = value.replace(/\D/g, '');
+      if (/[^\d\s.-]/.test(value) || digits.length !== 11) {
+        ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfLength, input: value });
+      } else if (!isValidCpf(digits)) {
+        ctx.addIssue({ code: 'custom', message: CUSTOMER_MESSAGES.cpfCheck, input: value });
+      }
+    }),
+  ),
 );
 
 /** Counted as the service counts: characters of the trimmed text (an emoji is one). */
 const maxChars = (max: number, message: string) =>
   z.refine<string>((v) => [...v.trim()].length <= max, message);
 
-const email = z.string().check(
-  maxChars(EMAIL_MAX, CUSTOMER_MESSAGES.emailMax),
-  z.refine((v) => blank(v) || EMAIL_PATTERN.test(v.trim()), CUSTOMER_MESSAGES.email),
+const email = lazySchema(() =>
+  z.string().check(
+    maxChars(EMAIL_MAX, CUSTOMER_MESSAGES.emailMax),
+    z.refine((v) => blank(v) || EMAIL_PATTERN.test(v.trim()), CUSTOMER_MESSAGES.email),
+  ),
 );
 
 /** The birth-date field gives `YYYY-MM-DD` for a real date, '' when empty, else the text typed. */
-const dataNascimento = z.string().check(
-  z.superRefine((value, ctx) => {
-    if (blank(value)) return;
-    const v = value.trim();
-    const message = !isRealDate(v)
-      ? CUSTOMER_MESSAGES.dateInvalid
-      : v < '1900-01-01'
-        ? CUSTOMER_MESSAGES.dateTooOld
-        : !isNotFuture(v)
-          ? CUSTOMER_MESSAGES.dateFuture
-          : null;
-    if (message) ctx.addIssue({ code: 'custom', message, input: value });
-  }),
+const dataNascimento = lazySchema(() =>
+  z.string().check(
+    z.superRefine((value, ctx) => {
+      if (blank(value)) return;
+      const v = value.trim();
+      const message = !isRealDate(v)
+        ? CUSTOMER_MESSAGES.dateInvalid
+        : v < '1900-01-01'
+          ? CUSTOMER_MESSAGES.dateTooOld
+          : !isNotFuture(v)
+            ? CUSTOMER_MESSAGES.dateFuture
+            : null;
+      if (message) ctx.addIssue({ code: 'custom', message, input: value });
+    }),
+  ),
 );
 
-const genero = z.string().check(z.refine((v) => v === '' || isGenero(v), CUSTOMER_MESSAGES.genero));
+const genero = lazySchema(() =>
+  z.string().check(z.refine((v) => v === '' || isGenero(v), CUSTOMER_MESSAGES.genero)),
+);
 
-const cep = z
-  .string()
-  .check(z.refine((v) => blank(v) || /^\d{5}-?\d{3}$/.test(v.trim()), CUSTOMER_MESSAGES.cep));
+const cep = lazySchema(() =>
+  z
+    .string()
+    .check(z.refine((v) => blank(v) || /^\d{5}-?\d{3}$/.test(v.trim()), CUSTOMER_MESSAGES.cep)),
+);
 
-const estado = z.string().check(z.refine((v) => v === '' || isUf(v), CUSTOMER_MESSAGES.estado));
+const estado = lazySchema(() =>
+  z.string().check(z.refine((v) => v === '' || isUf(v), CUSTOMER_MESSAGES.estado)),
+);
 
-const customerFieldsObject = z.object({
-  celular,
-  cpf,
-  nome: z.string().check(maxChars(NOME_MAX, CUSTOMER_MESSAGES.nome)),
-  email,
-  data_nascimento: dataNascimento,
-  genero,
-  cep,
-  endereco: z.string().check(z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco)),
-  bairro: z.string().check(z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro)),
-  cidade: z.string().check(maxChars(CIDADE_MAX, CUSTOMER_MESSAGES.cidade)),
-  estado,
-});
+const customerFieldsObject = lazySchema(() =>
+  z.object({
+    celular,
+    cpf,
+    nome: z.string().check(maxChars(NOME_MAX, CUSTOMER_MESSAGES.nome)),
+    email,
+    data_nascimento: dataNascimento,
+    genero,
+    cep,
+    endereco: z.string().check(z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco)),
+    bairro: z.string().check(z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro)),
+    cidade: z.string().check(maxChars(CIDADE_MAX, CUSTOMER_MESSAGES.cidade)),
+    estado,
+  }),
+);
 
 /** The form's values: exactly what the inputs hold, all strings ('' = left blank). */
 export type CustomerFormValues = z.input<typeof customerFieldsObject>;
 export type CustomerFieldName = keyof CustomerFormValues;
-
-export const CUSTOMER_FIELD_NAMES = Object.keys(customerFieldsObject.shape) as CustomerFieldName[];
 
 export const emptyCustomerValues: CustomerFormValues = {
   celular: '',
@@ -132,6 +147,9 @@ export const emptyCustomerValues: CustomerFormValues = {
   cidade: '',
   estado: '',
 };
+
+/** The fields in the form's order (the schema is built only when a form validates). */
+export const CUSTOMER_FIELD_NAMES = Object.keys(emptyCustomerValues) as CustomerFieldName[];
 
 type LooseCustomerValues = { [K in CustomerFieldName]?: string | null | undefined };
 
@@ -174,9 +192,11 @@ export function toRegisterBody(values: LooseCustomerValues): RegisterCustomerBod
  * same schema serves the registration form and the points form's `cliente` for a new customer:
  * `z.object({ cliente: customerFieldsSchema, ... })`.
  */
-export const customerFieldsSchema = z.pipe(
-  customerFieldsObject,
-  z.transform((values: CustomerFormValues) => toRegisterBody(values)),
+export const customerFieldsSchema = lazySchema(() =>
+  z.pipe(
+    customerFieldsObject,
+    z.transform((values: CustomerFormValues) => toRegisterBody(values)),
+  ),
 );
 
 /**

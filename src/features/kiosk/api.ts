@@ -1,41 +1,50 @@
 // The kiosk's own endpoints on the app server (/api/quiosque/…): never the service's routes.
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import { serverRequest } from '@/api/client';
 import { KIOSK_SALE_STATES } from '@/api/wire';
 
-export const KioskCustomer = z.looseObject({
-  primeiro_nome: z.nullable(z.string()),
-  celular: z.string(),
-  saldo: z.number(),
-  saldo_carencia: z.number(),
-  carencia_liberada_em: z.nullable(z.string()),
-  proximo_vencimento: z.nullable(z.looseObject({ pontos: z.number(), data_validade: z.string() })),
-  premios_pendentes: z.array(z.looseObject({ nome: z.string(), valido_ate: z.string() })),
-});
+export const KioskCustomer = lazySchema(() =>
+  z.looseObject({
+    primeiro_nome: z.nullable(z.string()),
+    celular: z.string(),
+    saldo: z.number(),
+    saldo_carencia: z.number(),
+    carencia_liberada_em: z.nullable(z.string()),
+    proximo_vencimento: z.nullable(
+      z.looseObject({ pontos: z.number(), data_validade: z.string() }),
+    ),
+    premios_pendentes: z.array(z.looseObject({ nome: z.string(), valido_ate: z.string() })),
+  }),
+);
 export type KioskCustomer = z.infer<typeof KioskCustomer>;
 
-export const SaleState = z.enum(KIOSK_SALE_STATES);
+export const SaleState = lazySchema(() => z.enum(KIOSK_SALE_STATES));
 
-export const StagedSale = z.looseObject({
-  id: z.string(),
-  estado: SaleState,
-  valor_gasto: z.number(),
-  itens: z.array(
-    z.looseObject({
-      descricao: z.optional(z.string()),
-      qtde: z.optional(z.number()),
-      valor: z.number(),
-    }),
-  ),
-  expira_em: z.string(),
-  mensagem: z.nullable(z.string()),
-  pontos: z.nullable(z.number()),
-  cliente: z.nullable(KioskCustomer),
-});
+export const StagedSale = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    estado: SaleState,
+    valor_gasto: z.number(),
+    itens: z.array(
+      z.looseObject({
+        descricao: z.optional(z.string()),
+        qtde: z.optional(z.number()),
+        valor: z.number(),
+      }),
+    ),
+    expira_em: z.string(),
+    mensagem: z.nullable(z.string()),
+    pontos: z.nullable(z.number()),
+    cliente: z.nullable(KioskCustomer),
+  }),
+);
 export type StagedSale = z.infer<typeof StagedSale>;
 
-const Balance = z.looseObject({ cadastrado: z.boolean(), cliente: z.nullable(KioskCustomer) });
-const OneSale = z.looseObject({ venda: z.nullable(StagedSale) });
+const Balance = lazySchema(() =>
+  z.looseObject({ cadastrado: z.boolean(), cliente: z.nullable(KioskCustomer) }),
+);
+const OneSale = lazySchema(() => z.looseObject({ venda: z.nullable(StagedSale) }));
 
 export function lookupBalance(celular: string, signal?: AbortSignal) {
   return serverRequest({

@@ -10,26 +10,31 @@ import { MoneyInput } from '@/components/ui/money-input';
 import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import { serverRequest } from '@/api/client';
 import { KIOSK_SALE_STATES } from '@/api/wire';
 
 // The counter's calls stay in this file: a module shared with the kiosk's own chunk would be
 // split into a chunk of its own and pull parts of the counter's entry out with it.
-const Sale = z.looseObject({
-  id: z.string(),
-  estado: z.enum(KIOSK_SALE_STATES),
-  valor_gasto: z.number(),
-  mensagem: z.nullable(z.string()),
-  pontos: z.nullable(z.number()),
-  cliente: z.nullable(
-    z.looseObject({ primeiro_nome: z.nullable(z.string()), celular: z.string() }),
-  ),
-});
+const Sale = lazySchema(() =>
+  z.looseObject({
+    id: z.string(),
+    estado: z.enum(KIOSK_SALE_STATES),
+    valor_gasto: z.number(),
+    mensagem: z.nullable(z.string()),
+    pontos: z.nullable(z.number()),
+    cliente: z.nullable(
+      z.looseObject({ primeiro_nome: z.nullable(z.string()), celular: z.string() }),
+    ),
+  }),
+);
 type StagedSale = z.infer<typeof Sale>;
-const OneSale = z.looseObject({ venda: Sale });
-const Kiosks = z.looseObject({
-  quiosques: z.array(z.looseObject({ id: z.number(), nome: z.string() })),
-});
+const OneSale = lazySchema(() => z.looseObject({ venda: Sale }));
+const Kiosks = lazySchema(() =>
+  z.looseObject({
+    quiosques: z.array(z.looseObject({ id: z.number(), nome: z.string() })),
+  }),
+);
 
 const listKiosks = (signal?: AbortSignal) =>
   serverRequest({ method: 'GET', path: '/api/quiosque/terminais', schema: Kiosks, signal });

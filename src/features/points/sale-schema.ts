@@ -2,6 +2,7 @@
 // registration fields. One schema carries the messages a cashier reads; `toPointsBody`
 // turns what was typed into what the wire wants.
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import type { PostPointsBody, PurchaseItem } from '@/api/requests';
 import { ITENS_MAX } from '@/api/wire';
 import { COMPLEMENTO_MAX, DESCRICAO_MAX } from '@/api/wire-fields';
@@ -57,35 +58,44 @@ export function blockReason(valor: number, lines: readonly BasketLine[]): string
   return null;
 }
 
-const line = z.object({
-  descricao: z.string().check(z.maxLength(DESCRICAO_MAX, `No máximo ${DESCRICAO_MAX} caracteres.`)),
-  complemento: z
-    .string()
-    .check(z.maxLength(COMPLEMENTO_MAX, `No máximo ${COMPLEMENTO_MAX} caracteres.`)),
-  qtde: z
-    .string()
-    .check(
-      z.refine((q) => lineQuantity({ qtde: q }) !== null, 'Quantidade: número inteiro, 1 ou mais.'),
-    ),
-  unit: z.int().check(z.nonnegative('Valor não pode ser negativo.')),
-});
-
-export const saleSchema = z
-  .object({
-    valor: z
-      .int()
+const line = lazySchema(() =>
+  z.object({
+    descricao: z
+      .string()
+      .check(z.maxLength(DESCRICAO_MAX, `No máximo ${DESCRICAO_MAX} caracteres.`)),
+    complemento: z
+      .string()
+      .check(z.maxLength(COMPLEMENTO_MAX, `No máximo ${COMPLEMENTO_MAX} caracteres.`)),
+    qtde: z
+      .string()
       .check(
-        z.minimum(1, 'Digite o valor da compra.'),
-        z.maximum(MAX_CENTS, `O valor máximo é ${formatBRL(MAX_CENTS)}.`),
+        z.refine(
+          (q) => lineQuantity({ qtde: q }) !== null,
+          'Quantidade: número inteiro, 1 ou mais.',
+        ),
       ),
-    itens: z.array(line).check(z.maxLength(MAX_ITEMS, `No máximo ${MAX_ITEMS} itens.`)),
-  })
-  .check(
-    z.refine((sale) => sale.itens.length === 0 || basketTotal(sale.itens) === sale.valor, {
-      path: ['itens'],
-      error: 'A soma dos itens precisa ser igual ao valor da compra.',
-    }),
-  );
+    unit: z.int().check(z.nonnegative('Valor não pode ser negativo.')),
+  }),
+);
+
+export const saleSchema = lazySchema(() =>
+  z
+    .object({
+      valor: z
+        .int()
+        .check(
+          z.minimum(1, 'Digite o valor da compra.'),
+          z.maximum(MAX_CENTS, `O valor máximo é ${formatBRL(MAX_CENTS)}.`),
+        ),
+      itens: z.array(line).check(z.maxLength(MAX_ITEMS, `No máximo ${MAX_ITEMS} itens.`)),
+    })
+    .check(
+      z.refine((sale) => sale.itens.length === 0 || basketTotal(sale.itens) === sale.valor, {
+        path: ['itens'],
+        error: 'A soma dos itens precisa ser igual ao valor da compra.',
+      }),
+    ),
+);
 
 export type SaleValues = z.input<typeof saleSchema>;
 

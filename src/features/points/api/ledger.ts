@@ -2,21 +2,24 @@
 // reads its own; a manager's every terminal's, or one (the server decides, by the terminal's
 // role, and lists the terminals only to a manager).
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import { serverRequest } from '@/api/client';
 import { Lancamento } from '@/features/points/api/post-points';
 
-export const Ledger = z.looseObject({
-  lancamentos: z.array(
-    z.extend(Lancamento, {
-      criado_em: z.string(),
-      terminal: z.nullable(z.string()),
-      terminal_nome: z.nullable(z.string()),
-    }),
-  ),
-  truncado: z.boolean(),
-  /** The terminals a manager may filter by (empty for a cashier). */
-  terminais: z.array(z.looseObject({ id: z.string(), nome: z.string() })),
-});
+export const Ledger = lazySchema(() =>
+  z.looseObject({
+    lancamentos: z.array(
+      z.extend(Lancamento, {
+        criado_em: z.string(),
+        terminal: z.nullable(z.string()),
+        terminal_nome: z.nullable(z.string()),
+      }),
+    ),
+    truncado: z.boolean(),
+    /** The terminals a manager may filter by (empty for a cashier). */
+    terminais: z.array(z.looseObject({ id: z.string(), nome: z.string() })),
+  }),
+);
 export type Ledger = z.infer<typeof Ledger>;
 export type LedgerEntry = Ledger['lancamentos'][number];
 

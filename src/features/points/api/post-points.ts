@@ -9,6 +9,7 @@
 // Sent once per call: no retries here. `networkMode: 'always'` is not needed: these are plain
 // calls made by usePosting, never paused by React Query.
 import * as z from 'zod/mini';
+import { lazySchema } from '@/lib/lazy-schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest, serverRequest } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
@@ -21,32 +22,34 @@ export const POST_POINTS_TIMEOUT_MS = 15_000;
 export const FOLLOW_WAIT_SECONDS = 8;
 
 /** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
-export const Lancamento = z.looseObject({
-  chave: z.string(),
-  estado: z.enum(POSTING_STATES),
-  motivo: z.nullable(z.string()),
-  valor_gasto: z.number(),
-  celular: z.string(),
-  nome: z.nullable(z.string()),
-  pontos: z.nullable(z.number()),
-  conferido: z.boolean(),
-  resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
-  cliente: z.nullable(
-    z.looseObject({
-      id_cliente: z.nullable(z.number()),
-      nome: z.nullable(z.string()),
-      saldo_atual: z.number(),
-      saldo_carencia: z.number(),
-      compras: z.number(),
-    }),
-  ),
-});
+export const Lancamento = lazySchema(() =>
+  z.looseObject({
+    chave: z.string(),
+    estado: z.enum(POSTING_STATES),
+    motivo: z.nullable(z.string()),
+    valor_gasto: z.number(),
+    celular: z.string(),
+    nome: z.nullable(z.string()),
+    pontos: z.nullable(z.number()),
+    conferido: z.boolean(),
+    resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
+    cliente: z.nullable(
+      z.looseObject({
+        id_cliente: z.nullable(z.number()),
+        nome: z.nullable(z.string()),
+        saldo_atual: z.number(),
+        saldo_carencia: z.number(),
+        compras: z.number(),
+      }),
+    ),
+  }),
+);
 export type Lancamento = z.infer<typeof Lancamento>;
 
 export type PostAnswer =
   { kind: 'posted'; result: PointsResult } | { kind: 'pending'; lancamento: Lancamento };
 
-const PostData = z.union([Lancamento, PointsResult]);
+const PostData = lazySchema(() => z.union([Lancamento, PointsResult]));
 
 /**
  * Sends the sale once with its id. Throws ApiError when refused (the service's own refusal,
