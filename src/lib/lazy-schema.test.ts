@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { lazySchema } from './lazy-schema';
 
@@ -24,5 +24,26 @@ describe('lazySchema', () => {
     expect(bad.success).toBe(false);
     expect(bad.error?.issues[0]?.path).toEqual([1, 'pontos']);
     expect(z.optional(Entry).parse(undefined)).toBeUndefined();
+  });
+});
+
+describe('lazySchema in a browser', () => {
+  test('is built when the browser is next idle', () => {
+    const idle: (() => void)[] = [];
+    vi.stubGlobal('requestIdleCallback', (fn: () => void) => idle.push(fn));
+    try {
+      let built = 0;
+      const Name = lazySchema(() => {
+        built += 1;
+        return z.string();
+      });
+      expect(built).toBe(0);
+      for (const fn of idle) fn();
+      expect(built).toBe(1);
+      expect(Name.parse('Ana')).toBe('Ana');
+      expect(built).toBe(1);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });
