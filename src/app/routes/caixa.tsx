@@ -86,8 +86,15 @@ function Counter({ config }: { config: AppConfig }) {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
     idle(() => prefetchCounterParts());
   }, []);
-  // A new sale remounts the search field empty: it takes the focus.
-  useEffect(() => searchRef.current?.focus(), [saleNo]);
+  // A new sale remounts the search field empty: it takes the focus. While the shift is closed
+  // the password dialog has it, and hands it to the search field as the shift opens; focusing
+  // the field under it would only force a layout (on every load: the dialog opens with it).
+  const shiftOpen = shift.password !== null;
+  useEffect(() => {
+    if (shiftOpen) searchRef.current?.focus();
+    // Not on `shiftOpen`: the dialog's `onOpened` places the focus when the shift opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [saleNo]);
   useHotkey('F2', () => {
     searchRef.current?.focus();
     searchRef.current?.select();
