@@ -114,6 +114,28 @@ test('the page paints the whole first view before the app code has arrived; its 
   await expect(page.locator('h1', { hasText: 'Prêmios' })).toBeVisible();
 });
 
+test('a painted button takes no tap before the app has it, and the first tap after it works (the kiosk)', async ({
+  page,
+}) => {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/assets/*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/quiosque', { waitUntil: 'commit' });
+  const start = page.getByRole('button', { name: 'Consultar meus pontos' });
+  await expect(start).toBeVisible();
+  // Painted, not yet React's: the page is inert, so a tap does not land on a button whose
+  // handler has not arrived (it was lost, and the customer was left on this screen).
+  await expect(page.locator('#root')).toHaveAttribute('inert', '');
+  await expect(start.click({ trial: true, timeout: 1_000 })).rejects.toThrow();
+  release();
+  await start.click();
+  await expect(page.getByRole('group', { name: 'Teclado numérico' })).toBeVisible();
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+});
+
 test('the app adopts the page the server painted: the same elements, no hydration error, on every route', async ({
   page,
 }) => {

@@ -23,14 +23,14 @@ describe('the page painted by the app server', () => {
     const { app } = makeApp({ distDir: fixture.dist });
     const page = async (href: string) => root(await (await app.request(href)).text());
     expect(await page('/premios?status=resgatado')).toBe(
-      '<div id="root" data-ssr><p>Teste /premios?status=resgatado #1</p></div>',
+      '<div id="root" data-ssr inert><p>Teste /premios?status=resgatado #1</p></div>',
     );
     // The same page again comes from the cache: no second render.
     expect(await page('/premios?status=resgatado')).toContain('#1</p>');
     expect(await page('/')).toContain('<p>Teste / #2</p>');
     newBuild("export async function renderPage(c, href) { return '<p>v2 ' + href + '</p>'; }\n", 5);
     expect(await page('/premios?status=resgatado')).toBe(
-      '<div id="root" data-ssr><p>v2 /premios?status=resgatado</p></div>',
+      '<div id="root" data-ssr inert><p>v2 /premios?status=resgatado</p></div>',
     );
   });
 
@@ -41,7 +41,7 @@ describe('the page painted by the app server', () => {
       5,
     );
     expect(root(await (await app.request('/')).text())).toBe(
-      '<div id="root" data-ssr><p>Loja $& $1</p></div>',
+      '<div id="root" data-ssr inert><p>Loja $& $1</p></div>',
     );
   });
 

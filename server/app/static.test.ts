@@ -43,13 +43,13 @@ describe('static SPA', () => {
     const html = await res.text();
     // The first view is painted from the page (dist-ssr's render, here a stand-in): this
     // terminal, before the SPA's code arrives, for the SPA to adopt.
-    expect(html).toContain('<div id="root" data-ssr><p>Teste / #1</p></div>');
+    expect(html).toContain('<div id="root" data-ssr inert><p>Teste / #1</p></div>');
     expect(pageConfig(html)).toEqual(await configOf(app()));
   });
 
   test('a browser not enrolled gets the enrollment screen painted', async () => {
     const html = await (await makeApp({ distDir: fixture.dist }, null).app.request('/')).text();
-    expect(html).toContain('<div id="root" data-ssr><p>registro / #1</p></div>');
+    expect(html).toContain('<div id="root" data-ssr inert><p>registro / #1</p></div>');
     expect(pageConfig(html)).toMatchObject({ terminal: null });
   });
 
@@ -168,7 +168,7 @@ describe('static SPA', () => {
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('no-store');
       const html = await res.text();
-      expect(html).toContain(`<div id="root" data-ssr><p>Teste ${url} #1</p></div>`);
+      expect(html).toContain(`<div id="root" data-ssr inert><p>Teste ${url} #1</p></div>`);
       expect(pageConfig(html)).toMatchObject({ establishmentId: 1 });
     },
   );
@@ -312,7 +312,7 @@ describe('precompressed assets', () => {
       expect(res.headers.get('vary')).toBe('Accept-Encoding');
       expect(res.headers.get('cache-control')).toBe('no-store');
       const html = brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString();
-      expect(html).toContain(`<div id="root" data-ssr><p>Teste ${url} #`);
+      expect(html).toContain(`<div id="root" data-ssr inert><p>Teste ${url} #`);
       expect(pageConfig(html)).toMatchObject({ establishmentId: 1 });
     }
     const gz = await app().request('/', { headers: { 'accept-encoding': 'gzip' } });

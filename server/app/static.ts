@@ -146,7 +146,8 @@ export interface StaticOptions<D = unknown> {
   /**
    * Markup painted inside `<div id="root">` from that data before the SPA runs, by the page's
    * path and query; '' for none. The root then says so (`data-ssr`): the SPA adopts the markup
-   * (hydrates) instead of building it again.
+   * (hydrates) instead of building it again. Until then the root is `inert`: a tap or click on
+   * a painted button would land on an element with no handler yet, and be lost.
    */
   pageMarkup?: (data: D, href: string) => Promise<string>;
   /**
@@ -297,7 +298,10 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
         markup === ''
           ? indexText.text
           : // A function: `$&` and the like in the markup are text, not replacement patterns.
-            indexText.text.replace(ROOT_ELEMENT, () => `<div id="root" data-ssr>${markup}</div>`),
+            indexText.text.replace(
+              ROOT_ELEMENT,
+              () => `<div id="root" data-ssr inert>${markup}</div>`,
+            ),
         preload + pageDataScript(data),
       ),
     );
