@@ -1,4 +1,4 @@
-import { StrictMode, startTransition, useEffect, type ReactNode } from 'react';
+import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import '../index.css';
 import { App, routeReady } from './app';
@@ -8,18 +8,20 @@ if (!root) throw new Error('#root missing from index.html');
 // `data-ssr`: the app server painted the first view (src/app/render-page.tsx); React adopts
 // those elements (hydrates) instead of building them again.
 const painted = root.hasAttribute('data-ssr');
-
-/** The painted page is `inert` until React has adopted it (see the app server's static.ts). */
-function Adopted({ children }: { children: ReactNode }) {
-  useEffect(() => root?.removeAttribute('inert'), []);
-  return children;
+/**
+ * The painted page is `inert` until React has adopted it (see the app server's static.ts): a
+ * tap before then would land on a button with no handler yet. Rendered before the app, so its
+ * effect runs before the app's own (an `inert` page takes no focus).
+ */
+function Adopted() {
+  useLayoutEffect(() => root?.removeAttribute('inert'), []);
+  return null;
 }
 
 const app = (
   <StrictMode>
-    <Adopted>
-      <App />
-    </Adopted>
+    <Adopted />
+    <App />
   </StrictMode>
 );
 // The first render is a transition: React yields to the browser between components, so a tap
