@@ -6,6 +6,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AppConfig } from '@/api/schemas';
 import { useHotkey } from '@/hooks/use-hotkey';
+import { useLatest } from '@/hooks/use-latest';
 import { useShownAfter } from '@/hooks/use-shown-after';
 import type { LookupClassification } from '@/lib/lookup';
 import type { LookupKey } from '@/api/keys';
@@ -89,12 +90,11 @@ function Counter({ config }: { config: AppConfig }) {
   // A new sale remounts the search field empty: it takes the focus. While the shift is closed
   // the password dialog has it, and hands it to the search field as the shift opens; focusing
   // the field under it would only force a layout (on every load: the dialog opens with it).
-  const shiftOpen = shift.password !== null;
+  // Read, not a dependency: the dialog's `onOpened` places the focus when the shift opens.
+  const shiftOpen = useLatest(shift.password !== null);
   useEffect(() => {
-    if (shiftOpen) searchRef.current?.focus();
-    // Not on `shiftOpen`: the dialog's `onOpened` places the focus when the shift opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [saleNo]);
+    if (shiftOpen.current) searchRef.current?.focus();
+  }, [saleNo, shiftOpen]);
   useHotkey('F2', () => {
     searchRef.current?.focus();
     searchRef.current?.select();
