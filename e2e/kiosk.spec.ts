@@ -7,7 +7,14 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { enroll, newCode, startServer } from '../server/app/spawn-helpers';
 import { forbiddenKeys } from '../server/app/kiosk/view';
-import { expect, expectAccessible, test, uniquePhone } from './support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  expectInertUntilAdopted,
+  holdAssets,
+  test,
+  uniquePhone,
+} from './support/fixtures';
 
 const SHOTS = '/tmp/shots-kiosk';
 mkdirSync(SHOTS, { recursive: true });
@@ -149,6 +156,29 @@ test('keypad entry shows the balance; no system keyboard; nothing links elsewher
     }
     await context.close();
   }
+});
+
+test('a kiosk terminal opened at /: the painted button takes no tap before the kiosk code is here', async ({
+  browser,
+}) => {
+  // A kiosk terminal's page at / is the kiosk, whose code is a chunk of its own. Hydrating
+  // before it arrived left the kiosk's part of the page unadopted while the page was no longer
+  // inert: a tap there had no handler and was lost (a CI run waited 2.5 min for the keypad).
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque raiz');
+  const code = await holdAssets(page, '**/assets/quiosque-*.js');
+  await page.goto('/', { waitUntil: 'commit' });
+  const start = page.getByRole('button', { name: 'Consultar meus pontos' });
+  await expect(start).toBeVisible();
+  await expect.poll(code.asked).toBeGreaterThan(0);
+  await expectInertUntilAdopted(page, start);
+  code.release();
+  await start.tap();
+  await expect(keypad(page)).toBeVisible();
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  console.log(
+    `kiosk at /: chunk asked ${code.asked()} time(s); first tap after it opened the keypad`,
+  );
+  await context.close();
 });
 
 test('unknown phone: consent, then registration; declining registers nothing', async ({

@@ -1,4 +1,11 @@
-import { expect, expectAccessible, openCounter, test } from './support/fixtures';
+import {
+  expect,
+  expectAccessible,
+  expectInertUntilAdopted,
+  holdAssets,
+  openCounter,
+  test,
+} from './support/fixtures';
 
 test('the app loads through the app server and shows it is connected to the sandbox establishment', async ({
   page,
@@ -117,20 +124,14 @@ test('the page paints the whole first view before the app code has arrived; its 
 test('a painted button takes no tap before the app has it, and the first tap after it works (the kiosk)', async ({
   page,
 }) => {
-  let release!: () => void;
-  const held = new Promise<void>((r) => (release = r));
-  await page.route('**/assets/*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
+  const code = await holdAssets(page, '**/assets/*.js');
   await page.goto('/quiosque', { waitUntil: 'commit' });
   const start = page.getByRole('button', { name: 'Consultar meus pontos' });
   await expect(start).toBeVisible();
   // Painted, not yet React's: the page is inert, so a tap does not land on a button whose
   // handler has not arrived (it was lost, and the customer was left on this screen).
-  await expect(page.locator('#root')).toHaveAttribute('inert', '');
-  await expect(start.click({ trial: true, timeout: 1_000 })).rejects.toThrow();
-  release();
+  await expectInertUntilAdopted(page, start);
+  code.release();
   await start.click();
   await expect(page.getByRole('group', { name: 'Teclado numérico' })).toBeVisible();
   await expect(page.locator('#root')).not.toHaveAttribute('inert');

@@ -5,7 +5,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { newCode, terminalCli } from '../server/app/spawn-helpers';
-import { amount, expect, expectAccessible, postButton, search, test } from './support/fixtures';
+import {
+  amount,
+  expect,
+  expectAccessible,
+  expectInertUntilAdopted,
+  holdAssets,
+  postButton,
+  search,
+  test,
+} from './support/fixtures';
 import { enrollAs as enroll, enrollHeading, ownServer } from './support/own-server';
 
 const SHOTS = '/tmp/shots-terminals';
@@ -59,6 +68,28 @@ test('a browser is enrolled with a manager’s code; a wrong or used code is ref
   await other.getByRole('button', { name: 'Registrar terminal' }).click();
   await expect(other.getByText(/Código inválido, já usado ou expirado/)).toBeVisible();
   await other.close();
+});
+
+test('the enrollment screen opened at /premios takes no tap before its code is here, then enrolls', async ({
+  page,
+}) => {
+  // Whatever the address, a browser that is not a terminal sees the enrollment screen, whose
+  // code is in the counter's second chunk: the page stays inert until React has adopted it.
+  const code = await holdAssets(page, '**/assets/counter-heavy-*.js');
+  await page.goto(`${server.url}/premios`, { waitUntil: 'commit' });
+  await expect(enrollHeading(page)).toBeVisible();
+  await expect.poll(code.asked).toBeGreaterThan(0);
+  const submit = page.getByRole('button', { name: 'Registrar terminal' });
+  await expectInertUntilAdopted(page, submit);
+  code.release();
+  const enrollment = await newCode(server.env, 'gerente', 'Gerência prêmios');
+  await page.getByLabel('Código de registro').fill(enrollment.code);
+  await submit.click();
+  await expect(page.getByTestId('terminal')).toContainText('Gerência prêmios');
+  await expect(page.locator('h1', { hasText: 'Prêmios' })).toBeVisible();
+  console.log(
+    `enrollment at /premios: counter chunk asked ${code.asked()} time(s); enrolled after it`,
+  );
 });
 
 test('a caixa terminal sees no rewards table: not in the navigation, not at its address', async ({

@@ -197,6 +197,11 @@ export function createAppServer(o: AppServerOptions): AppServer {
         '/premios': 'src/app/routes/premios.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
+      // As the SPA decides (src/app/app.tsx, viewOf): a kiosk-only terminal's `/` is the kiosk.
+      routeOf: (data, pathname) =>
+        pathname === '/' && data.terminal?.navigation.quiosque && !data.terminal.navigation.caixa
+          ? '/quiosque'
+          : pathname,
     }),
   );
 

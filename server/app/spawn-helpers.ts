@@ -109,14 +109,25 @@ export async function newCode(
 }
 
 /** Redeems `code` like the browser does; the cookie to send afterwards ("name=value"). */
+/**
+ * Redeems an enrollment code; the terminal's cookie. Enrollments from one address are rate
+ * limited (a few a second): like the enrollment screen, it waits out a 429's Retry-After.
+ */
 export async function enroll(url: string, code: string): Promise<string> {
-  const res = await fetch(`${url}/api/terminal/registrar`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ codigo: code }),
-  });
-  if (res.status !== 200) throw new Error(`enroll: ${res.status} ${await res.text()}`);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(`${url}/api/terminal/registrar`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: url },
+      body: JSON.stringify({ codigo: code }),
+    });
+    if (res.status === 429 && attempt < 5) {
+      const seconds = Number(res.headers.get('retry-after') ?? '1');
+      await new Promise((r) => setTimeout(r, Math.max(1, seconds) * 1_000));
+      continue;
+    }
+    if (res.status !== 200) throw new Error(`enroll: ${res.status} ${await res.text()}`);
+    return res.headers.get('set-cookie')!.split(';')[0]!;
+  }
 }
 
 /**

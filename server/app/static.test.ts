@@ -14,6 +14,7 @@ import { precompress } from '../../scripts/precompress';
 import { IMMUTABLE } from './static';
 import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from './test-helpers';
 import type { TestApp } from './test-helpers';
+import type { Role } from '../store';
 
 let fixture: ReturnType<typeof tempDist>;
 beforeEach(() => {
@@ -69,9 +70,9 @@ describe('static SPA', () => {
         'src/app/routes/quiosque.tsx': { file: 'assets/quiosque-4.js', imports: ['index.html'] },
       }),
     );
-    const preloads = async (page: string) =>
+    const preloads = async (page: string, as: Role | null = 'gerente') =>
       [
-        ...(await (await app().request(page)).text()).matchAll(
+        ...(await (await makeApp({ distDir: fixture.dist }, as).app.request(page)).text()).matchAll(
           /<link rel="modulepreload" crossorigin href="([^"]+)">/g,
         ),
       ].map((m) => m[1]);
@@ -79,6 +80,11 @@ describe('static SPA', () => {
     expect(await preloads('/quiosque')).toEqual(['/assets/quiosque-4.js']);
     expect(await preloads('/')).toEqual([]);
     expect(await preloads('/premios/outra')).toEqual([]);
+    // A kiosk terminal's / is the kiosk: its page preloads the kiosk's code. A cashier's and a
+    // browser not enrolled are the counter and the enrollment screen.
+    expect(await preloads('/', 'quiosque')).toEqual(['/assets/quiosque-4.js']);
+    expect(await preloads('/', 'caixa')).toEqual([]);
+    expect(await preloads('/', null)).toEqual([]);
     // The manifest itself is not served.
     expect((await app().request('/.vite/manifest.json')).status).toBe(400);
   });

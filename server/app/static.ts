@@ -157,6 +157,11 @@ export interface StaticOptions<D = unknown> {
    * instead of after it has run.
    */
   routeModules?: Readonly<Record<string, string>>;
+  /**
+   * The route (a key of `routeModules`) whose code the page at `pathname` shows, when the data
+   * decides it (a kiosk terminal's `/` is the kiosk); by default the path itself.
+   */
+  routeOf?: (data: D, pathname: string) => string;
 }
 
 interface ManifestChunk {
@@ -290,8 +295,8 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
       };
     }
     const { pathname, search } = new URL(c.req.url);
-    const preload = indexText.preloads.get(pathname) ?? '';
     const data = await pageData(c);
+    const preload = indexText.preloads.get(options.routeOf?.(data, pathname) ?? pathname) ?? '';
     const markup = (await options.pageMarkup?.(data, pathname + search)) ?? '';
     const html = Buffer.from(
       injectIntoHead(

@@ -6,6 +6,7 @@ import {
   buildApiUrl,
   buildQuery,
   configQuery,
+  peekPageConfig,
   configureApi,
   DEFAULT_TIMEOUT_MS,
   fetchConfig,
@@ -270,25 +271,39 @@ describe('fetchConfig', () => {
     await client.fetchQuery(configQuery());
     expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/42/clientes/buscar');
   });
-  test('the config the page carries is used without a request, once', async () => {
-    const fetchMock = stubFetch(() => jsonResponse(200, ok({})));
+  /** The page carries a config, as the app server writes it. */
+  function carryConfig(establishmentId: number, establishmentName: string | null) {
     const inline = document.createElement('script');
     inline.id = 'app-config';
     inline.type = 'application/json';
     inline.textContent = JSON.stringify({
-      establishmentId: 43,
-      establishmentName: 'Loja \u003c1\u003e',
+      establishmentId,
+      establishmentName,
       mode: 'sandbox',
       terminal: GERENTE,
       enrollment: 'auto',
     });
     document.head.append(inline);
+  }
+  test('the config the page carries is used without a request, once', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({})));
+    carryConfig(43, 'Loja \u003c1\u003e');
     const client = new QueryClient();
     const config = await client.fetchQuery(configQuery());
     expect(config).toMatchObject({ establishmentId: 43, establishmentName: 'Loja <1>' });
     expect(fetchMock).not.toHaveBeenCalled();
     expect(buildApiUrl('/clientes/buscar')).toBe('/api/v4/estabelecimentos/43/clientes/buscar');
     // Read once: a later read (after a 401) asks the server.
+    expect(document.getElementById('app-config')).toBeNull();
+  });
+  test('the page config peeked at start-up is still taken by the config query, once', async () => {
+    const fetchMock = stubFetch(() => jsonResponse(200, ok({})));
+    carryConfig(45, null);
+    expect(peekPageConfig()).toMatchObject({ establishmentId: 45, terminal: { role: 'gerente' } });
+    expect(peekPageConfig()).toMatchObject({ establishmentId: 45 });
+    const config = await new QueryClient().fetchQuery(configQuery());
+    expect(config.establishmentId).toBe(45);
+    expect(fetchMock).not.toHaveBeenCalled();
     expect(document.getElementById('app-config')).toBeNull();
   });
   test('a page config that does not parse is ignored: the config is fetched', async () => {

@@ -76,21 +76,37 @@ export function fetchConfig(signal?: AbortSignal): Promise<Config> {
   return sendJson({ method: 'GET', url: '/api/config', schema: Config, signal });
 }
 
+/** The page's config once read and not yet taken by the config query (null: not read). */
+let readFromPage: { config: Config | undefined } | null = null;
+
 /**
- * The config the app server wrote into the page (`<script id="app-config">`), read once: the
- * element is removed, so a later read (after a 401) asks GET /api/config. Undefined when the
- * page has none (Vite's dev server) or it does not parse.
+ * The config the app server wrote into the page (`<script id="app-config">`). The element is
+ * removed when read, so once the config query has taken it, a later read (after a 401) asks
+ * GET /api/config. Undefined when the page has none (Vite's dev server) or it does not parse.
+ * Reading it before the query (main.tsx, to know the first view's code) leaves it to be taken.
  */
-function pageConfig(): Config | undefined {
-  const element = typeof document === 'undefined' ? null : document.getElementById('app-config');
-  if (element === null) return undefined;
-  element.remove();
+export function peekPageConfig(): Config | undefined {
+  if (readFromPage === null) {
+    const element = typeof document === 'undefined' ? null : document.getElementById('app-config');
+    element?.remove();
+    readFromPage = { config: element === null ? undefined : parsePageConfig(element.textContent) };
+  }
+  return readFromPage.config;
+}
+
+function parsePageConfig(text: string): Config | undefined {
   try {
-    const parsed = Config.safeParse(JSON.parse(element.textContent));
+    const parsed = Config.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }
+}
+
+function takePageConfig(): Config | undefined {
+  const config = peekPageConfig();
+  readFromPage = null;
+  return config;
 }
 
 /**
@@ -107,7 +123,7 @@ export const configQuery = () =>
       return config;
     },
     initialData: () => {
-      const config = pageConfig();
+      const config = takePageConfig();
       if (config !== undefined) configureApi({ establishmentId: config.establishmentId });
       return config;
     },

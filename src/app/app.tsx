@@ -1,7 +1,7 @@
 import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
-import { configQuery } from '@/api/client';
+import { configQuery, peekPageConfig } from '@/api/client';
 import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -33,21 +33,49 @@ function lazyRoute<P>(load: () => Promise<Chunk<P>>) {
 const [PremiosRoute, loadPremios] = lazyRoute(() => import('./routes/premios'));
 const [QuiosqueRoute, loadQuiosque] = lazyRoute(() => import('./routes/quiosque'));
 
+/** What the app shows for a path: `terminal` null is a browser that is not a terminal. */
+type View = 'enroll' | 'quiosque' | 'caixa' | 'premios' | 'not-allowed' | 'not-found';
+
+function viewOf(pathname: string, terminal: Terminal | null): View {
+  if (terminal === null) return 'enroll';
+  const may = terminal.navigation;
+  // A kiosk-only terminal's home is the kiosk.
+  if (may.quiosque && (pathname === '/quiosque' || (!may.caixa && pathname === '/')))
+    return 'quiosque';
+  const screen = nav.find((item) => item.href === pathname)?.screen;
+  if (screen !== undefined && !may[screen]) return 'not-allowed';
+  if (pathname === '/') return 'caixa';
+  if (pathname === '/premios') return 'premios';
+  return 'not-found';
+}
+
 /**
- * Settles once the chunk of the route the URL names has loaded (or failed: the route then
- * reports it as before); main.tsx renders after it, so a page opened on /premios or
- * /quiosque (whose chunk the server preloads beside the entry) paints whole at once. A page
- * the server painted (`painted`) waits for the counter's second chunk too, where its dialog
- * lives: React then adopts the page without waiting for code.
+ * Settles once the code of the page's first view has loaded (or failed: the view then
+ * reports it as before); main.tsx renders after it. The view is the one the config the page
+ * carries gives for this path (a kiosk terminal's `/` is the kiosk), so the first render
+ * suspends nowhere: a page opened on /premios or /quiosque paints whole at once, and React
+ * adopts a page the server painted (`painted`) all in one commit. A part left unadopted would
+ * take no tap once the page stops being inert (main.tsx): React drops a click on it.
  */
-export const routeReady = (pathname: string, painted = false): Promise<unknown> =>
-  (pathname === '/premios'
-    ? loadPremios
-    : pathname === '/quiosque'
-      ? loadQuiosque
-      : painted
-        ? prefetchCounterParts
-        : async () => 0)().catch(() => 0);
+export const routeReady = (pathname: string, painted = false): Promise<unknown> => {
+  const config = peekPageConfig();
+  const view = config
+    ? viewOf(pathname, config.terminal)
+    : pathname === '/premios'
+      ? 'premios'
+      : pathname === '/quiosque'
+        ? 'quiosque'
+        : 'caixa';
+  const load =
+    view === 'premios'
+      ? loadPremios
+      : view === 'quiosque'
+        ? loadQuiosque
+        : painted && (view === 'caixa' || view === 'enroll')
+          ? prefetchCounterParts
+          : async () => 0;
+  return load().catch(() => 0);
+};
 
 /**
  * The whole app. `page` is for the app server's render of a page (src/app/render-page.tsx):
@@ -126,8 +154,9 @@ const loading = (
 function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) {
   const { pathname } = useLocation();
   const may = terminal.navigation;
+  const view = viewOf(pathname, terminal);
   // The kiosk runs full screen: no header, no navigation, nothing that leads elsewhere.
-  if (may.quiosque && (pathname === '/quiosque' || (!may.caixa && pathname === '/'))) {
+  if (view === 'quiosque') {
     return (
       <Suspense fallback={loading}>
         <QuiosqueRoute onExit={() => may.caixa && navigate('/')} />
@@ -193,26 +222,16 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
         </p>
       </header>
       <Suspense fallback={loading}>
-        <Routes pathname={pathname} config={config} terminal={terminal} />
+        <Routes view={view} config={config} terminal={terminal} />
       </Suspense>
     </div>
   );
 }
 
-function Routes({
-  pathname,
-  config,
-  terminal,
-}: {
-  pathname: string;
-  config: AppConfig;
-  terminal: Terminal;
-}) {
-  const may = terminal.navigation;
-  const screen = nav.find((item) => item.href === pathname)?.screen;
-  if (screen !== undefined && !may[screen]) return <NotAllowed home={allowedHome(terminal)} />;
-  if (pathname === '/') return <CaixaRoute config={config} />;
-  if (pathname === '/premios') return <PremiosRoute />;
+function Routes({ view, config, terminal }: { view: View; config: AppConfig; terminal: Terminal }) {
+  if (view === 'not-allowed') return <NotAllowed home={allowedHome(terminal)} />;
+  if (view === 'caixa') return <CaixaRoute config={config} />;
+  if (view === 'premios') return <PremiosRoute />;
   return (
     <main className="p-8">
       <h1 className="text-2xl font-bold">Página não encontrada</h1>
