@@ -4,6 +4,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { deferPageCode } from '../server/app/page-code';
 import { variantRelay } from './lighthouse-bench';
 
 const PAGE =
@@ -13,6 +14,8 @@ const PAGE =
   '<script id="app-config" type="application/json">{"terminal":null}</script></head>' +
   '<body><div id="root"><header>Fidelidade PDV</header></div></body></html>';
 const SCRIPT = 'console.log("the app");';
+/** The same page painted by the app server: its code started by the inline loader. */
+const PAINTED = deferPageCode(PAGE, []);
 
 const upstream = createServer((req, res) => {
   if (req.url === '/') {
@@ -22,6 +25,9 @@ const upstream = createServer((req, res) => {
       'cross-origin-opener-policy': 'same-origin',
     });
     res.end(PAGE);
+  } else if (req.url === '/painted') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(PAINTED);
   } else if (req.url === '/assets/index-abc.js') {
     res.writeHead(200, {
       'content-type': 'text/javascript',
@@ -61,6 +67,17 @@ test('the page comes through with its module scripts and preloads removed, the r
   expect(html).toContain(
     '<script id="app-config" type="application/json">{"terminal":null}</script>',
   );
+  expect(html).toContain('<div id="root"><header>Fidelidade PDV</header></div>');
+});
+
+test('a painted page loses its code list and the loader that starts it', async () => {
+  expect(PAINTED).toContain('<script>');
+  const html = await (
+    await fetch(`${relay.url}/painted`, { headers: { accept: 'text/html' } })
+  ).text();
+  expect(html.match(/<script[^>]*>/g)).toEqual([
+    '<script id="app-config" type="application/json">',
+  ]);
   expect(html).toContain('<div id="root"><header>Fidelidade PDV</header></div>');
 });
 

@@ -110,7 +110,8 @@ export interface PageVariant {
 
 /**
  * A relay in front of the app server that passes every answer through as it is, except the
- * HTML's, which loses what `keep` does not keep: its module scripts and module preloads (the
+ * HTML's, which loses what `keep` does not keep: its module scripts and module preloads, or a
+ * painted page's code list and loader (the
  * header the server paints, the stylesheet and the page's config stay), and/or its
  * `Cross-Origin-Opener-Policy` header. Without scripts, the page's mobile score is what this
  * machine gives a page that only paints the server's HTML: the ceiling of the real page's
@@ -151,7 +152,10 @@ export async function variantRelay(
             ? body
             : body
                 .replace(/<script type="module"[^>]*><\/script>/g, '')
-                .replace(/<link rel="modulepreload"[^>]*>/g, '');
+                .replace(/<link rel="modulepreload"[^>]*>/g, '')
+                // A painted page's code list and the inline loader that starts it.
+                .replace(/<script id="app-code"[^>]*>.*?<\/script>/g, '')
+                .replace(/<script>.*?<\/script>/g, '');
           const {
             'content-length': _length,
             'content-encoding': _encoding,

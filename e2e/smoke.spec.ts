@@ -121,6 +121,32 @@ test('the page paints the whole first view before the app code has arrived; its 
   await expect(page.locator('h1', { hasText: 'Prêmios' })).toBeVisible();
 });
 
+test('the painted page starts its code after its first paint, through a loader the CSP allows', async ({
+  page,
+}) => {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto('/');
+  await expect(page.locator('#root')).not.toHaveAttribute('inert');
+  const { fcp, code } = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1,
+    code: performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/assets\/[^/]+\.js$/.test(e.name))
+      .map((e) => e.startTime),
+  }));
+  console.log(
+    `page code: first contentful paint at ${fcp.toFixed(0)} ms, ${code.length} scripts from ` +
+      `${Math.min(...code).toFixed(0)} ms`,
+  );
+  expect(fcp).toBeGreaterThan(0);
+  expect(code.length).toBeGreaterThan(0);
+  for (const start of code) expect(start).toBeGreaterThanOrEqual(fcp);
+  expect(errors).toEqual([]);
+});
+
 test('a painted button takes no tap before the app has it, and the first tap after it works (the kiosk)', async ({
   page,
 }) => {

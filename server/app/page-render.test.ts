@@ -63,4 +63,27 @@ describe('the page painted by the app server', () => {
     rmSync(renderFile());
     expect(await page()).toBe('<div id="root"></div>');
   });
+
+  test('a painted page starts its code after its first paint; an unpainted one loads it as built', async () => {
+    writeFileSync(
+      path.join(fixture.dist, 'index.html'),
+      '<!doctype html><html><head>' +
+        '<script type="module" crossorigin src="/assets/index-abc123.js"></script>' +
+        '</head><body><div id="root"></div></body></html>',
+    );
+    const { app } = makeApp({ distDir: fixture.dist });
+    const painted = await (await app.request('/')).text();
+    expect(painted).toContain('<div id="root" data-ssr inert>');
+    expect(painted).not.toContain('<script type="module"');
+    expect(painted).toContain(
+      '<script id="app-code" type="application/json">["/assets/index-abc123.js"]',
+    );
+    newBuild('export async function renderPage() { throw new Error("boom"); }\n', 5);
+    const unpainted = await (await app.request('/')).text();
+    expect(root(unpainted)).toBe('<div id="root"></div>');
+    expect(unpainted).toContain(
+      '<script type="module" crossorigin src="/assets/index-abc123.js"></script>',
+    );
+    expect(unpainted).not.toContain('id="app-code"');
+  });
 });

@@ -1,10 +1,14 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PAGE_CODE_LOADER } from './page-code';
 import { CONTENT_SECURITY_POLICY } from './security';
 import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream, tempDist } from './test-helpers';
 import type { TestApp } from './test-helpers';
 
+/** The one inline script allowed: the painted page's code loader, by the hash of its text. */
+const LOADER_SOURCE = `'sha256-${createHash('sha256').update(PAGE_CODE_LOADER).digest('base64')}'`;
 const EXPECTED_CSP =
-  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+  `default-src 'self'; script-src 'self' ${LOADER_SOURCE}; style-src 'self'; img-src 'self' data:; ` +
   "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'; " +
   "form-action 'self'; frame-ancestors 'none'";
 
@@ -92,9 +96,10 @@ function everyKindOfResponse(): [string, TestApp, string, RequestInit?][] {
 }
 
 describe('security headers', () => {
-  test('the CSP allows no inline script', () => {
+  test('the CSP allows no inline script but the page’s code loader, by its hash', () => {
     expect(CONTENT_SECURITY_POLICY).toBe(EXPECTED_CSP);
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-inline');
+    expect(CONTENT_SECURITY_POLICY.match(/'sha256-/g)).toHaveLength(1);
   });
 
   test('are on every response: static, API, proxied and every error', async () => {

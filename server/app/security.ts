@@ -1,8 +1,10 @@
+import { PAGE_CODE_LOADER_HASH } from './page-code';
 import type { Context, MiddlewareHandler } from 'hono';
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "script-src 'self'",
+  // The painted page's loader of its code, allowed by its hash and by nothing else inline.
+  `script-src 'self' ${PAGE_CODE_LOADER_HASH}`,
   "style-src 'self'",
   "img-src 'self' data:",
   "connect-src 'self'",

@@ -2,6 +2,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { Context } from 'hono';
+import { deferPageCode, insertIntoHead, modulePreloads } from './page-code';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -127,15 +128,6 @@ export function pageDataScript(data: unknown): string {
 /** The SPA's mount point in index.html, empty as built. */
 const ROOT_ELEMENT = '<div id="root"></div>';
 
-/** `html` with `insert` at the end of its head (or body, or the document). */
-function injectIntoHead(html: string, insert: string): string {
-  for (const tag of ['</head>', '</body>']) {
-    const at = html.indexOf(tag);
-    if (at >= 0) return html.slice(0, at) + insert + html.slice(at);
-  }
-  return html + insert;
-}
-
 export interface StaticOptions<D = unknown> {
   /**
    * Per-request data written into the page (index.html and every SPA route) as JSON, so the
@@ -171,13 +163,13 @@ interface ManifestChunk {
 }
 
 /**
- * `<link rel=modulepreload>` for each route's chunk and the static imports it adds to the
- * entry's, from Vite's build manifest; none when there is no manifest.
+ * The URLs of each route's chunk and the static imports it adds to the entry's, from Vite's
+ * build manifest; none when there is no manifest.
  */
 export function routePreloads(
   manifest: Readonly<Record<string, ManifestChunk>>,
   routeModules: Readonly<Record<string, string>>,
-): Map<string, string> {
+): Map<string, string[]> {
   const closure = (key: string, seen: Set<string>): Set<string> => {
     if (seen.has(key) || manifest[key] === undefined) return seen;
     seen.add(key);
@@ -186,12 +178,12 @@ export function routePreloads(
   };
   const entry = new Set<string>();
   for (const [key, chunk] of Object.entries(manifest)) if (chunk.isEntry) closure(key, entry);
-  const out = new Map<string, string>();
+  const out = new Map<string, string[]>();
   for (const [route, module] of Object.entries(routeModules)) {
-    const links = [...closure(module, new Set())]
+    const urls = [...closure(module, new Set())]
       .filter((key) => !entry.has(key))
-      .map((key) => `<link rel="modulepreload" crossorigin href="/${manifest[key]?.file}">`);
-    if (links.length > 0) out.set(route, links.join(''));
+      .map((key) => `/${manifest[key]?.file}`);
+    if (urls.length > 0) out.set(route, urls);
   }
   return out;
 }
@@ -265,8 +257,8 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
   }
 
   /** index.html's text and the routes' preloads, read once per version of the file. */
-  let indexText: { key: string; text: string; preloads: Map<string, string> } | null = null;
-  async function readPreloads(dist: string): Promise<Map<string, string>> {
+  let indexText: { key: string; text: string; preloads: Map<string, string[]> } | null = null;
+  async function readPreloads(dist: string): Promise<Map<string, string[]>> {
     if (options.routeModules === undefined) return new Map();
     try {
       const manifest = JSON.parse(
@@ -296,20 +288,22 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
     }
     const { pathname, search } = new URL(c.req.url);
     const data = await pageData(c);
-    const preload = indexText.preloads.get(options.routeOf?.(data, pathname) ?? pathname) ?? '';
+    const route = indexText.preloads.get(options.routeOf?.(data, pathname) ?? pathname) ?? [];
     const markup = (await options.pageMarkup?.(data, pathname + search)) ?? '';
-    const html = Buffer.from(
-      injectIntoHead(
-        markup === ''
-          ? indexText.text
-          : // A function: `$&` and the like in the markup are text, not replacement patterns.
+    // A painted page starts its code after its first paint (page-code.ts); one that is not
+    // painted needs its code for any paint, and loads it as built.
+    const page =
+      markup === ''
+        ? insertIntoHead(indexText.text, modulePreloads(route))
+        : deferPageCode(
+            // A function: `$&` and the like in the markup are text, not replacement patterns.
             indexText.text.replace(
               ROOT_ELEMENT,
               () => `<div id="root" data-ssr inert>${markup}</div>`,
             ),
-        preload + pageDataScript(data),
-      ),
-    );
+            route,
+          );
+    const html = Buffer.from(insertIntoHead(page, pageDataScript(data)));
     const accepted = acceptedEncodings(c.req.header('accept-encoding'));
     // A page of a few KB: compressing it costs well under a millisecond.
     if (accepted.has('br')) {
