@@ -144,9 +144,9 @@ export interface StaticOptions<D = unknown> {
   pageMarkup?: (data: D, href: string) => Promise<string>;
   /**
    * Routes whose code is a lazy chunk, by path: the source module as Vite's manifest
-   * (`dist/.vite/manifest.json`) names it. The page of such a route preloads that chunk and
-   * its static imports (`<link rel=modulepreload>`), so they download beside the entry
-   * instead of after it has run.
+   * (`dist/.vite/manifest.json`) names it. The page of such a route loads that chunk and its
+   * static imports with the entry (module preloads; in a painted page, its code list: see
+   * page-code.ts), instead of after the entry has run.
    */
   routeModules?: Readonly<Record<string, string>>;
   /**
