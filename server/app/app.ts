@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { showsKiosk } from '../../src/api/wire';
 import { listTerminals } from '../store';
 import type { Store } from '../store';
 import { createAccess } from './access';
@@ -197,9 +198,9 @@ export function createAppServer(o: AppServerOptions): AppServer {
         '/premios': 'src/app/routes/premios.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
-      // As the SPA decides (src/app/app.tsx, viewOf): a kiosk-only terminal's `/` is the kiosk.
+      // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.
       routeOf: (data, pathname) =>
-        pathname === '/' && data.terminal?.navigation.quiosque && !data.terminal.navigation.caixa
+        data.terminal !== null && showsKiosk(data.terminal.navigation, pathname)
           ? '/quiosque'
           : pathname,
     }),

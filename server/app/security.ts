@@ -1,5 +1,5 @@
-import { PAGE_CODE_LOADER_HASH } from './page-code';
 import type { Context, MiddlewareHandler } from 'hono';
+import { PAGE_CODE_LOADER_HASH } from './page-code';
 
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",

@@ -108,10 +108,10 @@ export async function newCode(
   return { id: Number(id), code };
 }
 
-/** Redeems `code` like the browser does; the cookie to send afterwards ("name=value"). */
 /**
- * Redeems an enrollment code; the terminal's cookie. Enrollments from one address are rate
- * limited (a few a second): like the enrollment screen, it waits out a 429's Retry-After.
+ * Redeems `code` like the browser does; the cookie to send afterwards ("name=value").
+ * Enrollments from one address are rate limited (10 a minute): a 429's Retry-After is waited
+ * out, up to four times.
  */
 export async function enroll(url: string, code: string): Promise<string> {
   for (let attempt = 1; ; attempt++) {

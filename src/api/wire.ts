@@ -89,3 +89,18 @@ export function isValidCpfDigits(value: string): boolean {
   if (!/^\d{11}$/.test(value) || /^(\d)\1{10}$/.test(value)) return false;
   return cpfCheckDigits(value.slice(0, 9)) === value.slice(9);
 }
+
+/**
+ * Whether a terminal's page at `pathname` is the kiosk: `/quiosque` for a role that may use
+ * it, and `/` for one that may not use the counter. The SPA shows the kiosk there
+ * (src/app/app.tsx) and the app server sends the kiosk's code with the page
+ * (server/app/app.ts) by this one rule.
+ */
+export function showsKiosk(
+  navigation: { readonly caixa: boolean; readonly quiosque: boolean },
+  pathname: string,
+): boolean {
+  return (
+    navigation.quiosque && (pathname === '/quiosque' || (!navigation.caixa && pathname === '/'))
+  );
+}

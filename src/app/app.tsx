@@ -6,6 +6,7 @@ import type { AppConfig } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { configKeys } from '@/api/keys';
+import { showsKiosk } from '@/api/wire';
 import { Link, navigate, ServerLocation, useLocation } from '@/lib/router';
 import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
@@ -38,12 +39,9 @@ type View = 'enroll' | 'quiosque' | 'caixa' | 'premios' | 'not-allowed' | 'not-f
 
 function viewOf(pathname: string, terminal: Terminal | null): View {
   if (terminal === null) return 'enroll';
-  const may = terminal.navigation;
-  // A kiosk-only terminal's home is the kiosk.
-  if (may.quiosque && (pathname === '/quiosque' || (!may.caixa && pathname === '/')))
-    return 'quiosque';
+  if (showsKiosk(terminal.navigation, pathname)) return 'quiosque';
   const screen = nav.find((item) => item.href === pathname)?.screen;
-  if (screen !== undefined && !may[screen]) return 'not-allowed';
+  if (screen !== undefined && !terminal.navigation[screen]) return 'not-allowed';
   if (pathname === '/') return 'caixa';
   if (pathname === '/premios') return 'premios';
   return 'not-found';
