@@ -320,7 +320,9 @@ describe('the edge through the real process', () => {
   }, 90_000);
 
   /** One attendant-password guess on pontuar; status and message. */
-  async function guess(url: string, cookie: string, senha: string, valor = 0) {
+  // A sale the service would take but for its password: only the password is guessed (a body
+  // the app server can tell is wrong is refused before it, and is no guess).
+  async function guess(url: string, cookie: string, senha: string, valor = 100) {
     const res = await send(
       url,
       OPS[0]!,

@@ -664,7 +664,7 @@ function kyselyJournal(store: Store): JournalStore {
       // still seen waiting (its claim here then fails), never skipped over.
       const queue = await db
         .selectFrom('posting_journal')
-        .select(['key', 'customer_key'])
+        .select(['key', 'customer_key', 'next_check_at'])
         .where('establishment_id', '=', establishmentId)
         .where('state', '=', 'aguardando envio')
         .orderBy('created_at')
@@ -692,6 +692,8 @@ function kyselyJournal(store: Store): JournalStore {
         if (seen.has(q.customer_key)) continue;
         seen.add(q.customer_key);
         if (busy.has(q.customer_key)) continue;
+        // Waiting out its backoff after a failed try: its customer's later sales wait too.
+        if (q.next_check_at !== null && q.next_check_at > now) continue;
         const res = await db
           .updateTable('posting_journal')
           .set((eb) => ({
@@ -725,6 +727,9 @@ function kyselyJournal(store: Store): JournalStore {
               reason: null,
               updated_at: now,
               settled_at: null,
+              // A manager's resend starts afresh: its tries and backoff from zero.
+              attempts: 0,
+              next_check_at: null,
             }
           : {
               state: 'descartado',

@@ -7,7 +7,9 @@
  * - `lose-answer`: forward (after an optional delay), let the upstream answer (so it has
  *   committed), then reset the client's connection instead of relaying the answer;
  * - `reset-before`: reset the client's connection without forwarding anything (the upstream
- *   never sees the request).
+ *   never sees the request);
+ * - `refuse`: answer with the given status and JSON body instead of the upstream (a refusal
+ *   the service could give; the upstream never sees the request).
  *
  * It counts what it received, forwarded, answered and reset, per rule and in total, so a
  * test can print and assert what happened on the wire. `setDown(true)` is an outage: every
@@ -19,7 +21,8 @@ import type { AddressInfo, Socket } from 'node:net';
 export type Fault =
   | { kind: 'delay'; ms: number }
   | { kind: 'lose-answer'; delayMs?: number }
-  | { kind: 'reset-before' };
+  | { kind: 'reset-before' }
+  | { kind: 'refuse'; status: number; body: unknown };
 
 export interface RelayRequest {
   method: string;
@@ -160,6 +163,16 @@ export async function startRelay(upstreamUrl: string): Promise<Relay> {
     if (fault?.kind === 'reset-before') {
       count('reset');
       resetSocket(req.socket);
+      return;
+    }
+    if (fault?.kind === 'refuse') {
+      count('answered');
+      const text = JSON.stringify(fault.body);
+      res.writeHead(fault.status, {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(text),
+      });
+      res.end(text);
       return;
     }
     const delay =

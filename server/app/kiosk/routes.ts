@@ -26,6 +26,7 @@ import type { JournalEntry, Role, Store } from '../../store';
 import { portugueseDuration } from '../access';
 import type { AccessVars, createAccess } from '../access';
 import { fail, messages } from '../envelope';
+import { backoffMs } from '../postings/backoff';
 import { readCustomer } from '../postings/postings';
 import type { PostingService } from '../postings/postings';
 import { kioskSealKeyFrom } from '../postings/sealed';
@@ -73,6 +74,17 @@ const text = {
 function invalid(c: C, errors: Record<string, string[]>, data: object = {}): Response {
   const first = Object.values(errors)[0]?.[0] ?? 'Dados inválidos.';
   return c.json({ success: false, message: first, errors, data }, 422);
+}
+
+/** The message of the service's refusal, for the customer at the kiosk. */
+function refusalMessage(body: string): string {
+  try {
+    const m = (JSON.parse(body) as { message?: unknown } | null)?.message;
+    if (typeof m === 'string' && m !== '') return m;
+  } catch {
+    // not the service's envelope
+  }
+  return 'Não lançado. Chame o caixa.';
 }
 
 function ok(c: C, message: string, data: object, status: ContentfulStatusCode = 200): Response {
@@ -398,6 +410,9 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     if (result.kind === 'invalid' || result.kind === 'full') {
       return sales.settle(s, { state: 'recusado', message: result.message });
     }
+    if (result.kind === 'refused') {
+      return sales.settle(s, { state: 'recusado', message: refusalMessage(result.body) });
+    }
     return follow(s, result.entry, celular);
   }
 
@@ -413,12 +428,18 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
     void (async () => {
       const until = store.now() + 15 * 60_000;
       let e = entry;
-      while (
+      for (
+        let turn = 1;
         (e.state === 'enviando' || e.state === 'verificando' || e.state === 'desconhecido') &&
-        store.now() < until
+        store.now() < until;
+        turn += 1
       ) {
-        e = (await o.postings.wait(s.id).catch(() => null)) ?? e;
-        if (e.state === 'desconhecido') await new Promise((r) => setTimeout(r, 5_000));
+        const next = await o.postings.wait(s.id).catch(() => null);
+        if (next !== null) e = next;
+        // Not decided yet (or not readable): asked again later, less often each time.
+        if (next === null || e.state === 'desconhecido') {
+          await new Promise((r) => setTimeout(r, backoffMs(turn, 2_000, 30_000)));
+        }
       }
       await settleFrom(s, e, celular);
     })().catch((err: unknown) =>

@@ -39,6 +39,8 @@ const FAST = {
   sweepMs: 20,
   waitMs: 2_000,
   slotWaitMs: 3_000,
+  retryBaseMs: 20,
+  retryCapMs: 200,
 };
 const SECRET = 'contingency-tests-secret-0123456789abcdef';
 
@@ -97,7 +99,7 @@ describe.each(engines)('contingency on %s', (engine) => {
 
   async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
     const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
-    if (r.kind !== 'entry') throw new Error(`${r.kind}: ${r.message}`);
+    if (r.kind !== 'entry') throw new Error(`${r.kind}: ${JSON.stringify(r)}`);
     return r.entry;
   }
 
@@ -278,6 +280,70 @@ describe.each(engines)('contingency on %s', (engine) => {
       body: sale('+5511900000605'),
     });
     expect(late).toMatchObject({ kind: 'full', message: postingMessages.fullAge(0) });
+  });
+
+  test('a refused customer read is an answer: the sale is refused with the service message, nothing journaled or kept', async () => {
+    const { store, upstream, service } = await setup();
+    upstream.setBuscarRefuses(422);
+    const r = await service.submit({
+      key: randomUUID(),
+      terminalId: 't1',
+      requestId: 'r1',
+      body: sale('+5511900000301'),
+    });
+    expect(r.kind).toBe('refused');
+    if (r.kind !== 'refused') return;
+    expect(r.status).toBe(422);
+    expect(JSON.parse(r.body)).toMatchObject({
+      message: expect.stringMatching(/^Celular inválido/),
+    });
+    const rows = await store.db.selectFrom('posting_journal').select('key').execute();
+    expect(rows).toHaveLength(0);
+    expect(upstream.calls()).toBe(0);
+    expect(await service.status()).toMatchObject({ open: false, waiting: 0, attention: 0 });
+  });
+
+  test('a kept sale whose read the service refuses needs a manager at once: tried once, not looped', async () => {
+    const { upstream, service, circuit } = await setup({}, { circuitOpen: true });
+    const kept = await post(service, sale('+5511900000302'));
+    expect(kept.state).toBe('aguardando envio');
+    upstream.setBuscarRefuses(422);
+    circuit.set(false);
+    const e = await until(service, kept.key, ['precisa de atenção']);
+    expect(e.reason).toMatch(/^O serviço recusou esta venda guardada: Celular inválido/);
+    await new Promise((r) => setTimeout(r, 300));
+    console.log(`kept sale refused on read: ${upstream.buscarCalls()} read(s), 0 postings`);
+    expect(upstream.buscarCalls()).toBe(1);
+    expect(upstream.calls()).toBe(0);
+  });
+
+  test('a kept sale that keeps being turned away is retried with growing waits, then needs a manager', async () => {
+    const attempts = 5;
+    const { upstream, service, circuit } = await setup(
+      { maxDeliveryAttempts: attempts, retryBaseMs: 40, retryCapMs: 400 },
+      { circuitOpen: true },
+    );
+    const kept = await post(service, sale('+5511900000303'));
+    // 429 on every read: a refusal for now, so the sale waits its next turn each time.
+    upstream.setBuscarRefuses(429);
+    const started = Date.now();
+    circuit.set(false);
+    const e = await until(service, kept.key, ['precisa de atenção'], 10_000);
+    const took = Date.now() - started;
+    await new Promise((r) => setTimeout(r, 500));
+    console.log(
+      `kept sale turned away (429): ${upstream.buscarCalls()} reads in ${took} ms, then "precisa de atenção"`,
+    );
+    expect(e.reason).toBe(postingMessages.gaveUp(attempts, postingMessages.keptRequeued));
+    expect(upstream.buscarCalls()).toBe(attempts);
+    expect(upstream.calls()).toBe(0);
+    // Waits of at least 20, 40, 80 and 160 ms (half of each doubling step) between the 5 tries.
+    expect(took).toBeGreaterThanOrEqual(20 + 40 + 80 + 160);
+    // A manager's resend starts its tries afresh.
+    upstream.setBuscarRefuses(null);
+    await service.resolve(kept.key, { resend: { password: '1234' } });
+    expect((await until(service, kept.key, ['lançado'])).state).toBe('lançado');
+    expect(upstream.commits('+5511900000303')).toBe(1);
   });
 
   test('a sale kept by one replica is delivered by another after the first died mid-delivery (its lease lapsed), once', async () => {

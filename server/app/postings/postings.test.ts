@@ -13,6 +13,8 @@ const FAST = {
   sweepMs: 20,
   waitMs: 2_000,
   slotWaitMs: 3_000,
+  retryBaseMs: 20,
+  retryCapMs: 200,
 };
 
 const cleanup: (() => Promise<unknown>)[] = [];
@@ -46,7 +48,7 @@ const sale = (celular: string, valor = 1000, senha = '1234') => ({
 
 async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
   const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
-  if (r.kind !== 'entry') throw new Error(`invalid: ${r.message}`);
+  if (r.kind !== 'entry') throw new Error(`${r.kind}: ${JSON.stringify(r)}`);
   return r.entry;
 }
 
@@ -96,13 +98,55 @@ describe('the key', () => {
       key: randomUUID(),
       terminalId: null,
       requestId: null,
-      body: { valor_gasto: 10 },
+      body: { valor_gasto: 1000, senha_atendente: '1234', cliente: { nome: 'Maria' } },
     });
     expect(r).toMatchObject({
       kind: 'invalid',
       errors: { 'cliente.celular': [postingMessages.noCustomer] },
     });
   });
+
+  test.each([
+    [
+      'a phone without the country code',
+      { cliente: { celular: '11111111111' } },
+      'cliente.celular',
+    ],
+    [
+      'full-width digits',
+      { cliente: { celular: '+５５１１９８７６５４３２１' } },
+      'cliente.celular',
+    ],
+    [
+      'an invalid CPF',
+      { cliente: { celular: '+5511900000009', cpf: '12345678900' } },
+      'cliente.cpf',
+    ],
+    ['an amount of zero', { valor_gasto: 0 }, 'valor_gasto'],
+    ['an amount in reais', { valor_gasto: 10.5 }, 'valor_gasto'],
+    ['a basket that does not add up', { itens: [{ descricao: 'Pão', valor: 999 }] }, 'itens'],
+  ])(
+    'a body the service would refuse (%s) is refused at once, nothing journaled or sent',
+    async (_, change, field) => {
+      const { journal, service, upstream } = await setup();
+      const body = { ...sale('+5511900000009'), ...change };
+      const r = await service.submit({
+        key: randomUUID(),
+        terminalId: null,
+        requestId: null,
+        body,
+      });
+      expect(r.kind).toBe('invalid');
+      if (r.kind !== 'invalid') return;
+      expect(Object.keys(r.errors ?? {})).toEqual([field]);
+      expect(r.message).toBe(r.errors?.[field]?.[0]);
+      expect(await journal.db.selectFrom('posting_journal').select('key').execute()).toHaveLength(
+        0,
+      );
+      expect(upstream.buscarCalls()).toBe(0);
+      expect(upstream.calls()).toBe(0);
+    },
+  );
 
   test('the same key again answers the stored result without sending again', async () => {
     const { service, upstream } = await setup();

@@ -33,6 +33,8 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
+import { firstError, validatePontuar } from '../../sandbox/rules/validation';
+import { backoffMs } from './backoff';
 import { postingFingerprint } from './fingerprint';
 import { seal, unseal, type SealKey } from './sealed';
 import type {
@@ -93,6 +95,16 @@ export interface PostingServiceOptions {
   maxWaitMs?: number;
   /** Kept sales delivered at once (each of another customer). Default 4. */
   deliveryConcurrency?: number;
+  /** Tries of one kept sale before it needs a manager's attention. Default 8. */
+  maxDeliveryAttempts?: number;
+  /** First wait before a kept sale is tried again (doubling, with jitter). Default 2 s. */
+  retryBaseMs?: number;
+  /** Longest wait between two tries of a kept sale or two failed re-reads. Default 5 min. */
+  retryCapMs?: number;
+  /** A lost answer that still cannot be read this long after it ended is given up. Default 24 h. */
+  verifyGiveUpMs?: number;
+  /** The jitter's source (tests make it fixed). Default Math.random. */
+  random?: () => number;
 }
 
 /** What the counter shows of contingency (`GET /api/contingencia`). */
@@ -120,6 +132,8 @@ export type SubmitResult =
   | { kind: 'invalid'; message: string; errors?: Record<string, string[]> }
   /** The service is unreachable and no more sales may be kept (a limit): nothing journaled. */
   | { kind: 'full'; message: string }
+  /** The service refused the customer's read before anything was sent: its own answer. */
+  | { kind: 'refused'; status: number; body: string }
   | { kind: 'entry'; entry: JournalEntry };
 
 export const postingMessages = {
@@ -154,6 +168,12 @@ export const postingMessages = {
   keptNoPassword:
     'A senha do atendente desta venda não pôde ser lida. Um gerente informa a senha e reenvia.',
   discarded: 'Descartada por um gerente: nada foi lançado.',
+  gaveUp: (attempts: number, last: string | null) =>
+    `Não foi entregue depois de ${attempts} tentativas${last ? ` (a última: ${last})` : ''}. Um gerente confere e reenvia ou descarta.`,
+  keptRefused: (message: string | null) =>
+    `O serviço recusou esta venda guardada${message ? `: ${message}` : '.'} Um gerente corrige e reenvia, ou descarta.`,
+  verifyGaveUp:
+    'Não foi possível conferir no cadastro do cliente se a compra foi registrada. Confira o histórico do cliente antes de lançar de novo.',
   fullCount: (n: number) =>
     `Serviço indisponível e o limite de ${n} vendas guardadas foi atingido: esta venda não foi guardada nem lançada. Lance de novo quando o serviço voltar.`,
   fullAge: (hours: number) =>
@@ -232,6 +252,24 @@ function postedAnswer(status: number, text: string): Record<string, unknown> | n
   return null;
 }
 
+/** What a read of the customer came to. */
+type ReadOutcome =
+  | { kind: 'read'; reading: CustomerReading }
+  /** The service answered and refused the read (a 4xx but 404 and 408): an answer, not an outage. */
+  | { kind: 'refused'; status: number; text: string; message: string | null }
+  /** No answer, a timeout, a 5xx or an unreadable body: the service may be down. */
+  | { kind: 'failed' };
+
+/** The `message` of a service's envelope, or null. */
+function envelopeMessage(text: string): string | null {
+  try {
+    const m = (JSON.parse(text) as { message?: unknown } | null)?.message;
+    return typeof m === 'string' ? m : null;
+  } catch {
+    return null;
+  }
+}
+
 function refusedAnswer(status: number): boolean {
   // The service refuses before committing: validation, auth, not found, conflict, rate limit.
   return status >= 400 && status <= 499 && status !== 408;
@@ -275,7 +313,7 @@ export interface PostingService {
    */
   journalsIn(store: Store): boolean;
   readonly options: Required<
-    Omit<PostingServiceOptions, 'logger' | 'store' | 'call' | 'circuit' | 'sealKey'>
+    Omit<PostingServiceOptions, 'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random'>
   >;
 }
 
@@ -297,7 +335,14 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     maxWaiting: o.maxWaiting ?? 500,
     maxWaitMs: o.maxWaitMs ?? 24 * 3_600_000,
     deliveryConcurrency: Math.max(1, o.deliveryConcurrency ?? 4),
+    maxDeliveryAttempts: Math.max(1, o.maxDeliveryAttempts ?? 8),
+    retryBaseMs: Math.max(1, o.retryBaseMs ?? 2_000),
+    retryCapMs: Math.max(1, o.retryCapMs ?? 5 * 60_000),
+    verifyGiveUpMs: o.verifyGiveUpMs ?? 24 * 3_600_000,
   };
+  const random = o.random ?? Math.random;
+  const retryDelay = (attempt: number) =>
+    backoffMs(attempt, opts.retryBaseMs, opts.retryCapMs, random);
   const sealKey = o.sealKey ?? null;
   const circuitOpen = () => o.circuit?.isOpen() ?? false;
   let delivering = 0;
@@ -387,6 +432,14 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
    * delivered again in its turn.
    */
   async function requeue(entry: JournalEntry, reason: string): Promise<void> {
+    // Each claim counts one try: past the cap, a manager decides (nothing was posted).
+    if (entry.attempts >= opts.maxDeliveryAttempts) {
+      await settle(entry, 'precisa de atenção', {
+        reason: postingMessages.gaveUp(entry.attempts, reason),
+      });
+      return;
+    }
+    const at = now() + retryDelay(entry.attempts);
     await store.finish(
       entry.key,
       me,
@@ -394,14 +447,18 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
         state: 'aguardando envio',
         reason,
         leaseUntil: 0,
-        nextCheckAt: null,
+        // Not claimed again before then (the queue keeps its order per customer).
+        nextCheckAt: at,
         sentAt: null,
         snapshot: null,
       },
       now(),
     );
     events.emit(entry.key);
-    log?.info({ key: entry.key, reason }, 'kept sale back in the queue');
+    log?.info(
+      { key: entry.key, reason, attempt: entry.attempts, retryInMs: at - now() },
+      'kept sale back in the queue',
+    );
   }
 
   /** Why no more sales may be kept now, or null when one may. */
@@ -468,32 +525,47 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     }
   }
 
-  /** Reads the customer; null when the read itself failed. */
-  async function readFor(
+  /** Reads the customer: by id once known, else by phone, then by CPF when the phone is unknown. */
+  async function readOutcome(
     customerKey: string,
     snapshot: CustomerReading | null,
     cpf: string | null,
-  ): Promise<CustomerReading | null> {
-    const once = async (key: Record<string, unknown>): Promise<CustomerReading | null | 'absent'> =>
-      withLimit(opts.readLimitMs, async (signal) => {
+  ): Promise<ReadOutcome> {
+    const once = async (key: Record<string, unknown>): Promise<ReadOutcome | 'absent'> =>
+      withLimit(opts.readLimitMs, async (signal): Promise<ReadOutcome | 'absent'> => {
         const res = await o.call('buscar', key, signal);
         const text = await res.text();
         if (res.status === 404) return 'absent';
-        if (res.status !== 200) return null;
-        try {
-          return readCustomer((JSON.parse(text) as { data?: unknown }).data);
-        } catch {
-          return null;
+        if (refusedAnswer(res.status)) {
+          return { kind: 'refused', status: res.status, text, message: envelopeMessage(text) };
         }
-      }).catch(() => null);
+        if (res.status !== 200) return { kind: 'failed' };
+        try {
+          const reading = readCustomer((JSON.parse(text) as { data?: unknown }).data);
+          return { kind: 'read', reading };
+        } catch {
+          return { kind: 'failed' };
+        }
+      }).catch((): ReadOutcome => ({ kind: 'failed' }));
+    const absent: ReadOutcome = { kind: 'read', reading: ABSENT };
     const byId = snapshot?.id_cliente ?? null;
     const first = await once(byId !== null ? { id_cliente: byId } : { celular: customerKey });
     if (first !== 'absent') return first;
     if (byId === null && cpf !== null) {
       const second = await once({ cpf });
-      return second === 'absent' ? ABSENT : second;
+      return second === 'absent' ? absent : second;
     }
-    return ABSENT;
+    return absent;
+  }
+
+  /** Reads the customer; null when there is no reading (no answer, or a refusal). */
+  async function readFor(
+    customerKey: string,
+    snapshot: CustomerReading | null,
+    cpf: string | null,
+  ): Promise<CustomerReading | null> {
+    const outcome = await readOutcome(customerKey, snapshot, cpf);
+    return outcome.kind === 'read' ? outcome.reading : null;
   }
 
   /** Keeps the lease of an entry this process works on while `work` runs. */
@@ -523,7 +595,22 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     const waiting: 'verificando' | 'desconhecido' =
       kind === 'reset' ? 'verificando' : 'desconhecido';
     if (reading === null) {
-      await park(entry, 'desconhecido', t + Math.min(opts.recheckMs, Math.max(opts.quietMs, 1)), {
+      if (t - endedAt >= opts.verifyGiveUpMs) {
+        // Never readable for that long: a person looks at the customer's history.
+        await settle(entry, entry.body !== null ? 'precisa de atenção' : 'desconhecido', {
+          reason: postingMessages.verifyGaveUp,
+          lostKind: kind,
+          endedAt,
+        });
+        return;
+      }
+      // Re-read later, less often the longer the service stays unreadable.
+      const first = Math.min(opts.recheckMs, Math.max(opts.quietMs, 1));
+      const delay = Math.max(
+        first,
+        backoffMs(2, Math.min(t - endedAt, opts.retryCapMs), opts.retryCapMs, random),
+      );
+      await park(entry, 'desconhecido', t + delay, {
         reason: postingMessages.unknownReadFailed,
         lostKind: kind,
         endedAt,
@@ -578,24 +665,54 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     }
   }
 
+  /**
+   * The service refused to read the customer before anything was sent (the data it was given
+   * is wrong, or it refuses this client): a new sale is refused with the service's own answer;
+   * a kept sale, already answered, waits for a manager, or for its next turn after a 429.
+   */
+  async function refusedRead(
+    entry: JournalEntry,
+    refusal: Extract<ReadOutcome, { kind: 'refused' }>,
+  ): Promise<void> {
+    if (entry.body === null) {
+      await settle(entry, 'recusado', {
+        answerStatus: refusal.status,
+        answerBody: refusal.text,
+        reason: refusal.message,
+      });
+    } else if (refusal.status === 429) {
+      await requeue(entry, postingMessages.keptRequeued);
+    } else {
+      await settle(entry, 'precisa de atenção', {
+        reason: postingMessages.keptRefused(refusal.message),
+      });
+    }
+  }
+
   /** The detached life of one posting, from its slot to its verdict. */
   async function run(entry: JournalEntry, body: Record<string, unknown>): Promise<void> {
     await leased(entry.key, async () => {
       // One posting per customer at a time: wait our turn (bounded).
       const slotDeadline = now() + opts.slotWaitMs;
-      while (!(await store.takeSlot(entry.establishmentId, entry.customerKey, entry.key, now()))) {
+      for (let turn = 1; ; turn += 1) {
+        if (await store.takeSlot(entry.establishmentId, entry.customerKey, entry.key, now())) break;
         if (now() >= slotDeadline) {
           if (entry.body !== null) await requeue(entry, postingMessages.keptRequeued);
           else await settle(entry, 'recusado', { reason: postingMessages.busy });
           return;
         }
-        await sleep(100);
+        await sleep(backoffMs(turn, 50, 1_000, random));
       }
       const cpf =
         typeof (body.cliente as { cpf?: unknown }).cpf === 'string'
           ? (body.cliente as { cpf: string }).cpf
           : null;
-      const snapshot = await readFor(entry.customerKey, null, cpf);
+      const outcome = await readOutcome(entry.customerKey, null, cpf);
+      if (outcome.kind === 'refused') {
+        await refusedRead(entry, outcome);
+        return;
+      }
+      const snapshot = outcome.kind === 'read' ? outcome.reading : null;
       if (snapshot === null) {
         // Nothing was sent: a kept sale waits its next turn; a new one is kept if it may be.
         if (entry.body !== null) {
@@ -611,6 +728,7 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
               state: 'aguardando envio',
               reason: postingMessages.kept,
               leaseUntil: 0,
+              nextCheckAt: now() + retryDelay(1),
             },
             now(),
           );
@@ -814,8 +932,16 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     body: Record<string, unknown>,
     cpf: string | null,
     slot: { held: boolean; turn: number },
-  ): Promise<{ started: JournalEntry } | { existing: JournalEntry } | 'unreachable'> {
-    const snapshot = slot.held ? null : await readFor(fresh.customerKey, null, cpf);
+  ): Promise<
+    | { started: JournalEntry }
+    | { existing: JournalEntry }
+    | { refused: Extract<ReadOutcome, { kind: 'refused' }> }
+    | 'unreachable'
+  > {
+    const outcome = slot.held ? null : await readOutcome(fresh.customerKey, null, cpf);
+    // The service refused the read: its answer is the cashier's, nothing journaled or kept.
+    if (outcome?.kind === 'refused') return { refused: outcome };
+    const snapshot = outcome?.kind === 'read' ? outcome.reading : null;
     // The service could not be read with the customer's slot free: nothing was sent.
     if (snapshot === null && !slot.held && sealKey !== null) return 'unreachable';
     if (snapshot !== null) {
@@ -920,20 +1046,20 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       return { kind: 'invalid', message: postingMessages.noKey };
     const key = s.key.trim().toLowerCase();
     if (!UUID.test(key)) return { kind: 'invalid', message: postingMessages.badKey };
-    const body = s.body as Record<string, unknown> | null;
-    const cliente = (body !== null && typeof body === 'object' ? body.cliente : null) as
-      Record<string, unknown> | null | undefined;
-    const celular = cliente !== null && typeof cliente === 'object' ? cliente.celular : undefined;
-    if (typeof celular !== 'string' || celular.trim() === '' || celular.length > 32) {
-      return {
-        kind: 'invalid',
-        message: postingMessages.noCustomer,
-        errors: { 'cliente.celular': [postingMessages.noCustomer] },
-      };
+    if (s.body === null || typeof s.body !== 'object' || Array.isArray(s.body)) {
+      return { kind: 'invalid', message: 'O corpo da requisição deve ser um objeto JSON.' };
     }
-    const fingerprint = postingFingerprint(body as Record<string, unknown>);
-    const amount = (body as { valor_gasto?: unknown }).valor_gasto;
-    const cpf = typeof cliente?.cpf === 'string' ? cliente.cpf : null;
+    const body = s.body as Record<string, unknown>;
+    // What the service would refuse is refused here, before anything is journaled or kept: the
+    // service's own rules (decisions.md), but the password and the date, which it alone knows.
+    const valid = validatePontuar(body, { today: '9999-12-31', checkPassword: () => true });
+    if (!valid.ok) {
+      return { kind: 'invalid', message: firstError(valid.errors), errors: valid.errors };
+    }
+    const { cliente, valor_gasto: amount } = valid.value;
+    const celular = cliente.celular;
+    const fingerprint = postingFingerprint(body);
+    const cpf = cliente.cpf ?? null;
     const t = now();
     const fresh = {
       key,
@@ -942,13 +1068,13 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
       requestId: s.requestId,
       fingerprint,
       customerKey: celular,
-      customerName: typeof cliente?.nome === 'string' ? cliente.nome : null,
-      amount: typeof amount === 'number' && Number.isSafeInteger(amount) ? amount : 0,
+      customerName: cliente.nome ?? null,
+      amount,
       owner: me,
       leaseUntil: t + opts.leaseMs,
       createdAt: t,
     };
-    const full = body as Record<string, unknown>;
+    const full = body;
     // The usual case (a new key, the customer's slot free, the service up) reads the store
     // once before the journaling: the slot, and whether this customer has kept sales (they
     // must be delivered first, in order). A key journaled before is found by the journaling
@@ -964,7 +1090,9 @@ export function createPostingService(o: PostingServiceOptions): PostingService {
     if (!keepIt) {
       const fast = await startFast(fresh, full, cpf, slot);
       if (fast === 'unreachable') keepIt = true;
-      else if ('existing' in fast) existing = fast.existing;
+      else if ('refused' in fast) {
+        return { kind: 'refused', status: fast.refused.status, body: fast.refused.text };
+      } else if ('existing' in fast) existing = fast.existing;
       else started = fast.started;
     }
     if (keepIt) {

@@ -195,6 +195,13 @@ export function mountPostingRoutes<V extends RequestLogVars>(
         422,
       );
     }
+    if (result.kind === 'refused') {
+      // The service refused to read the customer: its own answer, nothing journaled.
+      return c.body(result.body, result.status as ContentfulStatusCode, {
+        'content-type': 'application/json',
+        'cache-control': 'no-store',
+      });
+    }
     const e = result.entry;
     if (
       (e.state === 'lançado' || e.state === 'recusado') &&

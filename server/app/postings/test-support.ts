@@ -48,6 +48,9 @@ export function scriptedUpstream(o: { rewardCost?: number } = {}) {
   let nextId = 1;
   let calls = 0;
   let buscarFails = false;
+  /** The status buscar refuses every read with (a 4xx), or null. */
+  let buscarRefuses: number | null = null;
+  let buscarCalls = 0;
   let down = false;
   const passwords: string[] = [];
   /** Every commit in order: phone and amount. */
@@ -84,7 +87,16 @@ export function scriptedUpstream(o: { rewardCost?: number } = {}) {
     const b = body as Record<string, unknown>;
     if (down) throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
     if (op === 'buscar') {
+      buscarCalls += 1;
       if (buscarFails) throw new TypeError('fetch failed');
+      if (buscarRefuses !== null) {
+        return json(buscarRefuses, {
+          success: false,
+          message: 'Celular inválido. Use o formato internacional, por exemplo +5511987654321.',
+          data: {},
+          errors: { celular: ['Celular inválido.'] },
+        });
+      }
       const c =
         typeof b.id_cliente === 'number'
           ? [...customers.values()].find((x) => x.id === b.id_cliente)
@@ -170,6 +182,11 @@ export function scriptedUpstream(o: { rewardCost?: number } = {}) {
     commits: (celular: string) => customers.get(celular)?.compras ?? 0,
     maxInFlight: (celular: string) => maxInFlight.get(celular) ?? 0,
     calls: () => calls,
+    buscarCalls: () => buscarCalls,
+    /** Every read is refused with this status (a 4xx), or answered again (null). */
+    setBuscarRefuses(status: number | null) {
+      buscarRefuses = status;
+    },
     setBuscarFails(v: boolean) {
       buscarFails = v;
     },
