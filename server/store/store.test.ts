@@ -292,6 +292,23 @@ describe.each(engines)('store on %s', (engine) => {
     await closeBoth(store, other);
   });
 
+  test('failures counted on one replica while successes on another delete the row all answer', async () => {
+    const { store, where } = await fresh();
+    const other = await replica(store, where);
+    const key = 'senha:terminal:3';
+    // A success deletes the row a failure inserts if absent and then counts on: the count must
+    // never find it gone (a 500 on a posting sent to two replicas at once).
+    const settled = await Promise.allSettled(
+      Array.from({ length: 200 }, (_, i) =>
+        i % 2 ? recordFailure(store, key) : recordSuccess(other, key),
+      ),
+    );
+    const refused = settled.filter((r) => r.status === 'rejected');
+    console.log(`${engine}: 100 failures racing 100 successes, ${refused.length} threw`);
+    expect(refused).toEqual([]);
+    await closeBoth(store, other);
+  });
+
   test('a transaction that throws leaves nothing behind', async () => {
     const { store } = await fresh();
     await expect(
