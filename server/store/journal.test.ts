@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createJournalStore, openStore } from './index';
 import type { JournalStore, NewEntry, Store } from './index';
-import { startPgCluster, storeEngines } from './pg-cluster';
+import { describeEngines, startPgCluster, storeEngines } from './pg-cluster';
 import type { PgCluster } from './pg-cluster';
 
 const engines = storeEngines();
@@ -40,7 +40,7 @@ function entry(over: Partial<NewEntry> = {}): NewEntry {
   };
 }
 
-describe.each(engines)('postings journal on %s', (engine) => {
+describeEngines('postings journal on %s', (engine) => {
   let store: JournalStore;
   let opened: Store;
   beforeAll(async () => {
