@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import type { PostingService } from './postings/postings';
 import { loggablePath } from './request-log';
 import { ACCESS_TOKEN, APP_TOKEN, jsonWithout, makeApp, recordingUpstream } from './test-helpers';
 
@@ -46,6 +47,27 @@ describe('request logs', () => {
     const entries = parse(lines);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ status: 502, upstreamError: 'ECONNREFUSED', level: 50 });
+  });
+
+  test('a 500 logs its error on the same line: name, message and stack, a phone masked', async () => {
+    const cause = new Error('no journal entry for +5511987654321');
+    const postings = {
+      journalsIn: () => false,
+      status: () => Promise.reject(cause),
+    } as unknown as PostingService;
+    const { app, lines } = makeApp({ postings });
+    const res = await app.request('/api/contingencia');
+    expect(res.status).toBe(500);
+    const entries = parse(lines);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      status: 500,
+      level: 50,
+      error: { name: 'Error', message: 'no journal entry for +*************' },
+    });
+    const { stack } = entries[0]!.error as { stack: string };
+    expect(stack).toMatch(/^Error: no journal entry for \+\*{13}\n\s+at /);
+    expect(lines.join('\n')).not.toContain('5511987654321');
   });
 
   test('never contain a token, a password, a body or a full CPF', async () => {

@@ -19,6 +19,22 @@ export function loggablePath(pathname: string, secrets: readonly string[] = []):
   return path.replace(/\d{11,}/g, (run) => '*'.repeat(run.length));
 }
 
+/**
+ * An error that ended a request, as it may be logged: its name, message and stack (a 500 must
+ * say why), masked like paths (a message may quote a phone number or a CPF; never a secret).
+ */
+function loggableError(
+  err: Error,
+  secrets: readonly string[] = [],
+): { name: string; message: string; stack?: string } {
+  const mask = (text: string) => loggablePath(text, secrets);
+  return {
+    name: err.name,
+    message: mask(err.message),
+    ...(err.stack === undefined ? {} : { stack: mask(err.stack) }),
+  };
+}
+
 export type RequestLogVars = {
   /** Why the upstream call failed, for the request's log line: never a message or a body. */
   upstreamError?: string;
@@ -29,8 +45,9 @@ export type RequestLogVars = {
 };
 
 /**
- * Exactly one log line per request: request id, method, path, status, duration in ms and
- * the terminal. Headers, query strings and bodies are never logged.
+ * Exactly one log line per request: request id, method, path, status, duration in ms, the
+ * terminal and, when a handler threw, the error (see `loggableError`). Headers, query strings
+ * and bodies are never logged.
  */
 export function requestLog(
   logger: Logger,
@@ -55,7 +72,7 @@ export function requestLog(
     if (terminal !== undefined) line.terminal = terminal.id;
     const upstreamError = c.get('upstreamError');
     if (upstreamError !== undefined) line.upstreamError = upstreamError;
-    if (c.error) line.error = c.error.name;
+    if (c.error) line.error = loggableError(c.error, secrets);
     if (status >= 500) logger.error(line, 'request');
     else if (status >= 400) logger.warn(line, 'request');
     else logger.info(line, 'request');

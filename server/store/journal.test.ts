@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createJournalStore, openStore } from './index';
 import type { JournalStore, NewEntry, Store } from './index';
-import { startPgCluster, storeEngines } from './pg-cluster';
+import { describeEngines, startPgCluster, storeEngines } from './pg-cluster';
 import type { PgCluster } from './pg-cluster';
 
 const engines = storeEngines();
@@ -40,14 +40,14 @@ function entry(over: Partial<NewEntry> = {}): NewEntry {
   };
 }
 
-describe.each(engines)('postings journal on %s', (engine) => {
+describeEngines('postings journal on %s', (engine) => {
   let store: JournalStore;
   let opened: Store;
+  let databaseUrl: string | null = null;
   beforeAll(async () => {
+    if (engine === 'postgres') databaseUrl = await cluster!.createDatabase();
     opened = await openStore(
-      engine === 'postgres'
-        ? { databaseUrl: await cluster!.createDatabase() }
-        : { sqlitePath: path.join(tmp, 'app.db') },
+      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, 'app.db') },
     );
     store = createJournalStore(opened);
   });
@@ -216,6 +216,47 @@ describe.each(engines)('postings journal on %s', (engine) => {
       const { rows } = await sql<{ synchronous: number }>`pragma synchronous`.execute(opened.db);
       expect(rows).toEqual([{ synchronous: 2 }]);
     }
+  });
+
+  test('one key journaled from two replicas at once: one entry, every loser reads it', async () => {
+    // On PostgreSQL a second store on the same database is another replica; SQLite's store is
+    // one process's, so there both sides are the same store.
+    const other =
+      databaseUrl === null ? store : createJournalStore(await openStore({ databaseUrl }));
+    const snapshot = {
+      exists: true,
+      id_cliente: 9,
+      nome: 'Bia',
+      compras: 0,
+      ultima_compra: null,
+      saldo: 0,
+      saldo_carencia: 0,
+      ultimo_credito: null,
+    };
+    const tally = { won: 0, readTheWinner: 0, other: 0 };
+    try {
+      for (let round = 0; round < 20; round++) {
+        const e = entry({ customerKey: `+55119333300${String(round).padStart(2, '0')}` });
+        const started = { ...e, snapshot, sentAt: T0 + 1 };
+        const results = await Promise.all([
+          store.start(started, 0),
+          other.start(started, 0),
+          store.create(e),
+          other.create(e),
+        ]);
+        for (const r of results) {
+          if (('kind' in r && r.kind === 'started') || ('created' in r && r.created)) tally.won++;
+          else if ('existing' in r && r.existing.key === e.key) tally.readTheWinner++;
+          else tally.other++;
+        }
+      }
+    } finally {
+      if (other !== store) await other.store.close();
+    }
+    console.log(
+      `${engine}: 20 keys, each started and created twice at once from two stores: ${tally.won} won, ${tally.readTheWinner} read the winner's entry, ${tally.other} other`,
+    );
+    expect(tally).toEqual({ won: 20, readTheWinner: 60, other: 0 });
   });
 
   test('stale entries are claimed by exactly one of two processes', async () => {

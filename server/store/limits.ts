@@ -151,13 +151,15 @@ export async function recordFailure(
 ): Promise<FailureResult> {
   const now = store.now();
   return store.transaction(async (trx) => {
-    await trx
+    // The row, inserted or as it is, locked until the commit, in one statement. Inserting if
+    // absent and then reading it with FOR UPDATE was two: on PostgreSQL a success on another
+    // replica (`recordSuccess`, which deletes the row) could commit in between, the read found
+    // nothing and the request failed with a 500 ("no result").
+    const row = await trx
       .insertInto('lockouts')
       .values({ key, failures: 0, window_start: now, strikes: 0, locked_until: null })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    const row = await store
-      .lock(trx.selectFrom('lockouts').selectAll().where('key', '=', key))
+      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
+      .returningAll()
       .executeTakeFirstOrThrow();
     if (row.locked_until !== null && row.locked_until > now) {
       return { lockedUntil: row.locked_until, failures: row.failures, counted: false };

@@ -11,6 +11,7 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { describe } from 'vitest';
 
 const run = promisify(execFile);
 
@@ -137,14 +138,65 @@ async function pgUser(): Promise<{ uid: number; gid: number }> {
   return { uid: Number(stdout.trim()), gid: Number(g.trim()) };
 }
 
+/** The store engines a suite runs on when both can. */
+const STORE_ENGINES = ['sqlite', 'postgres'] as const;
+
 /**
- * For a test file: the engines to run the store suite on. SQLite always; PostgreSQL when
- * installed (under CI=true it must be). Prints why PostgreSQL is skipped.
+ * What a test left out of the run says in its meta (Vitest's JSON report carries it):
+ * `scripts/test-summary.mjs` counts these by `why`, so a run without PostgreSQL says so on the
+ * line before its last instead of looking like a full run.
+ */
+export interface LeftOut {
+  /** What the test needs: "PostgreSQL". */
+  needs: string;
+  why: string;
+}
+
+declare module 'vitest' {
+  interface TaskMeta {
+    leftOut?: LeftOut;
+  }
+}
+
+/** `describe` options: skipped, with the reason in each of its tests' meta, or run. */
+type SuiteOptions = { skip: boolean; meta?: { leftOut: LeftOut } };
+
+/**
+ * Options for a `describe` that needs PostgreSQL. Without it the suite is skipped, each of its
+ * tests reported as skipped with the reason (not silently absent from the run); under CI=true
+ * a missing PostgreSQL throws instead, failing the file.
+ */
+export function postgresSuite(): SuiteOptions {
+  const reason = pgUnavailableReason();
+  if (reason === null) return { skip: false };
+  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
+  console.warn(`skipping PostgreSQL tests: ${reason}`);
+  return { skip: true, meta: { leftOut: { needs: 'PostgreSQL', why: reason } } };
+}
+
+/**
+ * `describe.each(STORE_ENGINES)(name, fn)`, `%s` in `name` being the engine, with each
+ * engine's options: the PostgreSQL suite is skipped with its reason when PostgreSQL is not
+ * installed (see `postgresSuite`).
+ */
+export function describeEngines(
+  name: string,
+  fn: (engine: (typeof STORE_ENGINES)[number]) => void,
+): void {
+  for (const engine of STORE_ENGINES) {
+    const options = engine === 'postgres' ? postgresSuite() : { skip: false };
+    describe(name.replace('%s', engine), options, () => fn(engine));
+  }
+}
+
+/**
+ * For a test file: the engines its store suite runs on here, for its shared setup (a cluster
+ * is started only when the PostgreSQL half runs). SQLite always; PostgreSQL when installed
+ * (under CI=true it must be).
  */
 export function storeEngines(): ('sqlite' | 'postgres')[] {
   const reason = pgUnavailableReason();
   if (reason === null) return ['sqlite', 'postgres'];
   if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
-  console.warn(`skipping the PostgreSQL half of the store tests: ${reason}`);
   return ['sqlite'];
 }

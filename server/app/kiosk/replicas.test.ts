@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { enrollDirectly, openStore } from '../../store';
 import type { Role } from '../../store';
-import { startPgCluster, storeEngines } from '../../store/pg-cluster';
+import { postgresSuite, startPgCluster } from '../../store/pg-cluster';
 import type { PgCluster } from '../../store/pg-cluster';
 import {
   APP_SECRET_FOR_TESTS,
@@ -25,7 +25,7 @@ import { credentialCookieName } from '../access';
 import { signCredential } from '../credential';
 import { jsonWithout } from '../test-helpers';
 
-const withPg = storeEngines().includes('postgres');
+const suite = postgresSuite();
 let dir = '';
 let cluster: PgCluster | null = null;
 let databaseUrl = '';
@@ -35,7 +35,7 @@ let b: RunningProcess | null = null;
 const streams: AbortController[] = [];
 
 beforeAll(async () => {
-  if (!withPg) return;
+  if (suite.skip) return;
   dir = mkdtempSync(path.join(tmpdir(), 'kiosk-replicas-'));
   cluster = await startPgCluster();
   databaseUrl = await cluster.createDatabase();
@@ -117,7 +117,7 @@ async function terminal(role: Role, name: string) {
   return { id: t.id, post, request, events };
 }
 
-describe.runIf(withPg)('kiosk across two app-server replicas on one PostgreSQL', () => {
+describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => {
   test('staged on A, seen live and claimed on B; claims through both at once post once; cancel on A reaches B; kill -9 of A loses nothing', async () => {
     const kiosk = await terminal('quiosque', 'Quiosque da entrada');
     const caixa = await terminal('caixa', 'Caixa 1');

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { createJournalStore, openStore } from '../../store';
 import type { JournalEntry } from '../../store';
-import { startPgCluster, storeEngines, type PgCluster } from '../../store/pg-cluster';
+import {
+  describeEngines,
+  startPgCluster,
+  storeEngines,
+  type PgCluster,
+} from '../../store/pg-cluster';
 import { createCircuit } from './circuit';
 import { createPostingService, postingMessages } from './postings';
 import type { PostingService, PostingServiceOptions } from './postings';
@@ -68,7 +73,7 @@ function manualCircuit(open = false) {
   };
 }
 
-describe.each(engines)('contingency on %s', (engine) => {
+describeEngines('contingency on %s', (engine) => {
   async function setup(
     extra: Partial<PostingServiceOptions> = {},
     { start = true, circuitOpen = false } = {},

@@ -83,6 +83,29 @@ describe('pontuar through the journal', () => {
     expect(await compras('+5511955550002')).toBe(1);
   });
 
+  test('the same key twice at once: one posting, the same answer to both (20 keys)', async () => {
+    const { pontuar, compras } = await setup();
+    const phones = Array.from(
+      { length: 20 },
+      (_, i) => `+55119555511${String(i).padStart(2, '0')}`,
+    );
+    const statuses: number[] = [];
+    let same = 0;
+    for (const celular of phones) {
+      const key = randomUUID();
+      const [a, b] = await Promise.all([pontuar(sale(celular), key), pontuar(sale(celular), key)]);
+      statuses.push(a.status, b.status);
+      if ((await a.text()) === (await b.text())) same += 1;
+    }
+    const postings = await Promise.all(phones.map(compras));
+    console.log(
+      `20 keys, each twice at once on one app server (SQLite): ${statuses.filter((s) => s === 200).length} of ${statuses.length} answered 200, the same answer to both for ${same} keys, postings ${postings.reduce((sum, n) => sum + n, 0)}`,
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(same).toBe(phones.length);
+    expect(postings.every((n) => n === 1)).toBe(true);
+  });
+
   test('the same key with another amount: 422, nothing more posted', async () => {
     const { pontuar, compras } = await setup();
     const key = randomUUID();

@@ -1,0 +1,124 @@
+/**
+ * The postings journal across two real app-server replicas (two `server/main.ts` processes)
+ * sharing one PostgreSQL and one sandbox process: the same `Idempotency-Key` sent to both at
+ * the same moment answers the one posting to both (the loser of the journal's insert reads the
+ * winner's entry), never a 500, and the sandbox's own data holds one purchase per key.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { enrollDirectly, openStore } from '../../store';
+import { postgresSuite, startPgCluster } from '../../store/pg-cluster';
+import type { PgCluster } from '../../store/pg-cluster';
+import {
+  APP_SECRET_FOR_TESTS,
+  freshPhone,
+  sandboxPurchases,
+  startAppServer,
+  startSandbox,
+} from '../../testing/processes';
+import type { RunningProcess } from '../../testing/processes';
+import { credentialCookieName } from '../access';
+import { signCredential } from '../credential';
+
+const suite = postgresSuite();
+let dir = '';
+let cluster: PgCluster | null = null;
+let databaseUrl = '';
+let sandbox: RunningProcess | null = null;
+let a: RunningProcess | null = null;
+let b: RunningProcess | null = null;
+
+beforeAll(async () => {
+  if (suite.skip) return;
+  dir = mkdtempSync(path.join(tmpdir(), 'postings-replicas-'));
+  cluster = await startPgCluster();
+  databaseUrl = await cluster.createDatabase();
+  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
+  // Replicas of one deployment: same DATABASE_URL, same APP_SECRET, one upstream.
+  [a, b] = await Promise.all([
+    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
+    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
+  ]);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await sandbox?.stop();
+  await cluster?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+/** A `caixa` terminal enrolled in the shared store; its credential works on any replica. */
+async function caixa(name: string) {
+  const store = await openStore({ databaseUrl });
+  const { terminal, nonce } = await enrollDirectly(store, { name, role: 'caixa' }).finally(() =>
+    store.close(),
+  );
+  const credential = signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce);
+  return async (replica: RunningProcess, key: string, body: unknown) => {
+    const res = await fetch(`${replica.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+      method: 'POST',
+      headers: {
+        cookie: `${credentialCookieName(replica.url)}=${credential}`,
+        origin: replica.url,
+        'content-type': 'application/json',
+        'idempotency-key': key,
+      },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, text: await res.text() };
+  };
+}
+
+describe('postings across two app-server replicas on one PostgreSQL', suite, () => {
+  test('the same key sent to both replicas at once, 50 times: no 500, one posting per key', async () => {
+    // Five terminals of ten keys each (each terminal stays under its burst limit). Every round
+    // sends five new keys, each to A and B at the same moment; then every key is sent to both
+    // at once again (answered from the journal at once: the race that once answered 500 was
+    // there, a terminal's password count against a success on the other replica).
+    const terminals = await Promise.all([1, 2, 3, 4, 5].map((n) => caixa(`Caixa ${n}`)));
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    const sales: { post: (typeof terminals)[number]; key: string; celular: string }[] = [];
+    const first = new Map<string, string>();
+    let sameAnswer = 0;
+    const toBoth = async (s: (typeof sales)[number]) => {
+      const body = { cliente: { celular: s.celular }, valor_gasto: 1000, senha_atendente: '1234' };
+      const answers = await Promise.all([s.post(a!, s.key, body), s.post(b!, s.key, body)]);
+      for (const r of answers) {
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        if (r.status !== 200) failures.push(`${s.key}: ${r.status} ${r.text}`);
+      }
+      // Both answers are the posting's one answer, the same on every sending.
+      first.set(s.key, first.get(s.key) ?? answers[0].text);
+      if (answers.every((r) => r.text === first.get(s.key))) sameAnswer += 1;
+    };
+    for (let round = 0; round < 10; round++) {
+      const batch = terminals.map((post) => ({ post, key: randomUUID(), celular: freshPhone() }));
+      sales.push(...batch);
+      await Promise.all(batch.map(toBoth));
+    }
+    for (let i = 0; i < sales.length; i += terminals.length) {
+      await Promise.all(sales.slice(i, i + terminals.length).map(toBoth));
+    }
+    const counted = await Promise.all(sales.map((s) => sandboxPurchases(sandbox!.url, s.celular)));
+    const postings = counted.reduce((sum, n) => sum + n, 0);
+    const errorLines = `${a!.output()}\n${b!.output()}`
+      .split('\n')
+      .filter((l) => l.includes('"status":500'));
+    console.log(
+      `${sales.length} keys, each to two replicas at once, twice: statuses ${[...statuses]
+        .map(([s, n]) => `${n}×${s}`)
+        .join(' ')}; the same answer from both for ${sameAnswer} of ${sales.length * 2} ` +
+        `sendings; postings in the sandbox ${postings} (per key: ${[...new Set(counted)].join(', ')})`,
+    );
+    expect(errorLines).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(sameAnswer).toBe(sales.length * 2);
+    expect(counted.every((n) => n === 1)).toBe(true);
+    expect(postings).toBe(sales.length);
+  }, 180_000);
+});
