@@ -21,7 +21,7 @@ import type { LockoutPolicy, Store, Terminal } from '../store';
 import { credentialVerifier, signCredential } from './credential';
 import { fail, messages } from './envelope';
 import { isLoopbackHost } from './env';
-import { navigationFor, operationAt, roleMay } from './operations';
+import { canonicalQuery, navigationFor, operationAt, roleMay } from './operations';
 import type { Operation } from './operations';
 import { checkPath } from './proxy';
 import type { RequestLogVars } from './request-log';
@@ -76,6 +76,8 @@ export interface AccessOptions {
 export type AccessVars = RequestLogVars & {
   terminal?: Terminal;
   operation?: Operation;
+  /** The operation's query, each parameter once: what the role check reads and the proxy sends. */
+  query?: URLSearchParams;
 };
 type C = Context<{ Variables: AccessVars }>;
 type Middleware = MiddlewareHandler<{ Variables: AccessVars }>;
@@ -257,7 +259,10 @@ export function createAccess(o: AccessOptions) {
       if (terminal === null) return fail(c, 401, messages.notEnrolled);
       c.set('terminal', terminal);
       const op = c.get('operation');
-      if (op !== undefined && !roleMay(terminal.role, op.name, new URL(c.req.url).searchParams)) {
+      if (
+        op !== undefined &&
+        !roleMay(terminal.role, op.name, c.get('query') ?? new URLSearchParams())
+      ) {
         return fail(c, 403, messages.roleForbidden);
       }
       return next();
@@ -324,8 +329,9 @@ export function createAccess(o: AccessOptions) {
       if (reserved.lockedUntil !== null) c.res = locked(c, reserved.lockedUntil);
     }) satisfies Middleware,
     /**
-     * Proxied paths: sets c.var.operation, or answers 403 (another establishment), 400 (a bad
-     * segment), 404 (not one of the four), 405 with Allow (not its one method; TRACE too).
+     * Proxied paths: sets c.var.operation and c.var.query, or answers 403 (another
+     * establishment), 400 (a bad segment; a query parameter repeated or not the operation's),
+     * 404 (not one of the four), 405 with Allow (not its one method; TRACE too).
      */
     routeOperation:
       (establishmentId: number): Middleware =>
@@ -341,7 +347,19 @@ export function createAccess(o: AccessOptions) {
           c.header('Allow', op.method);
           return fail(c, 405, messages.methodNotAllowed);
         }
+        const query = canonicalQuery(op, new URL(c.req.url).search);
+        if (!query.ok) {
+          const name = query.name.slice(0, 40);
+          return fail(
+            c,
+            400,
+            query.reason === 'repeated'
+              ? messages.repeatedParam(name)
+              : messages.unknownParam(name),
+          );
+        }
         c.set('operation', op);
+        c.set('query', query.query);
         return next();
       },
   };

@@ -211,6 +211,57 @@ describe('terminals through the real process', () => {
   }, 90_000);
 });
 
+describe('one query through the real process', () => {
+  test('a parameter sent twice: 400 on each of the four operations, never forwarded; a caixa gets one customer’s rewards only', async () => {
+    const server = await startServer(env);
+    try {
+      const caixa = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa Query')).code);
+      const before = calls.length;
+      const twice: Record<string, string> = {
+        pontuar: '?valor_gasto=100&valor_gasto=1',
+        buscar: '?celular=%2B5511900000001&celular=',
+        cadastrar: '?celular=%2B5511900000001&celular=',
+        recompensas: '?id_cliente=1&id_cliente=',
+      };
+      const seen: string[] = [];
+      for (const [i, op] of OPS.entries()) {
+        const name = Object.keys(twice)[i]!;
+        const res = await send(
+          server.url,
+          { method: op.method, path: op.path + twice[name] },
+          caixa,
+          JSON.stringify({
+            cliente: { celular: '+5511987654321' },
+            valor_gasto: 100,
+            senha_atendente: RIGHT_PASSWORD,
+          }),
+          { 'idempotency-key': randomUUID() },
+        );
+        const body = (await res.json()) as { message: string };
+        seen.push(`${name} ${res.status}`);
+        expect(res.status, name).toBe(400);
+        expect(body.message, name).toMatch(
+          /^(O parâmetro \w+ foi enviado mais de uma vez|Parâmetro não aceito nesta operação)/,
+        );
+      }
+      expect(calls.length).toBe(before);
+      // The attack of the report: the manager's whole list, asked as one customer's.
+      const widened = `${BASE}/recompensas?id_cliente=1&id_cliente=`;
+      expect((await send(server.url, { method: 'GET', path: widened }, caixa)).status).toBe(400);
+      const one = await send(
+        server.url,
+        { method: 'GET', path: `${BASE}/recompensas?id_cliente=1` },
+        caixa,
+      );
+      expect(one.status).toBe(200);
+      expect(calls.slice(before)).toEqual([`GET ${BASE}/recompensas?id_cliente=1`]);
+      console.log(`repeated parameters as a caixa: ${seen.join(', ')}; upstream calls: 0`);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
+
 describe('the edge through the real process', () => {
   test('foreign Host, cross-site form POST, other methods and sub-paths: refused, never forwarded', async () => {
     const server = await startServer(env);

@@ -11,6 +11,9 @@ export const messages = {
   methodNotAllowed: 'Método não permitido.',
   forbidden: 'Este terminal só pode acessar o próprio estabelecimento.',
   badPath: 'Caminho inválido.',
+  repeatedParam: (name: string) =>
+    `O parâmetro ${name} foi enviado mais de uma vez. Envie cada parâmetro uma só vez.`,
+  unknownParam: (name: string) => `Parâmetro não aceito nesta operação: ${name}.`,
   tooLarge: 'Requisição grande demais.',
   unavailable: 'Serviço de fidelidade indisponível. Tente novamente em instantes.',
   contingency:
