@@ -154,6 +154,81 @@ describe('pontuar through the journal', () => {
   });
 });
 
+describe("another terminal's posting by its key", () => {
+  /** Two cashiers and a manager enrolled on one store, posting through one journal. */
+  async function terminals() {
+    const sandbox = openSandbox({ dbPath: ':memory:' });
+    const upstream = embeddedSandbox(sandbox, 1)!;
+    const journal = await sqliteJournal();
+    const service = createPostingService({
+      store: journal.store,
+      call: upstreamCall(upstream),
+      establishmentId: 1,
+    });
+    const first = makeApp({ ...upstream, postings: service }, 'caixa');
+    const { store } = await first.ready;
+    const other = makeApp({ ...upstream, postings: service, store }, 'caixa');
+    const manager = makeApp({ ...upstream, postings: service, store }, 'gerente');
+    closers.push(
+      () => store.close(),
+      () => sandbox.close(),
+      journal.close,
+      () => service.stop(),
+    );
+    const pontuar = (app: typeof first.app, body: unknown, key: string) =>
+      app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    const compras = async (celular: string) => {
+      const res = await manager.app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ celular }),
+      });
+      return ((await res.json()) as { data: { compras: number } }).data.compras;
+    };
+    return { mine: first.app, other: other.app, manager: manager.app, pontuar, compras };
+  }
+
+  test("a cashier reading another cashier's key gets the 404 of an unknown key, at once; the owner and a manager read it", async () => {
+    const { mine, other, manager, pontuar } = await terminals();
+    const key = randomUUID();
+    expect((await pontuar(mine, sale('+5511955556001'), key)).status).toBe(200);
+    const unknown = await other.request(`/api/lancamentos/${randomUUID()}`);
+    const theirs = await other.request(`/api/lancamentos/${key}`);
+    expect(theirs.status).toBe(404);
+    expect(await theirs.json()).toEqual(await unknown.json());
+    const started = Date.now();
+    expect((await other.request(`/api/lancamentos/${key}?esperar=5`)).status).toBe(404);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const app of [mine, manager]) {
+      const res = await app.request(`/api/lancamentos/${key}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { chave: string } }).data.chave).toBe(key);
+    }
+  });
+
+  test("posting with another cashier's key: 422 key already used, nothing of that sale, nothing posted", async () => {
+    const { mine, other, pontuar, compras } = await terminals();
+    const key = randomUUID();
+    const body = sale('+5511955556002');
+    expect((await pontuar(mine, body, key)).status).toBe(200);
+    const res = await pontuar(other, body, key);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      success: false,
+      message:
+        'Este identificador já foi usado para outra venda. Recarregue a página e lance de novo.',
+      data: {},
+    });
+    expect(await compras('+5511955556002')).toBe(1);
+    // The owner's retry of its own sale still answers that sale.
+    expect((await pontuar(mine, body, key)).status).toBe(200);
+  });
+});
+
 describe('the shift ledger (GET /api/lancamentos)', () => {
   /** The routes alone, the terminal taken from a test header (the access layer's job). */
   async function ledgerSetup() {
