@@ -20,7 +20,7 @@ import {
 import type { LockoutPolicy, Store, Terminal } from '../store';
 import { credentialVerifier, signCredential } from './credential';
 import { fail, messages } from './envelope';
-import { isLoopbackHost } from './env';
+import { canonicalIp, isLoopbackHost } from './env';
 import { canonicalQuery, navigationFor, operationAt, roleMay } from './operations';
 import type { Operation } from './operations';
 import { checkPath } from './proxy';
@@ -35,8 +35,13 @@ export interface AccessLimits {
   /** Per terminal: a short burst and a sustained rate. */
   burst: RateLimit;
   sustained: RateLimit;
-  /** Per client address, on code redemption (a code has ~40 bits; this keeps guessing hopeless). */
-  enroll: readonly RateLimit[];
+  /**
+   * Per client address, failed code redemptions only (a code has ~40 bits and lives 15 min:
+   * 10 failures a minute keep guessing hopeless). The lock is short and never escalates, so
+   * a terminal sharing an address with a guesser waits a minute at most; a valid code never
+   * counts.
+   */
+  enroll: LockoutPolicy;
   password: LockoutPolicy;
   /**
    * Per kiosk terminal: phone lookups (`/api/quiosque/saldo`, `cadastro`), so a kiosk cannot
@@ -48,10 +53,7 @@ export interface AccessLimits {
 export const DEFAULT_LIMITS: AccessLimits = {
   burst: { limit: 40, windowMs: 10_000 },
   sustained: { limit: 600, windowMs: 10 * 60_000 },
-  enroll: [
-    { limit: 10, windowMs: 60_000 },
-    { limit: 30, windowMs: 60 * 60_000 },
-  ],
+  enroll: { maxFailures: 10, windowMs: 60_000, baseLockMs: 60_000, maxLockMs: 60_000 },
   password: PASSWORD_LOCKOUT,
   kioskLookup: { limit: 6, windowMs: 60_000 },
 };
@@ -65,6 +67,11 @@ export interface AccessOptions {
   /** Sandbox on loopback: a browser without a credential is enrolled as gerente by /api/config. */
   autoEnroll: boolean;
   limits?: Partial<AccessLimits>;
+  /**
+   * TRUSTED_PROXIES (canonical addresses): a request from one of them is from the client its
+   * `X-Forwarded-For` names (the right-most address that is not a trusted proxy).
+   */
+  trustedProxies?: readonly string[];
   /**
    * Every pontuar goes through the postings journal in this same store: its flushed
    * journaling, before anything is sent, also flushes the attempt's password reservation, which
@@ -119,6 +126,7 @@ export function createAccess(o: AccessOptions) {
     return credentialCookieName(o.publicOrigin ?? c.req.url);
   }
   const publicHost = o.publicOrigin === null ? null : new URL(o.publicOrigin).host;
+  const trusted: ReadonlySet<string> = new Set(o.trustedProxies ?? []);
   let sweptAt = 0;
 
   /**
@@ -205,25 +213,30 @@ export function createAccess(o: AccessOptions) {
       }
       return describe(terminal);
     },
-    /** POST /api/terminal/registrar { codigo }: redeems a one-time code, sets the cookie. */
+    /**
+     * POST /api/terminal/registrar { codigo }: redeems a one-time code, sets the cookie. Each
+     * attempt counts as a failure of its client address until the code proves valid (a
+     * reservation, so parallel guesses cannot pass the limit either); a valid code, a request
+     * with no code or no JSON take theirs back.
+     */
     async enroll(c: C): Promise<Response> {
-      const ip = clientAddress(c);
-      const rate = await hitRate(
-        o.store,
-        limits.enroll.map((l) => ({ key: `enroll:${ip}`, ...l })),
-      );
-      if (!rate.allowed) {
-        withRetryAfter(c, rate.retryAfterMs);
-        return fail(c, 429, messages.enrollTooMany(portugueseDuration(rate.retryAfterMs)));
+      const key = `enroll:${addressKey(clientAddress(c, trusted))}`;
+      const reserved = await recordFailure(o.store, key, limits.enroll);
+      if (!reserved.counted) {
+        const left = reserved.lockedUntil! - o.store.now();
+        withRetryAfter(c, left);
+        return fail(c, 429, messages.enrollTooMany(portugueseDuration(left)));
       }
       let body: unknown;
       try {
         body = await c.req.json();
       } catch {
+        await refundFailure(o.store, key);
         return fail(c, 400, messages.badJson);
       }
       const code = (body as { codigo?: unknown } | null)?.codigo;
       if (typeof code !== 'string' || code.trim() === '') {
+        await refundFailure(o.store, key);
         return c.json(
           {
             success: false,
@@ -246,6 +259,8 @@ export function createAccess(o: AccessOptions) {
           422,
         );
       }
+      // A success forgets the address's failures and ends a lock this very attempt began.
+      await recordSuccess(o.store, key);
       setCredential(c, redeemed.terminal, redeemed.nonce);
       return c.json({
         success: true,
@@ -391,8 +406,53 @@ export function credentialCookieName(url: string): string {
   return port === '' ? 'pdv_terminal' : `pdv_terminal_${port}`;
 }
 
-/** The peer address (never a forwarding header a client could forge). */
-function clientAddress(c: C): string {
+/**
+ * The client's address: the peer's, unless the peer is a trusted proxy; then the right-most
+ * address of `X-Forwarded-For` that is not a trusted proxy (each proxy appends the address it
+ * got the request from, so what is left of that was written by whoever sent it and may be
+ * forged). An entry that is not an address stops the walk at the proxy that wrote it.
+ */
+export function forwardedClient(
+  peer: string,
+  forwardedFor: string | undefined,
+  trusted: ReadonlySet<string>,
+): string {
+  let client = canonicalIp(peer) ?? peer;
+  if (!trusted.has(client) || forwardedFor === undefined) return client;
+  const hops = forwardedFor.split(',');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const ip = canonicalIp(stripPort(hops[i]!.trim()));
+    if (ip === null) return client;
+    client = ip;
+    if (!trusted.has(ip)) return ip;
+  }
+  return client;
+}
+
+/** `[2001:db8::1]:443` and `10.0.0.5:443` without their port. */
+function stripPort(hop: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hop);
+  if (bracketed !== null) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(hop);
+  return v4 === null ? hop : v4[1]!;
+}
+
+/** The key an address is limited by: IPv4 as is, IPv6 by its /64 (one host holds a /64). */
+export function addressKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** The client address of a request (see forwardedClient). */
+function clientAddress(c: C, trusted: ReadonlySet<string>): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'local';
+  const peer = env?.incoming?.socket?.remoteAddress ?? 'local';
+  return forwardedClient(peer, c.req.header('x-forwarded-for'), trusted);
 }
