@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { addressKey, forwardedClient, namesPassword, portugueseDuration } from './access';
 import { addTerminal, openStore, revokeTerminal } from '../store';
-import { makeApp } from './test-helpers';
+import { makeApp, recordingUpstream } from './test-helpers';
 
 const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
 const json = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
@@ -123,6 +123,44 @@ describe('client address behind proxies', () => {
     expect(addressKey('2001:db8:1:2:aaaa::1')).toBe(addressKey('2001:db8:1:2:bbbb::9'));
     expect(addressKey('2001:db8:1:2::1')).not.toBe(addressKey('2001:db8:1:3::1'));
     expect(addressKey('198.51.100.1')).toBe('198.51.100.1');
+  });
+});
+
+describe('postings in flight', () => {
+  test('a 6th posting of one terminal while 5 are in flight: 429 that says so; none is lost', async () => {
+    const gates: (() => void)[] = [];
+    const rec = recordingUpstream(
+      () =>
+        new Promise<Response>((resolve) =>
+          gates.push(() => resolve(Response.json({ success: true, message: 'ok', data: {} }))),
+        ),
+    );
+    const { app } = makeApp({ upstream: rec.upstream }, 'caixa');
+    const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
+    const post = () =>
+      app.request(PONTUAR, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ valor_gasto: 100, senha_atendente: '1234', cliente: {} }),
+      });
+    const flying = Array.from({ length: 5 }, post);
+    await expect.poll(() => gates.length).toBe(5);
+    const sixth = await post();
+    expect(sixth.status).toBe(429);
+    expect(Number(sixth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await sixth.json()).toEqual({
+      success: false,
+      message:
+        'Há 5 lançamentos deste caixa em andamento. Aguarde um deles terminar e lance de novo.',
+      data: { em_andamento: 5 },
+    });
+    gates.splice(0).forEach((open) => open());
+    expect((await Promise.all(flying)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const next = post();
+    await expect.poll(() => gates.length).toBe(1);
+    gates[0]!();
+    expect((await next).status).toBe(200);
+    expect(rec.received).toHaveLength(6);
   });
 });
 

@@ -127,6 +127,8 @@ export function createAccess(o: AccessOptions) {
   }
   const publicHost = o.publicOrigin === null ? null : new URL(o.publicOrigin).host;
   const trusted: ReadonlySet<string> = new Set(o.trustedProxies ?? []);
+  /** pontuar requests in flight in this process, per terminal id. */
+  const inFlight = new Map<number, number>();
   let sweptAt = 0;
 
   /**
@@ -286,6 +288,33 @@ export function createAccess(o: AccessOptions) {
     staffOnly: (async (c, next) => {
       if (c.get('terminal')?.role === 'quiosque') return fail(c, 403, messages.roleForbidden);
       return next();
+    }) satisfies Middleware,
+    /**
+     * pontuar: at most `password.maxFailures` (5) of a terminal's postings in flight in this
+     * process, then a 429 that says so (`em_andamento`). Each posting in flight holds a
+     * password-failure reservation (passwordLockout), so the 6th would find the terminal
+     * locked and read a wrong-password message; in one process it reads this one instead.
+     */
+    postingsInFlight: (async (c, next) => {
+      if (c.get('operation')?.name !== 'pontuar') return next();
+      const id = c.get('terminal')!.id;
+      const max = limits.password.maxFailures;
+      const now = inFlight.get(id) ?? 0;
+      if (now >= max) {
+        withRetryAfter(c, 1000);
+        return c.json(
+          { success: false, message: messages.postingsInFlight(max), data: { em_andamento: max } },
+          429,
+        );
+      }
+      inFlight.set(id, now + 1);
+      try {
+        await next();
+      } finally {
+        const left = (inFlight.get(id) ?? 1) - 1;
+        if (left > 0) inFlight.set(id, left);
+        else inFlight.delete(id);
+      }
     }) satisfies Middleware,
     /**
      * pontuar on a locked terminal: the lock and its time left, before anything else (a

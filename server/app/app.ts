@@ -128,6 +128,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
     access.routeOperation(o.establishmentId),
     access.sameOriginJson,
     access.requireTerminal,
+    access.postingsInFlight,
     access.passwordLocked,
     access.rateLimit,
     access.passwordLockout,

@@ -33,6 +33,8 @@ export const messages = {
     `Muitas tentativas de registro. Aguarde ${wait} e tente novamente.`,
   codeMissing: 'Digite o código de registro.',
   codeInvalid: 'Código inválido, já usado ou expirado. Peça um novo código ao gerente.',
+  postingsInFlight: (n: number) =>
+    `Há ${n} lançamentos deste caixa em andamento. Aguarde um deles terminar e lance de novo.`,
   passwordLocked: (wait: string) =>
     `Senha do atendente bloqueada neste terminal após várias tentativas incorretas. Tente novamente em ${wait}.`,
 } as const;
