@@ -85,6 +85,8 @@ export type AccessVars = RequestLogVars & {
   operation?: Operation;
   /** The operation's query, each parameter once: what the role check reads and the proxy sends. */
   query?: URLSearchParams;
+  /** Set by a route that refused a posting itself, before the service judged its password. */
+  noVerdict?: boolean;
 };
 type C = Context<{ Variables: AccessVars }>;
 type Middleware = MiddlewareHandler<{ Variables: AccessVars }>;
@@ -358,8 +360,13 @@ export function createAccess(o: AccessOptions) {
       if (!reserved.counted) return locked(c, reserved.lockedUntil!);
       await next();
       const status = c.res.status;
-      // 202: the journal has not heard the service's verdict yet (no verdict, no count).
-      if (status === 202 || (status !== 422 && (status < 200 || status >= 300))) {
+      // 202: the journal has not heard the service's verdict yet (no verdict, no count); nor
+      // is the journal's own refusal (a 422 for a missing key, say) a verdict on the password.
+      if (
+        c.get('noVerdict') === true ||
+        status === 202 ||
+        (status !== 422 && (status < 200 || status >= 300))
+      ) {
         return void (await refundFailure(o.store, key));
       }
       if (status !== 422) return void (await recordSuccess(o.store, key));

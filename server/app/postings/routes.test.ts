@@ -103,6 +103,25 @@ describe('pontuar through the journal', () => {
     expect(await compras('+5511955550004')).toBe(0);
   });
 
+  test("the journal's own refusals are no verdict on the password: they never clear its failures", async () => {
+    const { pontuar } = await setup();
+    const wrong = () => pontuar({ ...sale('+5511955550010'), senha_atendente: '0000' });
+    for (let i = 0; i < 3; i++) expect((await wrong()).status).toBe(422);
+    // A guesser's try to reset the count between guesses: no key, a bad key, no phone.
+    expect((await pontuar(sale('+5511955550010'), null)).status).toBe(422);
+    expect((await pontuar(sale('+5511955550010'), 'not-a-uuid')).status).toBe(422);
+    expect((await pontuar({ valor_gasto: 100, senha_atendente: '0000', cliente: {} })).status).toBe(
+      422,
+    );
+    // Still the 4th and 5th wrong passwords: the 5th locks (before, the count had restarted).
+    expect((await wrong()).status).toBe(422);
+    const fifth = await wrong();
+    expect(fifth.status).toBe(429);
+    expect(((await fifth.json()) as { message: string }).message).toMatch(
+      /^Senha do atendente bloqueada neste terminal/,
+    );
+  });
+
   test('GET /api/lancamentos/{key} tells what became of the sale; an unknown key is a 404', async () => {
     const { app, pontuar } = await setup();
     const key = randomUUID();

@@ -165,7 +165,7 @@ function readLedgerQuery(c: Context): LedgerQuery {
   return { ok: true, from, to, terminal };
 }
 
-export function mountPostingRoutes<V extends RequestLogVars>(
+export function mountPostingRoutes<V extends RequestLogVars & { noVerdict?: boolean }>(
   app: Hono<{ Variables: V }>,
   o: PostingRoutesOptions,
 ): void {
@@ -199,6 +199,8 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       );
     }
     if (result.kind === 'invalid') {
+      // Refused here, before the service saw the password: no verdict on it.
+      c.set('noVerdict', true);
       return c.json(
         {
           success: false,
@@ -211,7 +213,10 @@ export function mountPostingRoutes<V extends RequestLogVars>(
     }
     const e = result.entry;
     // Another terminal's key: that sale is not this one's to read (nor to post again).
-    if (!mayView(viewerOf(c), e)) return invalidKey(c);
+    if (!mayView(viewerOf(c), e)) {
+      c.set('noVerdict', true);
+      return invalidKey(c);
+    }
     if (
       (e.state === 'lançado' || e.state === 'recusado') &&
       e.answerStatus !== null &&
