@@ -79,6 +79,7 @@ const common = {
   publicOrigin: accessEnv.publicOrigin,
   autoEnroll: accessEnv.autoEnroll,
   limits: accessEnv.rateLimits,
+  trustedProxies: accessEnv.trustedProxies,
 };
 if (env.mode === 'live') {
   options = {

@@ -20,8 +20,8 @@ import {
 import type { LockoutPolicy, Store, Terminal } from '../store';
 import { credentialVerifier, signCredential } from './credential';
 import { fail, messages } from './envelope';
-import { isLoopbackHost } from './env';
-import { navigationFor, operationAt, roleMay } from './operations';
+import { canonicalIp, isLoopbackHost } from './env';
+import { canonicalQuery, navigationFor, operationAt, roleMay } from './operations';
 import type { Operation } from './operations';
 import { checkPath } from './proxy';
 import type { RequestLogVars } from './request-log';
@@ -35,8 +35,13 @@ export interface AccessLimits {
   /** Per terminal: a short burst and a sustained rate. */
   burst: RateLimit;
   sustained: RateLimit;
-  /** Per client address, on code redemption (a code has ~40 bits; this keeps guessing hopeless). */
-  enroll: readonly RateLimit[];
+  /**
+   * Per client address, failed code redemptions only (a code has ~40 bits and lives 15 min:
+   * 10 failures a minute keep guessing hopeless). The lock is short and never escalates, so
+   * a terminal sharing an address with a guesser waits a minute at most; a valid code never
+   * counts.
+   */
+  enroll: LockoutPolicy;
   password: LockoutPolicy;
   /**
    * Per kiosk terminal: phone lookups (`/api/quiosque/saldo`, `cadastro`), so a kiosk cannot
@@ -48,10 +53,7 @@ export interface AccessLimits {
 export const DEFAULT_LIMITS: AccessLimits = {
   burst: { limit: 40, windowMs: 10_000 },
   sustained: { limit: 600, windowMs: 10 * 60_000 },
-  enroll: [
-    { limit: 10, windowMs: 60_000 },
-    { limit: 30, windowMs: 60 * 60_000 },
-  ],
+  enroll: { maxFailures: 10, windowMs: 60_000, baseLockMs: 60_000, maxLockMs: 60_000 },
   password: PASSWORD_LOCKOUT,
   kioskLookup: { limit: 6, windowMs: 60_000 },
 };
@@ -66,6 +68,11 @@ export interface AccessOptions {
   autoEnroll: boolean;
   limits?: Partial<AccessLimits>;
   /**
+   * TRUSTED_PROXIES (canonical addresses): a request from one of them is from the client its
+   * `X-Forwarded-For` names (the right-most address that is not a trusted proxy).
+   */
+  trustedProxies?: readonly string[];
+  /**
    * Every pontuar goes through the postings journal in this same store: its flushed
    * journaling, before anything is sent, also flushes the attempt's password reservation, which
    * therefore need not be flushed on its own (one fsync fewer per posting).
@@ -76,6 +83,10 @@ export interface AccessOptions {
 export type AccessVars = RequestLogVars & {
   terminal?: Terminal;
   operation?: Operation;
+  /** The operation's query, each parameter once: what the role check reads and the proxy sends. */
+  query?: URLSearchParams;
+  /** Set by a route that refused a posting itself, before the service judged its password. */
+  noVerdict?: boolean;
 };
 type C = Context<{ Variables: AccessVars }>;
 type Middleware = MiddlewareHandler<{ Variables: AccessVars }>;
@@ -117,6 +128,9 @@ export function createAccess(o: AccessOptions) {
     return credentialCookieName(o.publicOrigin ?? c.req.url);
   }
   const publicHost = o.publicOrigin === null ? null : new URL(o.publicOrigin).host;
+  const trusted: ReadonlySet<string> = new Set(o.trustedProxies ?? []);
+  /** pontuar requests in flight in this process, per terminal id. */
+  const inFlight = new Map<number, number>();
   let sweptAt = 0;
 
   /**
@@ -203,25 +217,30 @@ export function createAccess(o: AccessOptions) {
       }
       return describe(terminal);
     },
-    /** POST /api/terminal/registrar { codigo }: redeems a one-time code, sets the cookie. */
+    /**
+     * POST /api/terminal/registrar { codigo }: redeems a one-time code, sets the cookie. Each
+     * attempt counts as a failure of its client address until the code proves valid (a
+     * reservation, so parallel guesses cannot pass the limit either); a valid code, a request
+     * with no code or no JSON take theirs back.
+     */
     async enroll(c: C): Promise<Response> {
-      const ip = clientAddress(c);
-      const rate = await hitRate(
-        o.store,
-        limits.enroll.map((l) => ({ key: `enroll:${ip}`, ...l })),
-      );
-      if (!rate.allowed) {
-        withRetryAfter(c, rate.retryAfterMs);
-        return fail(c, 429, messages.enrollTooMany(portugueseDuration(rate.retryAfterMs)));
+      const key = `enroll:${addressKey(clientAddress(c, trusted))}`;
+      const reserved = await recordFailure(o.store, key, limits.enroll);
+      if (!reserved.counted) {
+        const left = reserved.lockedUntil! - o.store.now();
+        withRetryAfter(c, left);
+        return fail(c, 429, messages.enrollTooMany(portugueseDuration(left)));
       }
       let body: unknown;
       try {
         body = await c.req.json();
       } catch {
+        await refundFailure(o.store, key);
         return fail(c, 400, messages.badJson);
       }
       const code = (body as { codigo?: unknown } | null)?.codigo;
       if (typeof code !== 'string' || code.trim() === '') {
+        await refundFailure(o.store, key);
         return c.json(
           {
             success: false,
@@ -244,6 +263,8 @@ export function createAccess(o: AccessOptions) {
           422,
         );
       }
+      // A success forgets the address's failures and ends a lock this very attempt began.
+      await recordSuccess(o.store, key);
       setCredential(c, redeemed.terminal, redeemed.nonce);
       return c.json({
         success: true,
@@ -257,7 +278,10 @@ export function createAccess(o: AccessOptions) {
       if (terminal === null) return fail(c, 401, messages.notEnrolled);
       c.set('terminal', terminal);
       const op = c.get('operation');
-      if (op !== undefined && !roleMay(terminal.role, op.name, new URL(c.req.url).searchParams)) {
+      if (
+        op !== undefined &&
+        !roleMay(terminal.role, op.name, c.get('query') ?? new URLSearchParams())
+      ) {
         return fail(c, 403, messages.roleForbidden);
       }
       return next();
@@ -266,6 +290,33 @@ export function createAccess(o: AccessOptions) {
     staffOnly: (async (c, next) => {
       if (c.get('terminal')?.role === 'quiosque') return fail(c, 403, messages.roleForbidden);
       return next();
+    }) satisfies Middleware,
+    /**
+     * pontuar: at most `password.maxFailures` (5) of a terminal's postings in flight in this
+     * process, then a 429 that says so (`em_andamento`). Each posting in flight holds a
+     * password-failure reservation (passwordLockout), so the 6th would find the terminal
+     * locked and read a wrong-password message; in one process it reads this one instead.
+     */
+    postingsInFlight: (async (c, next) => {
+      if (c.get('operation')?.name !== 'pontuar') return next();
+      const id = c.get('terminal')!.id;
+      const max = limits.password.maxFailures;
+      const now = inFlight.get(id) ?? 0;
+      if (now >= max) {
+        withRetryAfter(c, 1000);
+        return c.json(
+          { success: false, message: messages.postingsInFlight(max), data: { em_andamento: max } },
+          429,
+        );
+      }
+      inFlight.set(id, now + 1);
+      try {
+        await next();
+      } finally {
+        const left = (inFlight.get(id) ?? 1) - 1;
+        if (left > 0) inFlight.set(id, left);
+        else inFlight.delete(id);
+      }
     }) satisfies Middleware,
     /**
      * pontuar on a locked terminal: the lock and its time left, before anything else (a
@@ -309,8 +360,13 @@ export function createAccess(o: AccessOptions) {
       if (!reserved.counted) return locked(c, reserved.lockedUntil!);
       await next();
       const status = c.res.status;
-      // 202: the journal has not heard the service's verdict yet (no verdict, no count).
-      if (status === 202 || (status !== 422 && (status < 200 || status >= 300))) {
+      // 202: the journal has not heard the service's verdict yet (no verdict, no count); nor
+      // is the journal's own refusal (a 422 for a missing key, say) a verdict on the password.
+      if (
+        c.get('noVerdict') === true ||
+        status === 202 ||
+        (status !== 422 && (status < 200 || status >= 300))
+      ) {
         return void (await refundFailure(o.store, key));
       }
       if (status !== 422) return void (await recordSuccess(o.store, key));
@@ -324,8 +380,9 @@ export function createAccess(o: AccessOptions) {
       if (reserved.lockedUntil !== null) c.res = locked(c, reserved.lockedUntil);
     }) satisfies Middleware,
     /**
-     * Proxied paths: sets c.var.operation, or answers 403 (another establishment), 400 (a bad
-     * segment), 404 (not one of the four), 405 with Allow (not its one method; TRACE too).
+     * Proxied paths: sets c.var.operation and c.var.query, or answers 403 (another
+     * establishment), 400 (a bad segment; a query parameter repeated or not the operation's),
+     * 404 (not one of the four), 405 with Allow (not its one method; TRACE too).
      */
     routeOperation:
       (establishmentId: number): Middleware =>
@@ -341,7 +398,19 @@ export function createAccess(o: AccessOptions) {
           c.header('Allow', op.method);
           return fail(c, 405, messages.methodNotAllowed);
         }
+        const query = canonicalQuery(op, new URL(c.req.url).search);
+        if (!query.ok) {
+          const name = query.name.slice(0, 40);
+          return fail(
+            c,
+            400,
+            query.reason === 'repeated'
+              ? messages.repeatedParam(name)
+              : messages.unknownParam(name),
+          );
+        }
         c.set('operation', op);
+        c.set('query', query.query);
         return next();
       },
   };
@@ -373,8 +442,53 @@ export function credentialCookieName(url: string): string {
   return port === '' ? 'pdv_terminal' : `pdv_terminal_${port}`;
 }
 
-/** The peer address (never a forwarding header a client could forge). */
-function clientAddress(c: C): string {
+/**
+ * The client's address: the peer's, unless the peer is a trusted proxy; then the right-most
+ * address of `X-Forwarded-For` that is not a trusted proxy (each proxy appends the address it
+ * got the request from, so what is left of that was written by whoever sent it and may be
+ * forged). An entry that is not an address stops the walk at the proxy that wrote it.
+ */
+export function forwardedClient(
+  peer: string,
+  forwardedFor: string | undefined,
+  trusted: ReadonlySet<string>,
+): string {
+  let client = canonicalIp(peer) ?? peer;
+  if (!trusted.has(client) || forwardedFor === undefined) return client;
+  const hops = forwardedFor.split(',');
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const ip = canonicalIp(stripPort(hops[i]!.trim()));
+    if (ip === null) return client;
+    client = ip;
+    if (!trusted.has(ip)) return ip;
+  }
+  return client;
+}
+
+/** `[2001:db8::1]:443` and `10.0.0.5:443` without their port. */
+function stripPort(hop: string): string {
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hop);
+  if (bracketed !== null) return bracketed[1]!;
+  const v4 = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(hop);
+  return v4 === null ? hop : v4[1]!;
+}
+
+/** The key an address is limited by: IPv4 as is, IPv6 by its /64 (one host holds a /64). */
+export function addressKey(ip: string): string {
+  if (!ip.includes(':')) return ip;
+  const [head = '', tail] = ip.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === undefined || tail === '' ? [] : tail.split(':');
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  return `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+/** The client address of a request (see forwardedClient). */
+function clientAddress(c: C, trusted: ReadonlySet<string>): string {
   const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'local';
+  const peer = env?.incoming?.socket?.remoteAddress ?? 'local';
+  return forwardedClient(peer, c.req.header('x-forwarded-for'), trusted);
 }

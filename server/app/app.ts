@@ -53,6 +53,8 @@ export interface AppServerOptions {
   autoEnroll: boolean;
   /** Rate limits and the password lockout (defaults in access.ts). */
   limits?: Partial<AccessLimits>;
+  /** TRUSTED_PROXIES: whose `X-Forwarded-For` names the client (canonical addresses). */
+  trustedProxies?: readonly string[];
   /** Whether the upstream is reachable: while open, service reads answer 503 at once. */
   circuit?: Pick<Circuit, 'isOpen'> | null;
 }
@@ -83,6 +85,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
     publicOrigin: o.publicOrigin,
     autoEnroll: o.autoEnroll,
     limits: o.limits,
+    trustedProxies: o.trustedProxies,
     journaledInStore: o.postings?.journalsIn(o.store) ?? false,
   });
 
@@ -125,6 +128,7 @@ export function createAppServer(o: AppServerOptions): AppServer {
     access.routeOperation(o.establishmentId),
     access.sameOriginJson,
     access.requireTerminal,
+    access.postingsInFlight,
     access.passwordLocked,
     access.rateLimit,
     access.passwordLockout,

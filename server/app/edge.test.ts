@@ -211,6 +211,134 @@ describe('terminals through the real process', () => {
   }, 90_000);
 });
 
+describe('one query, behind proxies, through the real process', () => {
+  test('a parameter sent twice: 400 on each of the four operations, never forwarded; a caixa gets one customer’s rewards only', async () => {
+    const server = await startServer(env);
+    try {
+      const caixa = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa Query')).code);
+      const before = calls.length;
+      const twice: Record<string, string> = {
+        pontuar: '?valor_gasto=100&valor_gasto=1',
+        buscar: '?celular=%2B5511900000001&celular=',
+        cadastrar: '?celular=%2B5511900000001&celular=',
+        recompensas: '?id_cliente=1&id_cliente=',
+      };
+      const seen: string[] = [];
+      for (const [i, op] of OPS.entries()) {
+        const name = Object.keys(twice)[i]!;
+        const res = await send(
+          server.url,
+          { method: op.method, path: op.path + twice[name] },
+          caixa,
+          JSON.stringify({
+            cliente: { celular: '+5511987654321' },
+            valor_gasto: 100,
+            senha_atendente: RIGHT_PASSWORD,
+          }),
+          { 'idempotency-key': randomUUID() },
+        );
+        const body = (await res.json()) as { message: string };
+        seen.push(`${name} ${res.status}`);
+        expect(res.status, name).toBe(400);
+        expect(body.message, name).toMatch(
+          /^(O parâmetro \w+ foi enviado mais de uma vez|Parâmetro não aceito nesta operação)/,
+        );
+      }
+      expect(calls.length).toBe(before);
+      // The attack of the report: the manager's whole list, asked as one customer's.
+      const widened = `${BASE}/recompensas?id_cliente=1&id_cliente=`;
+      expect((await send(server.url, { method: 'GET', path: widened }, caixa)).status).toBe(400);
+      const one = await send(
+        server.url,
+        { method: 'GET', path: `${BASE}/recompensas?id_cliente=1` },
+        caixa,
+      );
+      expect(one.status).toBe(200);
+      expect(calls.slice(before)).toEqual([`GET ${BASE}/recompensas?id_cliente=1`]);
+      console.log(`repeated parameters as a caixa: ${seen.join(', ')}; upstream calls: 0`);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  test('behind a trusted proxy a guesser locks out only itself: a terminal of the store enrolls meanwhile', async () => {
+    // This test's client is the proxy (127.0.0.1): X-Forwarded-For is what it appended. A
+    // store of its own, so the locks it leaves touch no other test.
+    const proxied = {
+      ...env,
+      APP_DB: path.join(dir, 'trusted-proxy.db'),
+      TRUSTED_PROXIES: '10.0.0.9, 127.0.0.1',
+    };
+    const server = await startServer(proxied);
+    try {
+      const register = (codigo: string, forwardedFor: string) =>
+        fetch(`${server.url}/api/terminal/registrar`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: server.url,
+            'x-forwarded-for': forwardedFor,
+          },
+          body: JSON.stringify({ codigo }),
+        });
+      const statuses: number[] = [];
+      for (let i = 0; i < 14; i++) {
+        // The guesser forges a new address each time; the proxy appends its real one.
+        const res = await register('AAAA-AAAA', `198.51.100.${i}, 203.0.113.9`);
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([...Array(10).fill(422), ...Array(4).fill(429)]);
+      const { id, code } = await newCode(proxied, 'caixa', 'Caixa Loja');
+      const legit = await register(code, '192.168.0.21');
+      expect(legit.status).toBe(200);
+      const cookie = legit.headers.get('set-cookie')!.split(';')[0]!;
+      const config = await (
+        await fetch(`${server.url}/api/config`, { headers: { cookie } })
+      ).json();
+      expect(config.data.terminal).toMatchObject({ id, role: 'caixa' });
+      // The guesser, even with a valid code, waits out its minute.
+      const guesser = await register(
+        (await newCode(proxied, 'caixa', 'Caixa X')).code,
+        '203.0.113.9',
+      );
+      expect(guesser.status).toBe(429);
+      expect(Number(guesser.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      console.log(
+        `trusted proxy: guesser 203.0.113.9 → ${statuses.filter((x) => x === 422).length}×422, ${statuses.filter((x) => x === 429).length}×429; terminal 192.168.0.21 → ${legit.status}`,
+      );
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+
+  test('X-Forwarded-For from a sender that is not a trusted proxy is ignored', async () => {
+    const server = await startServer({
+      ...env,
+      APP_DB: path.join(dir, 'untrusted-sender.db'),
+      TRUSTED_PROXIES: '10.0.0.9',
+    });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await fetch(`${server.url}/api/terminal/registrar`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: server.url,
+            'x-forwarded-for': `203.0.113.${i}`,
+          },
+          body: JSON.stringify({ codigo: 'AAAA-AAAA' }),
+        });
+        statuses.push(res.status);
+      }
+      // Every guess counted against the one real address, whatever the header said.
+      expect(statuses).toEqual([...Array(10).fill(422), 429, 429]);
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
+});
+
 describe('the edge through the real process', () => {
   test('foreign Host, cross-site form POST, other methods and sub-paths: refused, never forwarded', async () => {
     const server = await startServer(env);

@@ -152,8 +152,17 @@ describe('readAccessEnv', () => {
         appSecret: null,
         autoEnroll: true,
         rateLimits: {},
+        trustedProxies: [],
       },
     });
+  });
+
+  test('TRUSTED_PROXIES: IP addresses, each in one form (an IPv4-mapped one as IPv4)', () => {
+    const r = readAccessEnv(
+      { TRUSTED_PROXIES: ' 10.0.0.2, ::FFFF:10.0.0.3,2001:DB8:0:0:0:0:0:1 ,' },
+      sandbox,
+    );
+    expect(r.ok && r.env.trustedProxies).toEqual(['10.0.0.2', '10.0.0.3', '2001:db8::1']);
   });
 
   test('RATE_LIMIT_BURST, RATE_LIMIT_SUSTAINED and RATE_LIMIT_KIOSK_LOOKUP are requests/seconds', () => {
@@ -207,6 +216,8 @@ describe('readAccessEnv', () => {
     [{ RATE_LIMIT_BURST: '40' }, /^RATE_LIMIT_BURST must be requests\/seconds/],
     [{ RATE_LIMIT_SUSTAINED: '0/60' }, /^RATE_LIMIT_SUSTAINED must be requests\/seconds/],
     [{ RATE_LIMIT_KIOSK_LOOKUP: 'six' }, /^RATE_LIMIT_KIOSK_LOOKUP must be requests\/seconds/],
+    [{ TRUSTED_PROXIES: '10.0.0.0/8' }, /^TRUSTED_PROXIES must be IP addresses/],
+    [{ TRUSTED_PROXIES: 'proxy.loja.internal' }, /^TRUSTED_PROXIES must be IP addresses/],
   ])('%o is refused', (env, error) => {
     const r = readAccessEnv(env, sandbox);
     expect(!r.ok && r.error).toMatch(error);

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
@@ -141,6 +142,30 @@ export interface AccessEnv {
    * phone lookups from RATE_LIMIT_KIOSK_LOOKUP; {} = defaults.
    */
   rateLimits: { burst?: RateLimitEnv; sustained?: RateLimitEnv; kioskLookup?: RateLimitEnv };
+  /**
+   * TRUSTED_PROXIES: addresses of the proxies in front of this server (canonical form), whose
+   * `X-Forwarded-For` names the client; [] = none (the peer is the client).
+   */
+  trustedProxies: string[];
+}
+
+/**
+ * An IP address in one form, so a configured address and a socket's compare equal: IPv4 as
+ * is (also when IPv4-mapped, `::ffff:10.0.0.5`), IPv6 compressed and lower case. Null when
+ * `text` is not an IP address.
+ */
+export function canonicalIp(text: string): string | null {
+  const t = text.trim();
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(t);
+  if (mapped !== null) return isIP(mapped[1]!) === 4 ? mapped[1]! : null;
+  const kind = isIP(t);
+  if (kind === 4) return t;
+  if (kind !== 6 || t.includes('%')) return null;
+  const v6 = new URL(`http://[${t}]/`).hostname.slice(1, -1);
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v6);
+  if (hex === null) return v6;
+  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
+  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
 export interface RateLimitEnv {
@@ -162,8 +187,9 @@ function rateLimit(text: string): RateLimitEnv | null {
 export type AccessEnvResult = { ok: true; env: AccessEnv } | { ok: false; error: string };
 
 /**
- * Reads PUBLIC_ORIGIN, APP_DB, DATABASE_URL, APP_SECRET, SANDBOX_AUTO_ENROLL and
- * RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED / RATE_LIMIT_KIOSK_LOOKUP ("requests/seconds").
+ * Reads PUBLIC_ORIGIN, APP_DB, DATABASE_URL, APP_SECRET, SANDBOX_AUTO_ENROLL,
+ * RATE_LIMIT_BURST / RATE_LIMIT_SUSTAINED / RATE_LIMIT_KIOSK_LOOKUP ("requests/seconds") and
+ * TRUSTED_PROXIES (comma-separated IP addresses).
  */
 export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
   const errors: string[] = [];
@@ -218,11 +244,22 @@ export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
     if (parsed === null) errors.push(`${name} must be requests/seconds, such as 40/10`);
     else rateLimits[key] = parsed;
   }
+  const trustedProxies: string[] = [];
+  for (const item of (value(env, 'TRUSTED_PROXIES') ?? '').split(',')) {
+    if (item.trim() === '') continue;
+    const ip = canonicalIp(item);
+    if (ip === null) {
+      errors.push('TRUSTED_PROXIES must be IP addresses separated by commas, such as 10.0.0.2');
+      break;
+    }
+    trustedProxies.push(ip);
+  }
   if (errors.length > 0) return { ok: false, error: errors.join('; ') };
   return {
     ok: true,
     env: {
       rateLimits,
+      trustedProxies,
       publicOrigin,
       appDb: value(env, 'APP_DB') ?? null,
       databaseUrl,

@@ -11,6 +11,9 @@ export const messages = {
   methodNotAllowed: 'Método não permitido.',
   forbidden: 'Este terminal só pode acessar o próprio estabelecimento.',
   badPath: 'Caminho inválido.',
+  repeatedParam: (name: string) =>
+    `O parâmetro ${name} foi enviado mais de uma vez. Envie cada parâmetro uma só vez.`,
+  unknownParam: (name: string) => `Parâmetro não aceito nesta operação: ${name}.`,
   tooLarge: 'Requisição grande demais.',
   unavailable: 'Serviço de fidelidade indisponível. Tente novamente em instantes.',
   contingency:
@@ -30,6 +33,8 @@ export const messages = {
     `Muitas tentativas de registro. Aguarde ${wait} e tente novamente.`,
   codeMissing: 'Digite o código de registro.',
   codeInvalid: 'Código inválido, já usado ou expirado. Peça um novo código ao gerente.',
+  postingsInFlight: (n: number) =>
+    `Há ${n} lançamentos deste caixa em andamento. Aguarde um deles terminar e lance de novo.`,
   passwordLocked: (wait: string) =>
     `Senha do atendente bloqueada neste terminal após várias tentativas incorretas. Tente novamente em ${wait}.`,
 } as const;

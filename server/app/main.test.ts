@@ -73,7 +73,7 @@ describe('server/main.ts in live mode', () => {
 
       const { code } = await newCode(store, 'caixa', 'Caixa 1');
       const cookie = await enroll(url!, code);
-      const res = await fetch(`${url}/api/v4/estabelecimentos/77/clientes/buscar?x=1`, {
+      const res = await fetch(`${url}/api/v4/estabelecimentos/77/clientes/buscar`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -92,7 +92,7 @@ describe('server/main.ts in live mode', () => {
         data: {},
       });
       expect(seen).toHaveLength(1);
-      expect(seen[0]!.url).toBe('/api/v4/estabelecimentos/77/clientes/buscar?x=1');
+      expect(seen[0]!.url).toBe('/api/v4/estabelecimentos/77/clientes/buscar');
       expect(seen[0]!.headers['app-token']).toBe('live-app-token-xyz');
       expect(seen[0]!.headers['access-token']).toBe('live-access-token-xyz');
       expect(seen[0]!.body).toBe('{"celular":"+5511987654321"}');

@@ -8,18 +8,61 @@ export interface Operation {
   method: 'GET' | 'POST';
   /** After `/api/v4/estabelecimentos/{id}/`. */
   path: string;
+  /**
+   * The query parameters it takes: the spec's (for recompensas, the nine of its section 4, as
+   * the SPA's RewardFilters); the POST operations take their input as JSON.
+   */
+  params: readonly string[];
 }
 
 export const OPERATIONS: readonly Operation[] = [
-  { name: 'pontuar', method: 'POST', path: 'fidelidade/pontuar' },
-  { name: 'buscar', method: 'POST', path: 'clientes/buscar' },
-  { name: 'cadastrar', method: 'POST', path: 'clientes/cadastrar' },
-  { name: 'recompensas', method: 'GET', path: 'recompensas' },
+  { name: 'pontuar', method: 'POST', path: 'fidelidade/pontuar', params: [] },
+  { name: 'buscar', method: 'POST', path: 'clientes/buscar', params: [] },
+  { name: 'cadastrar', method: 'POST', path: 'clientes/cadastrar', params: [] },
+  {
+    name: 'recompensas',
+    method: 'GET',
+    path: 'recompensas',
+    params: [
+      'filtrar_por',
+      'status',
+      'categoria',
+      'data_inicio',
+      'data_fim',
+      'q',
+      'itens_por_pagina',
+      'id_cliente',
+      'page',
+    ],
+  },
 ];
 
 /** The operation at `rest` (the path after the establishment), or null. */
 export function operationAt(rest: string): Operation | null {
   return OPERATIONS.find((op) => op.path === rest) ?? null;
+}
+
+export type CanonicalQuery =
+  | { ok: true; query: URLSearchParams }
+  | { ok: false; reason: 'repeated' | 'unknown'; name: string };
+
+/**
+ * The one reading of a request's query that is both checked (roleMay) and forwarded: each of
+ * the operation's own parameters at most once. A repeated name is refused, since readers
+ * disagree on it (URLSearchParams.get takes the first, the service (PHP) the last); so is a
+ * name the operation does not take, since PHP also reads `id.cliente`, `id cliente` and
+ * `id_cliente[]` as `id_cliente`, and Laravel merges a POST's query into its JSON input.
+ * Names are compared decoded (`id%5Fcliente` is `id_cliente`).
+ */
+export function canonicalQuery(op: Operation, search: string): CanonicalQuery {
+  const query = new URLSearchParams(search);
+  const seen = new Set<string>();
+  for (const name of query.keys()) {
+    if (!op.params.includes(name)) return { ok: false, reason: 'unknown', name };
+    if (seen.has(name)) return { ok: false, reason: 'repeated', name };
+    seen.add(name);
+  }
+  return { ok: true, query };
 }
 
 /**

@@ -56,17 +56,76 @@ describe('GET /api/config', () => {
   });
 });
 
+describe('one canonical query: what the role check reads is what the service gets', () => {
+  const REWARDS = '/api/v4/estabelecimentos/1/recompensas';
+  const refusal = async (res: Response) => ({ status: res.status, ...(await res.json()) });
+
+  test.each([
+    ['id_cliente=1&id_cliente=', 'id_cliente'],
+    ['id_cliente=1&id_cliente=2', 'id_cliente'],
+    ['id_cliente=1&id%5Fcliente=', 'id_cliente'],
+    ['status=resgatado&id_cliente=1&status=expirado', 'status'],
+  ])('a parameter sent twice is a 400 in Portuguese, never forwarded: ?%s', async (query, name) => {
+    const { app, received } = makeApp({}, 'caixa');
+    const res = await app.request(`${REWARDS}?${query}`);
+    expect(await refusal(res)).toEqual({
+      status: 400,
+      success: false,
+      message: `O parâmetro ${name} foi enviado mais de uma vez. Envie cada parâmetro uma só vez.`,
+      data: {},
+    });
+    expect(received).toHaveLength(0);
+  });
+
+  test.each([['id.cliente='], ['id_cliente[]='], ['id+cliente='], ['token=x']])(
+    'a caixa with one customer’s id cannot add a name the service would read as another: ?id_cliente=1&%s',
+    async (extra) => {
+      const { app, received } = makeApp({}, 'caixa');
+      const res = await app.request(`${REWARDS}?id_cliente=1&${extra}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(/^Parâmetro não aceito nesta operação: /);
+      expect(received).toHaveLength(0);
+    },
+  );
+
+  test('the query forwarded is rebuilt from the parameters checked, each once', async () => {
+    const { app, received } = makeApp({}, 'caixa');
+    const res = await app.request(`${REWARDS}?id_cliente=3&q=caf%C3%A9%20gelado&status=resgatado`);
+    expect(res.status).toBe(200);
+    expect(received[0]!.url).toBe(
+      'https://api.example.com/api/v4/estabelecimentos/1/recompensas?id_cliente=3&q=caf%C3%A9+gelado&status=resgatado',
+    );
+    expect(new URL(received[0]!.url).searchParams.getAll('id_cliente')).toEqual(['3']);
+  });
+
+  test.each([
+    ['fidelidade/pontuar', 'valor_gasto=1&valor_gasto=100000'],
+    ['clientes/buscar', 'id_cliente=1&id_cliente=2'],
+    ['clientes/cadastrar', 'celular=%2B5511900000001'],
+  ])(
+    '%s takes no query (the service would merge it into the JSON): 400, never forwarded',
+    async (path, query) => {
+      const { app, received } = makeApp({}, 'caixa');
+      const res = await app.request(
+        `/api/v4/estabelecimentos/1/${path}?${query}`,
+        post({ celular: '+5511987654321' }),
+      );
+      expect(res.status).toBe(400);
+      expect((await res.json()).message).toMatch(/^Parâmetro não aceito nesta operação: \w+\.$/);
+      expect(received).toHaveLength(0);
+    },
+  );
+});
+
 describe('proxy to the loyalty service', () => {
-  test('forwards method, path, query string, content-type and body to the base URL', async () => {
+  test('forwards method, path, content-type and body to the base URL', async () => {
     const { app, received } = makeApp({ upstreamBaseUrl: 'https://api.example.com/base/' });
-    const res = await app.request(BUSCAR + '?a=1&b=x%20y', post({ celular: '+5511987654321' }));
+    const res = await app.request(BUSCAR, post({ celular: '+5511987654321' }));
     expect(res.status).toBe(200);
     expect(received).toHaveLength(1);
     const r = received[0]!;
     expect(r.method).toBe('POST');
-    expect(r.url).toBe(
-      'https://api.example.com/base/api/v4/estabelecimentos/1/clientes/buscar?a=1&b=x%20y',
-    );
+    expect(r.url).toBe('https://api.example.com/base/api/v4/estabelecimentos/1/clientes/buscar');
     expect(r.headers.get('content-type')).toBe('application/json');
     expect(r.body).toBe('{"celular":"+5511987654321"}');
   });

@@ -5,6 +5,19 @@ import type { RequestLogVars } from './request-log';
 
 export const PROXY_PREFIX = '/api/v4/estabelecimentos/';
 
+/** Set by the access layer (routeOperation): the query the role check read, each name once. */
+type ProxyVars = RequestLogVars & { query?: URLSearchParams };
+type ProxyContext = Context<{ Variables: ProxyVars }>;
+
+/**
+ * The query sent upstream: rebuilt from the parsed parameters the access layer checked, never
+ * the browser's text (so the service reads exactly what was checked).
+ */
+function forwardedSearch(c: ProxyContext, url: URL): string {
+  const text = (c.get('query') ?? new URLSearchParams(url.search)).toString();
+  return text === '' ? '' : `?${text}`;
+}
+
 export interface Upstream {
   fetch(req: Request): Response | Promise<Response>;
 }
@@ -168,7 +181,7 @@ export function createProxyHandler(o: ProxyOptions) {
    * one (sent chunked), cost more than the sandbox's own work on a lookup.
    */
   async function embedded(
-    c: Context<{ Variables: RequestLogVars }>,
+    c: ProxyContext,
     url: URL,
     method: string,
     withBody: boolean,
@@ -178,7 +191,7 @@ export function createProxyHandler(o: ProxyOptions) {
     try {
       res = await o.upstream.fetch(
         // The browser-facing origin: the absolute page URLs it writes lead back here.
-        new Request(url.origin + url.pathname + url.search, {
+        new Request(url.origin + url.pathname + forwardedSearch(c, url), {
           method,
           headers: upstreamRequestHeaders(c, o),
           body: body !== null && body.byteLength > 0 ? body : null,
@@ -202,7 +215,7 @@ export function createProxyHandler(o: ProxyOptions) {
     return keepRelayedHeaders(res);
   }
 
-  return async (c: Context<{ Variables: RequestLogVars }>): Promise<Response> => {
+  return async (c: ProxyContext): Promise<Response> => {
     const url = new URL(c.req.url);
     const check = checkPath(url.pathname, o.establishmentId);
     if (check === 'forbidden') return fail(c, 403, messages.forbidden);
@@ -244,7 +257,7 @@ export function createProxyHandler(o: ProxyOptions) {
       // The embedded sandbox is called in-process: it is given the browser-facing origin, so
       // the absolute page URLs it writes (next_page_url, …) lead back through this server.
       const origin = o.mode === 'sandbox' ? url.origin : base;
-      const request = new Request(origin + url.pathname + url.search, {
+      const request = new Request(origin + url.pathname + forwardedSearch(c, url), {
         method,
         headers: upstreamRequestHeaders(c, o),
         body: body !== undefined && body.byteLength > 0 ? body : undefined,

@@ -12,7 +12,8 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 
 /** The environment without anything that configures the server, plus `env`. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const configuring = /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_)/;
+  const configuring =
+    /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_|TRUSTED_PROXIES$)/;
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !configuring.test(k)),
   );

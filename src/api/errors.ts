@@ -166,6 +166,15 @@ export function isPasswordLock(data: unknown): data is { segundos_restantes: num
   return isRecord(data) && typeof data.segundos_restantes === 'number';
 }
 
+/** The app server's 429 for a terminal with too many postings in flight (`em_andamento`). */
+export function isPostingsInFlight(data: unknown): data is { em_andamento: number } {
+  return isRecord(data) && typeof data.em_andamento === 'number';
+}
+
+/** What the counter says when its terminal has `n` postings in flight already. */
+export const postingsInFlightMessage = (n: number) =>
+  `Há ${n} lançamentos deste caixa em andamento. Aguarde um deles terminar e lance de novo.`;
+
 /** Any HTTP status + raw body text → ApiError. Never throws. */
 export function toApiError(status: number, bodyText: string): ApiError {
   const kind = kindForStatus(status);
@@ -180,6 +189,10 @@ export function toApiError(status: number, bodyText: string): ApiError {
   else if (status === 413) text = 'A venda tem itens demais para enviar de uma vez.';
   // The app server's attendant-password lock: its message says for how long.
   else if (status === 429 && isPasswordLock(data)) text = message ?? text;
+  // Too many of this terminal's postings in flight: nothing was sent, the sale may go again.
+  else if (status === 429 && isPostingsInFlight(data)) {
+    text = postingsInFlightMessage(data.em_andamento);
+  }
   return new ApiError({
     kind,
     status,

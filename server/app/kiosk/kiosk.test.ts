@@ -1,4 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- the tests read JSON answers loosely */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
 import { createJournalStore, enrollDirectly, openStore } from '../../store';
@@ -62,7 +64,8 @@ async function setup() {
 
   async function terminal(role: Role, name: string = role) {
     const { terminal: t, nonce } = await enrollDirectly(store, { name, role });
-    const cookie = `${credentialCookieName('http://localhost/')}=${signCredential(TEST_SECRET, t.id, nonce)}`;
+    const credential = signCredential(TEST_SECRET, t.id, nonce);
+    const cookie = `${credentialCookieName('http://localhost/')}=${credential}`;
     const kioskSide = role === 'quiosque';
     const request = async (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers);
@@ -81,7 +84,7 @@ async function setup() {
     };
     const post = (path: string, body: unknown) =>
       request(path, { method: 'POST', body: JSON.stringify(body) });
-    return { id: t.id, request, post };
+    return { id: t.id, credential, request, post };
   }
 
   function expectKioskSafe(text: string, where: string) {
@@ -116,6 +119,7 @@ async function setup() {
     (await store.db.selectFrom('posting_journal').selectAll().execute()).length;
 
   return {
+    app,
     store,
     terminal,
     compras,
@@ -527,6 +531,73 @@ describe('kiosk endpoints', () => {
     expect((await kiosk.post('/api/quiosque/saldo', { celular: MARIA })).status).toBe(200);
     console.log(
       `kiosk lookups: 3 mistyped (not counted) + ${statuses.length} well-formed in one minute → ${statuses.filter((x) => x < 300).length} answered, ${statuses.filter((x) => x === 429).length}×429; other kiosk 200; next minute 200`,
+    );
+  });
+
+  test('event streams over HTTP: a terminal holds 4; a 5th and a 6th close its oldest, other terminals untouched', async () => {
+    const s = await setup();
+    const server = serve({ fetch: s.app.fetch, port: 0, hostname: '127.0.0.1' });
+    await new Promise<void>((r) => server.once('listening', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const controllers: AbortController[] = [];
+    closers.push(
+      () => new Promise<void>((r) => server.close(() => r())),
+      () => controllers.forEach((ac) => ac.abort()),
+    );
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa', 'Caixa 1');
+    const other = await s.terminal('caixa', 'Caixa 2');
+    /** One EventSource-like stream: its text so far, and whether the server ended it. */
+    const open = async (t: { credential: string }) => {
+      const ac = new AbortController();
+      controllers.push(ac);
+      const res = await fetch(`${url}/api/quiosque/eventos`, {
+        headers: { cookie: `${credentialCookieName(url)}=${t.credential}` },
+        signal: ac.signal,
+      });
+      expect(res.status).toBe(200);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      const st = { text: '', ended: false };
+      void (async () => {
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return void (st.ended = true);
+          st.text += decoder.decode(value, { stream: true });
+        }
+      })().catch(() => undefined);
+      await waitUntil(() => st.text.includes('event: pronto'));
+      return { read: () => st };
+    };
+    type Stream = Awaited<ReturnType<typeof open>>;
+    const waitUntil = async (ok: () => boolean, ms = 5_000) => {
+      const until = Date.now() + ms;
+      while (!ok()) {
+        if (Date.now() > until) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    const mine: Stream[] = [];
+    for (let i = 0; i < 4; i++) mine.push(await open(caixa));
+    const theirs: Stream[] = [];
+    for (let i = 0; i < 4; i++) theirs.push(await open(other));
+    mine.push(await open(caixa)); // the 5th: the 1st ends
+    await waitUntil(() => mine[0]!.read().ended);
+    expect(mine[0]!.read().text).toMatch(/event: substituido\ndata: \{\}\nretry: 30000/);
+    mine.push(await open(caixa)); // the 6th: the 2nd ends
+    await waitUntil(() => mine[1]!.read().ended);
+    // The four newest of each terminal still hear a sale the counter stages.
+    const staged = await caixa.post('/api/quiosque/vendas', {
+      quiosque: kiosk.id,
+      valor_gasto: 1500,
+      senha_atendente: '1234',
+    });
+    expect(staged.status).toBe(201);
+    await waitUntil(() => mine.slice(2).every((m) => m.read().text.includes('event: venda')));
+    expect(mine.slice(2).map((m) => m.read().ended)).toEqual([false, false, false, false]);
+    expect(theirs.map((m) => m.read().ended)).toEqual([false, false, false, false]);
+    console.log(
+      `event streams: 6 opened by one terminal → 2 closed (oldest first), 4 open; another terminal's 4 untouched`,
     );
   });
 

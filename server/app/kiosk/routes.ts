@@ -51,6 +51,11 @@ export interface KioskRoutesOptions {
   sales?: StagedSales;
   /** SSE keep-alive interval. Default 15 s. */
   heartbeatMs?: number;
+  /**
+   * Event streams one terminal may hold open in this process (a screen holds one or two);
+   * a new one past it closes the terminal's oldest. Default 4.
+   */
+  maxStreamsPerTerminal?: number;
 }
 
 const KIOSK_ROLES: readonly Role[] = ['quiosque', 'gerente'];
@@ -567,6 +572,11 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
 
   // --- both: live updates ---------------------------------------------------------------
 
+  // Each terminal's open streams in this process, oldest first, by the function that closes
+  // one. Per process: with replicas a terminal holds at most this many on each.
+  const streams = new Map<number, (() => void)[]>();
+  const maxStreams = Math.max(1, o.maxStreamsPerTerminal ?? 4);
+
   app.get(`${base}/eventos`, (c) => {
     const id = me(c).id;
     const isKiosk = KIOSK_ROLES.includes(me(c).role);
@@ -574,6 +584,15 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
       let closed = false;
       const pending: string[] = [];
       let wake: (() => void) | null = null;
+      let replaced = false;
+      const end = () => {
+        closed = true;
+        wake?.();
+      };
+      const replace = () => {
+        replaced = true;
+        end();
+      };
       const unlisten = await store.listen(KIOSK_CHANNEL, (payload) => {
         try {
           const msg = JSON.parse(payload) as { to: number[]; venda: unknown };
@@ -584,10 +603,11 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
           // not ours
         }
       });
-      stream.onAbort(() => {
-        closed = true;
-        wake?.();
-      });
+      stream.onAbort(end);
+      const mine = streams.get(id) ?? [];
+      streams.set(id, mine);
+      mine.push(replace);
+      while (mine.length > maxStreams) mine.shift()!();
       try {
         const open = isKiosk ? await sales.openFor(id) : null;
         await stream.writeSSE({
@@ -609,7 +629,13 @@ export function mountKioskRoutes(app: Hono<Vars>, o: KioskRoutesOptions): Staged
           wake = null;
           if (beat && !closed) await stream.write(': keep-alive\n\n');
         }
+        // Closed for a newer stream of this terminal: its EventSource waits before it
+        // reconnects (and would then close the oldest in turn).
+        if (replaced) await stream.writeSSE({ event: 'substituido', data: '{}', retry: 30_000 });
       } finally {
+        const at = mine.indexOf(replace);
+        if (at >= 0) mine.splice(at, 1);
+        if (mine.length === 0 && streams.get(id) === mine) streams.delete(id);
         await unlisten();
       }
     });

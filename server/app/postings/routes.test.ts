@@ -126,6 +126,25 @@ describe('pontuar through the journal', () => {
     expect(await compras('+5511955550004')).toBe(0);
   });
 
+  test("the journal's own refusals are no verdict on the password: they never clear its failures", async () => {
+    const { pontuar } = await setup();
+    const wrong = () => pontuar({ ...sale('+5511955550010'), senha_atendente: '0000' });
+    for (let i = 0; i < 3; i++) expect((await wrong()).status).toBe(422);
+    // A guesser's try to reset the count between guesses: no key, a bad key, no phone.
+    expect((await pontuar(sale('+5511955550010'), null)).status).toBe(422);
+    expect((await pontuar(sale('+5511955550010'), 'not-a-uuid')).status).toBe(422);
+    expect((await pontuar({ valor_gasto: 100, senha_atendente: '0000', cliente: {} })).status).toBe(
+      422,
+    );
+    // Still the 4th and 5th wrong passwords: the 5th locks (before, the count had restarted).
+    expect((await wrong()).status).toBe(422);
+    const fifth = await wrong();
+    expect(fifth.status).toBe(429);
+    expect(((await fifth.json()) as { message: string }).message).toMatch(
+      /^Senha do atendente bloqueada neste terminal/,
+    );
+  });
+
   test('GET /api/lancamentos/{key} tells what became of the sale; an unknown key is a 404', async () => {
     const { app, pontuar } = await setup();
     const key = randomUUID();
@@ -174,6 +193,81 @@ describe('pontuar through the journal', () => {
       body: '{nope',
     });
     expect(res.status).toBe(400);
+  });
+});
+
+describe("another terminal's posting by its key", () => {
+  /** Two cashiers and a manager enrolled on one store, posting through one journal. */
+  async function terminals() {
+    const sandbox = openSandbox({ dbPath: ':memory:' });
+    const upstream = embeddedSandbox(sandbox, 1)!;
+    const journal = await sqliteJournal();
+    const service = createPostingService({
+      store: journal.store,
+      call: upstreamCall(upstream),
+      establishmentId: 1,
+    });
+    const first = makeApp({ ...upstream, postings: service }, 'caixa');
+    const { store } = await first.ready;
+    const other = makeApp({ ...upstream, postings: service, store }, 'caixa');
+    const manager = makeApp({ ...upstream, postings: service, store }, 'gerente');
+    closers.push(
+      () => store.close(),
+      () => sandbox.close(),
+      journal.close,
+      () => service.stop(),
+    );
+    const pontuar = (app: typeof first.app, body: unknown, key: string) =>
+      app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      });
+    const compras = async (celular: string) => {
+      const res = await manager.app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ celular }),
+      });
+      return ((await res.json()) as { data: { compras: number } }).data.compras;
+    };
+    return { mine: first.app, other: other.app, manager: manager.app, pontuar, compras };
+  }
+
+  test("a cashier reading another cashier's key gets the 404 of an unknown key, at once; the owner and a manager read it", async () => {
+    const { mine, other, manager, pontuar } = await terminals();
+    const key = randomUUID();
+    expect((await pontuar(mine, sale('+5511955556001'), key)).status).toBe(200);
+    const unknown = await other.request(`/api/lancamentos/${randomUUID()}`);
+    const theirs = await other.request(`/api/lancamentos/${key}`);
+    expect(theirs.status).toBe(404);
+    expect(await theirs.json()).toEqual(await unknown.json());
+    const started = Date.now();
+    expect((await other.request(`/api/lancamentos/${key}?esperar=5`)).status).toBe(404);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const app of [mine, manager]) {
+      const res = await app.request(`/api/lancamentos/${key}`);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { data: { chave: string } }).data.chave).toBe(key);
+    }
+  });
+
+  test("posting with another cashier's key: 422 key already used, nothing of that sale, nothing posted", async () => {
+    const { mine, other, pontuar, compras } = await terminals();
+    const key = randomUUID();
+    const body = sale('+5511955556002');
+    expect((await pontuar(mine, body, key)).status).toBe(200);
+    const res = await pontuar(other, body, key);
+    expect(res.status).toBe(422);
+    expect(await res.json()).toEqual({
+      success: false,
+      message:
+        'Este identificador já foi usado para outra venda. Recarregue a página e lance de novo.',
+      data: {},
+    });
+    expect(await compras('+5511955556002')).toBe(1);
+    // The owner's retry of its own sale still answers that sale.
+    expect((await pontuar(mine, body, key)).status).toBe(200);
   });
 });
 

@@ -5,7 +5,8 @@
  *   and sends (or finds the same sale); answers the upstream's own answer once there is one,
  *   otherwise 202 with the posting's state (`lancamento`), to be followed with
  * - `GET /api/lancamentos/{key}[?esperar=segundos]`: the posting's state (a bounded long poll
- *   while it is `enviando` / `verificando`);
+ *   while it is `enviando` / `verificando`); a cashier's own postings only (another terminal's
+ *   key is a 404, as if it did not exist), a manager's any;
  * - `GET /api/lancamentos?de=ISO&ate=ISO[&terminal=id]`: the shift ledger of a period (a
  *   cashier sees its own terminal's postings; a manager every terminal's, or one);
  * - `GET /api/contingencia`: whether the service is reachable, how many kept sales wait and
@@ -20,6 +21,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { fail, messages } from '../envelope';
 import type { RequestLogVars } from '../request-log';
 import type { CustomerReading, JournalEntry } from '../../store';
+import { postingMessages } from './postings';
 import type { PostingService } from './postings';
 
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
@@ -105,6 +107,11 @@ const MESSAGES: Record<JournalEntry['state'], string> = {
   descartado: 'Descartado por um gerente.',
 };
 
+/** A key another terminal's sale holds: the journal's own key-reuse refusal, nothing of that sale. */
+function invalidKey(c: Context): Response {
+  return c.json({ success: false, message: postingMessages.keyReused, data: {} }, 422);
+}
+
 function answer(c: Context, e: JournalEntry, status: ContentfulStatusCode): Response {
   c.header('Cache-Control', 'no-store');
   return c.json({ success: true, message: MESSAGES[e.state], data: toLancamento(e) }, status);
@@ -115,6 +122,13 @@ export interface Viewer {
   terminalId: string;
   role: 'caixa' | 'gerente' | 'quiosque';
 }
+
+/** The ledger's rule for one posting: a manager sees every terminal's, anyone else its own. */
+export function mayView(viewer: Viewer | null, e: JournalEntry): boolean {
+  return viewer === null || viewer.role === 'gerente' || e.terminalId === viewer.terminalId;
+}
+
+const NOT_FOUND = 'Lançamento não encontrado.';
 
 export interface PostingRoutesOptions {
   service: PostingService;
@@ -151,7 +165,7 @@ function readLedgerQuery(c: Context): LedgerQuery {
   return { ok: true, from, to, terminal };
 }
 
-export function mountPostingRoutes<V extends RequestLogVars>(
+export function mountPostingRoutes<V extends RequestLogVars & { noVerdict?: boolean }>(
   app: Hono<{ Variables: V }>,
   o: PostingRoutesOptions,
 ): void {
@@ -185,6 +199,8 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       );
     }
     if (result.kind === 'invalid') {
+      // Refused here, before the service saw the password: no verdict on it.
+      c.set('noVerdict', true);
       return c.json(
         {
           success: false,
@@ -203,6 +219,11 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       });
     }
     const e = result.entry;
+    // Another terminal's key: that sale is not this one's to read (nor to post again).
+    if (!mayView(viewerOf(c), e)) {
+      c.set('noVerdict', true);
+      return invalidKey(c);
+    }
     if (
       (e.state === 'lançado' || e.state === 'recusado') &&
       e.answerStatus !== null &&
@@ -305,8 +326,12 @@ export function mountPostingRoutes<V extends RequestLogVars>(
       }
       const key = c.req.param('key');
       const current = await o.service.get(key);
-      if (current === null || current.establishmentId !== o.establishmentId) {
-        return fail(c, 404, 'Lançamento não encontrado.');
+      if (
+        current === null ||
+        current.establishmentId !== o.establishmentId ||
+        !mayView(viewer, current)
+      ) {
+        return fail(c, 404, NOT_FOUND);
       }
       const entry = await o.service.resolve(
         key,
@@ -321,13 +346,17 @@ export function mountPostingRoutes<V extends RequestLogVars>(
   decide('descartar');
 
   app.get(LANCAMENTO_PATH, async (c) => {
+    const viewer = viewerOf(c);
     const key = c.req.param('key');
+    const visible = (e: JournalEntry | null): e is JournalEntry =>
+      e !== null && e.establishmentId === o.establishmentId && mayView(viewer, e);
     const seconds = Number(c.req.query('esperar') ?? '0');
     const waitMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
-    const entry = waitMs > 0 ? await o.service.wait(key, waitMs) : await o.service.get(key);
-    if (entry === null || entry.establishmentId !== o.establishmentId) {
-      return fail(c, 404, 'Lançamento não encontrado.');
-    }
+    let entry = await o.service.get(key);
+    // Another terminal's posting answers at once, as an unknown key would after its wait.
+    if (entry !== null && !visible(entry)) return fail(c, 404, NOT_FOUND);
+    if (waitMs > 0) entry = await o.service.wait(key, waitMs);
+    if (!visible(entry)) return fail(c, 404, NOT_FOUND);
     return answer(c, entry, 200);
   });
 }

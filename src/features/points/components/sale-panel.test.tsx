@@ -250,6 +250,37 @@ describe('SalePanel', () => {
     expect(postButton().disabled).toBe(false);
   });
 
+  test('five postings of this caixa already in flight: the counter says so and keeps the sale', async () => {
+    let refuse = true;
+    const fetchMock = service(() =>
+      refuse
+        ? jsonResponse(429, {
+            success: false,
+            message: 'Há 5 lançamentos deste caixa em andamento.',
+            data: { em_andamento: 5 },
+          })
+        : jsonResponse(200, ok(answer)),
+    );
+    const { user } = setup();
+    await user.type(amount(), '1200');
+    await addLine(user, 1, { descricao: 'Refrigerante lata', unit: '1200' });
+    await user.click(postButton());
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Lançamentos em andamento neste caixa.');
+    expect(alert.textContent).toContain(
+      'Há 5 lançamentos deste caixa em andamento. Aguarde um deles terminar e lance de novo.',
+    );
+    expect(alert.textContent).not.toContain('Senha');
+    expect(amount().value).toBe('R$ 12,00');
+    expect((item(1).getByLabelText('Descrição') as HTMLInputElement).value).toBe(
+      'Refrigerante lata',
+    );
+    refuse = false;
+    await user.click(postButton());
+    await waitFor(() => expect(posts(fetchMock)).toBe(2));
+    await waitFor(() => expect(screen.queryByText(/em andamento neste caixa/)).toBeNull());
+  });
+
   test('a customer not yet registered is registered and posted in one request', async () => {
     const fetchMock = service(() =>
       jsonResponse(200, ok({ ...answer, id_cliente: 501, saldo_atual: 5 })),

@@ -8,7 +8,7 @@ import {
   type UseFormReturn,
 } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
-import { isPasswordLock, type ApiError } from '@/api/errors';
+import { isPasswordLock, isPostingsInFlight, type ApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
@@ -66,8 +66,9 @@ function postingErrorTitle(error: ApiError): string {
     case 'forbidden':
       return 'Este caixa não está autorizado a lançar pontos.';
     case 'rate_limited':
-      return isPasswordLock(error.data)
-        ? 'Lançamentos bloqueados neste terminal.'
+      if (isPasswordLock(error.data)) return 'Lançamentos bloqueados neste terminal.';
+      return isPostingsInFlight(error.data)
+        ? 'Lançamentos em andamento neste caixa.'
         : 'Muitos lançamentos seguidos.';
     case 'not_found':
       return 'O serviço não encontrou o estabelecimento ou o cliente.';
