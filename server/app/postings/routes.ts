@@ -212,7 +212,9 @@ export function mountPostingRoutes<V extends RequestLogVars & { noVerdict?: bool
       );
     }
     if (result.kind === 'refused') {
-      // The service refused to read the customer: its own answer, nothing journaled.
+      // The service refused to read the customer: its own answer, nothing journaled, and no
+      // verdict on the password (it was never sent).
+      c.set('noVerdict', true);
       return c.body(result.body, result.status as ContentfulStatusCode, {
         'content-type': 'application/json',
         'cache-control': 'no-store',
