@@ -19,7 +19,7 @@ import {
   startSandbox,
   type RunningProcess,
 } from '../server/testing/processes';
-import { startRelay, type Relay } from '../server/testing/relay';
+import { startRelay, type Relay, type RelayCounts } from '../server/testing/relay';
 import { signCredential } from '../server/app/credential';
 import { enrollDirectly, openStore } from '../server/store';
 
@@ -105,7 +105,7 @@ async function status(): Promise<{ contingencia: boolean; aguardando: number; at
 async function estado(
   key: string,
   credential = caixa,
-): Promise<{ estado: string; motivo: string }> {
+): Promise<{ estado: string; motivo: string; conferido: boolean }> {
   const res = await fetch(`${app.url}/api/lancamentos/${key}`, { headers: headers(credential) });
   return ((await res.json()) as { data: never }).data;
 }
@@ -173,6 +173,38 @@ async function drained(timeoutMs: number) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
+interface Kill {
+  /** Postings the service held when the kill came. */
+  delivered: number;
+  /** Pontuar requests the relay held or had forwarded, unanswered, at the signal. */
+  onTheWire: number;
+  /** Keys the dead server's journal holds as sent and not settled (enviando, sent_at set). */
+  sending: string[];
+  /** How many of those ended `lançado` by a reading of the service (filled in later). */
+  conferidos: number;
+}
+
+/**
+ * `kill -9` of the app server while a posting is on the wire: waits until the relay holds one
+ * without an answer, then reads that count and sends the signal in the same tick (nothing can
+ * answer in between). Reads the dead server's journal before anything restarts it.
+ */
+async function killMidDelivery(rule: RelayCounts, deliveredSoFar: number): Promise<Kill> {
+  const deadline = Date.now() + 10_000;
+  while (rule.inFlight === 0 && Date.now() < deadline) await sleep(2);
+  const onTheWire = rule.inFlight;
+  await app.kill9();
+  const db = new Database(appDb, { fileMustExist: true });
+  try {
+    const rows = db
+      .prepare(`select key from posting_journal where state = 'enviando' and sent_at is not null`)
+      .all() as { key: string }[];
+    return { delivered: deliveredSoFar, onTheWire, sending: rows.map((r) => r.key), conferidos: 0 };
+  } finally {
+    db.close();
+  }
+}
+
 test(`the service down for ${OUTAGE_MS / 1000} s while ${SALES} sales are confirmed: each delivered exactly once, in order per customer`, async () => {
   test.setTimeout(OUTAGE_MS + 180_000);
   const sales = salesPlan();
@@ -214,18 +246,30 @@ test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales
   let confirmed = 0;
   for (const sale of sales) if (await confirm(sale)) confirmed += 1;
   // Each delivery takes a while, so the kills land in the middle of it.
-  relay.add({ match: '/fidelidade/pontuar', fault: { kind: 'delay', ms: 150 }, times: 10_000 });
+  const rule = relay.add({
+    match: '/fidelidade/pontuar',
+    fault: { kind: 'delay', ms: 150 },
+    times: 10_000,
+  });
   relay.setDown(false);
   const count = () => [...delivered(phones).values()].reduce((n, v) => n + v.length, 0);
-  const kills: number[] = [];
+  const kills: Kill[] = [];
   for (const at of [30, 110]) {
     await expect.poll(count, { timeout: 60_000, intervals: [100] }).toBeGreaterThanOrEqual(at);
-    kills.push(count());
-    await app.kill9();
+    kills.push(await killMidDelivery(rule, count()));
     app = await startApp();
   }
   await drained(180_000);
-  console.log(`[contingency] kill -9 after ${kills.join(' and ')} deliveries; restarted each time`);
+  // What became of the postings the kills cut off: settled by reading the service back (the
+  // restarted server did not send them again, or the service would hold a duplicate).
+  for (const kill of kills) {
+    for (const key of kill.sending) if ((await estado(key)).conferido) kill.conferidos += 1;
+  }
+  for (const [i, k] of kills.entries()) {
+    console.log(
+      `[contingency] kill -9 #${i + 1} after ${k.delivered} deliveries: ${k.onTheWire} pontuar on the wire unanswered (relay), ${k.sending.length} entries enviando with sent_at (journal), ${k.conferidos} of them settled by reading back`,
+    );
+  }
   const r = report('kill -9 twice during delivery', sales, confirmed);
   expect(confirmed).toBe(SALES);
   expect(r).toEqual({
@@ -235,6 +279,14 @@ test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales
     inOrder: r.customers,
     customers: SALES / PER_CUSTOMER,
   });
+  // Each kill hit a delivery in flight: a posting the relay held or had forwarded, with no
+  // answer yet, at the instant of the signal; the journal the dead server left holds it as
+  // sent (enviando, sent_at set); the restart settled it by reading, not by sending again.
+  for (const [i, k] of kills.entries()) {
+    expect(k.onTheWire, `kill #${i + 1}: pontuar in flight at the kill`).toBeGreaterThanOrEqual(1);
+    expect(k.sending.length, `kill #${i + 1}: entries left enviando`).toBeGreaterThanOrEqual(1);
+    expect(k.conferidos, `kill #${i + 1}: settled by reading back`).toBeGreaterThanOrEqual(1);
+  }
 });
 
 test('a kept sale with a wrong attendant password ends in "precisa de atenção"; a manager resends it: delivered once, nothing lost', async () => {

@@ -13,7 +13,7 @@ import {
   startSandbox,
   type RunningProcess,
 } from '../server/testing/processes';
-import { startRelay, type Relay } from '../server/testing/relay';
+import { startRelay, type Relay, type RelayCounts } from '../server/testing/relay';
 import { enrollContext as enrollTerminal } from './support/enroll-context';
 import { amount, postButton, posted, recordPostings } from './support/fixtures';
 
@@ -82,6 +82,14 @@ async function sell(page: Page, phone: string, cents: string) {
   await postButton(page).click();
 }
 
+/** A fault rule's counts, for the report: what the relay did to the matching requests. */
+const relayCounts = (c: RelayCounts) => ({
+  'relay.received': c.received,
+  'relay.forwarded': c.forwarded,
+  'relay.answered': c.answered,
+  'relay.reset': c.reset,
+});
+
 function report(name: string, counts: Record<string, number | string>) {
   console.log(
     `[exactly-once-ui] ${name}: ${Object.entries(counts)
@@ -97,7 +105,10 @@ test('the service commits at 11 s and at 59 s: each screen ends in "lançado", o
   const results = await Promise.all(
     [11, 59].map(async (s) => {
       const phone = await customer(`Demora ${s}`);
-      relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: s * 1000 } });
+      const rule = relay.add({
+        match: pontuarOf(phone.e164),
+        fault: { kind: 'delay', ms: s * 1000 },
+      });
       const context = await browser.newContext();
       await enrollContext(context);
       const page = await context.newPage();
@@ -110,19 +121,32 @@ test('the service commits at 11 s and at 59 s: each screen ends in "lançado", o
       });
       await sell(page, phone.digits, '2590');
       await expect(posted(page)).toBeVisible({ timeout: (s + 20) * 1000 });
-      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const elapsed = (Date.now() - started) / 1000;
       const delivered = await sandboxPurchases(sandbox.url, phone.e164);
       report(`commit at ${s} s`, {
         screen: 'lançado',
-        'shown after the request': `${seconds}s`,
+        'shown after the request': `${elapsed.toFixed(1)}s`,
         sent: sent.length,
         delivered,
+        ...relayCounts(rule),
       });
       await context.close();
-      return { s, sent: sent.length, delivered };
+      return { s, sent: sent.length, delivered, rule: { ...rule }, elapsed };
     }),
   );
-  for (const r of results) expect(r).toEqual({ s: r.s, sent: 1, delivered: 1 });
+  for (const r of results) {
+    expect({ sent: r.sent, delivered: r.delivered }, `commit at ${r.s} s`).toEqual({
+      sent: 1,
+      delivered: 1,
+    });
+    // The fault fired: the relay held this sale's posting (and only it) before the service
+    // got it, so "lançado" could not be shown sooner than the delay.
+    expect(r.rule, `commit at ${r.s} s: the delay rule`).toMatchObject({
+      received: 1,
+      forwarded: 1,
+    });
+    expect(r.elapsed, `commit at ${r.s} s: shown after`).toBeGreaterThanOrEqual(r.s);
+  }
 });
 
 test('a reload while the posting is in flight: the result is shown after the reload, one posting', async ({
@@ -142,7 +166,12 @@ test('a reload while the posting is in flight: the result is shown after the rel
   await expect(posted(page)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText('R$ 31,00').first()).toBeVisible();
   const delivered = await sandboxPurchases(sandbox.url, phone.e164);
-  report('reload mid-post', { screen: 'lançado', sent: sent.length, delivered });
+  report('reload mid-post', {
+    screen: 'lançado',
+    sent: sent.length,
+    delivered,
+    ...relayCounts(rule),
+  });
   expect(sent).toHaveLength(1);
   expect(delivered).toBe(1);
 });
@@ -153,7 +182,10 @@ test('two tabs post for one customer, one answer lost: each tab shows its own sa
   test.setTimeout(60_000);
   const phone = await customer('Duas Abas');
   // The first posting to reach the service has its answer lost after it commits.
-  relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'lose-answer', delayMs: 500 } });
+  const rule = relay.add({
+    match: pontuarOf(phone.e164),
+    fault: { kind: 'lose-answer', delayMs: 500 },
+  });
   await enrollContext(context);
   const [a, b] = [await context.newPage(), await context.newPage()];
   for (const page of [a, b]) {
@@ -169,6 +201,9 @@ test('two tabs post for one customer, one answer lost: each tab shows its own sa
     tabA: 'R$ 10,00 lançado',
     tabB: 'R$ 20,00 lançado',
     delivered,
+    ...relayCounts(rule),
   });
   expect(delivered).toBe(2);
+  // The fault fired: one posting reached the service and its answer was lost on the way back.
+  expect(rule).toEqual({ received: 1, forwarded: 1, answered: 0, reset: 1, inFlight: 0 });
 });

@@ -96,6 +96,7 @@ async function postAndFollow(
   body: unknown,
   key = randomUUID(),
   base = () => app.url,
+  seen?: Set<string>,
 ): Promise<Final> {
   try {
     const res = await withTerminal((credential) =>
@@ -112,19 +113,21 @@ async function postAndFollow(
     };
     if (res.status === 200) return { estado: 'lançado', motivo: null };
     if (res.status !== 202) return { estado: 'recusado', motivo: json.message };
+    if (typeof json.data.estado === 'string') seen?.add(json.data.estado);
   } catch {
     // The answer to the browser was lost: ask the server what became of the sale.
   }
-  return follow(key, base);
+  return follow(key, base, seen);
 }
 
 /**
  * Follows the posting until it is settled, for up to 90 s, as the browser does: a long poll
  * while it is being sent or verified, a pause between reads while it is `desconhecido` (an
  * answer lost to the 60 s upstream limit: the commit at 59 s came after it on a loaded CI run,
- * and a follow that read again at once used up its reads in a second).
+ * and a follow that read again at once used up its reads in a second). The states it read go
+ * to `seen`.
  */
-async function follow(key: string, base = () => app.url): Promise<Final> {
+async function follow(key: string, base = () => app.url, seen?: Set<string>): Promise<Final> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     try {
@@ -133,6 +136,7 @@ async function follow(key: string, base = () => app.url): Promise<Final> {
       });
       if (res.status === 200) {
         const { data } = (await res.json()) as { data: Final & { estado: string } };
+        seen?.add(data.estado);
         if (data.estado === 'lançado' || data.estado === 'recusado') return data;
         // The long poll ended with the posting still being sent or verified: read again now.
         if (data.estado !== 'desconhecido') continue;
@@ -166,21 +170,47 @@ test('upstream commits at 5, 10.05, 11, 15, 30, 59 and 61 s: one posting each, e
   const results = await Promise.all(
     delays.map(async (s) => {
       const phone = freshPhone();
-      relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: s * 1000 } });
+      const rule = relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: s * 1000 } });
       const started = Date.now();
-      const final = await postAndFollow(sale(phone));
+      const seen = new Set<string>();
+      const final = await postAndFollow(sale(phone), randomUUID(), () => app.url, seen);
+      const elapsed = (Date.now() - started) / 1000;
       const delivered = await sandboxPurchases(sandbox.url, phone);
       report(
-        `commit at ${s} s (ended after ${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        `commit at ${s} s (ended after ${elapsed.toFixed(1)} s)`,
         final.estado === 'lançado' ? 1 : 0,
         delivered,
         1,
       );
-      return { s, estado: final.estado, delivered };
+      console.log(
+        `[exactly-once] commit at ${s} s: relay received=${rule.received} forwarded=${rule.forwarded} answered=${rule.answered} reset=${rule.reset}; states read ${[...seen].join(' → ') || '(none: answered at once)'}; conferido=${final.conferido ?? false}`,
+      );
+      return {
+        s,
+        final: { estado: final.estado, delivered },
+        rule: { ...rule },
+        seen: [...seen],
+        conferido: final.conferido ?? false,
+        elapsed,
+      };
     }),
   );
-  for (const r of results)
-    expect(r, `commit at ${r.s} s`).toEqual({ s: r.s, estado: 'lançado', delivered: 1 });
+  for (const r of results) {
+    expect(r.final, `commit at ${r.s} s`).toEqual({ estado: 'lançado', delivered: 1 });
+    // The fault fired: this sale's posting was held before the service got it.
+    expect(r.rule, `commit at ${r.s} s: the delay rule`).toMatchObject({
+      received: 1,
+      forwarded: 1,
+    });
+    expect(r.elapsed, `commit at ${r.s} s: ended after`).toBeGreaterThanOrEqual(r.s);
+  }
+  // The 61 s case took the path described above: the relay never got an answer to the app
+  // server (it had given up), the entry was read as `desconhecido`, and it was settled by
+  // reading the service (conferido), not by an answer.
+  const late = results.find((r) => r.s === 61)!;
+  expect(late.rule).toEqual({ received: 1, forwarded: 1, answered: 0, reset: 1, inFlight: 0 });
+  expect(late.seen).toContain('desconhecido');
+  expect(late.conferido).toBe(true);
 });
 
 test('the connection reset after the commit: lançado (conferido), one posting', async () => {

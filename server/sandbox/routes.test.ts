@@ -647,6 +647,105 @@ describe('pontuar validation', () => {
   });
 });
 
+describe('odd text in names and other free text', () => {
+  const ODD_NAMES: [string, string][] = [
+    ['NUL', 'Ana\u0000Lima'],
+    ['a lone high surrogate', 'Ana \uD83D'],
+    ['a lone low surrogate', '\uDE00Ana'],
+    ['zero-width characters only', '\u200B\u200C\u200D\u2060'],
+    ['a C0 control character (ESC)', 'Ana\u001B[2JLima'],
+    ['a C1 control character', 'Ana\u0085Lima'],
+  ];
+  const NOME_INVALID = 'O nome tem caracteres inválidos.';
+
+  test.each(ODD_NAMES)(
+    'cadastrar refuses a nome with %s (422) and stores nothing',
+    async (_n, nome) => {
+      const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, nome });
+      expect(r.status).toBe(422);
+      expect(r.json).toEqual({
+        success: false,
+        message: NOME_INVALID,
+        data: {},
+        errors: { nome: [NOME_INVALID] },
+      });
+      expect((await post(sb, '/clientes/buscar', { celular: NEW_PHONE })).status).toBe(404);
+    },
+  );
+
+  test.each(ODD_NAMES)(
+    'pontuar refuses a cliente.nome with %s (422) and posts nothing',
+    async (_n, nome) => {
+      const r = await post(sb, '/fidelidade/pontuar', {
+        ...pontuarBody(NEW_PHONE, 1000),
+        cliente: { celular: NEW_PHONE, nome },
+      });
+      expect(r.status).toBe(422);
+      expect(r.json.errors).toEqual({ 'cliente.nome': [NOME_INVALID] });
+      expect(r.json.message).toBe(NOME_INVALID);
+      expect((await post(sb, '/clientes/buscar', { celular: NEW_PHONE })).status).toBe(404);
+    },
+  );
+
+  const NAMES = [
+    'José D’Ávila',
+    "Joana D'Arc O'Neil",
+    'Zoë Ñúñez-Çağlar',
+    'Nguyễn Thị Minh Khai',
+    'Ana 😀 Família 👩‍👩‍👧',
+    'نامه‌ای',
+  ];
+  test.each(NAMES)('cadastrar and pontuar keep the name %j as sent', async (nome) => {
+    const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, nome: ` ${nome} ` });
+    expect(r.status).toBe(201);
+    expect(r.json.data.nome).toBe(nome);
+    const p = await post(sb, '/fidelidade/pontuar', {
+      ...pontuarBody('+5511912345679', 1000),
+      cliente: { celular: '+5511912345679', nome },
+    });
+    expect(p.status).toBe(200);
+    const c = await post(sb, '/clientes/buscar', { celular: '+5511912345679' });
+    expect(c.json.data.nome).toBe(nome);
+  });
+
+  test('a nome of spaces, a tab and a BOM is blank: the default name', async () => {
+    const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, nome: ' \uFEFF\t ' });
+    expect(r.status).toBe(201);
+    expect(r.json.data.nome).toBe('CLIENTE DESCONHECIDO');
+  });
+
+  test.each([
+    ['email', 'ana\u0000@exemplo.com.br', 'O e-mail tem caracteres inválidos.'],
+    ['endereco', 'Rua A\u0000, 10', 'O endereço tem caracteres inválidos.'],
+    ['bairro', '\u200B', 'O bairro tem caracteres inválidos.'],
+    ['cidade', 'São\u0007Paulo', 'A cidade tem caracteres inválidos.'],
+    ['estado', 'S\uD800P', 'O estado tem caracteres inválidos.'],
+  ])('cadastrar refuses odd text in %s with its own message', async (field, value, message) => {
+    const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, [field]: value });
+    expect(r.status).toBe(422);
+    expect(r.json.errors).toEqual({ [field]: [message] });
+  });
+
+  test('pontuar refuses odd text in an item descricao or complemento', async () => {
+    const r = await post(sb, '/fidelidade/pontuar', {
+      ...pontuarBody(NEW_PHONE, 1000),
+      cliente: { celular: NEW_PHONE, cidade: '\u202E' },
+      itens: [
+        { descricao: 'Café ☕', complemento: 'sem açúcar', valor: 400 },
+        { descricao: 'Pão\u0000', valor: 300 },
+        { descricao: 'Bolo', complemento: '\u200D\u200D', valor: 300 },
+      ],
+    });
+    expect(r.status).toBe(422);
+    expect(r.json.errors).toEqual({
+      'cliente.cidade': ['A cidade tem caracteres inválidos.'],
+      'itens.1.descricao': ['A descrição do item tem caracteres inválidos.'],
+      'itens.2.complemento': ['O complemento do item tem caracteres inválidos.'],
+    });
+    expect((await post(sb, '/clientes/buscar', { celular: NEW_PHONE })).status).toBe(404);
+  });
+});
+
 describe('buscar', () => {
   test('finds Maria by celular with her wallet and history', async () => {
     const r = await post(sb, '/clientes/buscar', { celular: '+5511987654321' });

@@ -48,8 +48,24 @@ describe('fault relay in front of the real sandbox', () => {
     const res = await post(phone);
     expect(res.status).toBe(200);
     expect(performance.now() - started).toBeGreaterThanOrEqual(290);
-    expect(counts).toEqual({ received: 1, forwarded: 1, answered: 1, reset: 0 });
+    expect(counts).toEqual({ received: 1, forwarded: 1, answered: 1, reset: 0, inFlight: 0 });
     expect(await sandboxPurchases(sandbox.url, phone)).toBe(1);
+  });
+
+  test('inFlight counts a request from its arrival to its answer, per rule and in total', async () => {
+    const phone = freshPhone();
+    const counts = relay.add({
+      match: (r) => r.body.includes(phone),
+      fault: { kind: 'delay', ms: 400 },
+    });
+    const before = relay.counts.inFlight;
+    const res = post(phone);
+    await expect.poll(() => counts.inFlight, { interval: 10 }).toBe(1);
+    expect(relay.counts.inFlight).toBe(before + 1);
+    expect(counts.forwarded).toBe(0);
+    expect((await res).status).toBe(200);
+    expect(counts).toEqual({ received: 1, forwarded: 1, answered: 1, reset: 0, inFlight: 0 });
+    expect(relay.counts.inFlight).toBe(before);
   });
 
   test('lose-answer: the upstream commits, the client sees a reset connection', async () => {
@@ -59,7 +75,7 @@ describe('fault relay in front of the real sandbox', () => {
       fault: { kind: 'lose-answer' },
     });
     await expect(post(phone)).rejects.toThrow();
-    expect(counts).toEqual({ received: 1, forwarded: 1, answered: 0, reset: 1 });
+    expect(counts).toEqual({ received: 1, forwarded: 1, answered: 0, reset: 1, inFlight: 0 });
     expect(await sandboxPurchases(sandbox.url, phone)).toBe(1);
   });
 
@@ -67,7 +83,7 @@ describe('fault relay in front of the real sandbox', () => {
     const phone = freshPhone();
     const counts = relay.add({ match: '/fidelidade/pontuar', fault: { kind: 'reset-before' } });
     await expect(post(phone)).rejects.toThrow();
-    expect(counts).toEqual({ received: 1, forwarded: 0, answered: 0, reset: 1 });
+    expect(counts).toEqual({ received: 1, forwarded: 0, answered: 0, reset: 1, inFlight: 0 });
     expect(await sandboxPurchases(sandbox.url, phone)).toBe(0);
     // The rule is spent: the next request goes through.
     expect((await post(phone)).status).toBe(200);

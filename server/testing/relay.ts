@@ -12,8 +12,9 @@
  *   the service could give; the upstream never sees the request).
  *
  * It counts what it received, forwarded, answered and reset, per rule and in total, so a
- * test can print and assert what happened on the wire. `setDown(true)` is an outage: every
- * request is reset without reaching the upstream until `setDown(false)`.
+ * test can print and assert what happened on the wire, and what is in flight right now (a
+ * test that kills the client reads it in the same tick as the kill). `setDown(true)` is an
+ * outage: every request is reset without reaching the upstream until `setDown(false)`.
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -45,6 +46,11 @@ export interface RelayCounts {
   answered: number;
   /** Client connections reset (before or after forwarding). */
   reset: number;
+  /**
+   * Received and not yet answered or reset: held by a fault, or forwarded and awaiting the
+   * upstream. The client has sent the request and has no answer.
+   */
+  inFlight: number;
 }
 
 export interface Relay {
@@ -81,7 +87,7 @@ const HOP_BY_HOP = new Set([
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function newCounts(): RelayCounts {
-  return { received: 0, forwarded: 0, answered: 0, reset: 0 };
+  return { received: 0, forwarded: 0, answered: 0, reset: 0, inFlight: 0 };
 }
 
 function resetSocket(socket: Socket): void {
@@ -153,10 +159,17 @@ export async function startRelay(upstreamUrl: string): Promise<Relay> {
     if (rule) {
       rule.left -= 1;
       rule.counts.received += 1;
+      rule.counts.inFlight += 1;
     }
-    const count = (key: keyof RelayCounts) => {
+    totals.inFlight += 1;
+    const count = (key: 'forwarded' | 'answered' | 'reset') => {
+      const ended = key === 'forwarded' ? 0 : 1;
       totals[key] += 1;
-      if (rule) rule.counts[key] += 1;
+      totals.inFlight -= ended;
+      if (rule) {
+        rule.counts[key] += 1;
+        rule.counts.inFlight -= ended;
+      }
     };
     const fault = rule?.fault;
 

@@ -1,7 +1,8 @@
-// The wire's field limits (characters) and patterns: what the browser's forms and the sandbox
-// must agree on. Pure TypeScript that imports nothing, like ./wire.ts, and apart from it only
-// so that the counter's first load (which imports wire.ts) does not carry them: only the lazy
-// forms, the sandbox and e2e use these.
+// The wire's field limits (characters), patterns and the rule for free text: what the
+// browser's forms, the sandbox and the app server must agree on. Pure TypeScript that imports
+// nothing, like ./wire.ts, and apart from it only so that the counter's first load (which
+// imports wire.ts) does not carry them: only the lazy forms, the sandbox, the app server and
+// e2e use these.
 
 export const NOME_MAX = 120;
 export const EMAIL_MAX = 120;
@@ -33,3 +34,31 @@ const GENEROS = ['M', 'F'] as const;
 export type Genero = (typeof GENEROS)[number];
 export const isGenero = (value: string): value is Genero =>
   (GENEROS as readonly string[]).includes(value);
+
+/**
+ * C0 and C1 control characters (NUL, tab, newline, ESC, DEL, U+0080–U+009F), and U+2028 and
+ * U+2029, which break a line as a newline does.
+ */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/**
+ * Half of a surrogate pair on its own. With the `u` flag a pair is one code point, so no match
+ * is `s.isWellFormed()` (ES2024: newer than the lib this project compiles against).
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+/**
+ * Text with nothing to see: only format characters (zero-width space and joiners, bidi marks,
+ * U+FEFF), other default-ignorable ones (the Hangul fillers, variation selectors) and spaces.
+ */
+const NOTHING_VISIBLE = /^[\p{Cf}\p{Default_Ignorable_Code_Point}\s]*$/u;
+
+/**
+ * Whether `s` is text a person typed and can read, for names and the other free-text fields
+ * (address, item description): no control character at all (not even a tab or a newline), no
+ * NUL, no lone surrogate, and something visible. Text made only of zero-width characters is
+ * refused; the same characters inside visible text are kept (the joiner in 👩‍👩‍👧, the
+ * non-joiner in Persian). Empty or blank text is not clean either: a field that may be left
+ * blank checks that first.
+ */
+export function isCleanText(s: string): boolean {
+  return !CONTROL.test(s) && !LONE_SURROGATE.test(s) && !NOTHING_VISIBLE.test(s);
+}

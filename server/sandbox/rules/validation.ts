@@ -5,8 +5,8 @@
 // after the first failing one is skipped: `abort`).
 //
 // These schemas are the sandbox's own, not the browser's (src/api/requests.ts and the forms'):
-// that independence is what lets the conformance tests catch drift. Only the limits and
-// patterns both sides must agree on come from the shared wire modules.
+// that independence is what lets the conformance tests catch drift. Only the limits, the
+// patterns and the free-text rule both sides must agree on come from the shared wire modules.
 
 import * as z from 'zod';
 import * as wire from '../../../src/api/wire';
@@ -66,6 +66,12 @@ function inFieldOrder(errors: FieldErrors, order: readonly string[]): FieldError
 /** A check whose failure ends the field's checks (one message per field). */
 const rule = <T>(test: (value: T) => boolean, message: string) =>
   z.refine<T>(test, { error: message, abort: true });
+
+/**
+ * Free text a person can read (fields.isCleanText): no control characters, NUL or lone
+ * surrogates, and not only zero-width characters. Checked on the trimmed text.
+ */
+const clean = (message: string) => rule(fields.isCleanText, message);
 
 /** One message when the value is missing (absent or null), another for a wrong type. */
 const missingOr = (missing: string, wrongType: string) => (issue: { input?: unknown }) =>
@@ -170,11 +176,13 @@ const customerShape = {
     fields.NOME_MAX,
     'O nome deve ser um texto.',
     `O nome pode ter no máximo ${fields.NOME_MAX} caracteres.`,
+    clean('O nome tem caracteres inválidos.'),
   ),
   email: optionalText(
     fields.EMAIL_MAX,
     'O e-mail deve ser um texto.',
     `O e-mail pode ter no máximo ${fields.EMAIL_MAX} caracteres.`,
+    clean('O e-mail tem caracteres inválidos.'),
     rule(
       (s) => fields.EMAIL_PATTERN.test(s),
       'E-mail inválido. Confira o endereço, por exemplo nome@exemplo.com.br.',
@@ -202,21 +210,25 @@ const customerShape = {
     fields.ENDERECO_MAX,
     'O endereço deve ser um texto.',
     `O endereço pode ter no máximo ${fields.ENDERECO_MAX} caracteres.`,
+    clean('O endereço tem caracteres inválidos.'),
   ),
   bairro: optionalText(
     fields.BAIRRO_MAX,
     'O bairro deve ser um texto.',
     `O bairro pode ter no máximo ${fields.BAIRRO_MAX} caracteres.`,
+    clean('O bairro tem caracteres inválidos.'),
   ),
   cidade: optionalText(
     fields.CIDADE_MAX,
     'A cidade deve ser um texto.',
     `A cidade pode ter no máximo ${fields.CIDADE_MAX} caracteres.`,
+    clean('A cidade tem caracteres inválidos.'),
   ),
   estado: optionalText(
     fields.ESTADO_MAX,
     'O estado deve ser um texto.',
     `O estado pode ter no máximo ${fields.ESTADO_MAX} caracteres.`,
+    clean('O estado tem caracteres inválidos.'),
   ),
 };
 const customer = z.object(customerShape);
@@ -247,11 +259,13 @@ const item = z.object(
       fields.DESCRICAO_MAX,
       'A descrição do item deve ser um texto.',
       `A descrição do item pode ter no máximo ${fields.DESCRICAO_MAX} caracteres.`,
+      clean('A descrição do item tem caracteres inválidos.'),
     ),
     complemento: optionalText(
       fields.COMPLEMENTO_MAX,
       'O complemento do item deve ser um texto.',
       `O complemento do item pode ter no máximo ${fields.COMPLEMENTO_MAX} caracteres.`,
+      clean('O complemento do item tem caracteres inválidos.'),
     ),
     qtde: optionalInteger(
       1,

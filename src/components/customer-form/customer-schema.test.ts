@@ -126,6 +126,40 @@ describe('customerFieldsSchema', () => {
     });
   });
 
+  test.each([
+    ['NUL', 'Ana\u0000Lima'],
+    ['a lone high surrogate', 'Ana \uD83D'],
+    ['a lone low surrogate', '\uDE00Ana'],
+    ['zero-width characters only', '\u200B\u200C\u200D\u2060'],
+    ['a C0 control character (ESC)', 'Ana\u001B[2JLima'],
+    ['a C1 control character', 'Ana\u0085Lima'],
+  ])("a nome with %s is refused with the service's message", (_name, nome) => {
+    expect(errorsOf({ nome })).toEqual({ nome: 'O nome tem caracteres inválidos.' });
+  });
+
+  test('the other free-text fields refuse odd text the same way, each with its message', () => {
+    expect(
+      errorsOf({
+        email: 'ana\u0000@exemplo.com.br',
+        endereco: 'Rua A\u0007, 10',
+        bairro: '\u200B',
+        cidade: 'São\u0085Paulo',
+      }),
+    ).toEqual({
+      email: 'O e-mail tem caracteres inválidos.',
+      endereco: 'O endereço tem caracteres inválidos.',
+      bairro: 'O bairro tem caracteres inválidos.',
+      cidade: 'A cidade tem caracteres inválidos.',
+    });
+  });
+
+  test.each(['José D’Ávila', "Joana D'Arc", 'Nguyễn Thị', 'Ana 😀 👩‍👩‍👧', 'نامه‌ای'])(
+    'the name %j is accepted',
+    (nome) => {
+      expect(errorsOf({ nome })).toEqual({});
+    },
+  );
+
   test('output is the wire body (what the resolver hands to onSubmit)', () => {
     const result = customerFieldsSchema.safeParse({
       ...valid,

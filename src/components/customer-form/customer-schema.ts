@@ -11,6 +11,7 @@ import {
   EMAIL_MAX,
   EMAIL_PATTERN,
   ENDERECO_MAX,
+  isCleanText,
   isGenero,
   NOME_MAX,
 } from '@/api/wire-fields';
@@ -43,6 +44,12 @@ export const CUSTOMER_MESSAGES = {
   endereco: `Endereço: no máximo ${ENDERECO_MAX} caracteres.`,
   bairro: `Bairro: no máximo ${BAIRRO_MAX} caracteres.`,
   estado: 'Escolha um dos 27 estados (UF).',
+  // Odd text (control characters, NUL, lone surrogates, only zero-width): the service's words.
+  nomeChars: 'O nome tem caracteres inválidos.',
+  emailChars: 'O e-mail tem caracteres inválidos.',
+  enderecoChars: 'O endereço tem caracteres inválidos.',
+  bairroChars: 'O bairro tem caracteres inválidos.',
+  cidadeChars: 'A cidade tem caracteres inválidos.',
 } as const;
 
 const blank = (v: string) => v.trim() === '';
@@ -75,9 +82,17 @@ const cpf = lazySchema(() =>
 const maxChars = (max: number, message: string) =>
   z.refine<string>((v) => [...v.trim()].length <= max, message);
 
+/**
+ * Free text as the service accepts it (isCleanText, the same rule and message as the
+ * service's): a blank field passes, as it is left out of the request.
+ */
+const cleanText = (message: string) =>
+  z.refine<string>((v) => blank(v) || isCleanText(v.trim()), message);
+
 const email = lazySchema(() =>
   z.string().check(
     maxChars(EMAIL_MAX, CUSTOMER_MESSAGES.emailMax),
+    cleanText(CUSTOMER_MESSAGES.emailChars),
     z.refine((v) => blank(v) || EMAIL_PATTERN.test(v.trim()), CUSTOMER_MESSAGES.email),
   ),
 );
@@ -118,14 +133,31 @@ const customerFieldsObject = lazySchema(() =>
   z.object({
     celular,
     cpf,
-    nome: z.string().check(maxChars(NOME_MAX, CUSTOMER_MESSAGES.nome)),
+    nome: z
+      .string()
+      .check(maxChars(NOME_MAX, CUSTOMER_MESSAGES.nome), cleanText(CUSTOMER_MESSAGES.nomeChars)),
     email,
     data_nascimento: dataNascimento,
     genero,
     cep,
-    endereco: z.string().check(z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco)),
-    bairro: z.string().check(z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro)),
-    cidade: z.string().check(maxChars(CIDADE_MAX, CUSTOMER_MESSAGES.cidade)),
+    endereco: z
+      .string()
+      .check(
+        z.maxLength(ENDERECO_MAX, CUSTOMER_MESSAGES.endereco),
+        cleanText(CUSTOMER_MESSAGES.enderecoChars),
+      ),
+    bairro: z
+      .string()
+      .check(
+        z.maxLength(BAIRRO_MAX, CUSTOMER_MESSAGES.bairro),
+        cleanText(CUSTOMER_MESSAGES.bairroChars),
+      ),
+    cidade: z
+      .string()
+      .check(
+        maxChars(CIDADE_MAX, CUSTOMER_MESSAGES.cidade),
+        cleanText(CUSTOMER_MESSAGES.cidadeChars),
+      ),
     estado,
   }),
 );
