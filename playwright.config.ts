@@ -26,9 +26,9 @@ if (!process.env.E2E_DATA_READY) {
 
 /**
  * The third worker's specs: the fault specs, which spend most of their time waiting on real
- * time, and two screen specs so that the three workers end together (measured in a fresh-clone
- * CI run: the two screen workers 593 and 597 s, the waiting one 433 s; terminals and
- * ledger-manager take ~115 s between them).
+ * time, and two screen specs (terminals, ledger-manager) that fill the rest of its time, so
+ * that the three workers end together. When a spec is added or grows, rebalance by the
+ * workers' durations in a CI run.
  */
 const THIRD_WORKER =
   /[/\\](contingency|exactly-once|exactly-once-ui|terminals|ledger-manager)\.spec\.ts$/;
@@ -59,8 +59,8 @@ export default defineConfig({
   // Two workers for the screens (the machine has 2 cores; CI runs what developers run) and a
   // third for the fault specs, which mostly wait on real time (the service down for 120 s,
   // commits at 30, 59 and 61 s): their waits overlap the rest instead of idling a core. It also
-  // takes two screen specs, to end with the other two (see THIRD_WORKER). A fourth worker, the
-  // fault specs split over two, was slower (639 against 554 s): the suite is CPU-bound.
+  // takes two screen specs, to end with the other two (see THIRD_WORKER). No fourth worker:
+  // the suite is CPU-bound, so splitting the fault specs over two workers makes it slower.
   workers: 3,
   retries: 0,
   // A safety net, not a speed target: on a loaded 2-core machine a test with axe and full-page
@@ -75,12 +75,10 @@ export default defineConfig({
     locale: 'pt-BR',
     timezoneId: 'America/Sao_Paulo',
     // A failed test keeps its trace (actions, DOM snapshots, network, console); the screencast
-    // is left out: encoding its frames cost 25-30 % of every test's time on this 2-core machine
-    // (three specs: 90 s with it, 51-53 s without, 48 s with no trace at all). Under CI nothing
-    // is recorded (E2E_TRACE=1 records anyway): a CI run keeps only its printed output, so no
-    // one can open the traces. What recording every test's DOM snapshots costs is smaller than
-    // this machine's run-to-run spread: one pair of runs gave 1,435 → 1,253 s of test time
-    // (wall 554 → 507 s), while fresh-clone CI runs of the same suite took 757 to 830 s.
+    // is left out: encoding its frames costs a quarter or more of every test's time on a
+    // 2-core machine, while the DOM snapshots cost less than the machine's run-to-run spread.
+    // Under CI nothing is recorded (E2E_TRACE=1 records anyway): a CI run keeps only its
+    // printed output, so no one can open the traces.
     trace:
       process.env.CI && process.env.E2E_TRACE !== '1'
         ? 'off'

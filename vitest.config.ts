@@ -18,9 +18,9 @@ const MOCKS_MODULES = readdirSync(src, { recursive: true, encoding: 'utf8' })
 const webTest = {
   environment: 'jsdom',
   setupFiles: ['src/test-setup.ts'],
-  // Typing tests drive user-event key by key through jsdom: ~1 s on a quiet machine,
-  // over 5 s when other suites load both cores (they passed alone at load 35 but
-  // timed out). Behaviour is asserted by the tests, not their speed.
+  // Typing tests drive user-event key by key through jsdom: about a second on a quiet machine,
+  // several times that when other suites load both cores. Behaviour is asserted by the tests,
+  // not their speed.
   testTimeout: 20_000,
 };
 
@@ -45,7 +45,7 @@ export default defineConfig({
             'src/app/render-page.test.tsx',
           ],
           environment: 'node',
-          // Store tests start PostgreSQL and spawn processes; at load 13 one took over 5 s.
+          // Store tests start PostgreSQL and spawn processes: on a loaded machine, over 5 s.
           testTimeout: 20_000,
         },
       },
@@ -57,9 +57,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}'],
           exclude: [...configDefaults.exclude, ...MOCKS_MODULES, 'src/app/render-page.test.tsx'],
           // The component tests share one jsdom and one module graph per worker: setting up
-          // jsdom and importing React for each of 35 files took 43 s of the run, 13 s without
-          // (the files pass in any order: checked with --sequence.shuffle). A file that
-          // replaces a module would leak it into the others: those run isolated.
+          // jsdom and importing React for each file would take most of the project's time (the
+          // files pass in any order: checked with --sequence.shuffle). A file that replaces a
+          // module would leak it into the others: those run isolated.
           isolate: false,
         },
       },
