@@ -29,6 +29,12 @@ function counts(): Record<string, number> {
     for (const t of ['clientes', 'pontos', 'cartela', 'premios_cliente', 'debitos']) {
       out[t] = (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).get() as { n: number }).n;
     }
+    // A hand-over (resgatar-premio) adds no row: it changes a record's status.
+    out.resgatados = (
+      db.prepare("SELECT COUNT(*) AS n FROM premios_cliente WHERE status = 'resgatado'").get() as {
+        n: number;
+      }
+    ).n;
     return out;
   } finally {
     db.close();
@@ -144,10 +150,47 @@ const junkBodies: (string | unknown)[] = [
   `{"a":${'{"a":'.repeat(5_000)}1${'}'.repeat(5_000)}}`,
 ];
 
+/** Junk aimed at resgatar-premio (João, id 2, has two pending id_premio 1). */
+const handOverJunk: (string | unknown)[] = [
+  { id_premio: '1', id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: 1, id_cliente: '2', senha_atendente: '1234' },
+  { id_premio: 1.5, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: 1e308, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: -1, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: 0, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: Number.MAX_SAFE_INTEGER + 2, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: 1, id_cliente: Number.MAX_SAFE_INTEGER + 2, senha_atendente: '1234' },
+  { id_premio: [1], id_cliente: [2], senha_atendente: ['1234'] },
+  { id_premio: { $gt: 0 }, id_cliente: { $ne: null }, senha_atendente: '1234' },
+  { id_premio: true, id_cliente: false, senha_atendente: true },
+  { id_premio: 1, id_cliente: 2 },
+  { id_premio: 1, id_cliente: 2, senha_atendente: null },
+  { id_premio: 1, id_cliente: 2, senha_atendente: '' },
+  { id_premio: 1, id_cliente: 2, senha_atendente: 1234 },
+  { id_premio: 1, id_cliente: 2, senha_atendente: huge },
+  { id_premio: 1, id_cliente: 2, senha_atendente: '0000' },
+  { id_premio: 1, id_cliente: 2, senha_atendente: '4321' },
+  { id_premio: 1, id_cliente: 2, senha_atendente: '1234\u0000' },
+  { id_premio: 1, id_cliente: 999_999, senha_atendente: '1234' },
+  { id_premio: 7, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio: 999_999, id_cliente: 2, senha_atendente: '1234' },
+  { id_premio_cliente: 4, id_cliente: 2, senha_atendente: '1234' },
+  { premio: { id_premio: 1 }, id_cliente: 2, senha_atendente: '1234' },
+  '{"id_premio": 1e400, "id_cliente": 2, "senha_atendente": "1234"}',
+  '{"id_premio": 1, "id_cliente": -0.0e0, "senha_atendente": "1234"}',
+  '{"__proto__": {"id_premio": 1, "id_cliente": 2, "senha_atendente": "1234"}}',
+  '{"id_premio": 1, "id_cliente": 2, "senha_atendente": "1234", "id_premio": "1"}',
+];
+
 describe('junk never breaks the sandbox', () => {
   test('every junk body to every POST route is a 4xx envelope and writes nothing', async () => {
     const before = counts();
-    const routes = ['/fidelidade/pontuar', '/clientes/cadastrar', '/clientes/buscar'];
+    const routes = [
+      '/fidelidade/pontuar',
+      '/clientes/cadastrar',
+      '/clientes/buscar',
+      '/fidelidade/resgatar-premio',
+    ];
     let checked = 0;
     for (const route of routes) {
       for (const junk of junkBodies) {
@@ -175,6 +218,30 @@ describe('junk never breaks the sandbox', () => {
     expect(counts()).toEqual(before);
   });
 
+  test('junk aimed at resgatar-premio is a 4xx envelope with field errors and hands nothing over', async () => {
+    const before = counts();
+    for (const junk of handOverJunk) {
+      const r = await call(
+        sb,
+        'POST',
+        '/fidelidade/resgatar-premio',
+        typeof junk === 'string' ? { rawBody: junk } : { body: junk },
+      );
+      const label =
+        typeof junk === 'string' ? junk.slice(0, 80) : JSON.stringify(junk).slice(0, 80);
+      expect([404, 422], label).toContain(r.status);
+      expect(r.json.success, label).toBe(false);
+      expect(r.json.data, label).toEqual({});
+      if (r.status === 422) {
+        expect(Object.keys(r.json.errors).length, label).toBeGreaterThan(0);
+        expect(r.json.message, label).toBe(
+          Object.values(r.json.errors as Record<string, string[]>)[0]?.[0],
+        );
+      }
+    }
+    expect(counts()).toEqual(before);
+  });
+
   test('junk in headers, paths and queries is never a 5xx', async () => {
     const cases: [string, string, Record<string, string>][] = [
       ['GET', '/recompensas?page=%E0%A4%A', {}],
@@ -187,6 +254,10 @@ describe('junk never breaks the sandbox', () => {
       ['POST', '/clientes/buscar', { 'content-type': 'application/json; charset=latin1' }],
       ['PUT', '/clientes/buscar', {}],
       ['OPTIONS', '/fidelidade/pontuar', {}],
+      ['PUT', '/fidelidade/resgatar-premio', {}],
+      ['POST', '/fidelidade/resgatar-premio', { 'x-sandbox-now': '2026-02-30T10:00:00Z' }],
+      ['POST', '/fidelidade/resgatar-premio/../resgatar-premio', {}],
+      ['POST', '/fidelidade/resgatar-premio?id_premio=1&id_cliente=2', {}],
       ['PATCH', '/nada/mais', {}],
     ];
     for (const [method, path, headers] of cases) {
@@ -344,6 +415,55 @@ describe('random bodies and queries (fixed seed)', () => {
       const r = await get(sb, `/recompensas?${q.toString()}`);
       expect(r.status, q.toString()).toBeLessThan(500);
       expect([200, 422]).toContain(r.status);
+    }
+  });
+
+  test('resgatar-premio: random bodies and moments, never a 5xx, each record handed over once', async () => {
+    const rand = prng(29);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+    const values: unknown[] = [
+      ...[1, 2, 3, 4, 5, 6, 7, 1, 2, 3],
+      ...[0, -1, 1.5, 1e21, 999_999, '1', '', null, true, [1], { id: 1 }, '\u0000'],
+    ];
+    const senhas: unknown[] = ['1234', '1234', '1234', '4321', '', null, 1234, 'x'.repeat(300)];
+    const moments = [
+      undefined,
+      '2026-11-22T12:00:00-03:00',
+      '2026-10-01T10:00:00-03:00',
+      '2026-12-13T00:00:00-03:00',
+      '2027-06-01T00:00:00Z',
+    ];
+    const taken: number[] = [];
+    for (let i = 0; i < 300; i++) {
+      const body: Record<string, unknown> = {};
+      if (rand() < 0.2) {
+        // Aimed at the seed's pending pairs (Maria's Chaveiro 3, João's two Vale 1).
+        Object.assign(body, { id_premio: pick([1, 3]), id_cliente: pick([1, 2]) });
+        body.senha_atendente = '1234';
+      } else {
+        for (const field of ['id_premio', 'id_cliente', 'senha_atendente']) {
+          if (rand() < 0.9) body[field] = field === 'senha_atendente' ? pick(senhas) : pick(values);
+        }
+      }
+      const now = pick(moments);
+      const r = await post(sb, '/fidelidade/resgatar-premio', body, now ? { now } : {});
+      expect([200, 404, 422], JSON.stringify(body).slice(0, 200)).toContain(r.status);
+      expect(typeof r.json.message).toBe('string');
+      if (r.status === 200) taken.push(r.json.data.id_premio_cliente as number);
+    }
+    // The three pending records aimed at were all taken, and any the random ids hit.
+    expect(taken.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(taken).size).toBe(taken.length);
+    const db = new Database(dbPath, { readonly: true });
+    try {
+      const redeemed = db
+        .prepare(
+          "SELECT id FROM premios_cliente WHERE status = 'resgatado' AND id IN (SELECT value FROM json_each(?))",
+        )
+        .all(JSON.stringify(taken));
+      expect(redeemed).toHaveLength(taken.length);
+    } finally {
+      db.close();
     }
   });
 });

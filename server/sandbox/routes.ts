@@ -13,6 +13,7 @@ import {
   validateBuscar,
   validateCadastrar,
   validatePontuar,
+  validateResgatar,
   validateRewardQuery,
 } from './rules/validation';
 import type { Establishment, Store } from './store';
@@ -35,6 +36,8 @@ const MESSAGES = {
   exists: 'Cliente já cadastrado.',
   found: 'Cliente encontrado.',
   rewards: 'Recompensas listadas com sucesso.',
+  handedOver: 'Prêmio resgatado com sucesso.',
+  nothingToHandOver: 'O cliente não tem este prêmio para resgatar',
 } as const;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
@@ -126,6 +129,30 @@ export function createRoutes(
     });
   });
 
+  // decisions.md, "Handing a reward over". Checks after the body: 422 fields and password →
+  // 404 customer → 422 on id_premio when nothing of that reward is pending. An id_premio that
+  // is no reward of this establishment is "never won" (422 with the same message): the answer
+  // tells nothing about another establishment's rewards.
+  app.post(`${BASE}/fidelidade/resgatar-premio`, async (c) => {
+    const g = guard(c);
+    if (g instanceof Response) return g;
+    const read = await readJsonObject(c.req.raw);
+    if (!read.ok) return read.response;
+    const v = validateResgatar(read.body, {
+      checkPassword: (senha) => sameSecret(senha, g.est.senhaAtendente),
+    });
+    if (!v.ok) return invalid(firstError(v.errors), v.errors);
+    const r = store.handOverReward(g.est.id, v.value, g.nowMs);
+    if (r.outcome === 'customer_not_found') return fail(404, MESSAGES.customerNotFound);
+    if (r.outcome === 'none_pending') {
+      return invalid(MESSAGES.nothingToHandOver, { id_premio: [MESSAGES.nothingToHandOver] });
+    }
+    return ok(MESSAGES.handedOver, {
+      id_cliente: r.id_cliente,
+      id_premio_cliente: r.id_premio_cliente,
+    });
+  });
+
   app.post(`${BASE}/clientes/cadastrar`, async (c) => {
     const g = guard(c);
     if (g instanceof Response) return g;
@@ -184,6 +211,7 @@ export function createRoutes(
 
   const methods: Record<string, string> = {
     [`${BASE}/fidelidade/pontuar`]: 'POST',
+    [`${BASE}/fidelidade/resgatar-premio`]: 'POST',
     [`${BASE}/clientes/cadastrar`]: 'POST',
     [`${BASE}/clientes/buscar`]: 'POST',
     [`${BASE}/recompensas`]: 'GET, HEAD',

@@ -9,6 +9,7 @@ import {
   countersFor,
   effectiveStatus,
   loyaltyWins,
+  rewardToHandOver,
   type Category,
   type Counters,
   type Status,
@@ -21,7 +22,13 @@ import {
   nextLocalMidnight,
   rewardValidUntil,
 } from './rules/time';
-import type { CustomerInput, ItemInput, LookupKey, RewardQuery } from './rules/validation';
+import type {
+  CustomerInput,
+  ItemInput,
+  LookupKey,
+  ResgatarInput,
+  RewardQuery,
+} from './rules/validation';
 import { createRewardList, type StatementPlan } from './reward-list';
 import {
   remainingAfterDebits,
@@ -141,6 +148,14 @@ export interface PostingResult {
   premios: number[];
 }
 
+/** What a hand-over (resgatar-premio) did. */
+export type HandOverResult =
+  | { outcome: 'handed_over'; id_cliente: number; id_premio_cliente: number }
+  /** No such customer in the establishment. */
+  | { outcome: 'customer_not_found' }
+  /** The customer has no record of that reward pending (never won, handed over, expired). */
+  | { outcome: 'none_pending' };
+
 export type RegisterResult = { created: true; id: number } | { created: false; id: number };
 
 const toEstablishment = (r: EstablishmentRow): Establishment => ({
@@ -252,6 +267,19 @@ export function createStore(db: Db) {
     ),
     redeem: db.prepare(
       "UPDATE premios_cliente SET status = 'resgatado', data_resgate_ms = ? WHERE id = ?",
+    ),
+    /** A customer's records of one reward still stored as pendente_resgate. */
+    pendingOf: db.prepare<
+      [number, number],
+      { id: number; status: StoredStatus; data_conquista_ms: number; valido_ate_ms: number }
+    >(
+      `SELECT id, status, data_conquista_ms, valido_ate_ms FROM premios_cliente
+       WHERE cliente_id = ? AND premio_id = ? AND status = 'pendente_resgate'`,
+    ),
+    /** The hand-over itself; the status guard makes a second one on the same record a no-op. */
+    handOver: db.prepare(
+      `UPDATE premios_cliente SET status = 'resgatado', data_resgate_ms = ?
+       WHERE id = ? AND status = 'pendente_resgate'`,
     ),
     reverse: db.prepare(
       "UPDATE premios_cliente SET status = 'estornado', estornado_em_ms = ? WHERE id = ?",
@@ -477,6 +505,30 @@ export function createStore(db: Db) {
     },
   );
 
+  const handOverTx = db.transaction(
+    (estId: number, input: ResgatarInput, nowMs: number): HandOverResult => {
+      const cliente = st.byId.get(estId, input.id_cliente);
+      if (!cliente) return { outcome: 'customer_not_found' };
+      const chosen = rewardToHandOver(
+        st.pendingOf.all(cliente.id, input.id_premio).map((r) => ({
+          id: r.id,
+          status: r.status,
+          wonAtMs: r.data_conquista_ms,
+          validUntilMs: r.valido_ate_ms,
+        })),
+        nowMs,
+      );
+      if (chosen === null) return { outcome: 'none_pending' };
+      // Inside an IMMEDIATE transaction nobody else writes between the read and this update,
+      // so it always changes the one row; checked all the same rather than answer a 200
+      // for a hand-over that did not happen.
+      if (st.handOver.run(nowMs, chosen.id).changes !== 1) {
+        throw new Error(`premio_cliente ${chosen.id} changed during its hand-over`);
+      }
+      return { outcome: 'handed_over', id_cliente: cliente.id, id_premio_cliente: chosen.id };
+    },
+  );
+
   return {
     establishments(): Establishment[] {
       return st.establishments.all().map(toEstablishment);
@@ -518,6 +570,17 @@ export function createStore(db: Db) {
 
     redeemReward(id: number, atMs: number): void {
       rewardTransitionTx.immediate(id, 'resgatado', atMs);
+    },
+
+    /**
+     * Hands over the customer's oldest pending record of a reward (resgatar-premio): it becomes
+     * resgatado with data_resgate = `nowMs`. Points do not move (a loyalty reward's cost was
+     * debited when it was won); the counters follow, being read from the records. One
+     * IMMEDIATE transaction, so two hand-overs of the last pending record, from this
+     * connection or another on the same file, take it once.
+     */
+    handOverReward(estId: number, input: ResgatarInput, nowMs: number): HandOverResult {
+      return handOverTx.immediate(estId, input, nowMs);
     },
 
     reverseReward(id: number, atMs: number): void {

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { campaignWins, countersFor, effectiveStatus, emptyCounters, loyaltyWins } from './rewards';
+import {
+  campaignWins,
+  countersFor,
+  effectiveStatus,
+  emptyCounters,
+  loyaltyWins,
+  rewardToHandOver,
+  type HandOverCandidate,
+} from './rewards';
 import { rewardValidUntil } from './time';
 
 describe('loyalty rewards', () => {
@@ -88,5 +96,60 @@ describe('reward status and counters', () => {
     const c = emptyCounters();
     expect(Object.keys(c)).toHaveLength(20);
     expect(Object.values(c).every((v) => v === 0)).toBe(true);
+  });
+});
+
+describe('the record a hand-over takes', () => {
+  const won = Date.parse('2026-10-01T10:00:00-03:00');
+  const until = rewardValidUntil(won); // 2026-10-31 23:59:59
+  const now = Date.parse('2026-10-15T12:00:00-03:00');
+  const rec = (id: number, over: Partial<HandOverCandidate> = {}): HandOverCandidate => ({
+    id,
+    status: 'pendente_resgate',
+    wonAtMs: won,
+    validUntilMs: until,
+    ...over,
+  });
+
+  test('none: nothing was won', () => {
+    expect(rewardToHandOver([], now)).toBeNull();
+  });
+
+  test('the oldest pending record, by the moment it was won', () => {
+    const newer = rec(1, { wonAtMs: won + 60_000, validUntilMs: until });
+    const older = rec(2);
+    expect(rewardToHandOver([newer, older], now)?.id).toBe(2);
+  });
+
+  test('records won at the same instant: the lowest id first, whatever their order', () => {
+    expect(rewardToHandOver([rec(9), rec(4), rec(7)], now)?.id).toBe(4);
+  });
+
+  test('resgatado and estornado records are never taken', () => {
+    expect(rewardToHandOver([rec(1, { status: 'resgatado' })], now)).toBeNull();
+    expect(rewardToHandOver([rec(1, { status: 'estornado' })], now)).toBeNull();
+    expect(
+      rewardToHandOver([rec(1, { status: 'resgatado' }), rec(2, { wonAtMs: won + 1 })], now)?.id,
+    ).toBe(2);
+  });
+
+  test('valid through the last second of valido_ate, expired from the next', () => {
+    const lastSecond = Date.parse('2026-10-31T23:59:59.999-03:00');
+    const nextSecond = Date.parse('2026-11-01T00:00:00-03:00');
+    expect(rewardToHandOver([rec(1)], lastSecond)?.id).toBe(1);
+    expect(rewardToHandOver([rec(1)], nextSecond)).toBeNull();
+  });
+
+  test('an expired older record is skipped for a newer one still valid', () => {
+    const old = rec(1, { wonAtMs: won - 40 * 86_400_000, validUntilMs: until - 40 * 86_400_000 });
+    expect(rewardToHandOver([old, rec(2)], now)?.id).toBe(2);
+    expect(rewardToHandOver([old], now)).toBeNull();
+  });
+
+  test('a record not yet won at that moment (x-sandbox-now before it) is not taken', () => {
+    expect(rewardToHandOver([rec(1)], won - 1)).toBeNull();
+    expect(rewardToHandOver([rec(1)], won)?.id).toBe(1);
+    const later = rec(2, { wonAtMs: won + 1000 });
+    expect(rewardToHandOver([later, rec(1)], won)?.id).toBe(1);
   });
 });

@@ -93,3 +93,39 @@ export function campaignWins(
     return termo !== '' && descricoes.some((d) => d.includes(termo));
   });
 }
+
+export interface HandOverCandidate {
+  id: number;
+  status: StoredStatus;
+  wonAtMs: number;
+  validUntilMs: number;
+}
+
+/**
+ * The record a hand-over (resgatar-premio) takes, among one customer's records of one reward
+ * definition: the oldest (data_conquista, then id) that is `pendente_resgate` at `nowMs`, so
+ * stored as pendente_resgate with its `valido_ate` second not passed. null when there is none
+ * (never won, already handed over, reversed or expired).
+ *
+ * decisions.md is silent on a moment (`x-sandbox-now`) before the record was won; a careful
+ * service does not hand over what was not won yet (data_resgate would precede
+ * data_conquista), so such a record is not a candidate either.
+ */
+export function rewardToHandOver<T extends HandOverCandidate>(
+  records: readonly T[],
+  nowMs: number,
+): T | null {
+  let oldest: T | null = null;
+  for (const r of records) {
+    if (r.wonAtMs > nowMs) continue;
+    if (effectiveStatus(r.status, r.validUntilMs, nowMs) !== 'pendente_resgate') continue;
+    if (
+      oldest === null ||
+      r.wonAtMs < oldest.wonAtMs ||
+      (r.wonAtMs === oldest.wonAtMs && r.id < oldest.id)
+    ) {
+      oldest = r;
+    }
+  }
+  return oldest;
+}

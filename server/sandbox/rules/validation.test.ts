@@ -6,6 +6,7 @@ import {
   firstError,
   validateCadastrar,
   validatePontuar,
+  validateResgatar,
   validateRewardQuery,
   type FieldErrors,
 } from './validation';
@@ -118,5 +119,74 @@ describe('the sandbox validation', () => {
         itens: [{ descricao: 'Café', qtde: 2, valor: 2590 }],
       },
     });
+  });
+});
+
+describe('resgatar-premio validation', () => {
+  const check = { checkPassword: (s: string) => s === '1234' };
+  const valid = { id_premio: 1, id_cliente: 2, senha_atendente: '1234' };
+
+  test('a valid body gives the ids and the password', () => {
+    expect(validateResgatar(valid, check)).toEqual({ ok: true, value: valid });
+  });
+
+  test('unknown fields are ignored', () => {
+    const v = validateResgatar({ ...valid, id_premio_cliente: 9, quantidade: 2 }, check);
+    expect(v).toEqual({ ok: true, value: valid });
+  });
+
+  test('every field missing: each says what to send, in field order', () => {
+    const errors = errorsOf(validateResgatar({}, check))!;
+    expect(errors).toEqual({
+      id_premio: ['Informe o prêmio a resgatar.'],
+      id_cliente: ['Informe o cliente do prêmio.'],
+      senha_atendente: ['Informe a senha do atendente.'],
+    });
+    expect(firstError(errors)).toBe('Informe o prêmio a resgatar.');
+  });
+
+  test('null and an empty password count as not sent', () => {
+    const errors = errorsOf(
+      validateResgatar({ id_premio: null, id_cliente: null, senha_atendente: '' }, check),
+    )!;
+    expect(errors.id_premio).toEqual(['Informe o prêmio a resgatar.']);
+    expect(errors.senha_atendente).toEqual(['Informe a senha do atendente.']);
+  });
+
+  test.each([
+    ['a string', '1'],
+    ['a fraction', 1.5],
+    ['zero', 0],
+    ['negative', -3],
+    ['beyond safe integers', Number.MAX_SAFE_INTEGER + 2],
+    ['infinite', Infinity],
+    ['a boolean', true],
+    ['a list', [1]],
+    ['an object', { id: 1 }],
+  ])('an id that is %s is an error on that id only', (_name, bad) => {
+    for (const field of ['id_premio', 'id_cliente'] as const) {
+      const errors = errorsOf(validateResgatar({ ...valid, [field]: bad }, check))!;
+      expect(Object.keys(errors)).toEqual([field]);
+      expect(errors[field]![0]).toMatch(/número inteiro positivo/);
+    }
+  });
+
+  test('a wrong password is reported in its place, after the ids', () => {
+    const errors = errorsOf(
+      validateResgatar({ id_premio: 'x', id_cliente: 2, senha_atendente: '0000' }, check),
+    )!;
+    expect(Object.keys(errors)).toEqual(['id_premio', 'senha_atendente']);
+    expect(errors.senha_atendente).toEqual(['Senha do atendente incorreta.']);
+  });
+
+  test('the password is compared only once it is a text within its limit', () => {
+    const seen: unknown[] = [];
+    const spy = { checkPassword: (s: string) => (seen.push(s), false) };
+    for (const senha of [1234, ['1234'], { s: '1234' }, 'x'.repeat(101), null]) {
+      expect(errorsOf(validateResgatar({ ...valid, senha_atendente: senha }, spy))).toHaveProperty(
+        'senha_atendente',
+      );
+    }
+    expect(seen).toEqual([]);
   });
 });
