@@ -5,7 +5,7 @@
  */
 import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
-import type { Engine } from './store';
+import type { Engine } from './engine';
 
 /** `db` is untyped on purpose: a migration sees the schema as it was then, not as now. */
 type AnyDb = Kysely<unknown>;

@@ -18,10 +18,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
+import type { Engine } from './engine';
 import { migrations } from './migrations';
 import type { Database } from './schema';
-
-export type Engine = 'sqlite' | 'postgres';
 
 export interface StoreOptions {
   /** postgres://… : use PostgreSQL. Absent or empty: SQLite at `sqlitePath`. */
