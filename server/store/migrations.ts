@@ -270,3 +270,8 @@ export function migrations(engine: Engine): Record<string, Migration> {
     },
   };
 }
+
+/** The migrations' names in order (the same on both engines): the schema versions this code knows. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite'));
+}
