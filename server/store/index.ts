@@ -1,5 +1,6 @@
 /** The app server's own store: the only way in (see store.ts for the portability rules). */
 export { openStore } from './store';
+export { migrationNames } from './migrations';
 export type { Store } from './store';
 export { ROLES } from './schema';
 export type { Role } from './schema';

@@ -5,7 +5,7 @@
  */
 import type { Kysely, Migration } from 'kysely';
 import { sql } from 'kysely';
-import type { Engine } from './store';
+import type { Engine } from './engine';
 
 /** `db` is untyped on purpose: a migration sees the schema as it was then, not as now. */
 type AnyDb = Kysely<unknown>;
@@ -269,4 +269,9 @@ export function migrations(engine: Engine): Record<string, Migration> {
       },
     },
   };
+}
+
+/** The migrations' names in order (the same on both engines): the schema versions this code knows. */
+export function migrationNames(): string[] {
+  return Object.keys(migrations('sqlite'));
 }

@@ -18,10 +18,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { SelectQueryBuilder } from 'kysely';
 import pg from 'pg';
+import type { Engine } from './engine';
 import { migrations } from './migrations';
 import type { Database } from './schema';
-
-export type Engine = 'sqlite' | 'postgres';
 
 export interface StoreOptions {
   /** postgres://… : use PostgreSQL. Absent or empty: SQLite at `sqlitePath`. */
@@ -130,17 +129,49 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     store = openSqliteStore(openSqlite(file), now);
   }
   try {
-    const migrator = new Migrator({
-      db: store.db,
-      provider: { getMigrations: async () => migrations(store.engine) },
-    });
-    const { error } = await migrator.migrateToLatest();
-    if (error !== undefined) throw error;
+    await migrate(store);
   } catch (err) {
     await store.close();
     throw err;
   }
   return store;
+}
+
+/**
+ * Key of the PostgreSQL advisory lock held around the migrations ("fidelida" in ASCII): any
+ * fixed 64-bit number no other lock of the database uses.
+ */
+export const MIGRATION_LOCK_KEY = '7379539851196589153';
+
+/**
+ * Brings the schema up to date. PostgreSQL: in one session holding a session-level advisory
+ * lock for the whole run, so replicas starting together on an empty or older database migrate
+ * one after another: the first applies what is missing, the others wait, then find nothing to
+ * do. Kysely's own lock covers its migration transaction only, not the creation of its tables
+ * before it (racing `create table if not exists`: errors PostgreSQL logs, rescued by a re-check).
+ * SQLite: one process's file; the single connection serialises it.
+ */
+async function migrate(store: Store): Promise<void> {
+  const run = async (db: Kysely<Database>) => {
+    const migrator = new Migrator({
+      db,
+      provider: { getMigrations: async () => migrations(store.engine) },
+    });
+    const { error } = await migrator.migrateToLatest();
+    if (error !== undefined) throw error;
+  };
+  if (store.engine !== 'postgres') return run(store.db);
+  await store.db.connection().execute(async (session) => {
+    await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`.execute(session);
+    try {
+      await run(session);
+    } finally {
+      // A broken session releases its locks as it ends; the original error matters more.
+      await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY}::bigint)`
+        .execute(session)
+        .catch(() => undefined);
+    }
+  });
 }
 
 function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store {

@@ -1,0 +1,542 @@
+/**
+ * Backups of the app server's SQLite store (see docs/backups.md).
+ *
+ * - `backupSqlite(source, dest)`: a consistent copy while the server runs and writes, by
+ *   SQLite's online backup API (better-sqlite3's `db.backup()`): every page comes from one read
+ *   snapshot, so the copy holds exactly the transactions committed before that snapshot. From a
+ *   path (the CLI, another process) it opens its own read-only connection and copies every page
+ *   in one step; from an open `Store` (the server's schedule) it uses the store's connection a
+ *   few MB per event-loop turn, its own writes meanwhile being copied along.
+ * - `startBackupSchedule(…)`: timestamped copies in BACKUP_DIR every BACKUP_EVERY_HOURS,
+ *   keeping the newest BACKUP_KEEP.
+ * - `restoreSqlite(backup, target)`: with the server stopped, checks the file is a store of
+ *   this app no newer than this code, refuses while the current store is open elsewhere, keeps
+ *   the current file aside and puts the backup in its place.
+ *
+ * PostgreSQL is backed up with its own tools (`pg_dump`/`pg_restore`): `postgresBackupHelp()`.
+ */
+import {
+  closeSync,
+  copyFileSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { migrationNames } from '../store';
+import type { Store } from '../store';
+
+/** Said by both commands and the docs: a backup without the same APP_SECRET loses things. */
+export const APP_SECRET_NOTE =
+  'Keep APP_SECRET with the backups (in the same password manager or vault, not in a file next ' +
+  'to them): the attendant passwords of kept sales and of kiosk sales are sealed with it, and ' +
+  'terminal credentials are signed with it. Restored under another APP_SECRET, kept sales cannot ' +
+  'be delivered and every terminal must enroll again. (In sandbox mode without APP_SECRET, the ' +
+  'secret is the file app-secret beside the store.)';
+
+/** A backup or restore that was refused; its message says why and what to do. */
+export class BackupRefused extends Error {
+  override name = 'BackupRefused';
+}
+
+export interface BackupResult {
+  /** The backup written (absolute). */
+  file: string;
+  bytes: number;
+  pages: number;
+  /** The newest migration in the copy (its schema version). */
+  migration: string | null;
+  ms: number;
+}
+
+/** Pages per event-loop turn when copying from the server's own connection (4 KiB pages). */
+const PAGES_PER_TURN = 1024;
+const ALL_PAGES = 0x7fffffff;
+
+/** Flushes a file (or a folder's entries) to disk. */
+function fsyncPath(file: string): void {
+  const fd = openSync(file, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function removeSqliteFiles(file: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(file + suffix, { force: true });
+}
+
+/**
+ * Copies the SQLite store at `source` (a file, read through a read-only connection of its own)
+ * or of an open SQLite `Store` (its connection) to `dest`, which must not exist. The copy is
+ * one file (rollback journal mode; the server turns WAL on when it opens it), checked (`full`:
+ * `PRAGMA integrity_check`; `light`: it opens and lists its migrations) and flushed before it
+ * takes its name, so a crash never leaves a half-written backup under it.
+ */
+export async function backupSqlite(
+  source: string | Store,
+  dest: string,
+  options: { check?: 'full' | 'light' } = {},
+): Promise<BackupResult> {
+  const started = performance.now();
+  const file = path.resolve(dest);
+  if (existsSync(file)) {
+    throw new BackupRefused(`${file} already exists: a backup never overwrites a file`);
+  }
+  mkdirSync(path.dirname(file), { recursive: true });
+  const partial = `${file}.partial-${process.pid}`;
+  removeSqliteFiles(partial);
+
+  let conn: BetterSqlite3.Database;
+  const own = typeof source === 'string';
+  if (typeof source === 'string') {
+    if (!existsSync(source)) throw new BackupRefused(`there is no store at ${source}`);
+    conn = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
+    conn.pragma('busy_timeout = 5000');
+  } else {
+    if (source.sqlite === null) {
+      throw new BackupRefused('the store is PostgreSQL: back it up with pg_dump');
+    }
+    conn = source.sqlite.conn;
+  }
+  try {
+    // A writer elsewhere restarts a backup that spans turns: from then on, one step copies all.
+    let last = Infinity;
+    let allAtOnce = own;
+    const progress = await conn.backup(partial, {
+      progress: ({ remainingPages }) => {
+        if (remainingPages > last) allAtOnce = true;
+        last = remainingPages;
+        return allAtOnce ? ALL_PAGES : PAGES_PER_TURN;
+      },
+    });
+    // better-sqlite3 reports a step the source refused (busy) before it counted any page as a
+    // finished backup of nothing: never take that for a copy.
+    if (progress.totalPages === 0 || !existsSync(partial)) {
+      throw new Error('the store was busy and nothing was copied: try again');
+    }
+    const copy = new BetterSqlite3(partial, { fileMustExist: true });
+    let migration: string | null;
+    try {
+      copy.pragma('journal_mode = DELETE');
+      if (options.check !== 'light') checkIntegrity(copy, file);
+      migration = appliedMigrations(copy, file).at(-1) ?? null;
+    } finally {
+      copy.close();
+    }
+    fsyncPath(partial);
+    renameSync(partial, file);
+    fsyncPath(path.dirname(file));
+    return {
+      file,
+      bytes: statSync(file).size,
+      pages: progress.totalPages,
+      migration,
+      ms: Math.round(performance.now() - started),
+    };
+  } catch (err) {
+    removeSqliteFiles(partial);
+    throw err;
+  } finally {
+    if (own) conn.close();
+  }
+}
+
+function checkIntegrity(conn: BetterSqlite3.Database, name: string): void {
+  const lines = conn.pragma('integrity_check', { simple: false }) as { integrity_check: string }[];
+  const problems = lines.map((l) => l.integrity_check).filter((l) => l !== 'ok');
+  if (problems.length > 0) {
+    throw new BackupRefused(
+      `${name} fails PRAGMA integrity_check: ${problems.slice(0, 3).join('; ')}`,
+    );
+  }
+}
+
+/** The migrations a store file ran, in order; refused when it is not a store of this app. */
+function appliedMigrations(conn: BetterSqlite3.Database, name: string): string[] {
+  const table = conn
+    .prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'")
+    .get();
+  if (table === undefined) {
+    throw new BackupRefused(`${name} is not a store of this app (it has no migrations table)`);
+  }
+  return conn.prepare('select name from kysely_migration order by name').pluck().all().map(String);
+}
+
+export interface StoreFileReport {
+  /** The migrations the file ran, oldest first. */
+  migrations: string[];
+  /** Migrations this code has and the file has not: the server runs them when it starts. */
+  pending: string[];
+  terminals: number;
+  journal: number;
+  /** Kept sales not settled yet (aguardando envio, precisa de atenção). */
+  keptWaiting: number;
+}
+
+/**
+ * Checks that `file` is a sound store of this app that this code can run: an SQLite database,
+ * `PRAGMA integrity_check` ok, its migrations this code's (the same names, in order; none
+ * newer). Throws `BackupRefused` saying what is wrong, naming `file`. Opens `copy`
+ * read-write: give it a copy of `file` (restore inspects its own copy).
+ */
+export function inspectStoreFile(copy: string, file = copy): StoreFileReport {
+  let conn: BetterSqlite3.Database;
+  try {
+    conn = new BetterSqlite3(copy, { fileMustExist: true });
+  } catch (err) {
+    throw new BackupRefused(`cannot open ${file}: ${(err as Error).message}`);
+  }
+  try {
+    try {
+      checkIntegrity(conn, file);
+    } catch (err) {
+      if (err instanceof BackupRefused) throw err;
+      const code = (err as { code?: string }).code;
+      throw new BackupRefused(
+        code === 'SQLITE_NOTADB'
+          ? `${file} is not an SQLite database, so not a store of this app`
+          : `${file} cannot be read as a store: ${(err as Error).message}`,
+      );
+    }
+    const applied = appliedMigrations(conn, file);
+    const known = migrationNames();
+    const newer = applied.filter((m) => !known.includes(m));
+    if (newer.length > 0) {
+      throw new BackupRefused(
+        `${file} comes from a newer version of the app (migration ${newer.join(', ')} unknown ` +
+          `to this one, which knows up to ${known.at(-1)}): upgrade the app, then restore`,
+      );
+    }
+    if (applied.length === 0 || applied.some((m, i) => m !== known[i])) {
+      throw new BackupRefused(
+        `${file} does not look like a store of this app: its migrations (${applied.join(', ') || 'none'}) ` +
+          `are not the first ones of this code`,
+      );
+    }
+    const count = (sql: string) => Number(conn.prepare(sql).pluck().get());
+    const has = (table: string) =>
+      conn.prepare("select 1 from sqlite_master where type = 'table' and name = ?").get(table) !==
+      undefined;
+    return {
+      migrations: applied,
+      pending: known.slice(applied.length),
+      terminals: count('select count(*) from terminals'),
+      journal: has('posting_journal') ? count('select count(*) from posting_journal') : 0,
+      keptWaiting: applied.includes('0004_contingency')
+        ? count(
+            "select count(*) from posting_journal where state in ('aguardando envio', 'precisa de atenção')",
+          )
+        : 0,
+    };
+  } finally {
+    conn.close();
+  }
+}
+
+/** 2026-11-26T19:15:00.123Z → 20261126T191500Z (sortable, safe in a file name). */
+export function stamp(ms: number): string {
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
+}
+
+export interface RestoreResult {
+  target: string;
+  /** Where the previous store went (the file and its -wal/-shm if any); [] when there was none. */
+  keptAside: string[];
+  /** Set when the previous store could not be read (corrupt): it was kept aside as it was. */
+  note: string | null;
+  report: StoreFileReport;
+}
+
+const BUSY = /^SQLITE_(BUSY|LOCKED)/;
+const DAMAGED = /^SQLITE_(CORRUPT|NOTADB)/;
+
+/**
+ * Makes sure no one has `target` open (the server holds a shared lock on its file as long as
+ * it runs: an exclusive lock is refused at once), then folds its WAL into it so that the file
+ * kept aside is whole. Returns a note when the file could not be read (corrupt: kept as is).
+ */
+function takeOver(target: string): string | null {
+  let conn: BetterSqlite3.Database | null = null;
+  try {
+    conn = new BetterSqlite3(target, { fileMustExist: true });
+    conn.pragma('busy_timeout = 0');
+    conn.pragma('locking_mode = EXCLUSIVE');
+    conn.exec('begin exclusive');
+    conn.exec('commit');
+    conn.pragma('wal_checkpoint(TRUNCATE)');
+    conn.pragma('journal_mode = DELETE');
+    return null;
+  } catch (err) {
+    const code = (err as { code?: string }).code ?? '';
+    if (BUSY.test(code)) {
+      throw new BackupRefused(
+        `${target} is in use (the server, or another command, has it open): stop the server, ` +
+          'then run the restore again. Nothing was changed.',
+      );
+    }
+    // A damaged store (the reason for many a restore) is replaced; any other error stops here.
+    if (!DAMAGED.test(code)) throw err;
+    return `the current store could not be read (${(err as Error).message}); kept aside as it was`;
+  } finally {
+    conn?.close();
+  }
+}
+
+/**
+ * Puts the backup `backup` in place of the SQLite store `target`, which no process may have
+ * open. The backup is first copied beside the target and checked (`inspectStoreFile`); then the
+ * current store (if any) is renamed `<target>.before-restore-<UTC time>` (with its -wal/-shm if
+ * left), and the copy takes its name. Refusals change nothing.
+ */
+export function restoreSqlite(backup: string, target: string, now = Date.now()): RestoreResult {
+  const source = path.resolve(backup);
+  const dest = path.resolve(target);
+  if (!existsSync(source) || !statSync(source).isFile()) {
+    throw new BackupRefused(`there is no file ${source}`);
+  }
+  if (source === dest) throw new BackupRefused(`${source} is the store itself`);
+  if (existsSync(`${source}-wal`)) {
+    throw new BackupRefused(
+      `${source}-wal exists beside it: this is a store in use or left by a crash, not a backup ` +
+        '(make one with npm run backup)',
+    );
+  }
+  mkdirSync(path.dirname(dest), { recursive: true });
+  const partial = `${dest}.restoring-${process.pid}`;
+  removeSqliteFiles(partial);
+  try {
+    copyFileSync(source, partial);
+    const report = inspectStoreFile(partial, source);
+    fsyncPath(partial);
+    const keptAside: string[] = [];
+    let note: string | null = null;
+    if (existsSync(dest)) {
+      note = takeOver(dest);
+      // The WAL index of a store no one has open holds no data (its WAL is folded in).
+      if (note === null) rmSync(`${dest}-shm`, { force: true });
+      const aside = `${dest}.before-restore-${stamp(now)}`;
+      for (const suffix of ['', '-wal', '-shm', '-journal']) {
+        if (!existsSync(dest + suffix)) continue;
+        if (existsSync(aside + suffix)) throw new BackupRefused(`${aside + suffix} exists already`);
+        renameSync(dest + suffix, aside + suffix);
+        keptAside.push(aside + suffix);
+      }
+    } else {
+      // No store, but a -wal or -shm of an old one would be applied to the restored file.
+      for (const suffix of ['-wal', '-shm', '-journal']) {
+        if (!existsSync(dest + suffix)) continue;
+        const aside = `${dest}.before-restore-${stamp(now)}${suffix}`;
+        renameSync(dest + suffix, aside);
+        keptAside.push(aside);
+      }
+    }
+    renameSync(partial, dest);
+    fsyncPath(path.dirname(dest));
+    return { target: dest, keptAside, note, report };
+  } finally {
+    removeSqliteFiles(partial);
+  }
+}
+
+/** What to run instead when the store is PostgreSQL (DATABASE_URL). */
+export function postgresBackupHelp(command: 'backup' | 'restore'): string {
+  const lines =
+    command === 'backup'
+      ? [
+          'The store is PostgreSQL (DATABASE_URL is set): back it up with pg_dump, which takes a',
+          'consistent snapshot while the servers run, for example:',
+          '',
+          '  pg_dump --format=custom --file=app-$(date -u +%Y%m%dT%H%M%SZ).dump "$DATABASE_URL"',
+          '',
+          "Use the pg_dump of the server's major version or newer. See docs/backups.md.",
+        ]
+      : [
+          'The store is PostgreSQL (DATABASE_URL is set): restore a pg_dump file with pg_restore,',
+          'with every app server stopped, into an empty database (or with --clean), for example:',
+          '',
+          '  pg_restore --clean --if-exists --no-owner --single-transaction \\',
+          '    --dbname="$DATABASE_URL" app-20260101T030000Z.dump',
+          '',
+          'then start the servers (they migrate it if the dump is older). See docs/backups.md.',
+        ];
+  return [...lines, '', APP_SECRET_NOTE].join('\n');
+}
+
+/** Scheduled backups' names: app-<UTC time>.db. */
+const SCHEDULED = /^app-(\d{8}T\d{6}Z)\.db$/;
+
+/** Deletes all but the newest `keep` scheduled backups in `dir`; returns the names removed. */
+export function pruneBackups(dir: string, keep: number): string[] {
+  const names = readdirSync(dir)
+    .filter((n) => SCHEDULED.test(n))
+    .sort()
+    .reverse();
+  const removed = names.slice(Math.max(1, keep));
+  for (const name of removed) rmSync(path.join(dir, name), { force: true });
+  return removed;
+}
+
+/** The pino logger's shape, as much as the schedule uses. */
+export interface BackupLogger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface BackupScheduleOptions {
+  /** The server's open SQLite store (copied through its connection), or… */
+  store?: Store;
+  /** …the store's file (copied through a read-only connection of its own). */
+  path?: string;
+  /** BACKUP_DIR: where the backups go (created if missing). */
+  dir: string;
+  /** BACKUP_KEEP: how many of the newest to keep (at least 1). */
+  keep: number;
+  /** BACKUP_EVERY_HOURS in ms: the time between two backups. */
+  everyMs: number;
+  logger?: BackupLogger;
+  /** Clock in epoch ms; tests move it. */
+  now?: () => number;
+}
+
+export interface BackupSchedule {
+  /** Takes a backup now (after the one running, if any) and prunes; rejects if it fails. */
+  runNow(): Promise<BackupResult>;
+  /** No more backups; resolves once the one running (if any) ended. Call before store.close(). */
+  stop(): Promise<void>;
+}
+
+/** setTimeout's longest delay; a longer wait is taken in several. */
+const MAX_DELAY = 2 ** 31 - 1;
+
+/**
+ * Backs the SQLite store up to `dir` as app-<UTC time>.db every `everyMs`, keeping the newest
+ * `keep`. The first backup is due `everyMs` after the newest one already in `dir` (at once when
+ * there is none or it is older), so restarts neither skip nor repeat backups. A failed backup is
+ * logged and tried again at the next time. The timer does not keep the process alive.
+ * @lintignore server/main.ts starts it when BACKUP_DIR is set, wired in with issue 30's
+ * reorganisation of server/app (see docs/backups.md).
+ */
+export function startBackupSchedule(options: BackupScheduleOptions): BackupSchedule {
+  const { store, dir, everyMs, logger } = options;
+  const now = options.now ?? Date.now;
+  const keep = Math.max(1, Math.floor(options.keep));
+  if (store?.engine === 'postgres') {
+    throw new Error('BACKUP_DIR backs up the SQLite store; with DATABASE_URL use pg_dump');
+  }
+  const source = store ?? options.path;
+  if (source === undefined) throw new Error('startBackupSchedule needs a store or a path');
+  if (!(everyMs > 0)) throw new Error('everyMs must be positive');
+  mkdirSync(dir, { recursive: true });
+
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const newest = readdirSync(dir)
+    .map((n) => SCHEDULED.exec(n)?.[1])
+    .filter((s): s is string => s !== undefined)
+    .sort()
+    .at(-1);
+  let dueAt =
+    newest === undefined
+      ? now()
+      : Date.parse(
+          newest.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
+        ) + everyMs;
+
+  const once = async (): Promise<BackupResult> => {
+    const at = now();
+    const result = await backupSqlite(source, path.join(dir, `app-${stamp(at)}.db`), {
+      check: 'light',
+    });
+    const removed = pruneBackups(dir, keep);
+    logger?.info(
+      { backup: result.file, bytes: result.bytes, ms: result.ms, removed },
+      'store backup written',
+    );
+    return result;
+  };
+  const runNow = (): Promise<BackupResult> => {
+    const next = running.catch(() => undefined).then(once);
+    running = next;
+    return next;
+  };
+  const arm = (): void => {
+    if (stopped) return;
+    timer = setTimeout(tick, Math.min(MAX_DELAY, Math.max(0, dueAt - now())));
+    timer.unref();
+  };
+  function tick(): void {
+    if (stopped) return;
+    if (now() < dueAt) return arm();
+    dueAt = now() + everyMs;
+    runNow()
+      .catch((err: unknown) => logger?.error({ err }, 'store backup failed'))
+      .finally(arm);
+  }
+  arm();
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      await running.catch(() => undefined);
+    },
+  };
+}
+
+export interface BackupEnv {
+  dir: string;
+  keep: number;
+  everyMs: number;
+}
+
+export type BackupEnvResult = { ok: true; backup: BackupEnv | null } | { ok: false; error: string };
+
+/**
+ * Reads BACKUP_DIR (relative to the working folder), BACKUP_KEEP (default 7) and
+ * BACKUP_EVERY_HOURS (default 24; decimals allowed). `backup` is null without BACKUP_DIR: no
+ * scheduled backups. For server/main.ts's configuration.
+ * @lintignore server/main.ts wires it in with issue 30's reorganisation of server/app.
+ */
+export function readBackupEnv(env: Readonly<Record<string, string | undefined>>): BackupEnvResult {
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const dir = value('BACKUP_DIR');
+  const keepText = value('BACKUP_KEEP');
+  const everyText = value('BACKUP_EVERY_HOURS');
+  const errors: string[] = [];
+  const keep = keepText === undefined ? 7 : /^\d+$/.test(keepText) ? Number(keepText) : NaN;
+  if (!(keep >= 1 && keep <= 10_000)) errors.push('BACKUP_KEEP must be an integer from 1 to 10000');
+  const hours =
+    everyText === undefined ? 24 : /^\d+(\.\d+)?$/.test(everyText) ? Number(everyText) : NaN;
+  if (!(hours >= 0.01 && hours <= 8760)) {
+    errors.push('BACKUP_EVERY_HOURS must be a number of hours from 0.01 to 8760');
+  }
+  if (dir === undefined && (keepText !== undefined || everyText !== undefined)) {
+    errors.push('BACKUP_KEEP and BACKUP_EVERY_HOURS need BACKUP_DIR');
+  }
+  if (dir !== undefined && value('DATABASE_URL') !== undefined) {
+    errors.push(
+      'BACKUP_DIR backs up the SQLite store; with DATABASE_URL use pg_dump (docs/backups.md)',
+    );
+  }
+  if (errors.length > 0) return { ok: false, error: errors.join('; ') };
+  return {
+    ok: true,
+    backup:
+      dir === undefined
+        ? null
+        : { dir: path.resolve(dir), keep, everyMs: Math.round(hours * 3_600_000) },
+  };
+}
