@@ -19,11 +19,11 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAppServer } from '../server/app/app';
 import { embeddedSandbox } from '../server/app/embedded';
-import { createPostingService } from '../server/app/postings/postings';
-import { upstreamCall } from '../server/app/postings/upstream';
+import { createPostingService } from '../server/app/domain/journal/journal';
+import { upstreamCall } from '../server/app/upstream/client';
 import { openSandbox } from '../server/sandbox/sandbox';
-import { credentialCookieName } from '../server/app/access';
-import { signCredential } from '../server/app/credential';
+import { credentialCookieName } from '../server/app/http/access';
+import { signCredential } from '../server/app/domain/credential';
 import { createJournalStore, enrollDirectly, openStore } from '../server/store';
 
 /** Signs the bench terminal's credential. */

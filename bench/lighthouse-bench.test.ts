@@ -4,7 +4,7 @@ import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { deferPageCode } from '../server/app/page-code';
+import { deferPageCode } from '../server/app/http/page-code';
 import { variantRelay } from './lighthouse-bench';
 
 const PAGE =

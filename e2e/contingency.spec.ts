@@ -20,7 +20,7 @@ import {
   type RunningProcess,
 } from '../server/testing/processes';
 import { startRelay, type Relay, type RelayCounts } from '../server/testing/relay';
-import { signCredential } from '../server/app/credential';
+import { signCredential } from '../server/app/domain/credential';
 import { enrollDirectly, openStore } from '../server/store';
 
 const OUTAGE_MS = Number(process.env.CONTINGENCY_CHAOS_OUTAGE_MS ?? 120_000);

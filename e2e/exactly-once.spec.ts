@@ -16,7 +16,7 @@ import {
   type RunningProcess,
 } from '../server/testing/processes';
 import { startRelay, type Relay } from '../server/testing/relay';
-import { signCredential } from '../server/app/credential';
+import { signCredential } from '../server/app/domain/credential';
 import { enrollDirectly, openStore } from '../server/store';
 
 const JOURNAL_ENV = {

@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { enroll, newCode, startServer } from '../server/app/spawn-helpers';
-import { forbiddenKeys } from '../server/app/kiosk/view';
+import { enroll, newCode, startServer } from '../server/testing/spawn';
+import { forbiddenKeys } from '../server/app/domain/kiosk/view';
 import {
   expect,
   expectAccessible,

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { newCode, terminalCli } from '../server/app/spawn-helpers';
+import { newCode, terminalCli } from '../server/testing/spawn';
 import {
   amount,
   expect,

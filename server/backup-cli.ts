@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveAppDb } from './app/env';
+import { resolveAppDb } from './app/config';
 import {
   APP_SECRET_NOTE,
   BackupRefused,

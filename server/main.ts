@@ -13,7 +13,7 @@ import pino from 'pino';
 import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
-import { readAccessEnv, readServerEnv, resolveAppDb } from './app/env';
+import { readAccessEnv, readServerEnv, resolveAppDb } from './app/config';
 import { openStore } from './store';
 import type { Store } from './store';
 
@@ -131,8 +131,8 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { startCircuit, startJournal } = await import('./app/postings/setup');
-  const { upstreamCall } = await import('./app/postings/upstream');
+  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
+  const { upstreamCall } = await import('./app/upstream/client');
   try {
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
     const circuit = startCircuit(process.env, upstreamCall(options), logger);

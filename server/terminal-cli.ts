@@ -11,7 +11,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { resolveAppDb } from './app/env';
+import { resolveAppDb } from './app/config';
 import { addTerminal, listTerminals, openStore, revokeTerminal, ROLES } from './store';
 import type { Role, Store } from './store';
 

@@ -2,7 +2,7 @@
 // started itself (live mode asks for enrollment): enrolled straight in the server's store, its
 // signed credential set as the terminal cookie.
 import type { BrowserContext } from '@playwright/test';
-import { signCredential } from '../../server/app/credential';
+import { signCredential } from '../../server/app/domain/credential';
 import { enrollDirectly, openStore } from '../../server/store';
 import { APP_SECRET_FOR_TESTS } from '../../server/testing/processes';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { newCode, startServer } from '../../server/app/spawn-helpers';
+import { newCode, startServer } from '../../server/testing/spawn';
 
 export interface OwnServer {
   /** The environment the server and the terminal CLI run with (APP_DB, SANDBOX_DB, …). */

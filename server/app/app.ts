@@ -5,22 +5,22 @@ import type { Logger } from 'pino';
 import { showsKiosk } from '../../src/api/wire';
 import { listTerminals } from '../store';
 import type { Store } from '../store';
-import { createAccess } from './access';
-import type { AccessLimits, AccessVars } from './access';
-import { fail, messages } from './envelope';
-import { mountKioskRoutes } from './kiosk/routes';
-import { kioskService } from './kiosk/service';
-import { mountPostingRoutes } from './postings/routes';
-import type { PostingService } from './postings/postings';
-import type { Circuit } from './postings/circuit';
-import { createProxyHandler, PROXY_PREFIX } from './proxy';
-import type { Upstream } from './proxy';
-import { requestLog } from './request-log';
-import { securityHeaders, setResponseHeaders } from './security';
-import { pageRenderer } from './page-render';
-import { createStaticHandler } from './static';
+import { createAccess } from './http/access';
+import type { AccessLimits, AccessVars } from './http/access';
+import { fail, messages } from './http/envelope';
+import { mountKioskRoutes } from './http/kiosk';
+import { kioskService } from './domain/kiosk/service';
+import { mountPostingRoutes } from './http/postings';
+import type { PostingService } from './domain/journal/journal';
+import type { Circuit } from './domain/circuit';
+import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
+import type { Upstream } from './http/proxy';
+import { requestLog } from './http/request-log';
+import { securityHeaders, setResponseHeaders } from './http/security';
+import { pageRenderer } from './http/page-render';
+import { createStaticHandler } from './http/static';
 
-export type { Upstream } from './proxy';
+export type { Upstream } from './http/proxy';
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { spawn } from 'node:child_process';
-import { SECURITY_HEADERS } from './security';
+import { SECURITY_HEADERS } from './http/security';
 import {
   collect,
   root,
@@ -23,7 +23,7 @@ import {
   start,
   startServer,
   terminalCli,
-} from './spawn-helpers';
+} from '../testing/spawn';
 
 const EST = 77;
 const BASE = `/api/v4/estabelecimentos/${EST}`;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, enroll, exited, newCode, start, waitFor } from './spawn-helpers';
+import { collect, enroll, exited, newCode, start, waitFor } from '../testing/spawn';
 
 const SECRET = 'main-test-secret-0123456789abcdef0123';
 

@@ -11,7 +11,7 @@
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import pino from 'pino';
-import { withSecurityHeaders } from '../app/security';
+import { withSecurityHeaders } from '../app/http/security';
 import { loggedFetch } from './logged-fetch';
 import { openSandbox, type Sandbox } from './sandbox';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MIGRATIONS } from './db';
-import { get, openTestSandbox, pontuarBody, post } from './testing';
+import { get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
 
 let dir: string;
 beforeEach(() => {

@@ -8,7 +8,7 @@ import { remainingAfterDebits } from './rules/wallet';
 import type { Sandbox } from './sandbox';
 import { seedDemoData } from './seed';
 import { createStore } from './store';
-import { openTestSandbox, pontuarBody, post } from './testing';
+import { openTestSandbox, pontuarBody, post } from '../testing/sandbox';
 
 let sb: Sandbox;
 beforeEach(() => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
-import { get, openTestSandbox, ORIGIN, pontuarBody, post } from './testing';
+import { get, openTestSandbox, ORIGIN, pontuarBody, post } from '../testing/sandbox';
 
 interface Rec {
   id_premio_cliente: number;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
 import { prng } from './seed';
-import { call, get, openTestSandbox, pontuarBody, post } from './testing';
+import { call, get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
 
 let dir: string;
 let dbPath: string;

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
-import { get, openTestSandbox, pontuarBody, post } from './testing';
+import { get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
 
 let sb: Sandbox;
 beforeEach(() => {

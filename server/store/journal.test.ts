@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createJournalStore, openStore } from './index';
 import type { JournalStore, NewEntry, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from './pg-cluster';
-import type { PgCluster } from './pg-cluster';
+import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
 
 const engines = storeEngines();
 let cluster: PgCluster | null = null;

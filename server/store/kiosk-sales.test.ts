@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createKioskSalesStore, enrollDirectly, openStore } from './index';
 import type { NewKioskSale, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from './pg-cluster';
-import type { PgCluster } from './pg-cluster';
+import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
 
 const engines = storeEngines();
 let cluster: PgCluster | null = null;

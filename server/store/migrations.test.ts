@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addTerminal, listTerminals, openStore } from './index';
 import type { Store } from './index';
 import { migrations } from './migrations';
-import { postgresSuite, startPgCluster } from './pg-cluster';
-import type { PgCluster } from './pg-cluster';
+import { postgresSuite, startPgCluster } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
 import { MIGRATION_LOCK_KEY } from './store';
 
 const REPLICAS = 4;

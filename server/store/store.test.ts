@@ -18,8 +18,8 @@ import {
 } from './index';
 import type { Store } from './index';
 import type { StoreOptions } from './store';
-import { describeEngines, startPgCluster, storeEngines } from './pg-cluster';
-import type { PgCluster } from './pg-cluster';
+import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
 
 const engines = storeEngines();
 let cluster: PgCluster | null = null;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signCredential } from '../app/credential';
+import { signCredential } from '../app/domain/credential';
 import { enrollDirectly, openStore, type Role } from '../store';
 import {
   APP_SECRET_FOR_TESTS,

@@ -7,7 +7,7 @@
  * (its own view of the link); what waits is in the shared store.
  */
 import type { Logger } from 'pino';
-import type { Upstream } from '../proxy';
+import type { Upstream } from '../http/proxy';
 
 export interface CircuitOptions {
   /** Failures in a row that open the circuit. Default 3. */

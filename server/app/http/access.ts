@@ -16,13 +16,13 @@ import {
   redeemCode,
   refundFailure,
   sweepRateCounters,
-} from '../store';
-import type { LockoutPolicy, Store, Terminal } from '../store';
-import { credentialVerifier, signCredential } from './credential';
+} from '../../store';
+import type { LockoutPolicy, Store, Terminal } from '../../store';
+import { credentialVerifier, signCredential } from '../domain/credential';
 import { fail, messages } from './envelope';
-import { canonicalIp, isLoopbackHost } from './env';
-import { canonicalQuery, navigationFor, operationAt, roleMay } from './operations';
-import type { Operation } from './operations';
+import { canonicalIp, isLoopbackHost } from '../config';
+import { canonicalQuery, navigationFor, operationAt, roleMay } from '../domain/operations';
+import type { Operation } from '../domain/operations';
 import { checkPath } from './proxy';
 import type { RequestLogVars } from './request-log';
 

@@ -33,7 +33,7 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { firstError, validatePontuar } from '../../sandbox/rules/validation';
+import { firstError, validatePontuar } from '../../../sandbox/rules/validation';
 import { backoffMs } from './backoff';
 import { postingFingerprint } from './fingerprint';
 import { seal, unseal, type SealKey } from './sealed';
@@ -46,9 +46,9 @@ import type {
   NewEntry,
   PostingState,
   Store,
-} from '../../store';
-import { UNSETTLED } from '../../store';
-import type { Circuit } from './circuit';
+} from '../../../store';
+import { UNSETTLED } from '../../../store';
+import type { Circuit } from '../circuit';
 
 export type UpstreamCall = (
   op: 'pontuar' | 'buscar',

@@ -3,14 +3,14 @@ import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
 import { embeddedSandbox } from '../embedded';
-import type { RequestLogVars } from '../request-log';
+import type { RequestLogVars } from './request-log';
 import type { Role } from '../../store';
-import { makeApp } from '../test-helpers';
-import { createPostingService } from './postings';
-import { sqliteJournal } from './test-support';
-import { mountPostingRoutes, type Viewer } from './routes';
-import { upstreamCall } from './upstream';
-import { sealKeyFrom } from './sealed';
+import { makeApp } from '../../testing/app-harness';
+import { createPostingService } from '../domain/journal/journal';
+import { sqliteJournal } from '../../testing/journal-support';
+import { mountPostingRoutes, type Viewer } from './postings';
+import { upstreamCall } from '../upstream/client';
+import { sealKeyFrom } from '../domain/journal/sealed';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

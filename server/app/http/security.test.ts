@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PAGE_CODE_LOADER } from './page-code';
 import { CONTENT_SECURITY_POLICY } from './security';
-import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream, tempDist } from './test-helpers';
-import type { TestApp } from './test-helpers';
+import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream, tempDist } from '../../testing/app-harness';
+import type { TestApp } from '../../testing/app-harness';
 
 /** The one inline script allowed: the painted page's code loader, by the hash of its text. */
 const LOADER_SOURCE = `'sha256-${createHash('sha256').update(PAGE_CODE_LOADER).digest('base64')}'`;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isLoopbackHost, readAccessEnv, readServerEnv } from './env';
-import type { ServerEnv } from './env';
+import { isLoopbackHost, readAccessEnv, readServerEnv } from './config';
+import type { ServerEnv } from './config';
 
 const LIVE = {
   LOYALTY_BASE_URL: 'https://api.example.com/',

@@ -5,15 +5,15 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { openSandbox } from '../../sandbox/sandbox';
 import { createJournalStore, enrollDirectly, openStore } from '../../store';
 import type { Role, Store } from '../../store';
-import { credentialCookieName } from '../access';
+import { credentialCookieName } from './access';
 import { createAppServer } from '../app';
-import { signCredential } from '../credential';
+import { signCredential } from '../domain/credential';
 import { embeddedSandbox } from '../embedded';
-import { createPostingService } from '../postings/postings';
-import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../postings/sealed';
-import { upstreamCall } from '../postings/upstream';
-import { capturedLogger, jsonWithout, TEST_SECRET } from '../test-helpers';
-import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from './view';
+import { createPostingService } from '../domain/journal/journal';
+import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../domain/journal/sealed';
+import { upstreamCall } from '../upstream/client';
+import { capturedLogger, jsonWithout, TEST_SECRET } from '../../testing/app-harness';
+import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from '../domain/kiosk/view';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

@@ -10,11 +10,11 @@ import {
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { precompress } from '../../scripts/precompress';
+import { precompress } from '../../../scripts/precompress';
 import { IMMUTABLE } from './static';
-import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from './test-helpers';
-import type { TestApp } from './test-helpers';
-import type { Role } from '../store';
+import { INDEX_HTML, SECRET_OUTSIDE, makeApp, tempDist } from '../../testing/app-harness';
+import type { TestApp } from '../../testing/app-harness';
+import type { Role } from '../../store';
 
 let fixture: ReturnType<typeof tempDist>;
 beforeEach(() => {

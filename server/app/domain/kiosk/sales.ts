@@ -14,12 +14,12 @@
  * PostgreSQL NOTIFY across replicas) by the replica that made it.
  */
 import { randomUUID } from 'node:crypto';
-import { createKioskSalesStore, KIOSK_SALE_CLOSED } from '../../store';
-import type { KioskSaleRow, Store } from '../../store';
-import { seal, unseal } from '../postings/sealed';
-import type { SealKey } from '../postings/sealed';
+import { createKioskSalesStore, KIOSK_SALE_CLOSED } from '../../../store';
+import type { KioskSaleRow, Store } from '../../../store';
+import { seal, unseal } from '../journal/sealed';
+import type { SealKey } from '../journal/sealed';
 import type { KioskCustomer } from './view';
-import type { KIOSK_SALE_STATES } from '../../../src/api/wire';
+import type { KIOSK_SALE_STATES } from '../../../../src/api/wire';
 
 export const KIOSK_CHANNEL = 'kiosk_events';
 /** A staged sale not claimed within this is void. */

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { compareReadings, createPostingService, postingMessages, ABSENT } from './postings';
-import type { PostingService, PostingServiceOptions } from './postings';
-import { scriptedUpstream, sqliteJournal } from './test-support';
-import type { JournalEntry } from '../../store';
+import { compareReadings, createPostingService, postingMessages, ABSENT } from './journal';
+import type { PostingService, PostingServiceOptions } from './journal';
+import { scriptedUpstream, sqliteJournal } from '../../../testing/journal-support';
+import type { JournalEntry } from '../../../store';
 
 const FAST = {
   quietMs: 60,

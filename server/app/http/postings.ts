@@ -18,11 +18,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { fail, messages } from '../envelope';
-import type { RequestLogVars } from '../request-log';
+import { fail, messages } from './envelope';
+import type { RequestLogVars } from './request-log';
 import type { CustomerReading, JournalEntry } from '../../store';
-import { postingMessages } from './postings';
-import type { PostingService } from './postings';
+import { postingMessages } from '../domain/journal/journal';
+import type { PostingService } from '../domain/journal/journal';
 
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 export const LANCAMENTO_PATH = '/api/lancamentos/:key';

@@ -6,19 +6,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createJournalStore, openStore } from '../../store';
-import type { JournalEntry } from '../../store';
+import { createJournalStore, openStore } from '../../../store';
+import type { JournalEntry } from '../../../store';
 import {
   describeEngines,
   startPgCluster,
   storeEngines,
   type PgCluster,
-} from '../../store/pg-cluster';
-import { createCircuit } from './circuit';
-import { createPostingService, postingMessages } from './postings';
-import type { PostingService, PostingServiceOptions } from './postings';
+} from '../../../testing/pg-cluster';
+import { createCircuit } from '../circuit';
+import { createPostingService, postingMessages } from './journal';
+import type { PostingService, PostingServiceOptions } from './journal';
 import { sealKeyFrom, seal, unseal } from './sealed';
-import { scriptedUpstream } from './test-support';
+import { scriptedUpstream } from '../../../testing/journal-support';
 
 const engines = storeEngines();
 let cluster: PgCluster | null = null;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream } from './test-helpers';
+import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream } from '../../testing/app-harness';
 
 const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
 

@@ -5,7 +5,7 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { reapOnExit } from '../testing/processes';
+import { reapOnExit } from './processes';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tsx = path.join(root, 'node_modules', '.bin', 'tsx');

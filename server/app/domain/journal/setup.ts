@@ -4,9 +4,9 @@
  * CONTINGENCY_* variables.
  */
 import type { Logger } from 'pino';
-import { createJournalStore, type Store } from '../../store';
-import { createCircuit, type Circuit } from './circuit';
-import { createPostingService, type PostingServiceOptions, type UpstreamCall } from './postings';
+import { createJournalStore, type Store } from '../../../store';
+import { createCircuit, type Circuit } from '../circuit';
+import { createPostingService, type PostingServiceOptions, type UpstreamCall } from './journal';
 import { sealKeyFrom } from './sealed';
 
 type Env = Readonly<Record<string, string | undefined>>;

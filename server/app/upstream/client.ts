@@ -1,5 +1,5 @@
-import type { Upstream } from '../proxy';
-import type { UpstreamCall } from './postings';
+import type { Upstream } from '../http/proxy';
+import type { UpstreamCall } from '../domain/journal/journal';
 
 export interface UpstreamCallOptions {
   upstream: Upstream;

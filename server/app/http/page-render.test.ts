@@ -1,7 +1,7 @@
 import { rmSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { makeApp, tempDist } from './test-helpers';
+import { makeApp, tempDist } from '../../testing/app-harness';
 
 let fixture: ReturnType<typeof tempDist>;
 beforeEach(() => {

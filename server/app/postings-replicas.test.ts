@@ -9,19 +9,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { enrollDirectly, openStore } from '../../store';
-import { postgresSuite, startPgCluster } from '../../store/pg-cluster';
-import type { PgCluster } from '../../store/pg-cluster';
+import { enrollDirectly, openStore } from '../store';
+import { postgresSuite, startPgCluster } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
 import {
   APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
   startSandbox,
-} from '../../testing/processes';
-import type { RunningProcess } from '../../testing/processes';
-import { credentialCookieName } from '../access';
-import { signCredential } from '../credential';
+} from '../testing/processes';
+import type { RunningProcess } from '../testing/processes';
+import { credentialCookieName } from './http/access';
+import { signCredential } from './domain/credential';
 
 const suite = postgresSuite();
 let dir = '';

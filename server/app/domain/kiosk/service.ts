@@ -3,8 +3,8 @@
  * by a browser): find a customer, register one, a customer's pending rewards, and the
  * attendant-password check. Postings go through the journal, never through this file.
  */
-import { namesPassword } from '../access';
-import type { Upstream } from '../proxy';
+import { namesPassword } from '../../http/access';
+import type { Upstream } from '../../http/proxy';
 
 export interface KioskServiceOptions {
   upstream: Upstream;

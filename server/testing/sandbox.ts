@@ -1,6 +1,6 @@
 // Helpers for the sandbox's own tests: requests through `app.fetch` with no open port.
 
-import { openSandbox, type Sandbox } from './sandbox';
+import { openSandbox, type Sandbox } from '../sandbox/sandbox';
 
 /** The fixed clock of the tests: 22 Nov 2026, noon in São Paulo. */
 export const TEST_NOW = '2026-11-22T12:00:00-03:00';

@@ -4,10 +4,10 @@ import path from 'node:path';
 import pino from 'pino';
 import { enrollDirectly, openStore } from '../store';
 import type { Role, Store } from '../store';
-import { createAppServer } from './app';
-import type { AppServer, AppServerOptions, Upstream } from './app';
-import { credentialCookieName } from './access';
-import { signCredential } from './credential';
+import { createAppServer } from '../app/app';
+import type { AppServer, AppServerOptions, Upstream } from '../app/app';
+import { credentialCookieName } from '../app/http/access';
+import { signCredential } from '../app/domain/credential';
 
 /**
  * `value` as JSON without the named fields, at any depth: what a leak check reads when some

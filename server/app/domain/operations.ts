@@ -1,4 +1,4 @@
-import type { Role } from '../store';
+import type { Role } from '../../store';
 
 /** The four operations of the service's spec: the only paths the app server forwards. */
 export type OperationName = 'pontuar' | 'buscar' | 'cadastrar' | 'recompensas';

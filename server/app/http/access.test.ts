@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { addressKey, forwardedClient, namesPassword, portugueseDuration } from './access';
-import { addTerminal, openStore, revokeTerminal } from '../store';
-import { makeApp, recordingUpstream } from './test-helpers';
+import { addTerminal, openStore, revokeTerminal } from '../../store';
+import { makeApp, recordingUpstream } from '../../testing/app-harness';
 
 const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
 const json = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
