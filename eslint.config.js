@@ -37,9 +37,54 @@ const boundaries = [
   {
     target: './server',
     from: './src',
-    except: ['./api/wire.ts', './api/wire-fields.ts'],
+    except: ['./api/wire.ts', './api/wire-fields.ts', './api/contract', './lib/lazy-schema.ts'],
     message:
-      'Server code never imports the browser app; the wire constants both sides share live in src/api/wire.ts and src/api/wire-fields.ts.',
+      'Server code never imports the browser app; what both sides share is the wire (src/api/wire.ts, wire-fields.ts) and the contract of the app server (src/api/contract/).',
+  },
+  {
+    target: './src/api/contract',
+    from: ['./src/features', './src/app', './src/components', './src/hooks', './server'],
+    message: 'The contract is pure: zod, src/lib/lazy-schema.ts and the wire constants only.',
+  },
+];
+
+/**
+ * The layers of the app server (server/app): http → domain → (store, upstream), never back.
+ * Production code only: a test may reach any layer it tests.
+ */
+const serverLayers = [
+  {
+    target: './server/app/http',
+    from: ['./server/store', './server/app/upstream'],
+    message:
+      'http/ never reaches the store or the upstream client: it calls the domain (server/app/domain), which does.',
+  },
+  {
+    target: './server/app/domain',
+    from: [
+      './server/app/http',
+      './server/app/app.ts',
+      './server/app/config.ts',
+      './server/app/embedded.ts',
+    ],
+    message:
+      'domain/ never imports http/ or the composition (app.ts, config.ts): it is called by them.',
+  },
+  {
+    target: './server/app/upstream',
+    from: ['./server/app/domain', './server/app/http', './server/store'],
+    message:
+      'upstream/ is the bottom layer: it imports neither the domain, nor http/, nor the store.',
+  },
+  {
+    target: './server/store',
+    from: './server/app',
+    message: 'The store never imports the app server: the app server uses it.',
+  },
+  {
+    target: ['./server/app', './server/store', './server/sandbox', './server/main.ts'],
+    from: './server/testing',
+    message: 'Production code never imports test support (server/testing).',
   },
 ];
 
@@ -61,6 +106,9 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     settings: {
+      // TypeScript files are followed when a rule walks the imports (no-cycle).
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
         createNodeResolver({
           alias: { '@': [`${root}src`] },
@@ -71,6 +119,21 @@ export default tseslint.config(
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaries }],
     },
+  },
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['server/**/*.test.ts', 'server/testing/**'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: root, zones: [...boundaries, ...serverLayers] },
+      ],
+    },
+  },
+  {
+    // No import cycles (scripts/import-cycles.test.ts also counts `import type` ones).
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['src/**/*.{ts,tsx}'],

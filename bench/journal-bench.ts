@@ -20,7 +20,7 @@ import pino from 'pino';
 import { createAppServer } from '../server/app/app';
 import { embeddedSandbox } from '../server/app/embedded';
 import { createPostingService } from '../server/app/domain/journal/journal';
-import { upstreamCall } from '../server/app/upstream/client';
+import { clientOf } from '../server/app/upstream/client';
 import { openSandbox } from '../server/sandbox/sandbox';
 import { credentialCookieName } from '../server/app/http/access';
 import { signCredential } from '../server/app/domain/credential';
@@ -157,7 +157,7 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
     const logger = () => pino({ timestamp: pino.stdTimeFunctions.isoTime }, sink);
     const service = createPostingService({
       store: createJournalStore(store),
-      call: upstreamCall(journaledUpstream),
+      call: clientOf(journaledUpstream).call,
       establishmentId: EST,
       logger: logger(),
     });

@@ -13,9 +13,12 @@ async function boundaryErrors(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
   return (result?.messages ?? [])
     .filter((m) =>
-      ['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax'].includes(
-        m.ruleId ?? '',
-      ),
+      [
+        'import-x/no-restricted-paths',
+        'import-x/no-cycle',
+        'no-restricted-imports',
+        'no-restricted-syntax',
+      ].includes(m.ruleId ?? ''),
     )
     .map((m) => m.message);
 }
@@ -65,7 +68,7 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
     expect(errors).toEqual([expect.stringMatching(/never imports server/)]);
   });
 
-  test('server code never imports React, nor the browser app beyond src/api/wire.ts', async () => {
+  test('server code never imports React, nor the browser app beyond the wire and the contract', async () => {
     const react = await boundaryErrors(
       'server/app/fixture.ts',
       "import { useState } from 'react';\nexport const x = useState;\n",
@@ -81,6 +84,90 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
       "import { REWARD_STATUSES } from '../../src/api/wire';\nexport const x = REWARD_STATUSES;\n",
     );
     expect(wire).toEqual([]);
+  });
+
+  test('server code may import the contract of the app server', async () => {
+    const errors = await boundaryErrors(
+      'server/app/http/fixture.ts',
+      "import { Config } from '../../../src/api/contract/config';\nexport const x = Config;\n",
+    );
+    expect(errors).toEqual([]);
+  });
+
+  test('http/ reaching the store or the upstream client fails', async () => {
+    const store = await boundaryErrors(
+      'server/app/http/fixture.ts',
+      "import { listTerminals } from '../../store';\nexport const x = listTerminals;\n",
+    );
+    expect(store).toEqual([expect.stringMatching(/http\/ never reaches the store/)]);
+    const upstream = await boundaryErrors(
+      'server/app/http/fixture.ts',
+      "import { clientOf } from '../upstream/client';\nexport const x = clientOf;\n",
+    );
+    expect(upstream).toEqual([expect.stringMatching(/http\/ never reaches the store/)]);
+  });
+
+  test('domain/ importing http/ or the composition fails; the store and upstream are fine', async () => {
+    const http = await boundaryErrors(
+      'server/app/domain/fixture.ts',
+      "import { fail } from '../http/envelope';\nexport const x = fail;\n",
+    );
+    expect(http).toEqual([expect.stringMatching(/domain\/ never imports http/)]);
+    const root = await boundaryErrors(
+      'server/app/domain/journal/fixture.ts',
+      "import { readServerEnv } from '../../config';\nexport const x = readServerEnv;\n",
+    );
+    expect(root).toEqual([expect.stringMatching(/domain\/ never imports http/)]);
+    const below = await boundaryErrors(
+      'server/app/domain/fixture.ts',
+      [
+        "import { listTerminals } from '../../store';",
+        "import { clientOf } from '../upstream/client';",
+        'export const x = [listTerminals, clientOf];',
+        '',
+      ].join('\n'),
+    );
+    expect(below).toEqual([]);
+  });
+
+  test('upstream/ importing the domain, http/ or the store fails', async () => {
+    const errors = await boundaryErrors(
+      'server/app/upstream/fixture.ts',
+      [
+        "import { isSettled } from '../domain/journal/journal';",
+        "import { fail } from '../http/envelope';",
+        "import { openStore } from '../../store';",
+        'export const x = [isSettled, fail, openStore];',
+        '',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(/upstream\/ is the bottom layer/),
+      expect.stringMatching(/upstream\/ is the bottom layer/),
+      expect.stringMatching(/upstream\/ is the bottom layer/),
+    ]);
+  });
+
+  test('the store importing the app server, or production code importing test support, fails', async () => {
+    const store = await boundaryErrors(
+      'server/store/fixture.ts',
+      "import { isSettled } from '../app/domain/journal/journal';\nexport const x = isSettled;\n",
+    );
+    expect(store).toEqual([expect.stringMatching(/The store never imports the app server/)]);
+    const testing = await boundaryErrors(
+      'server/app/domain/fixture.ts',
+      "import { startRelay } from '../../testing/relay';\nexport const x = startRelay;\n",
+    );
+    expect(testing).toEqual([expect.stringMatching(/never imports test support/)]);
+  });
+
+  test('an import cycle fails', async () => {
+    // src/api/client.ts imports the contract's config: the config importing it back closes a cycle.
+    const errors = await boundaryErrors(
+      'src/api/contract/config.ts',
+      "import { apiRequest } from '../client';\nexport const x = apiRequest;\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/Dependency cycle/)]);
   });
 
   test('an e2e spec never sleeps: waitForTimeout fails the lint', async () => {

@@ -1,7 +1,7 @@
 /**
  * Starts the app server: `npm start` (after `vite build`) or `npm run serve`.
  * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
- * the live service. See server/README-server.md for the variables.
+ * the live service. The variables are listed in the README's configuration table.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -132,15 +132,15 @@ if (env.mode === 'live') {
 let closeJournal = async (): Promise<void> => {};
 {
   const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
-  const { upstreamCall } = await import('./app/upstream/client');
+  const { clientOf } = await import('./app/upstream/client');
   try {
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
-    const circuit = startCircuit(process.env, upstreamCall(options), logger);
+    const circuit = startCircuit(process.env, clientOf(options).call, logger);
     options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
     const postings = startJournal(
       process.env,
       store,
-      upstreamCall(options),
+      clientOf(options).call,
       options.establishmentId,
       logger,
       { circuit, appSecret: secret },

@@ -1,31 +1,43 @@
+/**
+ * The app server, composed: the domain's services over the store and the upstream client,
+ * and the http areas mounted in the order their middleware needs. The one place (with
+ * server/main.ts) that sees every layer.
+ */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import { showsKiosk } from '../../src/api/wire';
-import { listTerminals } from '../store';
 import type { Store } from '../store';
+import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
+import type { AccessLimits } from './domain/access/limits';
+import { createTerminals } from './domain/access/terminals';
+import { createForwarder } from './domain/forward';
+import type { PostingService } from './domain/journal/journal';
+import { kioskService } from './domain/kiosk/service';
 import { createAccess } from './http/access';
-import type { AccessLimits, AccessVars } from './http/access';
+import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
-import { kioskService } from './domain/kiosk/service';
+import { pageRenderer } from './http/page-render';
 import { mountPostingRoutes } from './http/postings';
-import type { PostingService } from './domain/journal/journal';
-import type { Circuit } from './domain/circuit';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
-import type { Upstream } from './http/proxy';
 import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
-import { pageRenderer } from './http/page-render';
 import { createStaticHandler } from './http/static';
+import { terminalRoutes } from './http/terminals';
+import type { ConfigData } from './http/terminals';
+import type { Circuit } from './upstream/circuit';
+import { clientOf } from './upstream/client';
+import type { Fetcher } from './upstream/client';
 
-export type { Upstream } from './http/proxy';
+export type { Fetcher as Upstream } from './upstream/client';
+export type { ConfigData } from './http/terminals';
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
-  /** live: global fetch; sandbox: the in-process sandbox app. */
-  upstream: Upstream;
+  /** live: global fetch; sandbox: the in-process sandbox app (wrapped by the circuit). */
+  upstream: Fetcher;
   /** e.g. https://api.example.com (live) or http://sandbox.internal (embedded). */
   upstreamBaseUrl: string;
   appToken: string;
@@ -51,7 +63,7 @@ export interface AppServerOptions {
   publicOrigin: string | null;
   /** Sandbox on loopback: /api/config enrolls a browser as gerente without a code. */
   autoEnroll: boolean;
-  /** Rate limits and the password lockout (defaults in access.ts). */
+  /** Rate limits and the password lockout (defaults in domain/access/limits.ts). */
   limits?: Partial<AccessLimits>;
   /** TRUSTED_PROXIES: whose `X-Forwarded-For` names the client (canonical addresses). */
   trustedProxies?: readonly string[];
@@ -59,38 +71,27 @@ export interface AppServerOptions {
   circuit?: Pick<Circuit, 'isOpen'> | null;
 }
 
-export interface ConfigData {
-  establishmentId: number;
-  establishmentName: string | null;
-  mode: 'sandbox' | 'live';
-  /** This browser's terminal, or null when it is not enrolled. */
-  terminal: {
-    id: number;
-    name: string;
-    role: 'caixa' | 'gerente' | 'quiosque';
-    navigation: { caixa: boolean; premios: boolean; quiosque: boolean };
-  } | null;
-  /** 'auto': sandbox on loopback enrolls browsers itself; 'code': a manager's code is needed. */
-  enrollment: 'auto' | 'code';
-}
-
 export type AppServer = Hono<{ Variables: AccessVars }>;
 
-export function createAppServer(o: AppServerOptions): AppServer {
-  const logger = o.logger ?? pino();
+export function createAppServer(options: AppServerOptions): AppServer {
+  const logger = options.logger ?? pino();
   const app = new Hono<{ Variables: AccessVars }>();
+  const client = clientOf(options);
+  const terminals = createTerminals({ store: options.store, secret: options.secret });
   const access = createAccess({
-    store: o.store,
-    secret: o.secret,
-    publicOrigin: o.publicOrigin,
-    autoEnroll: o.autoEnroll,
-    limits: o.limits,
-    trustedProxies: o.trustedProxies,
-    journaledInStore: o.postings?.journalsIn(o.store) ?? false,
+    terminals,
+    limits: createLimits({
+      store: options.store,
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      journaledInStore: options.postings?.journalsIn(options.store) ?? false,
+    }),
+    publicOrigin: options.publicOrigin,
+    autoEnroll: options.autoEnroll,
+    trustedProxies: options.trustedProxies,
   });
 
-  app.use(requestLog(logger, [o.appToken, o.accessToken]));
-  app.use(securityHeaders({ https: o.publicOrigin?.startsWith('https://') ?? false }));
+  app.use(requestLog(logger, [options.appToken, options.accessToken]));
+  app.use(securityHeaders({ https: options.publicOrigin?.startsWith('https://') ?? false }));
   app.use(access.hostGuard);
   app.use('/api/*', async (c, next) => {
     await next();
@@ -99,33 +100,19 @@ export function createAppServer(o: AppServerOptions): AppServer {
 
   /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */
   const configData = async (c: Context): Promise<ConfigData> => ({
-    establishmentId: o.establishmentId,
-    establishmentName: o.establishmentName,
-    mode: o.mode,
+    establishmentId: options.establishmentId,
+    establishmentName: options.establishmentName,
+    mode: options.mode,
     terminal: await access.configTerminal(c),
-    enrollment: o.autoEnroll ? 'auto' : 'code',
+    enrollment: options.autoEnroll ? 'auto' : 'code',
   });
-
-  app.get('/api/config', async (c) => {
-    const data = await configData(c);
-    return c.json({ success: true, message: 'Configuração do terminal.', data });
-  });
-  app.all('/api/config', (c) => {
-    c.header('Allow', 'GET, HEAD');
-    return fail(c, 405, messages.methodNotAllowed);
-  });
-
-  app.post('/api/terminal/registrar', access.sameOriginJson, (c) => access.enroll(c));
-  app.all('/api/terminal/registrar', (c) => {
-    c.header('Allow', 'POST');
-    return fail(c, 405, messages.methodNotAllowed);
-  });
+  app.route('/api', terminalRoutes({ access, config: configData }));
 
   // Every service route, the journal's pontuar included: one of the four operations with its
   // method, same origin and JSON, an enrolled terminal whose role allows it, its limits.
   app.use(
     `${PROXY_PREFIX}*`,
-    access.routeOperation(o.establishmentId),
+    access.routeOperation(options.establishmentId),
     access.sameOriginJson,
     access.requireTerminal,
     access.postingsInFlight,
@@ -143,28 +130,27 @@ export function createAppServer(o: AppServerOptions): AppServer {
       access.rateLimit,
     );
   }
-  if (o.postings) {
+  if (options.postings) {
     mountPostingRoutes(app, {
-      service: o.postings,
-      establishmentId: o.establishmentId,
-      maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
+      service: options.postings,
+      establishmentId: options.establishmentId,
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       viewerOf: (c) => {
         const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
         return t === null ? null : { terminalId: String(t.id), role: t.role };
       },
-      terminalNames: async () =>
-        new Map((await listTerminals(o.store)).map((t) => [String(t.id), t.name])),
+      terminalNames: () => terminals.names(),
     });
   }
 
-  if (o.postings) {
+  if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
     mountKioskRoutes(app, {
       access,
-      store: o.store,
-      service: kioskService(o),
-      postings: o.postings,
-      secret: o.secret,
+      store: options.store,
+      service: kioskService({ client }),
+      postings: options.postings,
+      secret: options.secret,
       logger,
     });
   }
@@ -172,21 +158,16 @@ export function createAppServer(o: AppServerOptions): AppServer {
   // Contingency: while the service is unreachable a read fails at once (the counter then says
   // the balance cannot be read now) instead of waiting for its timeout.
   app.use(`${PROXY_PREFIX}*`, async (c, next) => {
-    if (o.circuit?.isOpen()) return fail(c, 503, messages.contingency);
+    if (options.circuit?.isOpen()) return fail(c, 503, messages.contingency);
     return next();
   });
   app.all(
     `${PROXY_PREFIX}*`,
     createProxyHandler({
-      mode: o.mode,
-      upstream: o.upstream,
-      upstreamBaseUrl: o.upstreamBaseUrl,
-      appToken: o.appToken,
-      accessToken: o.accessToken,
-      establishmentId: o.establishmentId,
-      upstreamTimeoutMs: o.upstreamTimeoutMs ?? 10_000,
-      maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
-      maxResponseBytes: o.maxResponseBytes ?? 8 * 1024 * 1024,
+      forwarder: createForwarder(client, options.mode),
+      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
+      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
     }),
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
@@ -195,9 +176,9 @@ export function createAppServer(o: AppServerOptions): AppServer {
   // The lazy routes' pages preload their chunk.
   app.all(
     '*',
-    createStaticHandler(o.distDir, {
+    createStaticHandler(options.distDir, {
       pageData: configData,
-      pageMarkup: pageRenderer(o.distDir, logger),
+      pageMarkup: pageRenderer(options.distDir, logger),
       routeModules: {
         '/premios': 'src/app/routes/premios.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { isLoopbackHost, readAccessEnv, readServerEnv } from './config';
+import { readAccessEnv, readServerEnv } from './config';
+import { isLoopbackHost } from './domain/access/address';
 import type { ServerEnv } from './config';
 
 const LIVE = {

@@ -1,5 +1,5 @@
-import { isIP } from 'node:net';
 import path from 'node:path';
+import { canonicalIp, isLoopbackHost } from './domain/access/address';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
   | {
@@ -120,12 +120,6 @@ export function readServerEnv(env: Env): EnvResult {
   };
 }
 
-/** 127.0.0.0/8, ::1 and localhost (a URL's hostname or a HOST value; IPv6 may be bracketed). */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  return h === 'localhost' || h === '::1' || /^127(\.\d{1,3}){3}$/.test(h);
-}
-
 /** Who may reach the server and how terminals are recognised (see README, "Terminais"). */
 export interface AccessEnv {
   /** e.g. https://pdv.loja.com.br: the one origin the terminals use. Null: loopback names only. */
@@ -147,25 +141,6 @@ export interface AccessEnv {
    * `X-Forwarded-For` names the client; [] = none (the peer is the client).
    */
   trustedProxies: string[];
-}
-
-/**
- * An IP address in one form, so a configured address and a socket's compare equal: IPv4 as
- * is (also when IPv4-mapped, `::ffff:10.0.0.5`), IPv6 compressed and lower case. Null when
- * `text` is not an IP address.
- */
-export function canonicalIp(text: string): string | null {
-  const t = text.trim();
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(t);
-  if (mapped !== null) return isIP(mapped[1]!) === 4 ? mapped[1]! : null;
-  const kind = isIP(t);
-  if (kind === 4) return t;
-  if (kind !== 6 || t.includes('%')) return null;
-  const v6 = new URL(`http://[${t}]/`).hostname.slice(1, -1);
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(v6);
-  if (hex === null) return v6;
-  const [hi, lo] = [parseInt(hex[1]!, 16), parseInt(hex[2]!, 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
 
 export interface RateLimitEnv {

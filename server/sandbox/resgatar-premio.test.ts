@@ -12,7 +12,14 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { COUNTER_PREFIXES, CATEGORIES } from './rules/rewards';
 import type { Sandbox } from './sandbox';
-import { call, get, openTestSandbox, pontuarBody, post, type CallOptions } from '../testing/sandbox';
+import {
+  call,
+  get,
+  openTestSandbox,
+  pontuarBody,
+  post,
+  type CallOptions,
+} from '../testing/sandbox';
 
 const PATH = '/fidelidade/resgatar-premio';
 const NONE = 'O cliente não tem este prêmio para resgatar';

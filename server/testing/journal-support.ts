@@ -40,7 +40,7 @@ interface Customer {
  * point per 100 cents; with `rewardCost`, a posting that brings the balance to the cost wins
  * a reward and the cost is debited (as the service does).
  */
-export function scriptedUpstream(o: { rewardCost?: number } = {}) {
+export function scriptedUpstream(options: { rewardCost?: number } = {}) {
   const customers = new Map<string, Customer>();
   const outcomes: Outcome[] = [];
   const inFlight = new Map<string, number>();
@@ -76,7 +76,9 @@ export function scriptedUpstream(o: { rewardCost?: number } = {}) {
     const points = Math.floor(valor / 100);
     c.credits.push(points);
     c.saldo += points;
-    if (o.rewardCost !== undefined) while (c.saldo >= o.rewardCost) c.saldo -= o.rewardCost;
+    if (options.rewardCost !== undefined) {
+      while (c.saldo >= options.rewardCost) c.saldo -= options.rewardCost;
+    }
     return c;
   }
 

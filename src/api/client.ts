@@ -3,7 +3,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { ApiError, readErrorBody, toApiError } from './errors';
-import { Config, envelope } from './schemas';
+import { Config } from './contract/config';
+import { envelope } from './schemas';
 import { configKeys } from './keys';
 import { getEstablishmentId, setEstablishmentId } from './establishment';
 

@@ -153,32 +153,6 @@ export const RewardPage = lazySchema(() =>
 );
 export type RewardPage = z.infer<typeof RewardPage>;
 
-/** Our own server's `GET /api/config` data. */
-export const Terminal = lazySchema(() =>
-  z.looseObject({
-    id: z.int(),
-    name: z.string(),
-    role: z.enum(['caixa', 'gerente', 'quiosque']),
-    /** Which screens the role may use (the server decides; the navigation only follows). */
-    navigation: z.looseObject({ caixa: z.boolean(), premios: z.boolean(), quiosque: z.boolean() }),
-  }),
-);
-export type Terminal = z.infer<typeof Terminal>;
-
-export const Config = lazySchema(() =>
-  z.looseObject({
-    establishmentId: z.int().check(z.positive()),
-    establishmentName: z.nullable(z.string()),
-    mode: z.enum(['sandbox', 'live']),
-    /** This browser's terminal; null: not enrolled (every service route answers 401). */
-    terminal: z.nullable(Terminal),
-    /** 'auto': the sandbox on loopback enrolls browsers itself; 'code': a manager's code. */
-    enrollment: z.enum(['auto', 'code']),
-  }),
-);
-export type Config = z.infer<typeof Config>;
-export type AppConfig = Config;
-
 /** 409 on cadastrar: `data: { id_cliente }` of the existing customer. */
 export const ConflictData = lazySchema(() => z.looseObject({ id_cliente: integer }));
 export type ConflictData = z.infer<typeof ConflictData>;

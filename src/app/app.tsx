@@ -2,7 +2,7 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery, peekPageConfig } from '@/api/client';
-import type { AppConfig } from '@/api/schemas';
+import type { Config as AppConfig } from '@/api/contract/config';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { configKeys } from '@/api/keys';

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { addressKey, forwardedClient, namesPassword, portugueseDuration } from './access';
+import { addressKey, forwardedClient } from '../domain/access/address';
+import { namesPassword, portugueseDuration } from '../domain/access/limits';
 import { addTerminal, openStore, revokeTerminal } from '../../store';
 import { makeApp, recordingUpstream } from '../../testing/app-harness';
 

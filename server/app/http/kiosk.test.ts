@@ -11,7 +11,7 @@ import { signCredential } from '../domain/credential';
 import { embeddedSandbox } from '../embedded';
 import { createPostingService } from '../domain/journal/journal';
 import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../domain/journal/sealed';
-import { upstreamCall } from '../upstream/client';
+import { clientOf } from '../upstream/client';
 import { capturedLogger, jsonWithout, TEST_SECRET } from '../../testing/app-harness';
 import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from '../domain/kiosk/view';
 
@@ -36,7 +36,7 @@ async function setup() {
   const upstream = embeddedSandbox(sandbox, 1)!;
   const postings = createPostingService({
     store: createJournalStore(store),
-    call: upstreamCall(upstream),
+    call: clientOf(upstream).call,
     establishmentId: 1,
     now: () => clock,
   });

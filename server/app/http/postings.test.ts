@@ -9,7 +9,7 @@ import { makeApp } from '../../testing/app-harness';
 import { createPostingService } from '../domain/journal/journal';
 import { sqliteJournal } from '../../testing/journal-support';
 import { mountPostingRoutes, type Viewer } from './postings';
-import { upstreamCall } from '../upstream/client';
+import { clientOf } from '../upstream/client';
 import { sealKeyFrom } from '../domain/journal/sealed';
 
 const closers: (() => unknown)[] = [];
@@ -23,7 +23,7 @@ async function setup(as: Role | null = 'caixa') {
   const journal = await sqliteJournal();
   const service = createPostingService({
     store: journal.store,
-    call: upstreamCall(upstream),
+    call: clientOf(upstream).call,
     establishmentId: 1,
   });
   // Seen from an enrolled terminal (the app's own store is apart from the journal's).
@@ -204,7 +204,7 @@ describe("another terminal's posting by its key", () => {
     const journal = await sqliteJournal();
     const service = createPostingService({
       store: journal.store,
-      call: upstreamCall(upstream),
+      call: clientOf(upstream).call,
       establishmentId: 1,
     });
     const first = makeApp({ ...upstream, postings: service }, 'caixa');
@@ -279,7 +279,7 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
     const journal = await sqliteJournal();
     const service = createPostingService({
       store: journal.store,
-      call: upstreamCall(upstream),
+      call: clientOf(upstream).call,
       establishmentId: 1,
     });
     const app = new Hono<{ Variables: RequestLogVars }>();
@@ -414,7 +414,7 @@ describe('contingency over HTTP', () => {
     };
     const service = createPostingService({
       store: journal.store,
-      call: upstreamCall(upstream),
+      call: clientOf(upstream).call,
       establishmentId: 1,
       circuit,
       sealKey: sealKeyFrom('routes-test-secret-0123456789abcdef'),

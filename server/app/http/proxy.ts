@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Forwarder } from '../domain/forward';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
 
@@ -18,17 +19,9 @@ function forwardedSearch(c: ProxyContext, url: URL): string {
   return text === '' ? '' : `?${text}`;
 }
 
-export interface Upstream {
-  fetch(req: Request): Response | Promise<Response>;
-}
-
 export interface ProxyOptions {
-  mode: 'sandbox' | 'live';
-  upstream: Upstream;
-  upstreamBaseUrl: string;
-  appToken: string;
-  accessToken: string;
-  establishmentId: number;
+  /** Sends an operation to the service with this server's tokens. */
+  forwarder: Forwarder;
   upstreamTimeoutMs: number;
   maxBodyBytes: number;
   /** Largest upstream answer relayed to the browser; larger is a 502. */
@@ -38,7 +31,7 @@ export interface ProxyOptions {
 /**
  * Browser headers passed on to the upstream. Everything else is dropped: cookies,
  * authorization, any token the browser tried to send, host, hop-by-hop headers, origin,
- * referer, forwarding headers. The tokens and `Accept` are then set by the proxy itself.
+ * referer, forwarding headers. The tokens and `Accept` are then set by the upstream client.
  */
 const FORWARDED_REQUEST_HEADERS = ['content-type', 'accept-language'] as const;
 const SANDBOX_ONLY_REQUEST_HEADERS = ['x-sandbox-now'] as const;
@@ -118,19 +111,16 @@ export function checkPath(
   return { rest: rest.join('/') };
 }
 
-function upstreamRequestHeaders(c: Context, o: ProxyOptions): Headers {
+function upstreamRequestHeaders(c: Context, mode: 'sandbox' | 'live'): Headers {
   const headers = new Headers();
   const names: readonly string[] =
-    o.mode === 'sandbox'
+    mode === 'sandbox'
       ? [...FORWARDED_REQUEST_HEADERS, ...SANDBOX_ONLY_REQUEST_HEADERS]
       : FORWARDED_REQUEST_HEADERS;
   for (const name of names) {
     const value = c.req.header(name);
     if (value !== undefined) headers.set(name, value);
   }
-  headers.set('accept', 'application/json');
-  headers.set('app-token', o.appToken);
-  headers.set('access-token', o.accessToken);
   return headers;
 }
 
@@ -169,8 +159,9 @@ function errorCode(err: unknown): string {
   return typeof code === 'string' ? code : err.name;
 }
 
-export function createProxyHandler(o: ProxyOptions) {
-  const base = o.upstreamBaseUrl.replace(/\/+$/, '');
+export function createProxyHandler(options: ProxyOptions) {
+  const { forwarder } = options;
+  const mode = forwarder.mode;
 
   /**
    * The embedded sandbox (in this process, over a local SQLite file): called with the
@@ -189,15 +180,11 @@ export function createProxyHandler(o: ProxyOptions) {
     const body = withBody ? await c.req.arrayBuffer() : null;
     let res: Response;
     try {
-      res = await o.upstream.fetch(
-        // The browser-facing origin: the absolute page URLs it writes lead back here.
-        new Request(url.origin + url.pathname + forwardedSearch(c, url), {
-          method,
-          headers: upstreamRequestHeaders(c, o),
-          body: body !== null && body.byteLength > 0 ? body : null,
-          redirect: 'manual',
-        }),
-      );
+      res = await forwarder.send(url, forwardedSearch(c, url), {
+        method,
+        headers: upstreamRequestHeaders(c, mode),
+        body: body !== null && body.byteLength > 0 ? body : null,
+      });
     } catch (err) {
       c.set('upstreamError', errorCode(err));
       return fail(c, 502, messages.unavailable);
@@ -217,7 +204,7 @@ export function createProxyHandler(o: ProxyOptions) {
 
   return async (c: ProxyContext): Promise<Response> => {
     const url = new URL(c.req.url);
-    const check = checkPath(url.pathname, o.establishmentId);
+    const check = checkPath(url.pathname, forwarder.establishmentId);
     if (check === 'forbidden') return fail(c, 403, messages.forbidden);
     if (check === 'bad') return fail(c, 400, messages.badPath);
     if (check === 'notFound') return fail(c, 404, messages.notFound);
@@ -226,19 +213,19 @@ export function createProxyHandler(o: ProxyOptions) {
     let body: Uint8Array<ArrayBuffer> | undefined;
     const declared = c.req.header('content-length');
     if (!METHODS_WITHOUT_BODY.has(method)) {
-      if (declared !== undefined && Number(declared) > o.maxBodyBytes) {
+      if (declared !== undefined && Number(declared) > options.maxBodyBytes) {
         return fail(c, 413, messages.tooLarge);
       }
       // The embedded sandbox takes the body as it comes when its length is declared (and
       // within the limit: HTTP framing holds it to that length).
-      if (o.mode === 'sandbox' && declared !== undefined) return embedded(c, url, method, true);
+      if (mode === 'sandbox' && declared !== undefined) return embedded(c, url, method, true);
       try {
-        body = await readLimited(c.req.raw.body, o.maxBodyBytes);
+        body = await readLimited(c.req.raw.body, options.maxBodyBytes);
       } catch (err) {
         if (err instanceof TooLarge) return fail(c, 413, messages.tooLarge);
         throw err;
       }
-    } else if (o.mode === 'sandbox') {
+    } else if (mode === 'sandbox') {
       return embedded(c, url, method, false);
     }
 
@@ -248,26 +235,21 @@ export function createProxyHandler(o: ProxyOptions) {
       timer = setTimeout(() => {
         controller.abort();
         reject(new TimedOut());
-      }, o.upstreamTimeoutMs);
+      }, options.upstreamTimeoutMs);
     });
     deadline.catch(() => undefined);
 
     let answer: { status: number; headers: Headers; body: Uint8Array<ArrayBuffer> };
     try {
-      // The embedded sandbox is called in-process: it is given the browser-facing origin, so
-      // the absolute page URLs it writes (next_page_url, …) lead back through this server.
-      const origin = o.mode === 'sandbox' ? url.origin : base;
-      const request = new Request(origin + url.pathname + forwardedSearch(c, url), {
-        method,
-        headers: upstreamRequestHeaders(c, o),
-        body: body !== undefined && body.byteLength > 0 ? body : undefined,
-        redirect: 'manual',
-        signal: controller.signal,
-      });
       answer = await Promise.race([
         (async () => {
-          const res = await o.upstream.fetch(request);
-          const bytes = await readLimited(res.body, o.maxResponseBytes);
+          const res = await forwarder.send(url, forwardedSearch(c, url), {
+            method,
+            headers: upstreamRequestHeaders(c, mode),
+            body: body !== undefined && body.byteLength > 0 ? body : undefined,
+            signal: controller.signal,
+          });
+          const bytes = await readLimited(res.body, options.maxResponseBytes);
           return { status: res.status, headers: res.headers, body: bytes };
         })(),
         deadline,

@@ -1,7 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import type { PostingService } from '../domain/journal/journal';
 import { loggablePath } from './request-log';
-import { ACCESS_TOKEN, APP_TOKEN, jsonWithout, makeApp, recordingUpstream } from '../../testing/app-harness';
+import {
+  ACCESS_TOKEN,
+  APP_TOKEN,
+  jsonWithout,
+  makeApp,
+  recordingUpstream,
+} from '../../testing/app-harness';
 
 const CPF = '52998224725';
 const PASSWORD = 'senha-do-atendente-1234';

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { PAGE_CODE_LOADER } from './page-code';
 import { CONTENT_SECURITY_POLICY } from './security';
-import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream, tempDist } from '../../testing/app-harness';
+import {
+  ACCESS_TOKEN,
+  APP_TOKEN,
+  makeApp,
+  recordingUpstream,
+  tempDist,
+} from '../../testing/app-harness';
 import type { TestApp } from '../../testing/app-harness';
 
 /** The one inline script allowed: the painted page's code loader, by the hash of its text. */

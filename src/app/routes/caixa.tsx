@@ -4,7 +4,7 @@
 // the other, and the route hands each what it needs of the other.
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { AppConfig } from '@/api/schemas';
+import type { Config as AppConfig } from '@/api/contract/config';
 import { useHotkey } from '@/hooks/use-hotkey';
 import { useLatest } from '@/hooks/use-latest';
 import { useShownAfter } from '@/hooks/use-shown-after';

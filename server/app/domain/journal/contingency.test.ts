@@ -14,7 +14,7 @@ import {
   storeEngines,
   type PgCluster,
 } from '../../../testing/pg-cluster';
-import { createCircuit } from '../circuit';
+import { createCircuit } from '../../upstream/circuit';
 import { createPostingService, postingMessages } from './journal';
 import type { PostingService, PostingServiceOptions } from './journal';
 import { sealKeyFrom, seal, unseal } from './sealed';

@@ -48,13 +48,10 @@ import type {
   Store,
 } from '../../../store';
 import { UNSETTLED } from '../../../store';
-import type { Circuit } from '../circuit';
+import type { Circuit } from '../../upstream/circuit';
+import type { UpstreamCall } from '../../upstream/client';
 
-export type UpstreamCall = (
-  op: 'pontuar' | 'buscar',
-  body: unknown,
-  signal: AbortSignal,
-) => Promise<Response>;
+export type { UpstreamCall };
 
 export interface PostingServiceOptions {
   store: JournalStore;

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { createJournalStore, type Store } from '../../../store';
-import { createCircuit, type Circuit } from '../circuit';
+import { createCircuit, type Circuit } from '../../upstream/circuit';
 import { createPostingService, type PostingServiceOptions, type UpstreamCall } from './journal';
 import { sealKeyFrom } from './sealed';
 

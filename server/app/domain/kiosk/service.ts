@@ -1,17 +1,13 @@
 /**
- * The kiosk's own calls to the loyalty service (tokens and establishment applied here, never
- * by a browser): find a customer, register one, a customer's pending rewards, and the
+ * The kiosk's own calls to the loyalty service (through the upstream client, which adds the
+ * tokens and the establishment; never a browser): find a customer, register one, a customer's pending rewards, and the
  * attendant-password check. Postings go through the journal, never through this file.
  */
-import { namesPassword } from '../../http/access';
-import type { Upstream } from '../../http/proxy';
+import type { UpstreamClient } from '../../upstream/client';
+import { namesPassword } from '../access/limits';
 
 export interface KioskServiceOptions {
-  upstream: Upstream;
-  upstreamBaseUrl: string;
-  appToken: string;
-  accessToken: string;
-  establishmentId: number;
+  client: UpstreamClient;
   /** Limit of one request. Default 10 s. */
   timeoutMs?: number;
 }
@@ -22,27 +18,13 @@ export class ServiceUnavailable extends Error {
   override name = 'ServiceUnavailable';
 }
 
-export function kioskService(o: KioskServiceOptions) {
-  const base = `${o.upstreamBaseUrl.replace(/\/+$/, '')}/api/v4/estabelecimentos/${o.establishmentId}`;
-  const timeoutMs = o.timeoutMs ?? 10_000;
+export function kioskService(options: KioskServiceOptions) {
+  const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
     let res: Response;
     try {
-      res = await o.upstream.fetch(
-        new Request(`${base}/${path}`, {
-          method,
-          headers: {
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            'app-token': o.appToken,
-            'access-token': o.accessToken,
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        }),
-      );
+      res = await options.client.json(method, path, body, AbortSignal.timeout(timeoutMs));
     } catch {
       throw new ServiceUnavailable();
     }

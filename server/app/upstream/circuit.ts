@@ -7,7 +7,7 @@
  * (its own view of the link); what waits is in the shared store.
  */
 import type { Logger } from 'pino';
-import type { Upstream } from '../http/proxy';
+import type { Fetcher } from './client';
 
 export interface CircuitOptions {
   /** Failures in a row that open the circuit. Default 3. */
@@ -27,16 +27,16 @@ export interface Circuit {
   /** One upstream outcome: an answer below 500 (true), or no answer / a 5xx (false). */
   record(ok: boolean): void;
   /** The upstream, with every request's outcome recorded. */
-  wrap(upstream: Upstream): Upstream;
+  wrap(upstream: Fetcher): Fetcher;
   /** Called on every change (open / closed); returns the unsubscribe. */
   onChange(listener: (open: boolean) => void): () => void;
   stop(): void;
 }
 
-export function createCircuit(o: CircuitOptions): Circuit {
-  const threshold = Math.max(1, o.failures ?? 3);
-  const probeMs = o.probeMs ?? 5_000;
-  const now = o.now ?? Date.now;
+export function createCircuit(options: CircuitOptions): Circuit {
+  const threshold = Math.max(1, options.failures ?? 3);
+  const probeMs = options.probeMs ?? 5_000;
+  const now = options.now ?? Date.now;
   const listeners = new Set<(open: boolean) => void>();
   let inARow = 0;
   let opened: number | null = null;
@@ -45,21 +45,23 @@ export function createCircuit(o: CircuitOptions): Circuit {
 
   function schedule(): void {
     if (stopped || opened === null || timer !== undefined) return;
+    // Jittered (±20 %), so the replicas of a store do not all probe at the same moment.
+    const delay = Math.round(probeMs * (0.8 + 0.4 * Math.random()));
     timer = setTimeout(() => {
       timer = undefined;
-      void o
+      void options
         .probe()
         .catch(() => false)
         .then((ok) => {
           record(ok);
           schedule();
         });
-    }, probeMs);
+    }, delay);
     timer.unref?.();
   }
 
   function change(open: boolean): void {
-    o.logger?.[open ? 'warn' : 'info'](
+    options.logger?.[open ? 'warn' : 'info'](
       { failures: inARow },
       open ? 'upstream unreachable: contingency on' : 'upstream back: contingency off',
     );

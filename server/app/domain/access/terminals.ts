@@ -1,0 +1,81 @@
+/**
+ * Enrolled terminals as the app server knows them: a browser's credential to its terminal,
+ * enrollment by a manager's code or (sandbox on loopback) directly, and what a terminal is
+ * shown of itself.
+ */
+import type * as z from 'zod/mini';
+import type { Terminal as TerminalAnswer } from '../../../../src/api/contract/terminals';
+import { activeTerminal, enrollDirectly, listTerminals, redeemCode } from '../../../store';
+import type { Role, Store, Terminal } from '../../../store';
+import { credentialVerifier, signCredential } from '../credential';
+import { navigationFor } from '../operations';
+
+export type { Role, Terminal };
+
+/** A terminal as the browser is told of it (`/api/config`, enrollment): the contract's. */
+export type TerminalView = z.input<typeof TerminalAnswer>;
+
+/** A terminal with the credential its browser keeps (the cookie's value). */
+export interface Enrolled {
+  terminal: Terminal;
+  credential: string;
+}
+
+export interface TerminalsDeps {
+  store: Store;
+  /** HMAC key of the credentials (APP_SECRET). */
+  secret: string;
+}
+
+/** Longest code the store is asked about (a code is 8 characters, plus separators). */
+const CODE_MAX = 32;
+
+export function createTerminals(deps: TerminalsDeps) {
+  const verify = credentialVerifier(deps.secret);
+  const withCredential = (e: { terminal: Terminal; nonce: string }): Enrolled => ({
+    terminal: e.terminal,
+    credential: signCredential(deps.secret, e.terminal.id, e.nonce),
+  });
+
+  return {
+    /** The active terminal a credential names, or null (missing, forged, revoked). */
+    async identify(credential: string | undefined): Promise<Terminal | null> {
+      const cred = verify(credential);
+      if (cred === null) return null;
+      return activeTerminal(deps.store, cred.id, cred.nonce);
+    },
+    /** Sandbox on loopback: this computer's browser is enrolled as gerente. */
+    async enrollLocal(): Promise<Enrolled> {
+      return withCredential(
+        await enrollDirectly(deps.store, { name: 'Navegador local (sandbox)', role: 'gerente' }),
+      );
+    },
+    /** Redeems a one-time enrollment code; null when it is not a valid code now. */
+    async redeem(code: string): Promise<Enrolled | null> {
+      if (code.length > CODE_MAX) return null;
+      const redeemed = await redeemCode(deps.store, code);
+      return redeemed === null ? null : withCredential(redeemed);
+    },
+    /** Names of the terminals by id (the ledger shows them). */
+    async names(): Promise<Map<string, string>> {
+      return new Map((await listTerminals(deps.store)).map((t) => [String(t.id), t.name]));
+    },
+    /** The active kiosks a counter may send a sale to. */
+    async activeKiosks(): Promise<{ id: number; name: string }[]> {
+      return (await listTerminals(deps.store))
+        .filter((t) => t.role === 'quiosque' && t.status === 'ativo')
+        .map((t) => ({ id: t.id, name: t.name }));
+    },
+  };
+}
+
+export type Terminals = ReturnType<typeof createTerminals>;
+
+export function describeTerminal(terminal: Terminal): TerminalView {
+  return {
+    id: terminal.id,
+    name: terminal.name,
+    role: terminal.role,
+    navigation: navigationFor(terminal.role),
+  };
+}
