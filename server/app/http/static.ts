@@ -189,6 +189,53 @@ export function routePreloads(
 }
 
 /** Handler for everything outside /api: the built SPA with history fallback. */
+/** The file's precompressed siblings, looked up once per version of the file. */
+function variantFinder(): (found: Found) => Promise<Variant[]> {
+  const cache = new Map<string, { key: string; variants: Variant[] }>();
+  return async (found) => {
+    const key = `${found.size}:${found.mtimeMs}`;
+    const cached = cache.get(found.file);
+    if (cached?.key === key) return cached.variants;
+    const variants: Variant[] = [];
+    for (const { encoding, suffix } of VARIANTS) {
+      const file = found.file + suffix;
+      try {
+        const st = await stat(file);
+        // A sibling older than its original is left over from an earlier build: ignore it.
+        if (st.isFile() && st.mtimeMs >= found.mtimeMs) {
+          variants.push({ encoding, file, size: st.size, mtimeMs: st.mtimeMs });
+        }
+      } catch {
+        // no such variant
+      }
+    }
+    cache.set(found.file, { key, variants });
+    return variants;
+  };
+}
+
+/** A page of a few KB, compressed as the browser accepts (well under a millisecond). */
+function sendCompressed(
+  c: Context,
+  html: Buffer<ArrayBuffer>,
+  headers: Record<string, string>,
+): Response {
+  const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+  if (accepted.has('br')) {
+    headers['Content-Encoding'] = 'br';
+    return c.body(
+      brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
+      200,
+      headers,
+    );
+  }
+  if (accepted.has('gzip')) {
+    headers['Content-Encoding'] = 'gzip';
+    return c.body(gzipSync(html), 200, headers);
+  }
+  return c.body(html, 200, headers);
+}
+
 export function createStaticHandler<D>(distDir: string, options: StaticOptions<D> = {}) {
   const configuredRoot = path.resolve(distDir);
   let root: string | null = null;
@@ -205,28 +252,7 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
     }
   }
 
-  /** The file's precompressed siblings, looked up once per version of the file. */
-  const variantCache = new Map<string, { key: string; variants: Variant[] }>();
-  async function variantsOf(found: Found): Promise<Variant[]> {
-    const key = `${found.size}:${found.mtimeMs}`;
-    const cached = variantCache.get(found.file);
-    if (cached?.key === key) return cached.variants;
-    const variants: Variant[] = [];
-    for (const { encoding, suffix } of VARIANTS) {
-      const file = found.file + suffix;
-      try {
-        const st = await stat(file);
-        // A sibling older than its original is left over from an earlier build: ignore it.
-        if (st.isFile() && st.mtimeMs >= found.mtimeMs) {
-          variants.push({ encoding, file, size: st.size, mtimeMs: st.mtimeMs });
-        }
-      } catch {
-        // no such variant
-      }
-    }
-    variantCache.set(found.file, { key, variants });
-    return variants;
-  }
+  const variantsOf = variantFinder();
 
   async function send(c: Context, found: Found, cacheControl: string): Promise<Response> {
     const variants = await variantsOf(found);
@@ -303,22 +329,7 @@ export function createStaticHandler<D>(distDir: string, options: StaticOptions<D
             ),
             route,
           );
-    const html = Buffer.from(insertIntoHead(page, pageDataScript(data)));
-    const accepted = acceptedEncodings(c.req.header('accept-encoding'));
-    // A page of a few KB: compressing it costs well under a millisecond.
-    if (accepted.has('br')) {
-      headers['Content-Encoding'] = 'br';
-      return c.body(
-        brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5 } }),
-        200,
-        headers,
-      );
-    }
-    if (accepted.has('gzip')) {
-      headers['Content-Encoding'] = 'gzip';
-      return c.body(gzipSync(html), 200, headers);
-    }
-    return c.body(html, 200, headers);
+    return sendCompressed(c, Buffer.from(insertIntoHead(page, pageDataScript(data))), headers);
   }
 
   return async (c: Context): Promise<Response> => {
