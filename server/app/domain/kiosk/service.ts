@@ -3,8 +3,10 @@
  * by a browser): find a customer, register one, a customer's pending rewards, and the
  * attendant-password check. Postings go through the journal, never through this file.
  */
-import { namesPassword } from '../../http/access';
-import type { Upstream } from '../../http/proxy';
+/** The loyalty service's client (structurally `Upstream` of the proxy; see upstream/). */
+interface Upstream {
+  fetch(req: Request): Response | Promise<Response>;
+}
 
 export interface KioskServiceOptions {
   upstream: Upstream;
@@ -18,25 +20,36 @@ export interface KioskServiceOptions {
 
 export type Answer = { status: number; body: Record<string, unknown> | null };
 
+/** A 422 naming `senha_atendente`, in any error shape the service may use (as access.ts). */
+function namesPassword(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Record<string, unknown>;
+  for (const field of ['errors', 'messages']) {
+    const errs = b[field];
+    if (typeof errs === 'object' && errs !== null && 'senha_atendente' in errs) return true;
+  }
+  return false;
+}
+
 export class ServiceUnavailable extends Error {
   override name = 'ServiceUnavailable';
 }
 
-export function kioskService(o: KioskServiceOptions) {
-  const base = `${o.upstreamBaseUrl.replace(/\/+$/, '')}/api/v4/estabelecimentos/${o.establishmentId}`;
-  const timeoutMs = o.timeoutMs ?? 10_000;
+export function kioskService(options: KioskServiceOptions) {
+  const base = `${options.upstreamBaseUrl.replace(/\/+$/, '')}/api/v4/estabelecimentos/${options.establishmentId}`;
+  const timeoutMs = options.timeoutMs ?? 10_000;
 
   async function call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<Answer> {
     let res: Response;
     try {
-      res = await o.upstream.fetch(
+      res = await options.upstream.fetch(
         new Request(`${base}/${path}`, {
           method,
           headers: {
             accept: 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-            'app-token': o.appToken,
-            'access-token': o.accessToken,
+            'app-token': options.appToken,
+            'access-token': options.accessToken,
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           redirect: 'manual',
