@@ -4,6 +4,7 @@ import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { isApiError } from '@/api/errors';
 import { useLatest } from '@/hooks/use-latest';
 import { VALOR_GASTO_MAX as MAX_CENTS } from '@/api/wire';
+import { KIOSK_MESSAGES, type KioskCustomer, type StagedSale } from '@/api/contract/kiosk';
 import {
   claimSale,
   currentSale,
@@ -12,8 +13,6 @@ import {
   registerCustomer,
   stageHere,
   subscribeSales,
-  type KioskCustomer,
-  type StagedSale,
 } from './api';
 import { formatTypedPhone, Keypad, keyClass, phoneProblem } from './keypad';
 import { formatBRL } from '@/lib/money';
@@ -43,8 +42,6 @@ type Screen =
   | { name: 'exited' };
 
 const toE164 = (digits: string) => `+55${digits}`;
-/** The server's answer to too many phone lookups from this kiosk (anti-enumeration). */
-const LOOKUPS_LIMITED = 'Muitas consultas seguidas. Aguarde um minuto.';
 
 export function KioskScreen({ onExit }: { onExit: () => void }) {
   const [screen, setScreen] = useState<Screen>({ name: 'welcome' });
@@ -121,7 +118,8 @@ export function KioskScreen({ onExit }: { onExit: () => void }) {
   const fail = (err: unknown, lookup = false) => {
     setBusy(false);
     if (isApiError(err) && (err.kind === 'network' || err.kind === 'timeout')) return;
-    if (lookup && isApiError(err) && err.status === 429) return setError(LOOKUPS_LIMITED);
+    if (lookup && isApiError(err) && err.status === 429)
+      return setError(KIOSK_MESSAGES.tooManyLookups);
     if (isApiError(err)) {
       setError(
         err.fieldError('celular') ??
