@@ -14,6 +14,24 @@ import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../domain/journal/sealed'
 import { clientOf } from '../upstream/client';
 import { capturedLogger, jsonWithout, TEST_SECRET } from '../../testing/app-harness';
 import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from '../domain/kiosk/view';
+import {
+  BalanceAnswer,
+  CounterSaleAnswer,
+  ExitAnswer,
+  KioskSaleAnswer,
+  KiosksAnswer,
+} from '../../../src/api/contract/kiosk';
+
+/** The contract's schema of a kiosk endpoint's answer `data` (null: an endpoint with none). */
+function answerContract(method: string, path: string) {
+  const p = new URL(path, 'http://localhost').pathname.replace(/^\/api\/quiosque/, '');
+  if (method === 'POST' && (p === '/saldo' || p === '/cadastro')) return BalanceAnswer;
+  if (p === '/venda' || /^\/venda\/[^/]+\/resgatar$/.test(p)) return KioskSaleAnswer;
+  if (p === '/sair') return ExitAnswer;
+  if (p === '/terminais') return KiosksAnswer;
+  if (/^\/vendas(\/[^/]+(\/cancelar)?)?$/.test(p)) return CounterSaleAnswer;
+  return null;
+}
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -61,6 +79,20 @@ async function setup() {
     () => postings.stop(),
   );
   const checked: { url: string; body: string }[] = [];
+  const contracted: string[] = [];
+
+  /**
+   * Every answer that carries data (a success, or a 409 with the sale as it now is) is exactly
+   * what the contract's schema reads: parsing keeps every field and drops none.
+   */
+  async function expectContract(method: string, path: string, res: Response) {
+    const schema = answerContract(method, path);
+    if (schema === null || !(res.headers.get('content-type') ?? '').includes('json')) return;
+    const body = (await res.clone().json()) as Json;
+    if (!body.success && body.data?.venda === undefined) return;
+    expect(schema.parse(body.data), `${method} ${path} against the contract`).toEqual(body.data);
+    contracted.push(`${method} ${path}`);
+  }
 
   async function terminal(role: Role, name: string = role) {
     const { terminal: t, nonce } = await enrollDirectly(store, { name, role });
@@ -75,6 +107,7 @@ async function setup() {
         headers.set('content-type', 'application/json');
       }
       const res = await app.request(`http://localhost${path}`, { ...init, headers });
+      await expectContract(init.method ?? 'GET', path, res);
       if (kioskSide && !(res.headers.get('content-type') ?? '').includes('event-stream')) {
         const text = await res.clone().text();
         checked.push({ url: path, body: text });
@@ -125,6 +158,7 @@ async function setup() {
     compras,
     journalRows,
     checked,
+    contracted,
     expectKioskSafe,
     lines: log.lines,
     advance: (ms: number) => (clock += ms),
@@ -419,6 +453,34 @@ describe('kiosk endpoints', () => {
     expect((await json(await kiosk.request('/api/quiosque/venda'))).data.venda).toBeNull();
   });
 
+  test('a body that is not a JSON object is a 400; a bad basket line is refused at its path', async () => {
+    const s = await setup();
+    const kiosk = await s.terminal('quiosque');
+    const caixa = await s.terminal('caixa');
+    for (const body of ['{"celular":', '[]', 'null', '"+5511987654321"']) {
+      const res = await kiosk.request('/api/quiosque/saldo', { method: 'POST', body });
+      expect(res.status).toBe(400);
+      expect(await json(res)).toEqual({
+        success: false,
+        message: 'O corpo da requisição não é um JSON válido.',
+        data: {},
+      });
+    }
+    const res = await caixa.post('/api/quiosque/vendas', {
+      quiosque: kiosk.id,
+      valor_gasto: 1000,
+      itens: [{ descricao: 'Pão', valor: 1000 }, { valor: -5 }],
+      senha_atendente: '1234',
+    });
+    expect(res.status).toBe(422);
+    const body = await json(res);
+    expect(body.errors).toEqual({
+      'itens.1.valor': ['Itens inválidos: cada item tem valor em centavos (inteiro ≥ 0).'],
+    });
+    expect(body.message).toBe(body.errors['itens.1.valor'][0]);
+    expect((await json(await kiosk.request('/api/quiosque/venda'))).data.venda).toBeNull();
+  });
+
   test('leaving kiosk mode asks the attendant password; guesses lock the terminal', async () => {
     const s = await setup();
     const kiosk = await s.terminal('quiosque');
@@ -607,6 +669,7 @@ describe('kiosk endpoints', () => {
     const kiosk = await s.terminal('quiosque');
     await kiosk.post('/api/quiosque/saldo', { celular: MARIA });
     expect(s.checked.length).toBe(1);
+    expect(s.contracted).toEqual(['POST /api/quiosque/saldo']);
     expect(() => s.expectKioskSafe('{"data":{"cliente":{"cpf":"1"}}}', 'x')).toThrow();
   });
 });

@@ -1,82 +1,61 @@
 // The kiosk's own endpoints on the app server (/api/quiosque/…): never the service's routes.
-import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
+// Requests and answers are the contract's (src/api/contract/kiosk.ts), shared with the server.
 import { serverRequest } from '@/api/client';
-import { KIOSK_SALE_STATES } from '@/api/wire';
+import {
+  BalanceAnswer,
+  ExitAnswer,
+  KIOSK_EVENTS,
+  KioskSaleAnswer,
+  StagedSale,
+  type BalanceRequest,
+  type ClaimRequest,
+  type RegisterRequest,
+  type StageHereRequest,
+} from '@/api/contract/kiosk';
 
-export const KioskCustomer = lazySchema(() =>
-  z.looseObject({
-    primeiro_nome: z.nullable(z.string()),
-    celular: z.string(),
-    saldo: z.number(),
-    saldo_carencia: z.number(),
-    carencia_liberada_em: z.nullable(z.string()),
-    proximo_vencimento: z.nullable(
-      z.looseObject({ pontos: z.number(), data_validade: z.string() }),
-    ),
-    premios_pendentes: z.array(z.looseObject({ nome: z.string(), valido_ate: z.string() })),
-  }),
-);
-export type KioskCustomer = z.infer<typeof KioskCustomer>;
-
-export const SaleState = lazySchema(() => z.enum(KIOSK_SALE_STATES));
-
-export const StagedSale = lazySchema(() =>
-  z.looseObject({
-    id: z.string(),
-    estado: SaleState,
-    valor_gasto: z.number(),
-    itens: z.array(
-      z.looseObject({
-        descricao: z.optional(z.string()),
-        qtde: z.optional(z.number()),
-        valor: z.number(),
-      }),
-    ),
-    expira_em: z.string(),
-    mensagem: z.nullable(z.string()),
-    pontos: z.nullable(z.number()),
-    cliente: z.nullable(KioskCustomer),
-  }),
-);
-export type StagedSale = z.infer<typeof StagedSale>;
-
-const Balance = lazySchema(() =>
-  z.looseObject({ cadastrado: z.boolean(), cliente: z.nullable(KioskCustomer) }),
-);
-const OneSale = lazySchema(() => z.looseObject({ venda: z.nullable(StagedSale) }));
-
-export function lookupBalance(celular: string, signal?: AbortSignal) {
+export function lookupBalance(celular: BalanceRequest['celular'], signal?: AbortSignal) {
   return serverRequest({
     method: 'POST',
     path: '/api/quiosque/saldo',
-    body: { celular },
-    schema: Balance,
+    body: { celular } satisfies BalanceRequest,
+    schema: BalanceAnswer,
     signal,
   });
 }
 
-export function registerCustomer(body: { celular: string; nome?: string; consentimento: true }) {
-  return serverRequest({ method: 'POST', path: '/api/quiosque/cadastro', body, schema: Balance });
+export function registerCustomer(body: RegisterRequest) {
+  return serverRequest({
+    method: 'POST',
+    path: '/api/quiosque/cadastro',
+    body,
+    schema: BalanceAnswer,
+  });
 }
 
 export function currentSale(signal?: AbortSignal) {
-  return serverRequest({ method: 'GET', path: '/api/quiosque/venda', schema: OneSale, signal });
+  return serverRequest({
+    method: 'GET',
+    path: '/api/quiosque/venda',
+    schema: KioskSaleAnswer,
+    signal,
+  });
 }
 
-export function stageHere(body: { valor_gasto: number; senha_atendente: string }) {
-  return serverRequest({ method: 'POST', path: '/api/quiosque/venda', body, schema: OneSale });
+export function stageHere(body: StageHereRequest) {
+  return serverRequest({
+    method: 'POST',
+    path: '/api/quiosque/venda',
+    body,
+    schema: KioskSaleAnswer,
+  });
 }
 
-export function claimSale(
-  id: string,
-  body: { celular: string; nome?: string; consentimento?: boolean },
-) {
+export function claimSale(id: string, body: ClaimRequest) {
   return serverRequest({
     method: 'POST',
     path: `/api/quiosque/venda/${encodeURIComponent(id)}/resgatar`,
     body,
-    schema: OneSale,
+    schema: KioskSaleAnswer,
     timeoutMs: 30_000,
   });
 }
@@ -86,7 +65,7 @@ export function exitKiosk(senha_atendente: string) {
     method: 'POST',
     path: '/api/quiosque/sair',
     body: { senha_atendente },
-    schema: z.looseObject({ ok: z.boolean() }),
+    schema: ExitAnswer,
   });
 }
 
@@ -107,12 +86,12 @@ export function subscribeSales(handlers: {
       return null;
     }
   };
-  source.addEventListener('pronto', (e) => {
-    const parsed = OneSale.safeParse(read((e as MessageEvent<string>).data));
+  source.addEventListener(KIOSK_EVENTS.ready, (e) => {
+    const parsed = KioskSaleAnswer.safeParse(read((e as MessageEvent<string>).data));
     handlers.onOpen?.();
     if (parsed.success) handlers.onSale(parsed.data.venda);
   });
-  source.addEventListener('venda', (e) => {
+  source.addEventListener(KIOSK_EVENTS.sale, (e) => {
     const parsed = StagedSale.safeParse(read((e as MessageEvent<string>).data));
     if (parsed.success) handlers.onSale(parsed.data);
   });

@@ -9,53 +9,36 @@ import { SelectField } from '@/components/ui/field';
 import { MoneyInput } from '@/components/ui/money-input';
 import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
-import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
 import { serverRequest } from '@/api/client';
-import { KIOSK_SALE_STATES } from '@/api/wire';
+import {
+  CounterSaleAnswer,
+  KIOSK_EVENTS,
+  KiosksAnswer,
+  StagedSale,
+  type StageForKioskRequest,
+} from '@/api/contract/kiosk';
 
-// The counter's calls stay in this file: a module shared with the kiosk's own chunk would be
-// split into a chunk of its own and pull parts of the counter's entry out with it.
-const Sale = lazySchema(() =>
-  z.looseObject({
-    id: z.string(),
-    estado: z.enum(KIOSK_SALE_STATES),
-    valor_gasto: z.number(),
-    mensagem: z.nullable(z.string()),
-    pontos: z.nullable(z.number()),
-    cliente: z.nullable(
-      z.looseObject({ primeiro_nome: z.nullable(z.string()), celular: z.string() }),
-    ),
-  }),
-);
-type StagedSale = z.infer<typeof Sale>;
-const OneSale = lazySchema(() => z.looseObject({ venda: Sale }));
-const Kiosks = lazySchema(() =>
-  z.looseObject({
-    quiosques: z.array(z.looseObject({ id: z.number(), nome: z.string() })),
-  }),
-);
-
+// The counter's calls stay in this file (the kiosk screen's are in ./api.ts, in its own chunk).
 const listKiosks = (signal?: AbortSignal) =>
-  serverRequest({ method: 'GET', path: '/api/quiosque/terminais', schema: Kiosks, signal });
+  serverRequest({ method: 'GET', path: '/api/quiosque/terminais', schema: KiosksAnswer, signal });
 
-const stageForKiosk = (body: { quiosque: number; valor_gasto: number; senha_atendente: string }) =>
-  serverRequest({ method: 'POST', path: '/api/quiosque/vendas', body, schema: OneSale });
+const stageForKiosk = (body: StageForKioskRequest) =>
+  serverRequest({ method: 'POST', path: '/api/quiosque/vendas', body, schema: CounterSaleAnswer });
 
 const cancelStaged = (id: string) =>
   serverRequest({
     method: 'POST',
     path: `/api/quiosque/vendas/${encodeURIComponent(id)}/cancelar`,
     body: {},
-    schema: OneSale,
+    schema: CounterSaleAnswer,
   });
 
 /** This counter's staged sales as the server pushes them (EventSource reconnects by itself). */
 function followSales(onSale: (sale: StagedSale) => void): () => void {
   const source = new EventSource('/api/quiosque/eventos');
-  source.addEventListener('venda', (e) => {
+  source.addEventListener(KIOSK_EVENTS.sale, (e) => {
     try {
-      const parsed = Sale.safeParse(JSON.parse((e as MessageEvent<string>).data));
+      const parsed = StagedSale.safeParse(JSON.parse((e as MessageEvent<string>).data));
       if (parsed.success) onSale(parsed.data);
     } catch {
       // not a sale

@@ -60,12 +60,6 @@ export function createTerminals(deps: TerminalsDeps) {
     async names(): Promise<Map<string, string>> {
       return new Map((await listTerminals(deps.store)).map((t) => [String(t.id), t.name]));
     },
-    /** The active kiosks a counter may send a sale to. */
-    async activeKiosks(): Promise<{ id: number; name: string }[]> {
-      return (await listTerminals(deps.store))
-        .filter((t) => t.role === 'quiosque' && t.status === 'ativo')
-        .map((t) => ({ id: t.id, name: t.name }));
-    },
   };
 }
 

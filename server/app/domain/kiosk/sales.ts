@@ -14,12 +14,18 @@
  * PostgreSQL NOTIFY across replicas) by the replica that made it.
  */
 import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type * as z from 'zod/mini';
 import { createKioskSalesStore, KIOSK_SALE_CLOSED } from '../../../store';
 import type { KioskSaleRow, Store } from '../../../store';
 import { seal, unseal } from '../journal/sealed';
 import type { SealKey } from '../journal/sealed';
-import type { KioskCustomer } from './view';
-import type { KIOSK_SALE_STATES } from '../../../../src/api/wire';
+import type {
+  KioskCustomer,
+  SaleItem,
+  SaleState,
+  StagedSale as SaleView,
+} from '../../../../src/api/contract/kiosk';
 
 export const KIOSK_CHANNEL = 'kiosk_events';
 /** A staged sale not claimed within this is void. */
@@ -27,33 +33,11 @@ export const STAGED_TTL_MS = 5 * 60_000;
 /** Settled sales stay readable (counter follow-up) this long. */
 const KEEP_SETTLED_MS = 30 * 60_000;
 
-export type SaleState = (typeof KIOSK_SALE_STATES)[number];
-
-export interface SaleItem {
-  descricao?: string;
-  qtde?: number;
-  valor: number;
-}
-
 /** A staged sale as the store keeps it (the attendant password only sealed). */
 type StagedSale = KioskSaleRow;
 
-/** What a kiosk and a counter see of a staged sale (never the password). */
-export interface SaleView {
-  id: string;
-  estado: SaleState;
-  valor_gasto: number;
-  itens: SaleItem[];
-  criado_em: string;
-  expira_em: string;
-  mensagem: string | null;
-  pontos: number | null;
-  cliente: KioskCustomer | null;
-  quiosque: number;
-  balcao: number | null;
-}
-
-export function saleView(s: StagedSale): SaleView {
+/** What a kiosk and a counter see of a staged sale (never the password): the contract's. */
+export function saleView(s: StagedSale): z.input<typeof SaleView> {
   const itens = s.items === null ? [] : (JSON.parse(s.items) as SaleItem[]);
   return {
     id: s.id,
@@ -87,7 +71,7 @@ export interface StageInput {
   kioskId: number;
   counterId: number | null;
   valorGasto: number;
-  itens: SaleItem[] | null;
+  itens: readonly SaleItem[] | null;
   password: string;
 }
 
@@ -102,12 +86,12 @@ export interface SalePatch {
   state: SaleState;
   message?: string | null;
   pontos?: number | null;
-  cliente?: KioskCustomer | null;
+  cliente?: z.input<typeof KioskCustomer> | null;
 }
 
-export function createStagedSales(store: Store, o: StagedSalesOptions) {
+export function createStagedSales(store: Store, options: StagedSalesOptions) {
   const rows = createKioskSalesStore(store);
-  const ttlMs = o.ttlMs ?? STAGED_TTL_MS;
+  const ttlMs = options.ttlMs ?? STAGED_TTL_MS;
 
   async function publish(s: StagedSale | null): Promise<StagedSale | null> {
     if (s === null) return null;
@@ -149,7 +133,7 @@ export function createStagedSales(store: Store, o: StagedSalesOptions) {
         counterId: input.counterId,
         amount: input.valorGasto,
         items: input.itens === null ? null : JSON.stringify(input.itens),
-        secret: seal(o.sealKey, input.password, id),
+        secret: seal(options.sealKey, input.password, id),
         ttlMs,
       });
       if (!staged.ok) return staged;
@@ -176,7 +160,7 @@ export function createStagedSales(store: Store, o: StagedSalesOptions) {
         await sweep();
         return null;
       }
-      const password = unseal(o.sealKey, claimed.secret, s.id);
+      const password = unseal(options.sealKey, claimed.secret, s.id);
       await publish(claimed.sale);
       if (password === null) {
         // Sealed under another APP_SECRET (a replica misconfigured): nothing can be posted.
@@ -202,3 +186,36 @@ export function createStagedSales(store: Store, o: StagedSalesOptions) {
 
 export type StagedSales = ReturnType<typeof createStagedSales>;
 export type { StagedSale };
+
+/** Expires due sales every `everyMs` in the background; answers the function that stops it. */
+export function startSweeper(
+  deps: { sales: StagedSales; logger?: Logger },
+  everyMs = 1_000,
+): () => void {
+  const timer = setInterval(() => {
+    deps.sales
+      .sweep()
+      .catch((err: unknown) => deps.logger?.warn({ err: String(err) }, 'kiosk sales sweep failed'));
+  }, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Follows the changes of `terminalId`'s staged sales on the store's channel (every replica's):
+ * `onSale` gets each changed sale's view as JSON. Answers the function that stops listening.
+ */
+export function listenSales(
+  store: Store,
+  terminalId: number,
+  onSale: (json: string) => void,
+): Promise<() => Promise<void>> {
+  return store.listen(KIOSK_CHANNEL, (payload) => {
+    try {
+      const msg = JSON.parse(payload) as { to: number[]; venda: unknown };
+      if (msg.to.includes(terminalId)) onSale(JSON.stringify(msg.venda));
+    } catch {
+      // not ours
+    }
+  });
+}

@@ -2,22 +2,14 @@
  * What a kiosk may show of a customer, built on the server from the service's answers: the
  * first name, a masked phone, the balance, points in carência with their release day, the next
  * expiration and the pending rewards. Nothing else of the customer leaves for a kiosk browser
- * (no CPF, e-mail, address, birth date, full phone or history).
+ * (no CPF, e-mail, address, birth date, full phone or history). Its shape is the contract's
+ * (src/api/contract/kiosk.ts).
  */
+import type * as z from 'zod/mini';
+import type { KioskCustomer } from '../../../../src/api/contract/kiosk';
 
-export interface KioskCustomer {
-  /** First word of the name; null when the service has none ("CLIENTE DESCONHECIDO"). */
-  primeiro_nome: string | null;
-  /** `(11) 9••••-4321`. */
-  celular: string;
-  saldo: number;
-  saldo_carencia: number;
-  /** YYYY-MM-DD the points in carência count (the next day, São Paulo), or null. */
-  carencia_liberada_em: string | null;
-  /** Points expiring first and their last valid day, or null. */
-  proximo_vencimento: { pontos: number; data_validade: string } | null;
-  premios_pendentes: { nome: string; valido_ate: string }[];
-}
+/** The kiosk's view of a customer, as the server builds it. */
+type KioskCustomerView = z.input<typeof KioskCustomer>;
 
 /** Every key a kiosk answer may hold, at any depth (the privacy test walks answers with it). */
 export const KIOSK_KEYS: ReadonlySet<string> = new Set([
@@ -26,7 +18,7 @@ export const KIOSK_KEYS: ReadonlySet<string> = new Set([
   'message',
   'data',
   'errors',
-  // customer (KioskCustomer)
+  // customer (the contract's KioskCustomer)
   'cliente',
   'cadastrado',
   'primeiro_nome',
@@ -40,7 +32,7 @@ export const KIOSK_KEYS: ReadonlySet<string> = new Set([
   'premios_pendentes',
   'nome',
   'valido_ate',
-  // staged sale (SaleView)
+  // staged sale (the contract's StagedSale)
   'venda',
   'id',
   'estado',
@@ -99,7 +91,7 @@ export function nextDay(date: string): string {
  * The kiosk's view of a `clientes/buscar` answer's `data` (and the customer's pending rewards,
  * from `recompensas?status=pendente_resgate`). Reads only the fields it needs.
  */
-export function kioskCustomer(data: unknown, pendingRewards: unknown[]): KioskCustomer {
+export function kioskCustomer(data: unknown, pendingRewards: unknown[]): KioskCustomerView {
   const d = (data ?? {}) as Record<string, unknown>;
   const wallet = (d.carteira ?? {}) as Record<string, unknown>;
   const saldoCarencia = int(wallet.saldo_carencia);

@@ -1,0 +1,43 @@
+/**
+ * What the kiosk's domain functions work over: the store every replica shares, the kiosk's
+ * calls to the service, the postings journal, the staged sales and the terminal limits. The
+ * http layer builds it once (createKioskDeps) and hands it to each function.
+ */
+import type { Logger } from 'pino';
+import type { LockoutPolicy, RateWindow, Store } from '../../../store';
+import type { PostingService } from '../journal/journal';
+import { kioskSealKeyFrom } from '../journal/sealed';
+import { createStagedSales } from './sales';
+import type { StagedSales } from './sales';
+import type { KioskService } from './service';
+
+export interface KioskLimits {
+  /** The attendant-password lockout, per terminal. */
+  password: LockoutPolicy;
+  /** Phone lookups per kiosk terminal (balance, registration). */
+  kioskLookup: Omit<RateWindow, 'key'>;
+}
+
+export interface KioskSetup {
+  store: Store;
+  service: KioskService;
+  postings: Pick<PostingService, 'submit' | 'wait'>;
+  limits: KioskLimits;
+  /** HMAC key / APP_SECRET: seals a staged sale's attendant password in the store. */
+  secret: string;
+  logger?: Logger;
+  /** Staged sales (tests pass their own). */
+  sales?: StagedSales;
+}
+
+export interface KioskDeps extends Omit<KioskSetup, 'secret' | 'sales'> {
+  sales: StagedSales;
+}
+
+export function createKioskDeps(setup: KioskSetup): KioskDeps {
+  const { secret, sales, ...rest } = setup;
+  return {
+    ...rest,
+    sales: sales ?? createStagedSales(setup.store, { sealKey: kioskSealKeyFrom(secret) }),
+  };
+}
