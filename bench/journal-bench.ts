@@ -19,7 +19,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAppServer } from '../server/app/app';
 import { embeddedSandbox } from '../server/app/embedded';
-import { createPostingService } from '../server/app/domain/journal/journal';
+import { createPostingService } from '../server/app/domain/journal/service';
 import { upstreamCall } from '../server/app/upstream/client';
 import { openSandbox } from '../server/sandbox/sandbox';
 import { credentialCookieName } from '../server/app/http/access';

@@ -131,20 +131,27 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
+  const { contingencyLimits, journalLimits, startCircuit, startJournal } =
+    await import('./app/domain/journal/setup');
   const { upstreamCall } = await import('./app/upstream/client');
   try {
+    const contingency = contingencyLimits(process.env);
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
-    const circuit = startCircuit(process.env, upstreamCall(options), logger);
-    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
-    const postings = startJournal(
-      process.env,
-      store,
-      upstreamCall(options),
-      options.establishmentId,
+    const circuit = startCircuit({
+      probe: upstreamCall(options),
       logger,
-      { circuit, appSecret: secret },
-    );
+      failures: contingency.failures,
+      probeMs: contingency.probeMs,
+    });
+    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
+    const postings = startJournal({
+      store,
+      call: upstreamCall(options),
+      establishmentId: options.establishmentId,
+      logger,
+      limits: journalLimits(process.env),
+      contingency: { circuit, appSecret: secret, limits: contingency.journal },
+    });
     options = { ...options, postings };
     closeJournal = () => {
       circuit.stop();

@@ -11,7 +11,7 @@ import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
 import { kioskService } from './domain/kiosk/service';
 import { mountPostingRoutes } from './http/postings';
-import type { PostingService } from './domain/journal/journal';
+import type { PostingService } from './domain/journal/service';
 import type { Circuit } from './domain/circuit';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
 import type { Upstream } from './http/proxy';

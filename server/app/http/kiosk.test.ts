@@ -9,7 +9,7 @@ import { credentialCookieName } from './access';
 import { createAppServer } from '../app';
 import { signCredential } from '../domain/credential';
 import { embeddedSandbox } from '../embedded';
-import { createPostingService } from '../domain/journal/journal';
+import { createPostingService } from '../domain/journal/service';
 import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../domain/journal/sealed';
 import { upstreamCall } from '../upstream/client';
 import { capturedLogger, jsonWithout, TEST_SECRET } from '../../testing/app-harness';

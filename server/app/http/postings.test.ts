@@ -6,7 +6,7 @@ import { embeddedSandbox } from '../embedded';
 import type { RequestLogVars } from './request-log';
 import type { Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
-import { createPostingService } from '../domain/journal/journal';
+import { createPostingService } from '../domain/journal/service';
 import { sqliteJournal } from '../../testing/journal-support';
 import { mountPostingRoutes, type Viewer } from './postings';
 import { upstreamCall } from '../upstream/client';

@@ -21,8 +21,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
 import type { CustomerReading, JournalEntry } from '../../store';
-import { postingMessages } from '../domain/journal/journal';
-import type { PostingService } from '../domain/journal/journal';
+import { postingMessages } from '../domain/journal/messages';
+import type { PostingService } from '../domain/journal/service';
 
 export const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 export const LANCAMENTO_PATH = '/api/lancamentos/:key';

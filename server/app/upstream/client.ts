@@ -1,5 +1,5 @@
 import type { Upstream } from '../http/proxy';
-import type { UpstreamCall } from '../domain/journal/journal';
+import type { UpstreamCall } from '../domain/journal/context';
 
 export interface UpstreamCallOptions {
   upstream: Upstream;
