@@ -37,9 +37,9 @@ const boundaries = [
   {
     target: './server',
     from: './src',
-    except: ['./api/wire.ts', './api/wire-fields.ts'],
+    except: ['./api/wire.ts', './api/wire-fields.ts', './api/contract'],
     message:
-      'Server code never imports the browser app; the wire constants both sides share live in src/api/wire.ts and src/api/wire-fields.ts.',
+      'Server code never imports the browser app; the wire constants both sides share live in src/api/wire.ts and src/api/wire-fields.ts, the app server API contract in src/api/contract/.',
   },
 ];
 

@@ -10,7 +10,7 @@ import type { AccessLimits, AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
 import { kioskService } from './domain/kiosk/service';
-import { mountPostingRoutes } from './http/postings';
+import { postingRoutes } from './http/postings';
 import type { PostingService } from './domain/journal/service';
 import type { Circuit } from './domain/circuit';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
@@ -144,17 +144,22 @@ export function createAppServer(o: AppServerOptions): AppServer {
     );
   }
   if (o.postings) {
-    mountPostingRoutes(app, {
-      service: o.postings,
-      establishmentId: o.establishmentId,
-      maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
-      viewerOf: (c) => {
-        const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
-        return t === null ? null : { terminalId: String(t.id), role: t.role };
-      },
-      terminalNames: async () =>
-        new Map((await listTerminals(o.store)).map((t) => [String(t.id), t.name])),
-    });
+    // Mounted here, after the access checks above and before the proxy below: a sub-app's
+    // routes take their place in this app's order when mounted.
+    app.route(
+      '/',
+      postingRoutes({
+        service: o.postings,
+        establishmentId: o.establishmentId,
+        maxBodyBytes: o.maxBodyBytes ?? 1024 * 1024,
+        viewerOf: (c) => {
+          const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
+          return t === null ? null : { terminalId: String(t.id), role: t.role };
+        },
+        terminalNames: async () =>
+          new Map((await listTerminals(o.store)).map((t) => [String(t.id), t.name])),
+      }),
+    );
   }
 
   if (o.postings) {
