@@ -16,7 +16,7 @@ export const LANCAMENTO_KINDS = ['pontos', 'premio'] as const;
  * `premio`; its `valor_gasto` is 0 and `pontos` null); a server from before hand-overs sends
  * neither field: a points posting.
  */
-export const Lancamento = lazySchema(() =>
+export const Lancamento = /* @__PURE__ */ lazySchema(() =>
   z.object({
     chave: z.string(),
     tipo: z.pipe(
@@ -73,7 +73,7 @@ export type Lancamento = z.infer<typeof Lancamento>;
 export type LancamentoWire = z.input<typeof Lancamento>;
 
 /** The shift ledger (`data` of `GET /api/lancamentos?de&ate[&terminal]`). */
-export const Ledger = lazySchema(() =>
+export const Ledger = /* @__PURE__ */ lazySchema(() =>
   z.object({
     /** Newest first, the unsettled postings of earlier days on top. */
     lancamentos: z.array(Lancamento),
@@ -87,7 +87,7 @@ export type Ledger = z.infer<typeof Ledger>;
 export type LedgerWire = z.input<typeof Ledger>;
 
 /** Contingency as the counter shows it (`data` of `GET /api/contingencia`). */
-export const Contingency = lazySchema(() =>
+export const Contingency = /* @__PURE__ */ lazySchema(() =>
   z.object({
     /** The service is unreachable: sales are kept, to be delivered when it returns. */
     contingencia: z.boolean(),
@@ -109,13 +109,15 @@ export type Contingency = z.infer<typeof Contingency>;
 export type ContingencyWire = z.input<typeof Contingency>;
 
 /** `data` of the 503 of `pontuar` when the service is down and no more sales may be kept. */
-export const ContingencyFull = lazySchema(() => z.object({ limite_contingencia: z.literal(true) }));
+export const ContingencyFull = /* @__PURE__ */ lazySchema(() =>
+  z.object({ limite_contingencia: z.literal(true) }),
+);
 export type ContingencyFullWire = z.input<typeof ContingencyFull>;
 
 const PASSWORD_MESSAGE = 'Informe a senha do atendente.';
 
 /** The body of `POST /api/lancamentos/{chave}/reenviar`: the corrected attendant password. */
-export const ResendBody = lazySchema(() =>
+export const ResendBody = /* @__PURE__ */ lazySchema(() =>
   z.object({
     senha_atendente: z
       .string({ error: PASSWORD_MESSAGE })
@@ -144,7 +146,7 @@ const instant = () =>
  * The query of the shift ledger: the period `[de, ate)` (ISO 8601, at most 31 days) and,
  * for a manager, one terminal's id (absent or blank: every terminal the role sees).
  */
-export const LedgerQuery = lazySchema(() =>
+export const LedgerQuery = /* @__PURE__ */ lazySchema(() =>
   z
     .object({
       de: instant(),
@@ -177,6 +179,6 @@ export type LedgerQuery = z.input<typeof LedgerQuery>;
  * The query of `GET /api/lancamentos/{chave}`: `esperar`, seconds the server may hold the
  * answer while the posting is in flight (anything but a positive number: not at all).
  */
-export const LancamentoQuery = lazySchema(() =>
+export const LancamentoQuery = /* @__PURE__ */ lazySchema(() =>
   z.object({ esperar: z.catch(z.coerce.number(), 0) }),
 );

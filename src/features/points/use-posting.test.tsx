@@ -96,6 +96,7 @@ const lancamento = (chave: string, over: Record<string, unknown> = {}) => ({
   nome: 'Maria',
   pontos: 25,
   conferido: false,
+  guardado: false,
   resposta: { status: 200, corpo: ok(answer) },
   cliente: null,
   ...over,
