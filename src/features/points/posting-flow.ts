@@ -11,7 +11,7 @@ import { ApiError, isApiError, toApiError } from '@/api/errors';
 import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
 import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
-import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/use-posting';
+import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/posting-types';
 
 export function snapshotOf(customer: Customer | null): Snapshot {
   if (!customer) return null;
