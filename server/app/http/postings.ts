@@ -34,6 +34,7 @@ import { validate } from './validate';
 import { contingencyData, ledgerData, toLancamento } from '../domain/journal/answers';
 import { postingMessages } from '../domain/journal/messages';
 import type { JournalEntry, PostingService } from '../domain/journal/service';
+import type { SubmitResult } from '../domain/journal/submit';
 
 const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 const LANCAMENTO_PATH = '/api/lancamentos/:key';
@@ -110,6 +111,41 @@ async function jsonObject(c: Context, maxBytes: number): Promise<object | Respon
   return body;
 }
 
+/** The answer to `pontuar`: what the journal made of the sale. */
+function submitted(
+  c: Context<{ Variables: PostingVars }>,
+  result: SubmitResult,
+  viewer: Viewer | null,
+): Response {
+  if (result.kind === 'full') {
+    // Nothing journaled, nothing sent: `limite_contingencia` tells the counter so.
+    const data: ContingencyFullWire = { limite_contingencia: true };
+    return c.json({ success: false, message: result.message, data }, 503);
+  }
+  // The journal's own refusals and the service's refusal of the customer's read: nothing was
+  // journaled and the password was never sent, so no verdict on it.
+  if (result.kind === 'invalid') {
+    c.set('noVerdict', true);
+    const errors = result.errors ? { errors: result.errors } : {};
+    return c.json({ success: false, message: result.message, data: {}, ...errors }, 422);
+  }
+  if (result.kind === 'refused') {
+    c.set('noVerdict', true);
+    return relayed(c, result.body, result.status);
+  }
+  const e = result.entry;
+  // Another terminal's key: that sale is not this one's to read (nor to post again).
+  if (!mayView(viewer, e)) {
+    c.set('noVerdict', true);
+    return invalidKey(c);
+  }
+  const settled = e.state === 'lançado' || e.state === 'recusado';
+  if (settled && e.answerStatus !== null && e.answerBody !== null) {
+    return relayed(c, e.answerBody, e.answerStatus);
+  }
+  return answer(c, e, 202);
+}
+
 export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: PostingVars }> {
   const { service, establishmentId } = options;
   const viewerOf = options.viewerOf ?? (() => null);
@@ -141,33 +177,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
       requestId: c.req.header('x-request-id') ?? randomUUID(),
       body,
     });
-    if (result.kind === 'full') {
-      // Nothing journaled, nothing sent: `limite_contingencia` tells the counter so.
-      const data: ContingencyFullWire = { limite_contingencia: true };
-      return c.json({ success: false, message: result.message, data }, 503);
-    }
-    // The journal's own refusals and the service's refusal of the customer's read: nothing was
-    // journaled and the password was never sent, so no verdict on it.
-    if (result.kind === 'invalid') {
-      c.set('noVerdict', true);
-      const errors = result.errors ? { errors: result.errors } : {};
-      return c.json({ success: false, message: result.message, data: {}, ...errors }, 422);
-    }
-    if (result.kind === 'refused') {
-      c.set('noVerdict', true);
-      return relayed(c, result.body, result.status);
-    }
-    const e = result.entry;
-    // Another terminal's key: that sale is not this one's to read (nor to post again).
-    if (!mayView(viewerOf(c), e)) {
-      c.set('noVerdict', true);
-      return invalidKey(c);
-    }
-    const settled = e.state === 'lançado' || e.state === 'recusado';
-    if (settled && e.answerStatus !== null && e.answerBody !== null) {
-      return relayed(c, e.answerBody, e.answerStatus);
-    }
-    return answer(c, e, 202);
+    return submitted(c, result, viewerOf(c));
   });
 
   app.get(
