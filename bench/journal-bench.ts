@@ -19,10 +19,10 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createAppServer } from '../server/app/app';
 import { embeddedSandbox } from '../server/app/embedded';
-import { createPostingService } from '../server/app/domain/journal/journal';
+import { createPostingService } from '../server/app/domain/journal/service';
 import { clientOf } from '../server/app/upstream/client';
 import { openSandbox } from '../server/sandbox/sandbox';
-import { credentialCookieName } from '../server/app/http/access';
+import { credentialCookieName } from '../server/app/http/access/terminal';
 import { signCredential } from '../server/app/domain/credential';
 import { createJournalStore, enrollDirectly, openStore } from '../server/store';
 

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import path from 'node:path';
-import { credentialCookieName } from '../server/app/http/access';
+import { credentialCookieName } from '../server/app/http/access/terminal';
 import { createAppServer } from '../server/app/app';
 import { signCredential } from '../server/app/domain/credential';
 import { embeddedSandbox } from '../server/app/embedded';

@@ -134,7 +134,7 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
     const errors = await boundaryErrors(
       'server/app/upstream/fixture.ts',
       [
-        "import { isSettled } from '../domain/journal/journal';",
+        "import { isSettled } from '../domain/journal/ledger';",
         "import { fail } from '../http/envelope';",
         "import { openStore } from '../../store';",
         'export const x = [isSettled, fail, openStore];',
@@ -151,7 +151,7 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
   test('the store importing the app server, or production code importing test support, fails', async () => {
     const store = await boundaryErrors(
       'server/store/fixture.ts',
-      "import { isSettled } from '../app/domain/journal/journal';\nexport const x = isSettled;\n",
+      "import { isSettled } from '../app/domain/journal/ledger';\nexport const x = isSettled;\n",
     );
     expect(store).toEqual([expect.stringMatching(/The store never imports the app server/)]);
     const testing = await boundaryErrors(

@@ -1,7 +1,7 @@
 /**
  * Starts the app server: `npm start` (after `vite build`) or `npm run serve`.
  * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
- * the live service. The variables are listed in the README's configuration table.
+ * the live service. See server/README-server.md for the variables.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -131,20 +131,27 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
+  const { contingencyLimits, journalLimits, startCircuit, startJournal } =
+    await import('./app/domain/journal/setup');
   const { clientOf } = await import('./app/upstream/client');
   try {
+    const contingency = contingencyLimits(process.env);
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
-    const circuit = startCircuit(process.env, clientOf(options).call, logger);
-    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
-    const postings = startJournal(
-      process.env,
-      store,
-      clientOf(options).call,
-      options.establishmentId,
+    const circuit = startCircuit({
+      probe: clientOf(options).call,
       logger,
-      { circuit, appSecret: secret },
-    );
+      failures: contingency.failures,
+      probeMs: contingency.probeMs,
+    });
+    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
+    const postings = startJournal({
+      store,
+      call: clientOf(options).call,
+      establishmentId: options.establishmentId,
+      logger,
+      limits: journalLimits(process.env),
+      contingency: { circuit, appSecret: secret, limits: contingency.journal },
+    });
     options = { ...options, postings };
     closeJournal = () => {
       circuit.stop();

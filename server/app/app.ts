@@ -13,14 +13,14 @@ import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
 import { createTerminals } from './domain/access/terminals';
 import { createForwarder } from './domain/forward';
-import type { PostingService } from './domain/journal/journal';
+import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
 import { createAccess } from './http/access';
 import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
 import { pageRenderer } from './http/page-render';
-import { mountPostingRoutes } from './http/postings';
+import { postingRoutes } from './http/postings';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
 import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
@@ -31,8 +31,6 @@ import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
 import type { Fetcher } from './upstream/client';
 
-export type { Fetcher as Upstream } from './upstream/client';
-export type { ConfigData } from './http/terminals';
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
@@ -131,16 +129,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
     );
   }
   if (options.postings) {
-    mountPostingRoutes(app, {
-      service: options.postings,
-      establishmentId: options.establishmentId,
-      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-      viewerOf: (c) => {
-        const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
-        return t === null ? null : { terminalId: String(t.id), role: t.role };
-      },
-      terminalNames: () => terminals.names(),
-    });
+    // Mounted here, after the access checks above and before the proxy below: a sub-app's
+    // routes take their place in this app's order when mounted.
+    app.route(
+      '/',
+      postingRoutes({
+        service: options.postings,
+        establishmentId: options.establishmentId,
+        maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
+        viewerOf: (c) => {
+          const t = (c.get('terminal') as AccessVars['terminal']) ?? null;
+          return t === null ? null : { terminalId: String(t.id), role: t.role };
+        },
+        terminalNames: () => terminals.names(),
+      }),
+    );
   }
 
   if (options.postings) {

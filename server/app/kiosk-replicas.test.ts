@@ -21,7 +21,7 @@ import {
   startSandbox,
 } from '../testing/processes';
 import type { RunningProcess } from '../testing/processes';
-import { credentialCookieName } from './http/access';
+import { credentialCookieName } from './http/access/terminal';
 import { signCredential } from './domain/credential';
 import { jsonWithout } from '../testing/app-harness';
 

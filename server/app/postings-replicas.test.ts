@@ -20,7 +20,7 @@ import {
   startSandbox,
 } from '../testing/processes';
 import type { RunningProcess } from '../testing/processes';
-import { credentialCookieName } from './http/access';
+import { credentialCookieName } from './http/access/terminal';
 import { signCredential } from './domain/credential';
 
 const suite = postgresSuite();

@@ -5,8 +5,9 @@ import pino from 'pino';
 import { enrollDirectly, openStore } from '../store';
 import type { Role, Store } from '../store';
 import { createAppServer } from '../app/app';
-import type { AppServer, AppServerOptions, Upstream } from '../app/app';
-import { credentialCookieName } from '../app/http/access';
+import type { AppServer, AppServerOptions } from '../app/app';
+import type { Fetcher as Upstream } from '../app/upstream/client';
+import { credentialCookieName } from '../app/http/access/terminal';
 import { signCredential } from '../app/domain/credential';
 
 /**

@@ -1,6 +1,6 @@
 /** Test support for the journal: its store on a fresh in-memory SQLite, and a scriptable upstream. */
 import { createJournalStore, openStore } from '../store';
-import type { UpstreamCall } from '../app/domain/journal/journal';
+import type { UpstreamCall } from '../app/domain/journal/context';
 
 export async function sqliteJournal() {
   const store = await openStore({ sqlitePath: ':memory:' });

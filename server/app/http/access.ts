@@ -12,7 +12,6 @@ import { routeOperation } from './access/operation';
 import { terminalAccess } from './access/terminal';
 
 export type { AccessVars } from './access/terminal';
-export { credentialCookieName } from './access/terminal';
 export { portugueseDuration } from '../domain/access/limits';
 
 export interface AccessDeps {

@@ -6,11 +6,12 @@ import { embeddedSandbox } from '../embedded';
 import type { RequestLogVars } from './request-log';
 import type { Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
-import { createPostingService } from '../domain/journal/journal';
+import { createPostingService } from '../domain/journal/service';
 import { sqliteJournal } from '../../testing/journal-support';
-import { mountPostingRoutes, type Viewer } from './postings';
+import { postingRoutes, type Viewer } from './postings';
 import { clientOf } from '../upstream/client';
 import { sealKeyFrom } from '../domain/journal/sealed';
+import { Contingency, Lancamento, Ledger } from '../../../src/api/contract/postings';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -283,7 +284,7 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
       establishmentId: 1,
     });
     const app = new Hono<{ Variables: RequestLogVars }>();
-    mountPostingRoutes(app, {
+    const routes = postingRoutes({
       service,
       establishmentId: 1,
       maxBodyBytes: 1024 * 1024,
@@ -298,6 +299,7 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
           ['3', 'Gerência'],
         ]),
     });
+    app.route('/', routes);
     closers.push(
       () => sandbox.close(),
       journal.close,
@@ -502,5 +504,45 @@ describe('contingency over HTTP', () => {
     expect((await post('reenviar', { senha_atendente: '1234' })).status).toBe(200);
     await expect.poll(async () => (await state()).estado).toBe('lançado');
     expect((await post('descartar', {})).status).toBe(409);
+  });
+
+  test('every answer is what the contract says, field for field (the browser parses it with it)', async () => {
+    const { app, pontuar, json } = await contingencySetup('gerente');
+    const kept = await json(await pontuar(sale('+5511955554004')));
+    expect(kept.status).toBe(202);
+    // Parsed by the browser's schema, nothing added, dropped or changed (tipo and premio are
+    // the server's own: a points posting).
+    expect(Lancamento.parse(kept.body.data)).toEqual(kept.body.data);
+    expect(kept.body.data).toMatchObject({ tipo: 'pontos', premio: null, guardado: true });
+    const key = kept.body.data.chave as string;
+    const one = await json(await app.request(`/api/lancamentos/${key}`));
+    expect(Lancamento.parse(one.body.data)).toEqual(one.body.data);
+    const from = new Date(Date.now() - 3_600_000).toISOString();
+    const to = new Date(Date.now() + 3_600_000).toISOString();
+    const ledger = await json(await app.request(`/api/lancamentos?de=${from}&ate=${to}`));
+    expect(ledger.body.data.lancamentos).toHaveLength(1);
+    expect(Ledger.parse(ledger.body.data)).toEqual(ledger.body.data);
+    const status = await json(await app.request('/api/contingencia'));
+    expect(Contingency.parse(status.body.data)).toEqual(status.body.data);
+  });
+
+  test('a resend whose body is no JSON object is refused on the password, like an empty one', async () => {
+    const { app, json } = await contingencySetup('gerente');
+    for (const body of ['{', 'null', '[]', '"1234"', '{"a":' + '['.repeat(5_000)]) {
+      const res = await json(
+        await app.request(`/api/lancamentos/${randomUUID()}/reenviar`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body,
+        }),
+      );
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        success: false,
+        message: 'Informe a senha do atendente.',
+        data: {},
+        errors: { senha_atendente: ['Informe a senha do atendente.'] },
+      });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { PostingService } from '../domain/journal/journal';
+import type { PostingService } from '../domain/journal/service';
 import { loggablePath } from './request-log';
 import {
   ACCESS_TOKEN,

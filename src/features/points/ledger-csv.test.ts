@@ -7,6 +7,8 @@ import { LEDGER_CSV_COLUMNS, ledgerCsvFilename } from './ledger-csv';
 function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     chave: '8f6c2a3e-0000-4000-8000-000000000001',
+    tipo: 'pontos',
+    premio: null,
     estado: 'lançado',
     motivo: null,
     valor_gasto: 123456,
@@ -22,7 +24,9 @@ function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
       saldo_carencia: 0,
       compras: 1,
     },
+    guardado: false,
     criado_em: new Date(2026, 10, 23, 9, 5, 30).toISOString(),
+    atualizado_em: new Date(2026, 10, 23, 9, 5, 31).toISOString(),
     terminal: '3',
     terminal_nome: 'Caixa 1',
     ...overrides,

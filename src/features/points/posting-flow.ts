@@ -8,14 +8,10 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { Customer, PointsResult } from '@/api/schemas';
 import { REWARD_CATEGORIES } from '@/api/wire';
 import { ApiError, isApiError, toApiError } from '@/api/errors';
-import {
-  afterPosted,
-  fetchLancamento,
-  postPoints,
-  type Lancamento,
-} from '@/features/points/api/post-points';
+import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
+import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
 import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
-import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/use-posting';
+import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/posting-types';
 
 export function snapshotOf(customer: Customer | null): Snapshot {
   if (!customer) return null;
@@ -82,8 +78,7 @@ function postedFrom(sale: PendingSale, l: Lancamento): Posted {
 }
 
 /** The service is down and no more sales may be kept: nothing was journaled or sent. */
-const keptLimit = (error: ApiError) =>
-  (error.data as { limite_contingencia?: unknown } | null)?.limite_contingencia === true;
+const keptLimit = (error: ApiError) => ContingencyFull.safeParse(error.data).success;
 
 type Outcome = { done: false } | { done: true; error: ApiError | null };
 

@@ -10,7 +10,8 @@ import { createQueryClient } from '@/api/query-client';
 import type { PostPointsBody } from '@/api/requests';
 import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
-import { usePosting, type PostingDeps } from './use-posting';
+import type { PostingDeps } from './posting-types';
+import { usePosting } from './use-posting';
 
 const flowLoads = vi.hoisted(() => ({ failures: 0 }));
 vi.mock('./posting-flow', async (importOriginal) => {

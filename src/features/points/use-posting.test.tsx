@@ -9,7 +9,8 @@ import type { PostPointsBody } from '@/api/requests';
 import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon, snapshotOf } from './posting-flow';
-import { usePosting, type PostingDeps, type RereadTarget } from './use-posting';
+import type { PostingDeps, RereadTarget } from './posting-types';
+import { usePosting } from './use-posting';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -96,6 +97,7 @@ const lancamento = (chave: string, over: Record<string, unknown> = {}) => ({
   nome: 'Maria',
   pontos: 25,
   conferido: false,
+  guardado: false,
   resposta: { status: 200, corpo: ok(answer) },
   cliente: null,
   ...over,

@@ -5,11 +5,9 @@
 // following the pending sale; tabs coordinate through a Web Lock per sale id.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import { ApiError } from '@/api/errors';
 import { useLatest } from '@/hooks/use-latest';
-import type { Kept } from '@/features/points/kept';
 import {
   clearPendingSale,
   loadPendingSale,
@@ -17,55 +15,7 @@ import {
   type PendingSale,
 } from '@/features/points/pending-sale';
 import type { createPostingFlow } from '@/features/points/posting-flow';
-
-/** What the counter knew of the customer just before posting (null: not registered yet). */
-export type Snapshot = PendingSale['before'];
-
-/** Who to re-read: the customer's id when known, else the phone sent for a new customer. */
-export type RereadTarget = { id_cliente: number } | { celular: string };
-
-export type Posted = {
-  /** The sale id (Idempotency-Key). */
-  saleId: string;
-  id_cliente: number;
-  id_ponto: number | null;
-  saldo_atual: number;
-  saldo_carencia: number;
-  valor: number;
-  at: Date;
-  /** true when the result was learned from the server's journal after the answer was lost. */
-  verified: boolean;
-  rewards:
-    | { state: 'checking' }
-    | { state: 'done'; count: number; names: string[] }
-    | { state: 'unknown' };
-};
-
-export type Phase =
-  | { name: 'editing' }
-  /** Kept for later delivery (the service is unavailable); followed until it settles. */
-  | { name: 'kept'; kept: Kept }
-  | { name: 'sending' }
-  | { name: 'failed'; error: ApiError }
-  /** The service's answer was lost; the server is checking the customer. */
-  | { name: 'verifying' }
-  /** The server cannot tell yet; it checks again by itself. Never post again meanwhile. */
-  | { name: 'unknown'; reason: string | null }
-  /** Our own server cannot be reached to learn the result; retried by itself. */
-  | { name: 'verify-failed'; error: ApiError }
-  | { name: 'not-posted'; reason: string | null }
-  | { name: 'posted'; posted: Posted };
-
-export type PostingDeps = {
-  /** A fresh read (never from cache) of the sale's customer. */
-  reread: (target: RereadTarget) => Promise<Customer | null>;
-  /** Names of the customer's newest `count` rewards. */
-  newestRewardNames: (id_cliente: number, count: number) => Promise<string[]>;
-  /** The service refused the attendant password. */
-  onPasswordRejected: () => void;
-  /** The posting is known to have landed (answered, or learned from the journal). */
-  onPosted?: (posted: Posted) => void;
-};
+import type { Phase, PostingDeps, Snapshot } from '@/features/points/posting-types';
 
 /** While one of these, the post button must not send. */
 export function postingBusy(phase: Phase): boolean {

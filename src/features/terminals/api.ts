@@ -1,12 +1,13 @@
 import { serverRequest } from '@/api/client';
-import { EnrollAnswer } from '@/api/contract/terminals';
+import type * as z from 'zod/mini';
+import { EnrollAnswer, type EnrollRequest } from '@/api/contract/terminals';
 
 /** Redeems a manager's one-time code; the answer sets this browser's credential cookie. */
 export function enrollTerminal(codigo: string): Promise<EnrollAnswer> {
   return serverRequest({
     method: 'POST',
     path: '/api/terminal/registrar',
-    body: { codigo },
+    body: { codigo } satisfies z.input<typeof EnrollRequest>,
     schema: EnrollAnswer,
   });
 }

@@ -6,11 +6,11 @@
 import type * as z from 'zod/mini';
 import type { Terminal as TerminalAnswer } from '../../../../src/api/contract/terminals';
 import { activeTerminal, enrollDirectly, listTerminals, redeemCode } from '../../../store';
-import type { Role, Store, Terminal } from '../../../store';
+import type { Store, Terminal } from '../../../store';
 import { credentialVerifier, signCredential } from '../credential';
 import { navigationFor } from '../operations';
 
-export type { Role, Terminal };
+export type { Terminal };
 
 /** A terminal as the browser is told of it (`/api/config`, enrollment): the contract's. */
 export type TerminalView = z.input<typeof TerminalAnswer>;

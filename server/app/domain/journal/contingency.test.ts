@@ -15,8 +15,9 @@ import {
   type PgCluster,
 } from '../../../testing/pg-cluster';
 import { createCircuit } from '../../upstream/circuit';
-import { createPostingService, postingMessages } from './journal';
-import type { PostingService, PostingServiceOptions } from './journal';
+import type { PostingServiceOptions } from './context';
+import { postingMessages } from './messages';
+import { createPostingService, type PostingService } from './service';
 import { sealKeyFrom, seal, unseal } from './sealed';
 import { scriptedUpstream } from '../../../testing/journal-support';
 

@@ -1,13 +1,15 @@
 /**
- * The postings journal for server/main.ts: the service over the app server's store, with
- * limits from JOURNAL_* variables, and contingency (the upstream circuit, kept sales) from
- * CONTINGENCY_* variables.
+ * The postings journal for server/main.ts: the service over the app server's store, and the
+ * upstream circuit of contingency. `startJournal` and `startCircuit` take options already read;
+ * `journalLimits` (JOURNAL_* variables) and `contingencyLimits` (CONTINGENCY_* variables) read
+ * them from the environment until config.ts does.
  */
 import type { Logger } from 'pino';
 import { createJournalStore, type Store } from '../../../store';
 import { createCircuit, type Circuit } from '../../upstream/circuit';
-import { createPostingService, type PostingServiceOptions, type UpstreamCall } from './journal';
+import type { PostingServiceOptions, UpstreamCall } from './context';
 import { sealKeyFrom } from './sealed';
+import { createPostingService, type PostingService } from './service';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -71,12 +73,19 @@ export function contingencyLimits(env: Env): {
  * The upstream circuit: `probe` is a light request to the service (a customer lookup) sent
  * straight, not through the circuit's own accounting.
  */
-export function startCircuit(env: Env, probe: UpstreamCall, logger: Logger): Circuit {
-  const c = contingencyLimits(env);
+export function startCircuit(options: {
+  probe: UpstreamCall;
+  logger: Logger;
+  /** Failures in a row that open it (see circuit.ts for the default). */
+  failures?: number;
+  /** Interval of the probe while open (see circuit.ts for the default). */
+  probeMs?: number;
+}): Circuit {
+  const { probe } = options;
   return createCircuit({
-    failures: c.failures,
-    probeMs: c.probeMs,
-    logger,
+    failures: options.failures,
+    probeMs: options.probeMs,
+    logger: options.logger,
     async probe() {
       const controller = new AbortController();
       const t = setTimeout(() => controller.abort(), 5_000);
@@ -91,28 +100,37 @@ export function startCircuit(env: Env, probe: UpstreamCall, logger: Logger): Cir
   });
 }
 
+export interface JournalSetup {
+  store: Store;
+  call: UpstreamCall;
+  establishmentId: number;
+  logger: Logger;
+  /** The journal's limits (from `journalLimits`); defaults where absent. */
+  limits?: Partial<PostingServiceOptions>;
+  /** Contingency: the circuit, APP_SECRET (seals kept sales) and its limits (`contingencyLimits`). */
+  contingency?: {
+    circuit: Circuit | null;
+    appSecret: string;
+    limits?: Partial<PostingServiceOptions>;
+  } | null;
+}
+
 /** Starts the journal's service (and its sweep) over the app server's store. */
-export function startJournal(
-  env: Env,
-  store: Store,
-  call: UpstreamCall,
-  establishmentId: number,
-  logger: Logger,
-  contingency: { circuit: Circuit | null; appSecret: string } | null = null,
-) {
+export function startJournal(deps: JournalSetup): PostingService {
+  const { store, contingency = null } = deps;
   const service = createPostingService({
     store: createJournalStore(store),
-    call,
-    establishmentId,
-    logger,
+    call: deps.call,
+    establishmentId: deps.establishmentId,
+    logger: deps.logger,
     now: () => store.now(),
-    ...journalLimits(env),
+    ...deps.limits,
     ...(contingency === null
       ? {}
       : {
           circuit: contingency.circuit,
           sealKey: sealKeyFrom(contingency.appSecret),
-          ...contingencyLimits(env).journal,
+          ...contingency.limits,
         }),
   });
   service.start();

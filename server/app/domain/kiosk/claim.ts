@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JournalEntry } from '../../../store';
 import { backoffMs } from '../journal/backoff';
-import type { PostingService } from '../journal/journal';
+import type { PostingService } from '../journal/service';
 import { logConsent, readCustomer } from './customer';
 import type { KioskDeps } from './deps';
 import { ServiceUnavailable } from './service';

@@ -4,7 +4,7 @@
  */
 import type * as z from 'zod/mini';
 import type { KioskCustomer } from '../../../../src/api/contract/kiosk';
-import { readCustomer as readPosted } from '../journal/journal';
+import { readCustomer as readPosted } from '../journal/readings';
 import { countLookup } from './access';
 import type { KioskDeps } from './deps';
 import { ServiceUnavailable } from './service';

@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { LockoutPolicy, RateWindow, Store } from '../../../store';
-import type { PostingService } from '../journal/journal';
+import type { PostingService } from '../journal/service';
 import { kioskSealKeyFrom } from '../journal/sealed';
 import { createStagedSales } from './sales';
 import type { StagedSales } from './sales';

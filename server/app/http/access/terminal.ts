@@ -11,6 +11,7 @@ import { describeTerminal } from '../../domain/access/terminals';
 import type { Terminal, TerminalView, Terminals } from '../../domain/access/terminals';
 import { roleMay } from '../../domain/operations';
 import type { Operation } from '../../domain/operations';
+import { EnrollRequest } from '../../../../src/api/contract/terminals';
 import { fail, messages } from '../envelope';
 import type { RequestLogVars } from '../request-log';
 
@@ -113,12 +114,12 @@ export function terminalAccess(deps: TerminalAccessDeps) {
         await deps.limits.refundEnrollment(address);
         return fail(c, 400, messages.badJson);
       }
-      const code = (body as { codigo?: unknown } | null)?.codigo;
-      if (typeof code !== 'string' || code.trim() === '') {
+      const request = EnrollRequest.safeParse(body);
+      if (!request.success || request.data.codigo.trim() === '') {
         await deps.limits.refundEnrollment(address);
         return invalidCode(c, messages.codeMissing);
       }
-      const redeemed = await deps.terminals.redeem(code);
+      const redeemed = await deps.terminals.redeem(request.data.codigo);
       if (redeemed === null) return invalidCode(c, messages.codeInvalid);
       await deps.limits.enrollmentSucceeded(address);
       setCredential(c, redeemed.credential);

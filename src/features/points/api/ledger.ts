@@ -1,26 +1,14 @@
 // The shift ledger: the postings of a day, from the app server's journal. A cashier's terminal
 // reads its own; a manager's every terminal's, or one (the server decides, by the terminal's
 // role, and lists the terminals only to a manager).
-import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
 import { serverRequest } from '@/api/client';
-import { Lancamento } from '@/features/points/api/post-points';
+import {
+  Lancamento,
+  Ledger,
+  type LedgerQuery as LedgerParams,
+  type ResendBody,
+} from '@/api/contract/postings';
 
-export const Ledger = lazySchema(() =>
-  z.looseObject({
-    lancamentos: z.array(
-      z.extend(Lancamento, {
-        criado_em: z.string(),
-        terminal: z.nullable(z.string()),
-        terminal_nome: z.nullable(z.string()),
-      }),
-    ),
-    truncado: z.boolean(),
-    /** The terminals a manager may filter by (empty for a cashier). */
-    terminais: z.array(z.looseObject({ id: z.string(), nome: z.string() })),
-  }),
-);
-export type Ledger = z.infer<typeof Ledger>;
 export type LedgerEntry = Ledger['lancamentos'][number];
 
 export interface LedgerQuery {
@@ -35,14 +23,15 @@ export function fetchLedger(q: LedgerQuery, signal?: AbortSignal): Promise<Ledge
   const [year, month, date] = q.day.split('-').map(Number) as [number, number, number];
   const from = new Date(year, month - 1, date);
   const to = new Date(year, month - 1, date + 1);
+  const query: LedgerParams = {
+    de: from.toISOString(),
+    ate: to.toISOString(),
+    ...(q.terminal === null ? {} : { terminal: q.terminal }),
+  };
   return serverRequest({
     method: 'GET',
     path: '/api/lancamentos',
-    query: {
-      de: from.toISOString(),
-      ate: to.toISOString(),
-      ...(q.terminal === null ? {} : { terminal: q.terminal }),
-    },
+    query,
     schema: Ledger,
     signal,
   });
@@ -58,10 +47,12 @@ export function decideKept(
   signal?: AbortSignal,
 ): Promise<Lancamento> {
   const action = decision === 'discard' ? 'descartar' : 'reenviar';
+  const resend: ResendBody | null =
+    decision === 'discard' ? null : { senha_atendente: decision.resend };
   return serverRequest({
     method: 'POST',
     path: `/api/lancamentos/${encodeURIComponent(chave)}/${action}`,
-    body: decision === 'discard' ? {} : { senha_atendente: decision.resend },
+    body: resend ?? {},
     schema: Lancamento,
     signal,
   });

@@ -122,13 +122,18 @@ const lancamento = {
   nome: 'Maria',
   pontos: null,
   conferido: false,
+  guardado: false,
   resposta: null,
   cliente: null,
 };
 
 test('a 202 from the journal is the posting still in progress, to be followed', async () => {
   stubFetch(() => jsonResponse(202, ok(lancamento, 'Conferindo o lançamento.')));
-  expect(await postPoints(body, SALE)).toEqual({ kind: 'pending', lancamento });
+  // A server from before reward hand-overs: the browser reads a points posting.
+  expect(await postPoints(body, SALE)).toEqual({
+    kind: 'pending',
+    lancamento: { ...lancamento, tipo: 'pontos', premio: null },
+  });
 });
 
 test('fetchLancamento asks our server for the sale, waiting a few seconds for a change', async () => {

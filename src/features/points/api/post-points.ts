@@ -4,7 +4,8 @@
 // Every sale has an id (a UUID) sent as `Idempotency-Key`: the same id again is the same sale,
 // never a second posting, so the same request may be sent again safely. The server answers
 // the service's own answer when it has one in time, otherwise 202 with the posting's state
-// (a `lancamento`), which `fetchLancamento` follows until it is settled.
+// (a `lancamento`, src/api/contract/postings.ts), which `fetchLancamento` follows until it is
+// settled.
 //
 // Sent once per call: no retries here. `networkMode: 'always'` is not needed: these are plain
 // calls made by usePosting, never paused by React Query.
@@ -12,39 +13,14 @@ import * as z from 'zod/mini';
 import { lazySchema } from '@/lib/lazy-schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest, serverRequest } from '@/api/client';
+import { Lancamento } from '@/api/contract/postings';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { PointsResult, type Customer } from '@/api/schemas';
-import { POSTING_STATES } from '@/api/wire';
 import type { PostPointsBody } from '@/api/requests';
 
 export const POST_POINTS_TIMEOUT_MS = 15_000;
 /** The server holds a follow-up request at most this long while the posting is in flight. */
 export const FOLLOW_WAIT_SECONDS = 8;
-
-/** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
-export const Lancamento = lazySchema(() =>
-  z.looseObject({
-    chave: z.string(),
-    estado: z.enum(POSTING_STATES),
-    motivo: z.nullable(z.string()),
-    valor_gasto: z.number(),
-    celular: z.string(),
-    nome: z.nullable(z.string()),
-    pontos: z.nullable(z.number()),
-    conferido: z.boolean(),
-    resposta: z.nullable(z.looseObject({ status: z.number(), corpo: z.unknown() })),
-    cliente: z.nullable(
-      z.looseObject({
-        id_cliente: z.nullable(z.number()),
-        nome: z.nullable(z.string()),
-        saldo_atual: z.number(),
-        saldo_carencia: z.number(),
-        compras: z.number(),
-      }),
-    ),
-  }),
-);
-export type Lancamento = z.infer<typeof Lancamento>;
 
 export type PostAnswer =
   { kind: 'posted'; result: PointsResult } | { kind: 'pending'; lancamento: Lancamento };

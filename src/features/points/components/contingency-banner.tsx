@@ -2,19 +2,9 @@
 // keeps sales and delivers them when it returns. Polled from `GET /api/contingencia` (often
 // while anything waits), shown only when there is something to say. Loads with the counter's
 // second chunk.
-import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
 import { useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
-
-const Contingency = lazySchema(() =>
-  z.looseObject({
-    contingencia: z.boolean(),
-    aguardando: z.number(),
-    atencao: z.number(),
-  }),
-);
-type Contingency = z.infer<typeof Contingency>;
+import { Contingency } from '@/api/contract/postings';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -32,6 +32,7 @@ function posting(terminal: string, nome: string, at: Date) {
     nome,
     pontos: 25,
     conferido: false,
+    guardado: false,
     resposta: null,
     cliente: null,
     criado_em: at.toISOString(),

@@ -5,12 +5,8 @@ import { SelectField } from '@/components/ui/field';
 import { localDay } from '@/lib/dates';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
-import {
-  fetchLedger,
-  type Ledger,
-  type LedgerEntry,
-  type LedgerQuery,
-} from '@/features/points/api/ledger';
+import type { Ledger } from '@/api/contract/postings';
+import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
 import { LEDGER_STATE_LABELS } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';
 import { formatInteger } from '@/lib/points';

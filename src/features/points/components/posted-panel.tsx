@@ -4,7 +4,7 @@ import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
-import type { Posted } from '@/features/points/use-posting';
+import type { Posted } from '@/features/points/posting-types';
 import type { Kept } from '@/features/points/kept';
 import { KeptPanel } from '@/features/points/components/kept-panel';
 import { formatSaoPauloDateTime } from '@/lib/dates';

@@ -1,6 +1,6 @@
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import type { Phase } from '@/features/points/use-posting';
+import type { Phase } from '@/features/points/posting-types';
 
 /**
  * What happened to a posting whose answer was lost. The app server's journal decides (it

@@ -6,7 +6,8 @@ import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
-import { usePosting, type PostingDeps } from '@/features/points/use-posting';
+import type { PostingDeps } from '@/features/points/posting-types';
+import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

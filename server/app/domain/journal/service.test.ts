@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { compareReadings, createPostingService, postingMessages, ABSENT } from './journal';
-import type { PostingService, PostingServiceOptions } from './journal';
+import type { PostingServiceOptions } from './context';
+import { postingMessages } from './messages';
+import { ABSENT, compareReadings } from './readings';
+import { createPostingService, type PostingService } from './service';
 import { scriptedUpstream, sqliteJournal } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
 

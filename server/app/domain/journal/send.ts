@@ -1,0 +1,259 @@
+/**
+ * One posting's detached life: wait for the customer's slot, take the snapshot, journal it as
+ * sent, send once, and settle from the answer (or verify a lost one). Never sent twice: a lost
+ * answer is decided by verify.ts, and a kept sale goes back to the queue only when it is known
+ * not to have been posted.
+ */
+import type { CustomerReading, EntryPatch, JournalEntry, LostKind } from '../../../store';
+import { backoffMs } from './backoff';
+import {
+  keepable,
+  keepRefusal,
+  leased,
+  requeue,
+  retryDelay,
+  settle,
+  sleep,
+  write,
+  type JournalDeps,
+} from './context';
+import { postingMessages } from './messages';
+import {
+  compareReadings,
+  readFor,
+  readOutcome,
+  refusedAnswer,
+  UpstreamTimeout,
+  withLimit,
+  type ReadOutcome,
+} from './readings';
+import { verify } from './verify';
+
+/** True when the upstream answer is a trustworthy success of pontuar. */
+function postedAnswer(status: number, text: string): Record<string, unknown> | null {
+  if (status < 200 || status > 299) return null;
+  try {
+    const body = JSON.parse(text) as { success?: unknown; data?: Record<string, unknown> };
+    if (body.success === true && typeof body.data?.id_ponto === 'number') return body.data;
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * The service refused to read the customer before anything was sent (the data it was given
+ * is wrong, or it refuses this client): a new sale is refused with the service's own answer;
+ * a kept sale, already answered, waits for a manager, or for its next turn after a 429.
+ */
+async function refusedRead(
+  deps: JournalDeps,
+  entry: JournalEntry,
+  refusal: Extract<ReadOutcome, { kind: 'refused' }>,
+): Promise<void> {
+  if (entry.body === null) {
+    await settle(deps, entry, 'recusado', {
+      answerStatus: refusal.status,
+      answerBody: refusal.text,
+      reason: refusal.message,
+    });
+  } else if (refusal.status === 429) {
+    await requeue(deps, entry, postingMessages.keptRequeued);
+  } else {
+    await settle(deps, entry, 'precisa de atenção', {
+      reason: postingMessages.keptRefused(refusal.message),
+    });
+  }
+}
+
+/** Waits the customer's slot (bounded); false when it was not had in time (then settled). */
+async function waitSlot(deps: JournalDeps, entry: JournalEntry): Promise<boolean> {
+  const { store, now } = deps;
+  const slotDeadline = now() + deps.options.slotWaitMs;
+  for (let turn = 1; ; turn += 1) {
+    if (await store.takeSlot(entry.establishmentId, entry.customerKey, entry.key, now())) {
+      return true;
+    }
+    if (now() >= slotDeadline) {
+      if (entry.body !== null) await requeue(deps, entry, postingMessages.keptRequeued);
+      else await settle(deps, entry, 'recusado', { reason: postingMessages.busy });
+      return false;
+    }
+    await sleep(backoffMs(turn, 50, 1_000, deps.random));
+  }
+}
+
+/** The customer could not be read: nothing was sent. Kept for later if it may be, or refused. */
+async function unreadBeforeSending(
+  deps: JournalDeps,
+  entry: JournalEntry,
+  body: Record<string, unknown>,
+): Promise<void> {
+  // A kept sale waits its next turn; a new one is kept if it may be.
+  if (entry.body !== null) {
+    await requeue(deps, entry, postingMessages.keptRequeued);
+    return;
+  }
+  if (deps.sealKey !== null && (await keepRefusal(deps)) === null) {
+    await deps.store.finish(
+      entry.key,
+      deps.me,
+      {
+        ...keepable(deps, entry.key, body),
+        state: 'aguardando envio',
+        reason: postingMessages.kept,
+        leaseUntil: 0,
+        nextCheckAt: deps.now() + retryDelay(deps, 1),
+      },
+      deps.now(),
+    );
+    deps.events.emit(entry.key);
+    return;
+  }
+  await settle(deps, entry, 'recusado', { reason: postingMessages.readFailed });
+}
+
+/** The detached life of one posting, from its slot to its verdict. */
+export async function run(
+  deps: JournalDeps,
+  entry: JournalEntry,
+  body: Record<string, unknown>,
+): Promise<void> {
+  await leased(deps, entry.key, async () => {
+    // One posting per customer at a time: wait our turn (bounded).
+    if (!(await waitSlot(deps, entry))) return;
+    const cpf =
+      typeof (body.cliente as { cpf?: unknown }).cpf === 'string'
+        ? (body.cliente as { cpf: string }).cpf
+        : null;
+    const outcome = await readOutcome(deps, entry.customerKey, null, cpf);
+    if (outcome.kind === 'refused') {
+      await refusedRead(deps, entry, outcome);
+      return;
+    }
+    const snapshot = outcome.kind === 'read' ? outcome.reading : null;
+    if (snapshot === null) {
+      await unreadBeforeSending(deps, entry, body);
+      return;
+    }
+    // The snapshot and the send time are journaled before anything leaves, and only while
+    // the entry is still this process's and still unsent: if a sweep settled it meanwhile
+    // (its lease ran out), nothing is sent.
+    const sentAt = deps.now();
+    const mayStillSend = await deps.store.update(
+      entry.key,
+      deps.me,
+      { snapshot, sentAt, customerName: snapshot.nome ?? entry.customerName },
+      sentAt,
+      ['enviando'],
+    );
+    if (!mayStillSend) {
+      await deps.store.releaseSlot(entry.key);
+      deps.log?.warn({ key: entry.key }, 'posting taken over before it was sent; not sent');
+      return;
+    }
+    await send(deps, { ...entry, snapshot, sentAt }, body, snapshot);
+  });
+}
+
+/**
+ * The points a posting earned. Its answer carries the balance after it (`saldo_atual`), not
+ * its points, and a reward won by it debits that balance, so the difference from the
+ * snapshot is not its points. Its own credit in the customer's history is: read while its
+ * slot is still held (no other posting of ours can add a credit meanwhile), and taken only
+ * when exactly this one purchase was added since the snapshot. Unknown (null) otherwise.
+ */
+async function earnedPoints(
+  deps: JournalDeps,
+  sending: JournalEntry,
+  snapshot: CustomerReading,
+  data: Record<string, unknown>,
+): Promise<EntryPatch> {
+  const id = typeof data.id_cliente === 'number' ? data.id_cliente : snapshot.id_cliente;
+  const reading = await readFor(deps, sending.customerKey, { ...snapshot, id_cliente: id }, null);
+  if (reading === null || compareReadings(snapshot, reading) !== 'posted') return {};
+  return {
+    points: reading.ultimo_credito,
+    reading,
+    customerName: reading.nome ?? sending.customerName,
+  };
+}
+
+/** Settles a posting the service answered with a refusal; false when the answer is no refusal. */
+async function settleRefusal(
+  deps: JournalDeps,
+  sending: JournalEntry,
+  status: number,
+  text: string,
+  endedAt: number,
+): Promise<boolean> {
+  if (!refusedAnswer(status)) return false;
+  let reason: string | null = null;
+  try {
+    const m = (JSON.parse(text) as { message?: unknown }).message;
+    if (typeof m === 'string') reason = m;
+  } catch {
+    reason = null;
+  }
+  if (sending.body !== null && status === 429) {
+    // Refused for now (rate): nothing was posted; it waits its next turn.
+    await requeue(deps, sending, postingMessages.keptRequeued);
+    return true;
+  }
+  await settle(deps, sending, sending.body !== null ? 'precisa de atenção' : 'recusado', {
+    answerStatus: status,
+    answerBody: text,
+    endedAt,
+    reason,
+  });
+  return true;
+}
+
+/** Sends the posting (journaled as sent, its slot held) and settles it from what follows. */
+export async function send(
+  deps: JournalDeps,
+  sending: JournalEntry,
+  body: Record<string, unknown>,
+  snapshot: CustomerReading,
+): Promise<void> {
+  let status: number | null = null;
+  let text = '';
+  let lost: LostKind | null = null;
+  try {
+    const answer = await withLimit(deps.options.upstreamLimitMs, async (signal) => {
+      const res = await deps.call('pontuar', body, signal);
+      return { status: res.status, text: await res.text() };
+    });
+    status = answer.status;
+    text = answer.text;
+  } catch (err) {
+    lost = err instanceof UpstreamTimeout ? 'timeout' : 'reset';
+  }
+  const endedAt = deps.now();
+  if (status !== null) {
+    const data = postedAnswer(status, text);
+    if (data !== null) {
+      await settle(
+        deps,
+        sending,
+        'lançado',
+        { answerStatus: status, answerBody: text, endedAt, reason: null },
+        () => earnedPoints(deps, sending, snapshot, data),
+      );
+      return;
+    }
+    if (await settleRefusal(deps, sending, status, text, endedAt)) return;
+    lost = 'reset';
+  }
+  deps.log?.warn(
+    { key: sending.key, lost, status, requestId: sending.requestId },
+    'posting answer lost',
+  );
+  await write(deps, sending.key, {
+    state: 'verificando',
+    reason: postingMessages.verifying,
+    lostKind: lost,
+    endedAt,
+  });
+  await verify(deps, { ...sending, state: 'verificando' }, lost ?? 'reset', endedAt);
+}
