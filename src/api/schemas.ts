@@ -119,6 +119,12 @@ export const PointsResult = lazySchema(() =>
 );
 export type PointsResult = z.infer<typeof PointsResult>;
 
+/** resgatar-premio's answer: the record handed over (decisions.md "Handing a reward over"). */
+export const HandOverResult = lazySchema(() =>
+  z.looseObject({ id_cliente: integer, id_premio_cliente: integer }),
+);
+export type HandOverResult = z.infer<typeof HandOverResult>;
+
 export const RewardRecord = lazySchema(() =>
   z.looseObject({
     id_premio_cliente: integer,
@@ -174,6 +180,14 @@ export const Config = lazySchema(() =>
     terminal: z.nullable(Terminal),
     /** 'auto': the sandbox on loopback enrolls browsers itself; 'code': a manager's code. */
     enrollment: z.enum(['auto', 'code']),
+    /**
+     * Whether the counter hands rewards over (false: the setting turns it off, or the service is
+     * known not to offer it). A server that does not send it predates hand-overs: true.
+     */
+    entregaPremios: z.pipe(
+      z.optional(z.boolean()),
+      z.transform((v) => v ?? true),
+    ),
   }),
 );
 export type Config = z.infer<typeof Config>;

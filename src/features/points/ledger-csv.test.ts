@@ -7,6 +7,8 @@ import { LEDGER_CSV_COLUMNS, ledgerCsvFilename } from './ledger-csv';
 function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     chave: '8f6c2a3e-0000-4000-8000-000000000001',
+    tipo: 'pontos',
+    premio: null,
     estado: 'lançado',
     motivo: null,
     valor_gasto: 123456,

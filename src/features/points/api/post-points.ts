@@ -21,10 +21,33 @@ export const POST_POINTS_TIMEOUT_MS = 15_000;
 /** The server holds a follow-up request at most this long while the posting is in flight. */
 export const FOLLOW_WAIT_SECONDS = 8;
 
-/** A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). */
+/** What a journal entry is: a points posting, or a reward handed over at the counter. */
+const LANCAMENTO_KINDS = ['pontos', 'premio'] as const;
+
+/**
+ * A posting as the app server's journal tells it (`GET /api/lancamentos/{chave}`). A hand-over
+ * is an entry too (`tipo: 'premio'`, with `premio`; its `valor_gasto` is 0 and `pontos` null).
+ * A server from before hand-overs sends neither field: a points posting.
+ */
 export const Lancamento = lazySchema(() =>
   z.looseObject({
     chave: z.string(),
+    tipo: z.pipe(
+      z.optional(z.enum(LANCAMENTO_KINDS)),
+      z.transform((v) => v ?? 'pontos'),
+    ),
+    premio: z.pipe(
+      z.optional(
+        z.nullable(
+          z.looseObject({
+            id_premio: z.number(),
+            id_premio_cliente: z.nullable(z.number()),
+            nome: z.nullable(z.string()),
+          }),
+        ),
+      ),
+      z.transform((v) => v ?? null),
+    ),
     estado: z.enum(POSTING_STATES),
     motivo: z.nullable(z.string()),
     valor_gasto: z.number(),
