@@ -5,7 +5,7 @@
 // following the pending sale; tabs coordinate through a Web Lock per sale id.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { Customer } from '@/api/schemas';
+import type { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import { ApiError } from '@/api/errors';
 import { useLatest } from '@/hooks/use-latest';
@@ -32,12 +32,14 @@ export type Posted = {
   saldo_atual: number;
   saldo_carencia: number;
   valor: number;
+  /** The points this purchase earned, as the journal tells (null while unknown). */
+  pontos: number | null;
   at: Date;
   /** true when the result was learned from the server's journal after the answer was lost. */
   verified: boolean;
   rewards:
     | { state: 'checking' }
-    | { state: 'done'; count: number; names: string[] }
+    | { state: 'done'; count: number; names: string[]; records: RewardRecord[] }
     | { state: 'unknown' };
 };
 
@@ -59,8 +61,8 @@ export type Phase =
 export type PostingDeps = {
   /** A fresh read (never from cache) of the sale's customer. */
   reread: (target: RereadTarget) => Promise<Customer | null>;
-  /** Names of the customer's newest `count` rewards. */
-  newestRewardNames: (id_cliente: number, count: number) => Promise<string[]>;
+  /** The customer's newest `count` rewards (newest first). */
+  newestRewards: (id_cliente: number, count: number) => Promise<RewardRecord[]>;
   /** The service refused the attendant password. */
   onPasswordRejected: () => void;
   /** The posting is known to have landed (answered, or learned from the journal). */
