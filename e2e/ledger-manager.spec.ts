@@ -185,6 +185,8 @@ test('a manager sees every terminal, filters by terminal and day and exports the
     'Situação',
     'Motivo',
     'Código da venda',
+    'Tipo',
+    'Prêmio',
   ]);
   const body = parsed.slice(1);
   expect(body.map((r) => [r[1], r[3], r[4], r[5], r[7]])).toEqual([

@@ -240,8 +240,21 @@ describe('fetchConfig', () => {
       enrollment: 'auto',
     };
     const fetchMock = stubFetch(() => jsonResponse(200, ok(config)));
-    expect(await fetchConfig()).toEqual(config);
+    // A server from before hand-overs does not say: the counter hands rewards over.
+    expect(await fetchConfig()).toEqual({ ...config, entregaPremios: true });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
+  });
+  test('entregaPremios false (the setting, or a service without hand-overs) is kept', async () => {
+    const config = {
+      establishmentId: 1,
+      establishmentName: 'Loja Demo',
+      mode: 'live',
+      terminal: GERENTE,
+      enrollment: 'code',
+      entregaPremios: false,
+    };
+    stubFetch(() => jsonResponse(200, ok(config)));
+    expect((await fetchConfig()).entregaPremios).toBe(false);
   });
   test('a browser that is not enrolled has no terminal', async () => {
     const config = {

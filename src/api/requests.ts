@@ -1,4 +1,4 @@
-// Request bodies of the four operations (zod/mini): the contract the forms are tested
+// Request bodies of the five operations (zod/mini): the contract the forms are tested
 // against (their tests parse what `toPointsBody`, `toRegisterBody`, `toRequestFilters` and
 // the lookup build). At run time the app imports only their types, so these schemas stay out
 // of every bundle.
@@ -94,6 +94,14 @@ export type PostPointsBody = z.infer<typeof PostPointsBody>;
 export function itemsTotal(itens: readonly PurchaseItem[]): number {
   return itens.reduce((sum, item) => sum + (item.valor ?? 0), 0);
 }
+
+/** resgatar-premio: `id_premio` is the reward's definition (as in its records), not the record. */
+export const HandOverBody = z.strictObject({
+  id_premio: positiveId,
+  id_cliente: positiveId,
+  senha_atendente: z.string().check(z.minLength(1, 'Informe a senha do atendente.')),
+});
+export type HandOverBody = z.infer<typeof HandOverBody>;
 
 export const RewardFilters = z
   .object({

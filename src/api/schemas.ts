@@ -119,6 +119,12 @@ export const PointsResult = lazySchema(() =>
 );
 export type PointsResult = z.infer<typeof PointsResult>;
 
+/** resgatar-premio's answer: the record handed over (decisions.md "Handing a reward over"). */
+export const HandOverResult = lazySchema(() =>
+  z.looseObject({ id_cliente: integer, id_premio_cliente: integer }),
+);
+export type HandOverResult = z.infer<typeof HandOverResult>;
+
 export const RewardRecord = lazySchema(() =>
   z.looseObject({
     id_premio_cliente: integer,

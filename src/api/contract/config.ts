@@ -13,6 +13,14 @@ export const Config = lazySchema(() =>
     terminal: z.nullable(Terminal),
     /** 'auto': the sandbox on loopback enrolls browsers itself; 'code': a manager's code. */
     enrollment: z.enum(['auto', 'code']),
+    /**
+     * Whether the counter hands rewards over (false: the setting turns it off, or the service is
+     * known not to offer it). A server that does not send it predates hand-overs: true.
+     */
+    entregaPremios: z.pipe(
+      z.optional(z.boolean()),
+      z.transform((v) => v ?? true),
+    ),
   }),
 );
 export type Config = z.infer<typeof Config>;

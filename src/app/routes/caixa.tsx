@@ -6,6 +6,7 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Config as AppConfig } from '@/api/contract/config';
 import { useHotkey } from '@/hooks/use-hotkey';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { useLatest } from '@/hooks/use-latest';
 import { useShownAfter } from '@/hooks/use-shown-after';
 import type { LookupClassification } from '@/lib/lookup';
@@ -19,13 +20,20 @@ import { ShiftBar } from '@/features/points/components/shift-bar';
 import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
 import {
+  handOverUnsupported,
+  resumableHandOver,
+  type HandOverTarget,
+} from '@/features/points/pending-hand-over';
+import {
   ContingencyBanner,
   CustomerPanel,
+  HandOverDialog,
   LedgerDialog,
   Loading,
   LookupFailed,
   NotFoundPanel,
   Panel,
+  PendingRewards,
   PostedPanel,
   PostingStatus,
   prefetchCounterParts,
@@ -36,10 +44,8 @@ import {
 } from './counter-parts';
 
 /** Asked only after a posting that won rewards: its code loads then. */
-const newestRewardNames = (id_cliente: number, count: number) =>
-  import('@/features/rewards/api/newest-reward-names').then((m) =>
-    m.newestRewardNames(id_cliente, count),
-  );
+const newestRewards = (id_cliente: number, count: number) =>
+  import('@/features/rewards/api/newest-rewards').then((m) => m.newestRewards(id_cliente, count));
 
 /**
  * A search answers in tens of milliseconds: "Buscando cliente…" and the button's spinner show
@@ -64,6 +70,7 @@ export function CaixaRoute({ config }: { config: AppConfig }) {
 }
 
 function Counter({ config }: { config: AppConfig }) {
+  const establishment = config.establishmentName ?? `Estabelecimento ${config.establishmentId}`;
   const qc = useQueryClient();
   const shift = useShift();
   const counter = useCounterCustomer();
@@ -72,7 +79,7 @@ function Counter({ config }: { config: AppConfig }) {
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const posting = usePosting({
     reread: (target) => fetchFreshCustomer(qc, target),
-    newestRewardNames,
+    newestRewards,
     onPasswordRejected: () => shift.close('rejected'),
     // A customer registered by the posting itself: show their panel from now on.
     onPosted: (p) => !customer && counter.open(p.id_cliente, false),
@@ -82,6 +89,37 @@ function Counter({ config }: { config: AppConfig }) {
   const kept = phase.name === 'kept' ? phase.kept : null;
   const busyPosting = postingBusy(phase);
   const searching = useShownAfter(lookup.isFetching, SEARCHING_SHOWN_AFTER_MS);
+
+  // Handing a reward over: the dialog (its own chunk) opens for a reward chosen, or by itself
+  // to follow one a reload left pending. "Entregar" shows unless the setting turns it off or
+  // the service said, once, that it does not take hand-overs.
+  const [chosen, setChosen] = useState<HandOverTarget | null>(null);
+  // Once React owns the page (the server's paint knows nothing of this tab's storage).
+  const [resume, setResume] = useState(() => resumableHandOver() !== null);
+  const hydrated = useHydrated();
+  const handOver = chosen ? { target: chosen } : hydrated && resume ? { target: null } : null;
+  const [handOverOff, setHandOverOff] = useState(handOverUnsupported);
+  const [handed, setHanded] = useState<ReadonlySet<number>>(() => new Set());
+  const opener = useRef<HTMLElement | null>(null);
+  const canHandOver = config.entregaPremios && !handOverOff;
+  const openHandOver = (target: HandOverTarget, from: HTMLElement) => {
+    opener.current = from;
+    setResume(false);
+    setChosen(target);
+  };
+  const closeHandOver = () => {
+    setChosen(null);
+    setResume(false);
+    // Back where it was opened; a row handed over has left: the sale's amount, or the search.
+    const amount = counter.amountEl.current;
+    const back = opener.current?.isConnected
+      ? opener.current
+      : amount?.isConnected
+        ? amount
+        : searchRef.current;
+    opener.current = null;
+    back?.focus();
+  };
 
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
@@ -109,12 +147,31 @@ function Counter({ config }: { config: AppConfig }) {
   const nextCustomer = () => {
     posting.reset();
     counter.next();
+    setHanded(new Set());
   };
 
   return (
     <main className="flex flex-1 flex-col">
       <h1 className="sr-only">Caixa</h1>
       {/* The contingency state and the ledger dialog come with the counter's second chunk. */}
+      <Suspense fallback={null}>
+        {handOver && (
+          <HandOverDialog
+            target={handOver.target}
+            password={shift.password}
+            establishment={establishment}
+            terminal={config.terminal?.name ?? null}
+            onPasswordRejected={() => shift.close('rejected')}
+            onOutcome={(state, target) => {
+              if (state.name === 'unsupported') setHandOverOff(true);
+              if (state.name === 'done' || state.name === 'already') {
+                setHanded((s) => new Set(s).add(target.reward.id_premio_cliente));
+              }
+            }}
+            onClose={closeHandOver}
+          />
+        )}
+      </Suspense>
       <Suspense fallback={null}>
         <ContingencyBanner />
         {ledgerOpen && (
@@ -153,7 +210,18 @@ function Counter({ config }: { config: AppConfig }) {
           )}
           {customer && !lookup.isFetching && (
             <Loading>
-              <CustomerPanel customer={customer} balanceFirst />
+              <CustomerPanel
+                customer={customer}
+                balanceFirst
+                rewards={
+                  <PendingRewards
+                    customer={customer}
+                    canHandOver={canHandOver}
+                    disabled={busyPosting}
+                    onHandOver={openHandOver}
+                  />
+                }
+              />
             </Loading>
           )}
         </div>
@@ -172,10 +240,9 @@ function Counter({ config }: { config: AppConfig }) {
                 kept={kept}
                 customerName={customer?.nome ?? null}
                 celular={customer?.celular ?? typed?.celular ?? ''}
-                establishment={
-                  config.establishmentName ?? `Estabelecimento ${config.establishmentId}`
-                }
+                establishment={establishment}
                 onNext={nextCustomer}
+                handOver={canHandOver ? { handed, onHandOver: openHandOver } : undefined}
               />
             </Panel>
           ) : counter.registering && counter.canRegister ? (

@@ -1,5 +1,6 @@
 export { SalePanel } from '@/features/points/components/sale-panel';
 export { PostedPanel } from '@/features/points/components/posted-panel';
+export { PendingRewards } from '@/features/points/components/pending-rewards';
 export { CustomerPanel } from '@/features/customers/components/customer-panel';
 export { RegisterForm } from '@/features/customers/components/register-form';
 export { NotFoundPanel } from '@/features/customers/components/not-found-panel';

@@ -38,6 +38,8 @@ function part<K extends keyof Heavy>(name: K) {
 
 export const SalePanel = part('SalePanel');
 export const PostedPanel = part('PostedPanel');
+/** The customer's rewards waiting to be handed over (in the customer's panel). */
+export const PendingRewards = part('PendingRewards');
 export const CustomerPanel = part('CustomerPanel');
 export const RegisterForm = part('RegisterForm');
 export const PostingStatus = part('PostingStatus');
@@ -54,6 +56,14 @@ export const ShiftDialog = part('ShiftDialog');
 
 // The kiosk's counter side is its own chunk (the kiosk feature), fetched when shown.
 export const SendToKiosk = lazy(() => import('@/features/kiosk/send-to-kiosk'));
+
+// Handing a reward over (its dialog, flow and slip) is its own chunk too, fetched on the first
+// "Entregar" (or to follow a hand-over a reload left pending).
+export const HandOverDialog = lazy(() =>
+  import('@/features/points/components/hand-over-dialog').then((m) => ({
+    default: m.HandOverDialog,
+  })),
+);
 
 export const prefetchCounterParts = (): Promise<unknown> => load();
 

@@ -172,7 +172,7 @@ export function Consent(props: {
   );
 }
 
-function CustomerFacts({ customer }: { customer: KioskCustomer }) {
+export function CustomerFacts({ customer }: { customer: KioskCustomer }) {
   return (
     <dl className="grid w-full max-w-3xl gap-4 text-left sm:grid-cols-2">
       <Fact label="Seu saldo">
@@ -193,13 +193,16 @@ function CustomerFacts({ customer }: { customer: KioskCustomer }) {
         {customer.premios_pendentes.length === 0 ? (
           'Nenhum por enquanto'
         ) : (
-          <ul className="flex flex-col gap-1">
-            {customer.premios_pendentes.map((p, i) => (
-              <li key={i}>
-                <strong>{p.nome}</strong>, válido até {formatDate(p.valido_ate)}
-              </li>
-            ))}
-          </ul>
+          <>
+            <ul className="flex flex-col gap-1">
+              {customer.premios_pendentes.map((p, i) => (
+                <li key={i}>
+                  <strong>{p.nome}</strong>, válido até {formatDate(p.valido_ate)}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-2 text-xl text-amber-300">Peça no caixa.</p>
+          </>
         )}
       </Fact>
     </dl>

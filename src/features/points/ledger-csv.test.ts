@@ -53,6 +53,8 @@ describe('the ledger as CSV', () => {
         'Situação',
         'Motivo',
         'Código da venda',
+        'Tipo',
+        'Prêmio',
       ],
       [
         '23/11/2026 09:05',
@@ -65,6 +67,8 @@ describe('the ledger as CSV', () => {
         'Lançado',
         '',
         '8f6c2a3e-0000-4000-8000-000000000001',
+        'Pontos',
+        '',
       ],
     ]);
   });
@@ -124,6 +128,42 @@ describe('the ledger as CSV', () => {
     );
     expect(rows[1]![3]).toBe(`'=HYPERLINK("http://x")`);
     expect(rows[1]![1]).toBe(`'+Caixa`);
+  });
+
+  test('a hand-over is a "Prêmio entregue" row with the reward, no amount and no points', () => {
+    const rows = parse(
+      toCsv(
+        [
+          entry({
+            tipo: 'premio',
+            premio: { id_premio: 3, id_premio_cliente: 4, nome: 'Vale-compras de R$ 10,00' },
+            valor_gasto: 0,
+            pontos: null,
+            resposta: { status: 200, corpo: { success: true, data: { id_cliente: 2 } } },
+            cliente: null,
+          }),
+          entry({
+            tipo: 'premio',
+            estado: 'recusado',
+            motivo: 'O cliente não tem este prêmio para resgatar',
+            premio: { id_premio: 3, id_premio_cliente: null, nome: 'Vale-compras de R$ 10,00' },
+            valor_gasto: 0,
+            pontos: null,
+          }),
+        ],
+        LEDGER_CSV_COLUMNS,
+      ),
+    );
+    const cols = Object.fromEntries(rows[0]!.map((h, i) => [h, i]));
+    const cell = (row: number, header: string) => rows[row]![cols[header]!];
+    expect(cell(1, 'Tipo')).toBe('Prêmio entregue');
+    expect(cell(1, 'Prêmio')).toBe('Vale-compras de R$ 10,00');
+    expect(cell(1, 'Valor (R$)')).toBe('');
+    expect(cell(1, 'Pontos')).toBe('');
+    expect(cell(1, 'Situação')).toBe('Entregue');
+    expect(cell(1, 'Código do cliente')).toBe('2');
+    expect(cell(2, 'Situação')).toBe('Não entregue');
+    expect(cell(2, 'Motivo')).toBe('O cliente não tem este prêmio para resgatar');
   });
 
   test('the full phone number never reaches the file', () => {

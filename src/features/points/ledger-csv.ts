@@ -1,13 +1,14 @@
 // The ledger as a CSV file in the rewards export's format (@/lib/csv: UTF-8 with BOM, `;`,
 // Portuguese headers, `dd/mm/aaaa hh:mm`, formula-like cells neutralised): one row per
-// posting as the manager's screen lists it, the time in this terminal's timezone, the amount
+// posting or hand-over ("Prêmio entregue", with the reward's name) as the manager's screen
+// lists it, the time in this terminal's timezone, the amount
 // as a number Excel in Brazil reads (`1234,56`), the phone masked as on the screen. Imported
 // with `import()` when the file is written, so that it, @/lib/csv and papaparse stay out of
 // the counter's chunks.
 import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
 import { maskPhone } from '@/lib/phone';
 import type { LedgerEntry, LedgerQuery } from './api/ledger';
-import { LEDGER_STATE_LABELS } from './ledger-labels';
+import { LEDGER_KIND_LABELS, ledgerStateLabel } from './ledger-labels';
 
 /** The customer's id: from the server's reading, else from the service's own answer. */
 function customerId(l: LedgerEntry): number | null {
@@ -29,12 +30,15 @@ export const LEDGER_CSV_COLUMNS: readonly CsvColumn<LedgerEntry>[] = [
   { header: 'Terminal', cell: (l) => l.terminal_nome ?? l.terminal },
   { header: 'Código do cliente', cell: customerId },
   { header: 'Cliente', cell: (l) => l.nome ?? l.cliente?.nome },
-  { header: 'Celular', cell: (l) => maskPhone(l.celular) },
-  { header: 'Valor (R$)', cell: (l) => reais(l.valor_gasto) },
+  { header: 'Celular', cell: (l) => (l.celular ? maskPhone(l.celular) : null) },
+  { header: 'Valor (R$)', cell: (l) => (l.tipo === 'premio' ? null : reais(l.valor_gasto)) },
   { header: 'Pontos', cell: (l) => l.pontos },
-  { header: 'Situação', cell: (l) => LEDGER_STATE_LABELS[l.estado] },
+  { header: 'Situação', cell: ledgerStateLabel },
   { header: 'Motivo', cell: (l) => l.motivo },
   { header: 'Código da venda', cell: (l) => l.chave },
+  // Added with hand-overs, after the columns a sheet may already read by position.
+  { header: 'Tipo', cell: (l) => LEDGER_KIND_LABELS[l.tipo] },
+  { header: 'Prêmio', cell: (l) => l.premio?.nome },
 ];
 
 /** `lancamentos-2026-11-23.csv`, or `lancamentos-2026-11-23-terminal-3.csv` for one terminal. */

@@ -17,7 +17,8 @@ export type PendingSale = {
   at: number;
 };
 
-function storage(): Storage | null {
+/** This tab's sessionStorage; null where storage is disabled. */
+export function storage(): Storage | null {
   try {
     return typeof sessionStorage === 'undefined' ? null : sessionStorage;
   } catch {

@@ -71,6 +71,7 @@ function postedFrom(sale: PendingSale, l: Lancamento): Posted {
     saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? 0,
     saldo_carencia: num(data.saldo_carencia) ?? l.cliente?.saldo_carencia ?? 0,
     valor: sale.body.valor_gasto,
+    pontos: l.pontos,
     at: new Date(),
     verified: true,
     rewards: { state: 'checking' },
@@ -118,13 +119,30 @@ export function createPostingFlow(ctx: FlowContext) {
   const findRewards = async (before: Snapshot, after: Customer | null, posted: Posted) => {
     if (!after) return { state: 'unknown' as const };
     const count = rewardsWon(after) - (before?.won ?? 0);
-    if (count <= 0) return { state: 'done' as const, count: 0, names: [] };
+    if (count <= 0) return { state: 'done' as const, count: 0, names: [], records: [] };
     try {
-      const names = await depsRef.current.newestRewardNames(posted.id_cliente, count);
-      return { state: 'done' as const, count, names };
+      const records = await depsRef.current.newestRewards(posted.id_cliente, count);
+      return { state: 'done' as const, count, names: records.map((r) => r.nome), records };
     } catch {
-      return { state: 'done' as const, count, names: [] };
+      return { state: 'done' as const, count, names: [], records: [] };
     }
+  };
+
+  /** The points the purchase earned: the journal's, which the ledger shows too. */
+  const earnedPoints = async (posted: Posted) => {
+    if (posted.pontos !== null) return;
+    let pontos: number | null;
+    try {
+      pontos = (await fetchLancamento(posted.saleId, { waitSeconds: 0 })).pontos;
+    } catch {
+      return; // unknown: the result just does not say it
+    }
+    if (pontos === null) return;
+    setPhase((p) =>
+      p.name === 'posted' && p.posted.saleId === posted.saleId
+        ? { name: 'posted', posted: { ...p.posted, pontos } }
+        : p,
+    );
   };
 
   /** Shows the posted sale, then re-reads the customer to tell whether a reward was won. */
@@ -133,6 +151,7 @@ export function createPostingFlow(ctx: FlowContext) {
     setPhase({ name: 'posted', posted });
     depsRef.current.onPosted?.(posted);
     void afterPosted(qc, posted);
+    void earnedPoints(posted);
     let after: Customer | null;
     try {
       after = await depsRef.current.reread({ id_cliente: posted.id_cliente });
@@ -141,8 +160,8 @@ export function createPostingFlow(ctx: FlowContext) {
     }
     const rewards = await findRewards(before, after, posted);
     setPhase((p) =>
-      p.name === 'posted' && p.posted === posted
-        ? { name: 'posted', posted: { ...posted, rewards } }
+      p.name === 'posted' && p.posted.saleId === posted.saleId
+        ? { name: 'posted', posted: { ...p.posted, rewards } }
         : p,
     );
   };
@@ -275,6 +294,7 @@ function postedFromResult(sale: PendingSale, result: PointsResult): Posted {
     saldo_atual: result.saldo_atual,
     saldo_carencia: result.saldo_carencia,
     valor: sale.body.valor_gasto,
+    pontos: null,
     at: new Date(),
     verified: false,
     rewards: { state: 'checking' },

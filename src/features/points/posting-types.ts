@@ -2,7 +2,7 @@
 // the counter's panels share: what the counter shows (Phase) and what the flow needs from the
 // counter (PostingDeps). A module of their own, so the hook and the flow import each other's
 // types through it instead of in a circle.
-import type { Customer } from '@/api/schemas';
+import type { Customer, RewardRecord } from '@/api/schemas';
 import type { ApiError } from '@/api/errors';
 import type { Kept } from '@/features/points/kept';
 import type { PendingSale } from '@/features/points/pending-sale';
@@ -21,12 +21,14 @@ export type Posted = {
   saldo_atual: number;
   saldo_carencia: number;
   valor: number;
+  /** The points this purchase earned, as the journal tells (null while unknown). */
+  pontos: number | null;
   at: Date;
   /** true when the result was learned from the server's journal after the answer was lost. */
   verified: boolean;
   rewards:
     | { state: 'checking' }
-    | { state: 'done'; count: number; names: string[] }
+    | { state: 'done'; count: number; names: string[]; records: RewardRecord[] }
     | { state: 'unknown' };
 };
 
@@ -48,8 +50,8 @@ export type Phase =
 export type PostingDeps = {
   /** A fresh read (never from cache) of the sale's customer. */
   reread: (target: RereadTarget) => Promise<Customer | null>;
-  /** Names of the customer's newest `count` rewards. */
-  newestRewardNames: (id_cliente: number, count: number) => Promise<string[]>;
+  /** The customer's newest `count` rewards (newest first). */
+  newestRewards: (id_cliente: number, count: number) => Promise<RewardRecord[]>;
   /** The service refused the attendant password. */
   onPasswordRejected: () => void;
   /** The posting is known to have landed (answered, or learned from the journal). */

@@ -42,7 +42,7 @@ const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 145, saldo_carencia
 function setup(hook: typeof usePosting = usePosting) {
   const deps: PostingDeps = {
     reread: async () => null,
-    newestRewardNames: async () => [],
+    newestRewards: async () => [],
     onPasswordRejected: () => {},
   };
   const qc = createQueryClient();

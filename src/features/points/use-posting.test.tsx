@@ -4,9 +4,9 @@ import { act, renderHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { Customer } from '@/api/schemas';
+import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
-import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, rewardWire, stubFetch } from '@/api/test-fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon, snapshotOf } from './posting-flow';
 import type { PostingDeps, RereadTarget } from './posting-types';
@@ -68,7 +68,7 @@ describe('snapshotOf', () => {
 function setup(over: Partial<PostingDeps> = {}) {
   const deps = {
     reread: vi.fn<(t: RereadTarget) => Promise<Customer | null>>(async () => customer()),
-    newestRewardNames: vi.fn<(id: number, count: number) => Promise<string[]>>(async () => []),
+    newestRewards: vi.fn<(id: number, count: number) => Promise<RewardRecord[]>>(async () => []),
     onPasswordRejected: vi.fn<() => void>(),
     onPosted: vi.fn(),
     ...over,
@@ -153,7 +153,65 @@ describe('usePosting', () => {
       verified: true,
       saldo_atual: 145,
       id_ponto: 777,
+      pontos: 25, // the journal's, with its verdict
     });
+  });
+
+  test('the points the purchase earned are the journal’s, asked for once it is answered', async () => {
+    let key = '';
+    const fetchMock = stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        key = keyOf(init)!;
+        return jsonResponse(200, ok(answer));
+      }
+      return jsonResponse(200, ok(lancamento(key, { pontos: 25 })));
+    });
+    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => {
+      const phase = result.current.phase;
+      expect(phase.name === 'posted' && phase.posted.pontos).toBe(25);
+    });
+    const asked = fetchMock.mock.calls.map(([u]) => String(u));
+    expect(asked).toContain(`/api/lancamentos/${key}`); // no wait: it is settled already
+    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
+  });
+
+  test('a posting that won a reward brings the reward, for "Entregar agora"', async () => {
+    const won = RewardRecord.parse(rewardWire({ nome: 'Vale-compras de R$ 10,00' }));
+    stubFetch(() => jsonResponse(200, ok(answer)));
+    const { result, deps } = setup({
+      reread: vi.fn(async () => customer({ compras: 4, conquistados_premio_fidelidade: 1 })),
+      newestRewards: vi.fn(async () => [won]),
+    });
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => {
+      const phase = result.current.phase;
+      expect(phase.name === 'posted' && phase.posted.rewards).toEqual({
+        state: 'done',
+        count: 1,
+        names: ['Vale-compras de R$ 10,00'],
+        records: [won],
+      });
+    });
+    expect(deps.newestRewards).toHaveBeenCalledWith(42, 1);
+  });
+
+  test('the journal not knowing the points yet leaves them unsaid', async () => {
+    let key = '';
+    stubFetch((url, init) => {
+      if (url === PONTUAR) {
+        key = keyOf(init)!;
+        return jsonResponse(200, ok(answer));
+      }
+      return jsonResponse(200, ok(lancamento(key, { pontos: null })));
+    });
+    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    await new Promise((r) => setTimeout(r, 20));
+    const phase = result.current.phase;
+    expect(phase.name === 'posted' && phase.posted.pontos).toBeNull();
   });
 
   test('the server says it was not posted: "não lançado" with its reason; a new sale may follow', async () => {

@@ -5,7 +5,8 @@
 import type { RewardRecord } from '@/api/schemas';
 import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
 import { todayInSaoPaulo } from '@/lib/dates';
-import { CATEGORY_LABELS, STATUS_LABELS } from './components/labels';
+import { CATEGORY_LABELS } from '@/lib/rewards';
+import { STATUS_LABELS } from './components/labels';
 
 export const REWARD_CSV_COLUMNS: readonly CsvColumn<RewardRecord>[] = [
   { header: 'Código do prêmio conquistado', cell: (r) => r.id_premio_cliente },

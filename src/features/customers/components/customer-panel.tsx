@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Customer, PointEntry } from '@/api/schemas';
 import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '@/api/wire';
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
@@ -88,6 +88,7 @@ export function CustomerPanel({
   today,
   className = '',
   balanceFirst = false,
+  rewards,
 }: {
   customer: Customer;
   /** `YYYY-MM-DD` in São Paulo; defaults to now. For "vence em N dias". */
@@ -99,6 +100,11 @@ export function CustomerPanel({
    * also mounts the sale form, this halves the work before the balance is on screen.
    */
   balanceFirst?: boolean;
+  /**
+   * The rewards waiting to be handed over, with their "Entregar" (the counter composes it from
+   * the points feature): shown under the reward counters.
+   */
+  rewards?: ReactNode;
 }) {
   const headingId = useId();
   const details = usePaintedOnce(balanceFirst);
@@ -161,12 +167,22 @@ export function CustomerPanel({
         </div>
       </dl>
 
-      {details && <Details customer={customer} today={today ?? todayInSaoPaulo()} />}
+      {details && (
+        <Details customer={customer} today={today ?? todayInSaoPaulo()} rewards={rewards} />
+      )}
     </section>
   );
 }
 
-function Details({ customer, today }: { customer: Customer; today: string }) {
+function Details({
+  customer,
+  today,
+  rewards,
+}: {
+  customer: Customer;
+  today: string;
+  rewards: ReactNode;
+}) {
   const { carteira } = customer;
   const pendingRewards = COUNTER_COLUMNS.reduce(
     (sum, c) => sum + customer[rewardCounterKey('pendente_resgate', c.category)],
@@ -195,6 +211,8 @@ function Details({ customer, today }: { customer: Customer; today: string }) {
       </div>
 
       <RewardCounters customer={customer} pending={pendingRewards} />
+
+      {rewards}
 
       <History entries={carteira.historico} />
     </>

@@ -11,6 +11,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/api/test-fixtures';
+import { Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from './post-points';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
@@ -129,11 +130,18 @@ const lancamento = {
 
 test('a 202 from the journal is the posting still in progress, to be followed', async () => {
   stubFetch(() => jsonResponse(202, ok(lancamento, 'Conferindo o lançamento.')));
-  // A server from before reward hand-overs: the browser reads a points posting.
   expect(await postPoints(body, SALE)).toEqual({
     kind: 'pending',
+    // A server from before hand-overs sends neither: a points posting.
     lancamento: { ...lancamento, tipo: 'pontos', premio: null },
   });
+});
+
+test('a journal entry of a hand-over reads as one, with its reward', () => {
+  const premio = { id_premio: 3, id_premio_cliente: 4, nome: 'Vale-compras de R$ 10,00' };
+  const entry = Lancamento.parse({ ...lancamento, tipo: 'premio', premio, valor_gasto: 0 });
+  expect(entry).toMatchObject({ tipo: 'premio', premio, pontos: null });
+  expect(() => Lancamento.parse({ ...lancamento, tipo: 'brinde' })).toThrow();
 });
 
 test('fetchLancamento asks our server for the sale, waiting a few seconds for a change', async () => {

@@ -157,6 +157,35 @@ test('a manager sees every terminal, filters by one and by day, and exports what
   click.mockRestore();
 });
 
+test('a hand-over is listed as "Prêmio entregue" with the reward’s name, no amount, no points', async () => {
+  const now = new Date();
+  const handOver = {
+    ...posting('1', 'Maria da Silva', now),
+    chave: 'h-1',
+    tipo: 'premio',
+    premio: { id_premio: 3, id_premio_cliente: 4, nome: 'Vale-compras de R$ 10,00' },
+    valor_gasto: 0,
+    pontos: null,
+  };
+  stubFetch(() =>
+    jsonResponse(
+      200,
+      ok({
+        lancamentos: [handOver, posting('1', 'Bruno Um', now)],
+        truncado: false,
+        terminais: [],
+      }),
+    ),
+  );
+  render(<LedgerDialog manager={false} onClose={() => {}} />);
+  await screen.findByText('Vale-compras de R$ 10,00');
+  const header = screen.getAllByRole('columnheader').map((h) => h.textContent);
+  expect(header).toEqual(['Hora', 'Cliente', 'Tipo', 'Valor', 'Pontos', 'Situação']);
+  const [hand, sale] = names();
+  expect(hand!.slice(2)).toEqual(['Prêmio entregueVale-compras de R$ 10,00', '—', '—', 'Entregue']);
+  expect(sale!.slice(2)).toEqual(['Pontos', 'R$ 25,90', '25', 'Lançado']);
+});
+
 test('a day typed incomplete says so at the field and keeps the list it had', async () => {
   const user = userEvent.setup();
   const fetchMock = serve(true);

@@ -7,7 +7,7 @@ import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import type { Ledger } from '@/api/contract/postings';
 import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
-import { LEDGER_STATE_LABELS } from '@/features/points/ledger-labels';
+import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';
 import { formatInteger } from '@/lib/points';
 
@@ -18,6 +18,15 @@ const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
     'Não lance de novo: o servidor confere sozinho. Se persistir, confira o histórico do cliente.',
   'aguardando envio': 'Guardado: será lançado quando o serviço voltar. Não lance de novo.',
 };
+/** The same for a reward being handed over. */
+const WHAT_TO_DO_HAND_OVER: Partial<Record<LedgerEntry['estado'], string>> = {
+  enviando: 'Aguarde: o servidor ainda está enviando. Não entregue de novo.',
+  verificando: 'Aguarde: o servidor está conferindo nos prêmios do cliente. Não entregue de novo.',
+  desconhecido: 'Não entregue de novo: o servidor confere sozinho.',
+};
+const whatToDo = (l: LedgerEntry) =>
+  (l.tipo === 'premio' ? WHAT_TO_DO_HAND_OVER : WHAT_TO_DO)[l.estado] ??
+  (l.estado !== 'lançado' ? l.motivo : null);
 
 /**
  * States not settled yet: the server is sending, checking or waiting for the service, or a
@@ -237,6 +246,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                 <th className="py-1 pr-3 font-semibold">Hora</th>
                 {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
                 <th className="py-1 pr-3 font-semibold">Cliente</th>
+                <th className="py-1 pr-3 font-semibold">Tipo</th>
                 <th className="py-1 pr-3 text-right font-semibold">Valor</th>
                 <th className="py-1 pr-3 text-right font-semibold">Pontos</th>
                 <th className="py-1 font-semibold">Situação</th>
@@ -250,11 +260,17 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                     <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
                   )}
                   <td className="py-1.5 pr-3">
-                    <span className="tabular">{maskPhone(l.celular)}</span>
+                    {l.celular && <span className="tabular">{maskPhone(l.celular)}</span>}
                     {l.nome && <span className="block text-slate-700">{l.nome}</span>}
                   </td>
+                  <td className="py-1.5 pr-3">
+                    {LEDGER_KIND_LABELS[l.tipo]}
+                    {l.tipo === 'premio' && l.premio?.nome && (
+                      <span className="block font-semibold">{l.premio.nome}</span>
+                    )}
+                  </td>
                   <td className="tabular whitespace-nowrap py-1.5 pr-3 text-right">
-                    {formatBRL(l.valor_gasto)}
+                    {l.tipo === 'premio' ? '—' : formatBRL(l.valor_gasto)}
                   </td>
                   <td className="tabular py-1.5 pr-3 text-right">{l.pontos ?? '—'}</td>
                   <td className="py-1.5">
@@ -267,13 +283,9 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
                             : 'text-amber-800'
                       }
                     >
-                      {LEDGER_STATE_LABELS[l.estado]}
+                      {ledgerStateLabel(l)}
                     </strong>
-                    {(WHAT_TO_DO[l.estado] ?? (l.estado !== 'lançado' ? l.motivo : null)) && (
-                      <span className="block text-slate-700">
-                        {WHAT_TO_DO[l.estado] ?? l.motivo}
-                      </span>
-                    )}
+                    {whatToDo(l) && <span className="block text-slate-700">{whatToDo(l)}</span>}
                     {l.estado === 'precisa de atenção' &&
                       (manager ? (
                         <AttentionActions entry={l} onDone={decided} />

@@ -8,13 +8,19 @@ import type { Posted } from '@/features/points/posting-types';
 import type { Kept } from '@/features/points/kept';
 import { KeptPanel } from '@/features/points/components/kept-panel';
 import { formatSaoPauloDateTime } from '@/lib/dates';
+import type { HandOverTarget } from '@/features/points/pending-hand-over';
 
-/** Same reward won several times in one posting: one line with its count. */
-function countNames(names: readonly string[]): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const name of names) counts.set(name, (counts.get(name) ?? 0) + 1);
-  return [...counts];
-}
+/** "+12 pontos nesta compra". */
+export const earnedText = (n: number) =>
+  n > 0 ? `+${formatPointsLabel(n)} nesta compra` : 'Nenhum ponto nesta compra';
+
+/** "Entregar agora" for the rewards the posting won (absent: this counter does not hand over). */
+export type PostedHandOver = {
+  /** Rewards (`id_premio_cliente`) handed over from this result already. */
+  handed: ReadonlySet<number>;
+  disabled?: boolean;
+  onHandOver: (target: HandOverTarget, opener: HTMLElement) => void;
+};
 
 type Props = {
   posted: Posted;
@@ -23,6 +29,7 @@ type Props = {
   celular: string;
   establishment: string;
   onNext: () => void;
+  handOver?: PostedHandOver | undefined;
 };
 
 /**
@@ -37,7 +44,7 @@ export function PostedPanel(
   return posted && <PostedResult posted={posted} {...rest} />;
 }
 
-function PostedResult({ posted, customerName, celular, establishment, onNext }: Props) {
+function PostedResult({ posted, customerName, celular, establishment, onNext, handOver }: Props) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
 
@@ -66,6 +73,11 @@ function PostedResult({ posted, customerName, celular, establishment, onNext }: 
           ) : null}
           .
         </p>
+        {posted.pontos !== null && (
+          <p className="tabular mt-1 text-lg font-bold" data-testid="earned-points">
+            {earnedText(posted.pontos)}
+          </p>
+        )}
         <p className="mt-3 text-sm font-semibold uppercase tracking-wide">Novo saldo</p>
         <p className="tabular text-4xl font-bold" data-testid="new-balance">
           {formatPointsLabel(posted.saldo_atual)}
@@ -94,12 +106,50 @@ function PostedResult({ posted, customerName, celular, establishment, onNext }: 
               ? 'O cliente ganhou um prêmio!'
               : `O cliente ganhou ${rewards.count} prêmios!`}
           </p>
-          {rewards.names.length > 0 && (
-            <ul className="mt-1 list-inside list-disc">
-              {countNames(rewards.names).map(([name, n]) => (
-                <li key={name}>
-                  {n > 1 ? `${n} × ` : ''}
-                  {name}
+          {rewards.records.length > 0 && (
+            <ul className="mt-2 flex flex-col gap-1.5">
+              {rewards.records.map((r) => (
+                <li
+                  key={r.id_premio_cliente}
+                  className="flex flex-wrap items-center gap-x-3 gap-y-1"
+                >
+                  <span className="font-semibold">
+                    <span aria-hidden="true">• </span>
+                    {r.nome}
+                  </span>
+                  {handOver &&
+                    r.premio_status === 'pendente_resgate' &&
+                    (handOver.handed.has(r.id_premio_cliente) ? (
+                      <span className="font-semibold text-emerald-800">✓ Entregue</span>
+                    ) : (
+                      <Button
+                        size="sm"
+                        variant="success"
+                        aria-label={`Entregar agora ${r.nome}`}
+                        disabled={handOver.disabled}
+                        onClick={(e) =>
+                          handOver.onHandOver(
+                            {
+                              customer: {
+                                id_cliente: posted.id_cliente,
+                                nome: customerName,
+                                celular,
+                              },
+                              reward: {
+                                id_premio: r.id_premio,
+                                id_premio_cliente: r.id_premio_cliente,
+                                nome: r.nome,
+                                categoria_premio: r.categoria_premio,
+                                valido_ate: r.valido_ate,
+                              },
+                            },
+                            e.currentTarget,
+                          )
+                        }
+                      >
+                        Entregar agora
+                      </Button>
+                    ))}
                 </li>
               ))}
             </ul>
@@ -123,6 +173,12 @@ function PostedResult({ posted, customerName, celular, establishment, onNext }: 
         <p>Data: {when}</p>
         <p>Cliente: {maskPhone(celular)}</p>
         <p>Valor da compra: {formatBRL(posted.valor)}</p>
+        {posted.pontos !== null && (
+          <p>
+            Pontos nesta compra: {posted.pontos > 0 ? '+' : ''}
+            {formatPointsLabel(posted.pontos)}
+          </p>
+        )}
         <p>Saldo: {formatPointsLabel(posted.saldo_atual)}</p>
         {posted.saldo_carencia > 0 && (
           <p>Em carência: {formatPointsLabel(posted.saldo_carencia)} (liberados amanhã)</p>

@@ -55,7 +55,7 @@ function setup(
 ) {
   const deps = {
     reread: vi.fn(async () => Customer.parse(customerWire({ compras: 4 }))),
-    newestRewardNames: vi.fn(async () => []),
+    newestRewards: vi.fn(async () => []),
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();

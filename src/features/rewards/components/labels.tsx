@@ -17,14 +17,6 @@ export const STATUS_OPTIONS: readonly RewardStatus[] = [
   'estornado',
 ];
 
-export const CATEGORY_LABELS: Record<RewardCategory, string> = {
-  premio_fidelidade: 'Fidelidade',
-  brinde_roleta: 'Roleta (brinde)',
-  premio_surpresa: 'Surpresa',
-  premio_campanha: 'Campanha',
-  premio_game: 'Game',
-};
-
 export const CATEGORY_OPTIONS: readonly RewardCategory[] = [
   'premio_fidelidade',
   'brinde_roleta',

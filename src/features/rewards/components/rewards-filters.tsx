@@ -11,8 +11,8 @@ import {
   type IgnoredParam,
   type RewardListFilters,
 } from '../filters';
+import { CATEGORY_LABELS } from '@/lib/rewards';
 import {
-  CATEGORY_LABELS,
   CATEGORY_OPTIONS,
   DATE_FIELD_LABELS,
   DATE_FIELD_OPTIONS,

@@ -3,8 +3,8 @@ import type { RewardRecord } from '@/api/schemas';
 import { formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { Link } from '@/lib/router';
 import { useMediaQuery } from '@/lib/use-media-query';
-import { expiryNote } from '../expiry';
-import { CATEGORY_LABELS, StatusBadge } from './labels';
+import { CATEGORY_LABELS, expiryNote } from '@/lib/rewards';
+import { StatusBadge } from './labels';
 
 /** At this width and below the rows are cards: seven columns do not fit a phone. */
 export const CARDS_QUERY = '(max-width: 640px)';

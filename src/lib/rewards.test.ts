@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { expiryNote } from './expiry';
+import { expiryNote } from './rewards';
 
 const pending = (valido_ate: string) => ({
   premio_status: 'pendente_resgate' as const,

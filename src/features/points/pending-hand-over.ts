@@ -1,0 +1,76 @@
+// The reward being handed over, kept in this tab's sessionStorage with its id before its
+// request leaves, like a sale (pending-sale.ts): a reload finds it and follows it to its result
+// instead of handing the reward over a second time. The attendant password is not kept (it
+// lives in memory only): a hand-over found never to have reached the server is sent again, with
+// its same id, only when the cashier asks. Read at the counter's start, so kept small.
+import type { RewardRecord } from '@/api/schemas';
+import { storage } from '@/features/points/pending-sale';
+
+const STORAGE_KEY = 'pdv:entrega-pendente';
+/** Set once the service said it does not take hand-overs: "Entregar" stays hidden. */
+const UNSUPPORTED_KEY = 'pdv:entrega-indisponivel';
+
+/** Who gets which reward (what the confirmation, the result and the slip say). */
+export type HandOverTarget = {
+  customer: { id_cliente: number; nome: string | null; celular: string };
+  reward: Pick<
+    RewardRecord,
+    'id_premio' | 'id_premio_cliente' | 'nome' | 'categoria_premio' | 'valido_ate'
+  >;
+};
+
+export type PendingHandOver = {
+  /** The hand-over's id: a UUID, its Idempotency-Key. */
+  id: string;
+  target: HandOverTarget;
+  /** When the cashier confirmed it (epoch ms). */
+  at: number;
+  /**
+   * Known not to have reached our server: not followed after a reload, and handing the same
+   * reward over again reuses its id (should it have arrived after all, it is that one).
+   */
+  unsent?: boolean;
+};
+
+export function savePendingHandOver(h: PendingHandOver): boolean {
+  try {
+    storage()?.setItem(STORAGE_KEY, JSON.stringify(h));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function loadPendingHandOver(): PendingHandOver | null {
+  const text = storage()?.getItem(STORAGE_KEY);
+  if (!text) return null;
+  try {
+    const h = JSON.parse(text) as PendingHandOver;
+    return typeof h?.id === 'string' && typeof h.target?.reward?.id_premio === 'number' ? h : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Forgets the hand-over once its result is known (only if it is still this one). */
+export function clearPendingHandOver(id: string): void {
+  if (loadPendingHandOver()?.id === id) storage()?.removeItem(STORAGE_KEY);
+}
+
+/** A hand-over to follow after a reload: kept, and not known to have never arrived. */
+export function resumableHandOver(): PendingHandOver | null {
+  const h = loadPendingHandOver();
+  return h && !h.unsent ? h : null;
+}
+
+export function handOverUnsupported(): boolean {
+  return storage()?.getItem(UNSUPPORTED_KEY) === '1';
+}
+
+export function markHandOverUnsupported(): void {
+  try {
+    storage()?.setItem(UNSUPPORTED_KEY, '1');
+  } catch {
+    // storage disabled: hidden for this page's life only
+  }
+}
