@@ -241,7 +241,8 @@ describe('fetchConfig', () => {
     };
     const fetchMock = stubFetch(() => jsonResponse(200, ok(config)));
     // A server from before hand-overs does not say: the counter hands rewards over.
-    expect(await fetchConfig()).toEqual({ ...config, entregaPremios: true });
+    // A server from before hand-overs sends no entregaPremios: the counter reads it as on.
+    expect(await fetchConfig()).toEqual(config);
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
   });
   test('entregaPremios false (the setting, or a service without hand-overs) is kept', async () => {

@@ -15,12 +15,9 @@ export const Config = lazySchema(() =>
     enrollment: z.enum(['auto', 'code']),
     /**
      * Whether the counter hands rewards over (false: the setting turns it off, or the service is
-     * known not to offer it). A server that does not send it predates hand-overs: true.
+     * known not to offer it). A server that does not send it predates hand-overs: read as true.
      */
-    entregaPremios: z.pipe(
-      z.optional(z.boolean()),
-      z.transform((v) => v ?? true),
-    ),
+    entregaPremios: z.optional(z.boolean()),
   }),
 );
 export type Config = z.infer<typeof Config>;

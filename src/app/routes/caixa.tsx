@@ -19,11 +19,8 @@ import { SalePlaceholder } from '@/features/points/components/sale-placeholder';
 import { ShiftBar } from '@/features/points/components/shift-bar';
 import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
-import {
-  handOverUnsupported,
-  resumableHandOver,
-  type HandOverTarget,
-} from '@/features/points/pending-hand-over';
+import { handOverUnsupported, mayResumeHandOver } from '@/features/points/hand-over-keys';
+import type { HandOverTarget } from '@/features/points/pending-hand-over';
 import {
   ContingencyBanner,
   CustomerPanel,
@@ -95,13 +92,13 @@ function Counter({ config }: { config: AppConfig }) {
   // the service said, once, that it does not take hand-overs.
   const [chosen, setChosen] = useState<HandOverTarget | null>(null);
   // Once React owns the page (the server's paint knows nothing of this tab's storage).
-  const [resume, setResume] = useState(() => resumableHandOver() !== null);
+  const [resume, setResume] = useState(mayResumeHandOver);
   const hydrated = useHydrated();
   const handOver = chosen ? { target: chosen } : hydrated && resume ? { target: null } : null;
   const [handOverOff, setHandOverOff] = useState(handOverUnsupported);
   const [handed, setHanded] = useState<ReadonlySet<number>>(() => new Set());
   const opener = useRef<HTMLElement | null>(null);
-  const canHandOver = config.entregaPremios && !handOverOff;
+  const canHandOver = config.entregaPremios !== false && !handOverOff;
   const openHandOver = (target: HandOverTarget, from: HTMLElement) => {
     opener.current = from;
     setResume(false);
@@ -110,15 +107,6 @@ function Counter({ config }: { config: AppConfig }) {
   const closeHandOver = () => {
     setChosen(null);
     setResume(false);
-    // Back where it was opened; a row handed over has left: the sale's amount, or the search.
-    const amount = counter.amountEl.current;
-    const back = opener.current?.isConnected
-      ? opener.current
-      : amount?.isConnected
-        ? amount
-        : searchRef.current;
-    opener.current = null;
-    back?.focus();
   };
 
   useEffect(() => {
@@ -169,6 +157,8 @@ function Counter({ config }: { config: AppConfig }) {
               }
             }}
             onClose={closeHandOver}
+            // Back where it was opened; a row handed over has left: the amount, or the search.
+            focusAfter={[opener, counter.amountEl, searchRef]}
           />
         )}
       </Suspense>

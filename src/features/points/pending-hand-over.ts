@@ -5,10 +5,10 @@
 // its same id, only when the cashier asks. Read at the counter's start, so kept small.
 import type { RewardRecord } from '@/api/schemas';
 import { storage } from '@/features/points/pending-sale';
-
-const STORAGE_KEY = 'pdv:entrega-pendente';
-/** Set once the service said it does not take hand-overs: "Entregar" stays hidden. */
-const UNSUPPORTED_KEY = 'pdv:entrega-indisponivel';
+import {
+  HAND_OVER_UNSUPPORTED_KEY as UNSUPPORTED_KEY,
+  PENDING_HAND_OVER_KEY as STORAGE_KEY,
+} from '@/features/points/hand-over-keys';
 
 /** Who gets which reward (what the confirmation, the result and the slip say). */
 export type HandOverTarget = {
@@ -61,10 +61,6 @@ export function clearPendingHandOver(id: string): void {
 export function resumableHandOver(): PendingHandOver | null {
   const h = loadPendingHandOver();
   return h && !h.unsent ? h : null;
-}
-
-export function handOverUnsupported(): boolean {
-  return storage()?.getItem(UNSUPPORTED_KEY) === '1';
 }
 
 export function markHandOverUnsupported(): void {

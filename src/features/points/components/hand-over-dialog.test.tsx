@@ -16,8 +16,8 @@ import {
   stubFetch,
 } from '@/api/test-fixtures';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
+import { handOverUnsupported } from '@/features/points/hand-over-keys';
 import {
-  handOverUnsupported,
   loadPendingHandOver,
   savePendingHandOver,
   type HandOverTarget,

@@ -37,6 +37,8 @@ type Props = {
   /** What became of it, as soon as it is known (hides "Entregar" after `unsupported`). */
   onOutcome?: (state: HandOverState, target: HandOverTarget) => void;
   onClose: () => void;
+  /** Where the focus goes back when it closes: the first of these still on the page. */
+  focusAfter?: readonly RefObject<HTMLElement | null>[];
 };
 
 const sameReward = (a: HandOverTarget, b: HandOverTarget) =>
@@ -56,6 +58,7 @@ export function HandOverDialog({
   onPasswordRejected,
   onOutcome,
   onClose,
+  focusAfter = [],
 }: Props) {
   const qc = useQueryClient();
   const dialog = useRef<HTMLDialogElement>(null);
@@ -120,6 +123,7 @@ export function HandOverDialog({
     running.current?.abort();
     if (dialog.current?.open) dialog.current.close();
     onClose();
+    focusAfter.find((r) => r.current?.isConnected)?.current?.focus();
   };
 
   const confirm = () => {
