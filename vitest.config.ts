@@ -17,7 +17,7 @@ const MOCKS_MODULES = readdirSync(src, { recursive: true, encoding: 'utf8' })
 /** What every component test project shares. */
 const webTest = {
   environment: 'jsdom',
-  setupFiles: ['src/test-setup.ts'],
+  setupFiles: ['src/testing/setup.ts'],
   // Typing tests drive user-event key by key through jsdom: about a second on a quiet machine,
   // several times that when other suites load both cores. Behaviour is asserted by the tests,
   // not their speed.

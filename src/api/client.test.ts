@@ -13,7 +13,7 @@ import {
 } from './client';
 import { ApiError } from './errors';
 import { Customer } from './schemas';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from './test-fixtures';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
 
 beforeEach(() => configureApi({ establishmentId: 7 }));
 afterEach(() => {

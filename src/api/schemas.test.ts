@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { FindCustomerBody, PostPointsBody, RegisterCustomerBody, RewardFilters } from './requests';
 import { Customer, PointsResult, RewardPage } from './schemas';
 import { REWARD_COUNTER_KEYS } from './wire';
-import { customerWire, rewardPageWire, rewardWire } from './test-fixtures';
+import { customerWire, rewardPageWire, rewardWire } from '@/testing/fixtures';
 
 describe('Customer', () => {
   test('parses the sandbox customer', () => {

@@ -14,7 +14,7 @@ import {
   rewardPageWire,
   rewardWire,
   stubFetch,
-} from '@/api/test-fixtures';
+} from '@/testing/fixtures';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
 

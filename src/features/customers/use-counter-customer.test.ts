@@ -4,7 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { customerWire, jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import {
   counterReducer,
   initialCounter,

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import type { PostPointsBody } from '@/api/requests';
-import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import type { PostingDeps } from './posting-types';
 import { usePosting } from './use-posting';

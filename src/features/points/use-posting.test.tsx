@@ -6,7 +6,7 @@ import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
-import { customerWire, jsonResponse, ok, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, rewardWire, stubFetch } from '@/testing/fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon, snapshotOf } from './posting-flow';
 import type { PostingDeps, RereadTarget } from './posting-types';

@@ -5,7 +5,7 @@ import { createElement, type ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
 import { lookupKeysOf, registerCustomer, useRegisterCustomer } from './register-customer';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

@@ -10,7 +10,7 @@ import {
   rewardPageWire,
   sentBody,
   stubFetch,
-} from '@/api/test-fixtures';
+} from '@/testing/fixtures';
 import { Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from './post-points';
 

@@ -14,7 +14,7 @@ import {
   rewardWire,
   sentBody,
   stubFetch,
-} from '@/api/test-fixtures';
+} from '@/testing/fixtures';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
 import {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
-import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
 beforeEach(() => {

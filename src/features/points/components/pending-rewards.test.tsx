@@ -12,7 +12,7 @@ import {
   rewardPageWire,
   rewardWire,
   stubFetch,
-} from '@/api/test-fixtures';
+} from '@/testing/fixtures';
 import { PendingRewards } from './pending-rewards';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { RewardRecord } from '@/api/schemas';
-import { rewardWire } from '@/api/test-fixtures';
+import { rewardWire } from '@/testing/fixtures';
 import type { Posted } from '@/features/points/posting-types';
 import { PostedPanel, type PostedHandOver } from './posted-panel';
 

@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/api/test-fixtures';
+import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { configureApi } from '@/api/client';
-import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/testing/fixtures';
 import { EXPORT_LIMIT, TooManyToExport, fetchAllRewards } from './export-rewards';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

@@ -5,7 +5,7 @@ import { createElement, type ReactNode } from 'react';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import type { RewardFilters } from '@/api/requests';
-import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/testing/fixtures';
 import { listRewards, rewardsQuery } from './list-rewards';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

@@ -4,7 +4,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/testing/fixtures';
 import { todayInSaoPaulo } from '@/lib/dates';
 import { RewardsScreen } from './rewards-screen';
 
