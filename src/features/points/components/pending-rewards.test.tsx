@@ -136,7 +136,7 @@ describe('PendingRewards', () => {
   test('loading, then an empty answer, say so', async () => {
     stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [], total: 0 }))));
     setup();
-    expect(screen.getByRole('status').textContent).toBe('Carregando prêmios a entregar…');
+    expect(screen.getByRole('status').textContent).toBe('Buscando prêmios a entregar…');
     expect(await screen.findByText('Nenhum prêmio a entregar.')).toBeTruthy();
   });
 

@@ -71,7 +71,7 @@ export function PendingRewards({
   } else if (query.isPending) {
     body = (
       <p role="status" className="text-sm text-slate-700">
-        Carregando prêmios a entregar…
+        Buscando prêmios a entregar…
       </p>
     );
   } else if (query.isError && !query.data) {
