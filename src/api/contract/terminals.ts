@@ -14,7 +14,13 @@ export const Terminal = lazySchema(() =>
     name: z.string(),
     role: z.enum(ROLES),
     /** Which screens the role may use (the server decides; the navigation only follows). */
-    navigation: z.looseObject({ caixa: z.boolean(), premios: z.boolean(), quiosque: z.boolean() }),
+    // `painel` came later: a server from before it sends none (no dashboard).
+    navigation: z.looseObject({
+      caixa: z.boolean(),
+      premios: z.boolean(),
+      painel: z._default(z.boolean(), false),
+      quiosque: z.boolean(),
+    }),
   }),
 );
 export type Terminal = z.infer<typeof Terminal>;
