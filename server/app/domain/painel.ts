@@ -40,7 +40,7 @@ async function rewardTotal(
   query: Record<string, string>,
 ): Promise<number | null> {
   if (deps.client === null) return null;
-  const params = new URLSearchParams({ ...query, itens_por_pagina: '15' });
+  const params = new URLSearchParams({ ...query, itens_por_pagina: '1' });
   try {
     const res = await deps.client.json(
       'GET',

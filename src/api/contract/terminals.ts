@@ -14,11 +14,12 @@ export const Terminal = lazySchema(() =>
     name: z.string(),
     role: z.enum(ROLES),
     /** Which screens the role may use (the server decides; the navigation only follows). */
-    // `painel` came later: a server from before it sends none (no dashboard).
+    // `painel` came later: a server from before it sends none (no dashboard). Optional, not
+    // defaulted: zod's default would add its code to the counter's first load.
     navigation: z.looseObject({
       caixa: z.boolean(),
       premios: z.boolean(),
-      painel: z._default(z.boolean(), false),
+      painel: z.optional(z.boolean()),
       quiosque: z.boolean(),
     }),
   }),
