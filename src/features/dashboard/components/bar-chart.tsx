@@ -10,8 +10,8 @@ export interface Bar {
 
 const W = 640;
 const H = 180;
-const PAD_TOP = 18;
-const PAD_BOTTOM = 22;
+const PAD_TOP = 22;
+const PAD_BOTTOM = 26;
 
 export function BarChart({
   title,
@@ -31,12 +31,7 @@ export function BarChart({
   return (
     <figure className="min-w-0">
       <figcaption className="mb-1 font-semibold text-slate-800">{title}</figcaption>
-      <svg
-        viewBox={`0 0 ${W} ${H}`}
-        className="h-auto w-full"
-        aria-hidden="true"
-        preserveAspectRatio="none"
-      >
+      <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" aria-hidden="true">
         <line x1={0} x2={W} y1={H - PAD_BOTTOM} y2={H - PAD_BOTTOM} stroke="#94a3b8" />
         {bars.map((b, i) => {
           const h = (b.value / max) * usable;
@@ -46,12 +41,12 @@ export function BarChart({
             <g key={b.label}>
               <rect x={x} y={y} width={width} height={h} fill={color} rx={2} />
               {bars.length <= 14 && b.value > 0 && (
-                <text x={x + width / 2} y={y - 4} textAnchor="middle" fontSize={11} fill="#0f172a">
+                <text x={x + width / 2} y={y - 5} textAnchor="middle" fontSize={15} fill="#0f172a">
                   {formatInteger(b.value)}
                 </text>
               )}
               {i % every === 0 && (
-                <text x={x + width / 2} y={H - 6} textAnchor="middle" fontSize={11} fill="#334155">
+                <text x={x + width / 2} y={H - 7} textAnchor="middle" fontSize={15} fill="#334155">
                   {b.label}
                 </text>
               )}
