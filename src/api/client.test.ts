@@ -242,11 +242,7 @@ describe('fetchConfig', () => {
     const fetchMock = stubFetch(() => jsonResponse(200, ok(config)));
     // A server from before hand-overs does not say: the counter hands rewards over.
     // A server from before hand-overs sends no entregaPremios: the counter reads it as on.
-    // A server from before the dashboard sends no navigation.painel: no dashboard.
-    expect(await fetchConfig()).toEqual({
-      ...config,
-      terminal: { ...GERENTE, navigation: { ...GERENTE.navigation, painel: false } },
-    });
+    expect(await fetchConfig()).toEqual(config);
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
   });
   test('entregaPremios false (the setting, or a service without hand-overs) is kept', async () => {

@@ -7,6 +7,7 @@ import { makeApp } from '../../testing/app-harness';
 import { createPostingService } from '../domain/journal/service';
 import { clientOf } from '../upstream/client';
 import { Painel } from '../../../src/api/contract/painel';
+import { painel } from '../domain/painel';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -134,5 +135,26 @@ describe('GET /api/painel', () => {
     ]);
     expect(data.dias.every((d) => d.lancamentos === 0 && d.pontos === 0)).toBe(true);
     expect(data.terminais).toEqual([]);
+  });
+});
+
+describe('the dashboard when the service does not answer', () => {
+  test('the journal’s figures still answer; rewards are null', async () => {
+    const store = await openStore({ sqlitePath: ':memory:' });
+    closers.push(() => store.close());
+    const data = await painel(
+      {
+        store,
+        client: { json: () => Promise.reject(new Error('down')) },
+        establishmentId: 1,
+        terminalNames: async () => new Map(),
+      },
+      { de: 20_000, ate: 20_001, fuso: -180 },
+    );
+    expect(data.premios).toBeNull();
+    expect(data.dias).toEqual([
+      { dia: '2024-10-04', lancamentos: 0, pontos: 0 },
+      { dia: '2024-10-05', lancamentos: 0, pontos: 0 },
+    ]);
   });
 });
