@@ -180,6 +180,10 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   expect(await sideways()).toBe(false);
   await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
 
+  // Opened directly (the server paints the page and preloads the dashboard's chunk).
+  await page.goto(`${server.url}/painel`);
+  await expect(byDay.getByRole('row')).toHaveCount(8);
+
   // The link opens the rewards table filtered.
   await link.click();
   await expect(page).toHaveURL(/\/premios\?status=pendente_resgate$/);
