@@ -156,6 +156,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         client,
         establishmentId: options.establishmentId,
         terminalNames: () => terminals.names(),
+        serviceDown: () => options.circuit?.isOpen() ?? false,
       },
       roleOf: (c) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null,
     }),

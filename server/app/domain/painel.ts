@@ -24,6 +24,8 @@ export interface PainelDeps {
   /** Names of the terminals by id. */
   terminalNames: () => Promise<ReadonlyMap<string, string>>;
   now?: () => number;
+  /** Whether the service is known to be down (the circuit is open): rewards are not read. */
+  serviceDown?: () => boolean;
   /** Longest wait for one read of the reward list. Default 5 s. */
   rewardsTimeoutMs?: number;
 }
@@ -39,7 +41,7 @@ async function rewardTotal(
   deps: PainelDeps,
   query: Record<string, string>,
 ): Promise<number | null> {
-  if (deps.client === null) return null;
+  if (deps.client === null || deps.serviceDown?.()) return null;
   const params = new URLSearchParams({ ...query, itens_por_pagina: '1' });
   try {
     const res = await deps.client.json(

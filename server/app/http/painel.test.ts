@@ -152,6 +152,19 @@ describe('the dashboard when the service does not answer', () => {
       { de: 20_000, ate: 20_001, fuso: -180 },
     );
     expect(data.premios).toBeNull();
+    // While the circuit is open the service is not even asked.
+    let asked = 0;
+    const down = await painel(
+      {
+        store,
+        client: { json: () => (asked++, Promise.reject(new Error('down'))) },
+        establishmentId: 1,
+        terminalNames: async () => new Map(),
+        serviceDown: () => true,
+      },
+      { de: 20_000, ate: 20_000, fuso: -180 },
+    );
+    expect([down.premios, asked]).toEqual([null, 0]);
     expect(data.dias).toEqual([
       { dia: '2024-10-04', lancamentos: 0, pontos: 0 },
       { dia: '2024-10-05', lancamentos: 0, pontos: 0 },
