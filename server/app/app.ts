@@ -20,6 +20,7 @@ import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
 import { pageRenderer } from './http/page-render';
+import { painelRoutes, PAINEL_PATH } from './http/painel';
 import { postingRoutes } from './http/postings';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
 import { requestLog } from './http/request-log';
@@ -30,7 +31,6 @@ import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
 import type { Fetcher } from './upstream/client';
-
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
@@ -146,6 +146,22 @@ export function createAppServer(options: AppServerOptions): AppServer {
     );
   }
 
+  // The manager's dashboard: an enrolled manager's terminal (the route refuses other roles).
+  app.use(PAINEL_PATH, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  app.route(
+    '/',
+    painelRoutes({
+      deps: {
+        store: options.store,
+        client,
+        establishmentId: options.establishmentId,
+        terminalNames: () => terminals.names(),
+        serviceDown: () => options.circuit?.isOpen() ?? false,
+      },
+      roleOf: (c) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null,
+    }),
+  );
+
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
     mountKioskRoutes(app, {
@@ -184,6 +200,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       pageMarkup: pageRenderer(options.distDir, logger),
       routeModules: {
         '/premios': 'src/app/routes/premios.tsx',
+        '/painel': 'src/app/routes/painel.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.

@@ -157,7 +157,7 @@ describe('server/main.ts in sandbox mode', () => {
           id: 1,
           name: 'Navegador local (sandbox)',
           role: 'gerente',
-          navigation: { caixa: true, premios: true, quiosque: true },
+          navigation: { caixa: true, premios: true, painel: true, quiosque: true },
         },
         enrollment: 'auto',
       });

@@ -33,9 +33,10 @@ function lazyRoute<P>(load: () => Promise<Chunk<P>>) {
 
 const [PremiosRoute, loadPremios] = lazyRoute(() => import('./routes/premios'));
 const [QuiosqueRoute, loadQuiosque] = lazyRoute(() => import('./routes/quiosque'));
+const [PainelRoute, loadPainel] = lazyRoute(() => import('./routes/painel'));
 
 /** What the app shows for a path: `terminal` null is a browser that is not a terminal. */
-type View = 'enroll' | 'quiosque' | 'caixa' | 'premios' | 'not-allowed' | 'not-found';
+type View = 'enroll' | 'quiosque' | 'caixa' | 'premios' | 'painel' | 'not-allowed' | 'not-found';
 
 function viewOf(pathname: string, terminal: Terminal | null): View {
   if (terminal === null) return 'enroll';
@@ -44,6 +45,7 @@ function viewOf(pathname: string, terminal: Terminal | null): View {
   if (screen !== undefined && !terminal.navigation[screen]) return 'not-allowed';
   if (pathname === '/') return 'caixa';
   if (pathname === '/premios') return 'premios';
+  if (pathname === '/painel') return 'painel';
   return 'not-found';
 }
 
@@ -67,11 +69,13 @@ export const routeReady = (pathname: string, painted = false): Promise<unknown> 
   const load =
     view === 'premios'
       ? loadPremios
-      : view === 'quiosque'
-        ? loadQuiosque
-        : painted && (view === 'caixa' || view === 'enroll')
-          ? prefetchCounterParts
-          : async () => 0;
+      : view === 'painel'
+        ? loadPainel
+        : view === 'quiosque'
+          ? loadQuiosque
+          : painted && (view === 'caixa' || view === 'enroll')
+            ? prefetchCounterParts
+            : async () => 0;
   return load().catch(() => 0);
 };
 
@@ -134,6 +138,7 @@ type Screen = keyof Terminal['navigation'];
 const nav: readonly { href: string; label: string; screen: Screen }[] = [
   { href: '/', label: 'Caixa', screen: 'caixa' },
   { href: '/premios', label: 'Prêmios', screen: 'premios' },
+  { href: '/painel', label: 'Painel', screen: 'painel' },
   { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
 ];
 
@@ -230,6 +235,7 @@ function Routes({ view, config, terminal }: { view: View; config: AppConfig; ter
   if (view === 'not-allowed') return <NotAllowed home={allowedHome(terminal)} />;
   if (view === 'caixa') return <CaixaRoute config={config} />;
   if (view === 'premios') return <PremiosRoute />;
+  if (view === 'painel') return <PainelRoute />;
   return (
     <main className="p-8">
       <h1 className="text-2xl font-bold">Página não encontrada</h1>

@@ -78,6 +78,16 @@ export function roleMay(role: Role, op: OperationName, query: URLSearchParams): 
 }
 
 /** What the SPA may show to a role (beside roleMay so the two cannot drift): gerente sees all. */
-export function navigationFor(role: Role): { caixa: boolean; premios: boolean; quiosque: boolean } {
-  return { caixa: role !== 'quiosque', premios: role === 'gerente', quiosque: role !== 'caixa' };
+export function navigationFor(role: Role): {
+  caixa: boolean;
+  premios: boolean;
+  painel: boolean;
+  quiosque: boolean;
+} {
+  return {
+    caixa: role !== 'quiosque',
+    premios: role === 'gerente',
+    painel: role === 'gerente',
+    quiosque: role !== 'caixa',
+  };
 }

@@ -1,0 +1,195 @@
+// The manager's dashboard through the real app server: a cashier posts (one sale refused by
+// the service), a posting of three days ago sits in the journal, and the manager's /painel
+// shows, for 7 days, the figures this test counts from the app's own database and the
+// rewards count the service itself gives; axe clean; nothing scrolls sideways at 390 and
+// 1024 px.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from '@playwright/test';
+import { createJournalStore, openStore } from '../server/store';
+import {
+  amount,
+  expect,
+  expectAccessible,
+  postButton,
+  posted,
+  search,
+  test,
+} from './support/fixtures';
+import { enrollAs, ownServer } from './support/own-server';
+
+const SHOTS = '/tmp/shots-painel';
+mkdirSync(SHOTS, { recursive: true });
+
+test.describe.configure({ mode: 'serial' });
+
+const server = ownServer('painel');
+
+async function terminal(browser: Browser, role: string, name: string, width = 1024) {
+  const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
+  const id = await enrollAs(server, page, role, name);
+  return { page, id: String(id) };
+}
+
+async function openShift(page: Page) {
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('1234');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+async function post(page: Page, phone: string, cents: string) {
+  await search(page, phone);
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
+const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+const brDay = (iso: string) => iso.split('-').reverse().join('/');
+
+/** A settled posting written to the journal as the server would have, at `at`. */
+async function postingAt(terminalId: string, at: Date, cents: number, points: number) {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    const journal = createJournalStore(store);
+    const key = randomUUID();
+    await journal.create({
+      key,
+      establishmentId: 1,
+      terminalId,
+      requestId: key,
+      fingerprint: 'e2e',
+      customerKey: '+5531991234567',
+      customerName: 'Cliente Antigo',
+      amount: cents,
+      owner: 'e2e',
+      leaseUntil: Date.now() + 3_600_000,
+      createdAt: at.getTime(),
+    });
+    await journal.update(
+      key,
+      'e2e',
+      { state: 'lançado', points, settledAt: at.getTime(), endedAt: at.getTime() },
+      at.getTime(),
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+/** The journal's postings of the last 7 São Paulo days, counted here: per day and state. */
+async function counted(since: Date) {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    const entries = await createJournalStore(store).list({
+      establishmentId: 1,
+      terminalId: null,
+      from: since.getTime(),
+      to: Date.now() + 60_000,
+      limit: 10_000,
+    });
+    const days = new Map<string, { n: number; points: number }>();
+    const states = new Map<string, number>();
+    for (const e of entries) {
+      const day = saoPauloDay(new Date(e.createdAt));
+      const d = days.get(day) ?? { n: 0, points: 0 };
+      d.n += 1;
+      d.points += e.points ?? 0;
+      days.set(day, d);
+      states.set(e.state, (states.get(e.state) ?? 0) + 1);
+    }
+    return { total: entries.length, days, states };
+  } finally {
+    await store.close();
+  }
+}
+
+test('a week of postings appears in the manager’s dashboard as the journal counts it', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  await openShift(caixa.page);
+  await post(caixa.page, '11987654321', '1234'); // Maria da Silva
+  await post(caixa.page, '21998765432', '5600'); // João Pereira
+  const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3_600_000);
+  await postingAt(caixa.id, threeDaysAgo, 4500, 45);
+
+  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const page = gerente.page;
+  await openShift(page);
+  await page
+    .getByRole('navigation', { name: 'Principal' })
+    .getByRole('link', { name: 'Painel' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Painel', level: 1 })).toBeVisible();
+
+  // The 7 days, counted from the journal by this test.
+  const today = saoPauloDay(new Date());
+  const first = saoPauloDay(new Date(Date.now() - 6 * 24 * 3_600_000));
+  const since = new Date(`${first}T00:00:00-03:00`);
+  const c = await counted(since);
+  expect(c.total).toBe(3);
+  const byDay = page.getByRole('table', { name: /Lançamentos e pontos por dia/ });
+  await expect(byDay.getByRole('row')).toHaveCount(8);
+  for (const [day, f] of c.days) {
+    await expect(byDay.getByRole('row', { name: new RegExp(brDay(day)) })).toContainText(
+      `${brDay(day)}${f.n}${f.points}`,
+    );
+  }
+  expect(c.days.get(saoPauloDay(threeDaysAgo))).toEqual({ n: 1, points: 45 });
+  expect(c.days.get(today)?.n).toBe(2);
+
+  const byTerminal = page.getByRole('table', { name: 'Lançamentos por terminal' });
+  await expect(byTerminal.getByRole('row', { name: /Caixa 1/ })).toContainText('Caixa 13');
+  await expect(byTerminal).toContainText('R$ 113,34');
+  const byState = page.getByRole('table', { name: 'Lançamentos por situação' });
+  await expect(byState.getByRole('row', { name: /Lançado/ })).toContainText(
+    `Lançado${c.states.get('lançado')}`,
+  );
+
+  // Rewards: the service's own count of those waiting to be picked up.
+  const list = await page.request.get(
+    `${server.url}/api/v4/estabelecimentos/1/recompensas?status=pendente_resgate&itens_por_pagina=15`,
+  );
+  const waiting = ((await list.json()) as { data: { total: number } }).data.total;
+  const link = page.getByRole('link', { name: 'aguardando retirada' });
+  await expect(link.locator('xpath=..')).toContainText(String(waiting));
+  await expect(link).toHaveAttribute('href', '/premios?status=pendente_resgate');
+
+  await expectAccessible(page, 'painel, 7 dias');
+  const sideways = () =>
+    page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+  expect(await sideways()).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
+
+  // Today only.
+  await page.getByRole('button', { name: 'Hoje' }).click();
+  await expect(byDay.getByRole('row')).toHaveCount(2);
+  await expect(byDay).toContainText(`${brDay(today)}2`);
+
+  // At 390 px nothing scrolls sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole('button', { name: '7 dias' }).click();
+  await expect(byDay.getByRole('row')).toHaveCount(8);
+  expect(await sideways()).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
+
+  // Opened directly (the server paints the page and preloads the dashboard's chunk).
+  await page.goto(`${server.url}/painel`);
+  await expect(byDay.getByRole('row')).toHaveCount(8);
+
+  // The link opens the rewards table filtered.
+  await link.click();
+  await expect(page).toHaveURL(/\/premios\?status=pendente_resgate$/);
+
+  // A cashier has no dashboard: no link, and the API refuses it.
+  await expect(caixa.page.getByRole('link', { name: 'Painel' })).toHaveCount(0);
+  const refused = await caixa.page.request.get(`${server.url}/api/painel?de=${today}&ate=${today}`);
+  expect(refused.status()).toBe(403);
+});

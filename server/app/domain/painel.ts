@@ -1,0 +1,159 @@
+/**
+ * The manager's dashboard (`/painel`): a period's figures from the postings journal (one
+ * aggregate query, see server/store/dashboard.ts) and, from the service, only what it alone
+ * knows: how many rewards wait to be picked up and how many of those expire within 7 days
+ * (two reads of its reward list, one record a page: only `total` is used).
+ */
+import type { PainelPeriod, PainelWire } from '../../../src/api/contract/painel';
+import { PAINEL_EXPIRING_DAYS } from '../../../src/api/contract/painel';
+import { POSTING_STATES } from '../../../src/api/wire';
+import {
+  DAY_MS,
+  dashboardGroups,
+  type DashboardGroup,
+  type PostingState,
+  type Store,
+} from '../../store';
+import type { UpstreamClient } from '../upstream/client';
+
+export interface PainelDeps {
+  store: Store;
+  /** The service's client (the reward list); null: no rewards figures. */
+  client: Pick<UpstreamClient, 'json'> | null;
+  establishmentId: number;
+  /** Names of the terminals by id. */
+  terminalNames: () => Promise<ReadonlyMap<string, string>>;
+  now?: () => number;
+  /** Whether the service is known to be down (the circuit is open): rewards are not read. */
+  serviceDown?: () => boolean;
+  /** Longest wait for one read of the reward list. Default 5 s. */
+  rewardsTimeoutMs?: number;
+}
+
+type Rewards = PainelWire['premios'];
+type TerminalFigures = PainelWire['terminais'][number];
+
+/** `YYYY-MM-DD` of a day number (days since 1970-01-01). */
+export const dayText = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
+
+/** The `total` of one read of the service's reward list, or null when it did not answer. */
+async function rewardTotal(
+  deps: PainelDeps,
+  query: Record<string, string>,
+): Promise<number | null> {
+  if (deps.client === null || deps.serviceDown?.()) return null;
+  const params = new URLSearchParams({ ...query, itens_por_pagina: '1' });
+  try {
+    const res = await deps.client.json(
+      'GET',
+      `recompensas?${params.toString()}`,
+      undefined,
+      AbortSignal.timeout(deps.rewardsTimeoutMs ?? 5_000),
+    );
+    if (!res.ok) return null;
+    const body = (await res.json()) as { data?: { total?: unknown } } | null;
+    const total = body?.data?.total;
+    return typeof total === 'number' && Number.isInteger(total) && total >= 0 ? total : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Rewards waiting to be picked up, and those expiring from today to 6 days later. */
+async function rewards(deps: PainelDeps, today: number): Promise<Rewards> {
+  const hoje = dayText(today);
+  const venceAte = dayText(today + PAINEL_EXPIRING_DAYS - 1);
+  const [waiting, expiring] = await Promise.all([
+    rewardTotal(deps, { status: 'pendente_resgate' }),
+    rewardTotal(deps, {
+      status: 'pendente_resgate',
+      filtrar_por: 'valido_ate',
+      data_inicio: hoje,
+      data_fim: venceAte,
+    }),
+  ]);
+  if (waiting === null || expiring === null) return null;
+  return { aguardando_retirada: waiting, vencendo: expiring, hoje, vence_ate: venceAte };
+}
+
+const isState = (s: string): s is PostingState => (POSTING_STATES as readonly string[]).includes(s);
+
+/** The journal's groups folded into the answer's days, terminals, states and totals. */
+export function fold(
+  groups: readonly DashboardGroup[],
+  period: PainelPeriod,
+  names: ReadonlyMap<string, string>,
+): Omit<PainelWire, 'premios'> {
+  const days = new Map<number, { lancamentos: number; pontos: number }>();
+  for (let d = period.de; d <= period.ate; d++) days.set(d, { lancamentos: 0, pontos: 0 });
+  const terminals = new Map<string | null, TerminalFigures>();
+  const states = new Map<PostingState, number>();
+  const totals = { lancamentos: 0, pontos: 0, valor: 0, cadastrados: 0, premios_entregues: 0 };
+  const kept = { total: 0, entregues: 0, waitMs: 0, maxMs: 0 };
+  for (const g of groups) {
+    const day = days.get(g.day);
+    if (day !== undefined) {
+      day.lancamentos += g.postings;
+      day.pontos += g.points;
+    }
+    const t = terminals.get(g.terminalId) ?? {
+      id: g.terminalId,
+      nome: g.terminalId === null ? null : (names.get(g.terminalId) ?? null),
+      lancamentos: 0,
+      pontos: 0,
+      valor: 0,
+    };
+    t.lancamentos += g.postings;
+    t.pontos += g.points;
+    if (g.state === 'lançado') t.valor += g.amount;
+    terminals.set(g.terminalId, t);
+    if (isState(g.state)) states.set(g.state, (states.get(g.state) ?? 0) + g.postings);
+    totals.lancamentos += g.postings;
+    totals.pontos += g.points;
+    if (g.state === 'lançado') {
+      totals.valor += g.amount;
+      totals.cadastrados += g.registered;
+    }
+    kept.total += g.kept;
+    kept.entregues += g.keptDelivered;
+    kept.waitMs += g.keptWaitMs;
+    kept.maxMs = Math.max(kept.maxMs, g.keptMaxWaitMs);
+  }
+  return {
+    de: dayText(period.de),
+    ate: dayText(period.ate),
+    dias: [...days].map(([d, f]) => ({ dia: dayText(d), ...f })),
+    terminais: [...terminals.values()].sort(
+      (a, b) => b.lancamentos - a.lancamentos || (a.nome ?? '').localeCompare(b.nome ?? ''),
+    ),
+    estados: POSTING_STATES.flatMap((estado) => {
+      const n = states.get(estado) ?? 0;
+      return n > 0 ? [{ estado, lancamentos: n }] : [];
+    }),
+    totais: totals,
+    guardadas: {
+      total: kept.total,
+      entregues: kept.entregues,
+      espera_media_s: kept.entregues > 0 ? Math.round(kept.waitMs / kept.entregues / 1000) : null,
+      espera_maxima_s: kept.entregues > 0 ? Math.round(kept.maxMs / 1000) : null,
+    },
+  };
+}
+
+/** The dashboard of a period of local days (`fuso`: the browser's offset in minutes). */
+export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<PainelWire> {
+  const offsetMs = period.fuso * 60_000;
+  const now = deps.now?.() ?? Date.now();
+  const today = Math.floor((now + offsetMs) / DAY_MS);
+  const [groups, names, premios] = await Promise.all([
+    dashboardGroups(deps.store, {
+      establishmentId: deps.establishmentId,
+      from: period.de * DAY_MS - offsetMs,
+      to: (period.ate + 1) * DAY_MS - offsetMs,
+      offsetMs,
+    }),
+    deps.terminalNames(),
+    rewards(deps, today),
+  ]);
+  return { ...fold(groups, period, names), premios };
+}

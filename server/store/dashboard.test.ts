@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DAY_MS, dashboardGroups, openStore } from './index';
+import type { Store } from './index';
+import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
+import type { PgCluster } from '../testing/pg-cluster';
+
+const engines = storeEngines();
+let cluster: PgCluster | null = null;
+const tmp = mkdtempSync(path.join(tmpdir(), 'dashboard-test-'));
+
+beforeAll(async () => {
+  if (engines.includes('postgres')) cluster = await startPgCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+/** 2026-11-23 00:00 in Brasília (UTC-3). */
+const OFFSET = -3 * 3_600_000;
+const MIDNIGHT = Date.UTC(2026, 10, 23, 3);
+const DAY = (MIDNIGHT + OFFSET) / DAY_MS;
+let n = 0;
+
+async function row(
+  store: Store,
+  over: {
+    at: number;
+    state?: string;
+    terminal?: string | null;
+    points?: number | null;
+    amount?: number;
+    establishment?: number;
+    snapshot?: string | null;
+    body?: string | null;
+    sentAt?: number | null;
+  },
+) {
+  n += 1;
+  await store.db
+    .insertInto('posting_journal')
+    .values({
+      key: `k-${n}`,
+      establishment_id: over.establishment ?? 1,
+      terminal_id: over.terminal === undefined ? '1' : over.terminal,
+      request_id: null,
+      fingerprint: 'f',
+      customer_key: `+55119876500${String(n).padStart(2, '0')}`,
+      customer_name: null,
+      amount: over.amount ?? 1000,
+      state: over.state ?? 'lançado',
+      reason: null,
+      answer_status: null,
+      answer_body: null,
+      snapshot: over.snapshot === undefined ? '{"exists":true}' : over.snapshot,
+      reading: null,
+      points: over.points === undefined ? 10 : over.points,
+      lost_kind: null,
+      created_at: over.at,
+      sent_at: over.sentAt ?? null,
+      ended_at: null,
+      updated_at: over.at,
+      settled_at: null,
+      owner: null,
+      lease_until: 0,
+      next_check_at: null,
+      body: over.body ?? null,
+      secret: null,
+    })
+    .execute();
+}
+
+describeEngines('dashboard figures on %s', (engine) => {
+  let store: Store;
+  beforeAll(async () => {
+    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
+    store = await openStore(
+      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, 'app.db') },
+    );
+    const H = 3_600_000;
+    await row(store, { at: MIDNIGHT + H, points: 25, amount: 2500 });
+    await row(store, { at: MIDNIGHT + 2 * H, points: 5, snapshot: '{"exists":false,"compras":0}' });
+    await row(store, { at: MIDNIGHT + 23 * H, terminal: '2', state: 'recusado', points: null });
+    // The next local day (21:00 UTC-3 is still the 23rd; 03:30 UTC of the 24th is 00:30 local).
+    await row(store, {
+      at: MIDNIGHT + DAY_MS + 30 * 60_000,
+      body: '{}',
+      sentAt: MIDNIGHT + DAY_MS + 90 * 60_000,
+      points: 7,
+    });
+    await row(store, {
+      at: MIDNIGHT + DAY_MS + H,
+      body: '{}',
+      state: 'aguardando envio',
+      points: null,
+    });
+    // Outside: before the period, after it, another establishment.
+    await row(store, { at: MIDNIGHT - 1 });
+    await row(store, { at: MIDNIGHT + 2 * DAY_MS });
+    await row(store, { at: MIDNIGHT + H, establishment: 2 });
+  });
+  afterAll(() => store?.close());
+
+  test('groups the period by local day, terminal and state', async () => {
+    const groups = await dashboardGroups(store, {
+      establishmentId: 1,
+      from: MIDNIGHT,
+      to: MIDNIGHT + 2 * DAY_MS,
+      offsetMs: OFFSET,
+    });
+    const sorted = [...groups].sort(
+      (a, b) =>
+        a.day - b.day ||
+        a.state.localeCompare(b.state) ||
+        String(a.terminalId).localeCompare(String(b.terminalId)),
+    );
+    expect(sorted.map((g) => [g.day - DAY, g.terminalId, g.state, g.postings, g.points])).toEqual([
+      [0, '1', 'lançado', 2, 30],
+      [0, '2', 'recusado', 1, 0],
+      [1, '1', 'aguardando envio', 1, 0],
+      [1, '1', 'lançado', 1, 7],
+    ]);
+    expect(sorted[0]).toMatchObject({ amount: 3500, registered: 1, kept: 0 });
+    expect(sorted[3]).toMatchObject({
+      kept: 1,
+      keptDelivered: 1,
+      keptWaitMs: 3_600_000,
+      keptMaxWaitMs: 3_600_000,
+    });
+    expect(sorted[2]).toMatchObject({ kept: 1, keptDelivered: 0, keptWaitMs: 0 });
+  });
+
+  test('an empty period has no groups', async () => {
+    expect(
+      await dashboardGroups(store, { establishmentId: 1, from: 0, to: 1000, offsetMs: OFFSET }),
+    ).toEqual([]);
+  });
+});

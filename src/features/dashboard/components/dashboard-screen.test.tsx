@@ -1,0 +1,130 @@
+import { afterEach, expect, test, vi } from 'vitest';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createQueryClient } from '@/api/query-client';
+import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import type { PainelWire } from '@/api/contract/painel';
+import { DashboardScreen } from './dashboard-screen';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.useRealTimers();
+});
+
+const PAINEL: PainelWire = {
+  de: '2026-11-20',
+  ate: '2026-11-22',
+  dias: [
+    { dia: '2026-11-20', lancamentos: 3, pontos: 85 },
+    { dia: '2026-11-21', lancamentos: 0, pontos: 0 },
+    { dia: '2026-11-22', lancamentos: 1234, pontos: 5678 },
+  ],
+  terminais: [
+    { id: '1', nome: 'Caixa 1', lancamentos: 1200, pontos: 5000, valor: 123456 },
+    { id: '2', nome: 'Caixa 2', lancamentos: 37, pontos: 763, valor: 7650 },
+  ],
+  estados: [
+    { estado: 'lançado', lancamentos: 1230 },
+    { estado: 'recusado', lancamentos: 5 },
+    { estado: 'precisa de atenção', lancamentos: 2 },
+  ],
+  totais: { lancamentos: 1237, pontos: 5763, valor: 131106, cadastrados: 12, premios_entregues: 0 },
+  guardadas: { total: 4, entregues: 3, espera_media_s: 125, espera_maxima_s: 3900 },
+  premios: { aguardando_retirada: 17, vencendo: 3, hoje: '2026-11-22', vence_ate: '2026-11-28' },
+};
+
+function open() {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <DashboardScreen />
+    </QueryClientProvider>,
+  );
+}
+
+const rows = (table: HTMLElement) =>
+  within(table)
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => [...r.querySelectorAll('th, td')].map((c) => c.textContent));
+
+test('the charts’ numbers are in a table, day by day', async () => {
+  stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  const table = await screen.findByRole('table', { name: /Lançamentos e pontos por dia/ });
+  expect(rows(table)).toEqual([
+    ['20/11/2026', '3', '85'],
+    ['21/11/2026', '0', '0'],
+    ['22/11/2026', '1.234', '5.678'],
+  ]);
+  expect(screen.getByRole('heading', { name: 'Por dia' })).toBeTruthy();
+});
+
+test('per terminal with names and money in reais; by state in Portuguese', async () => {
+  stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  const terminals = await screen.findByRole('table', { name: 'Lançamentos por terminal' });
+  expect(rows(terminals)).toEqual([
+    ['Caixa 1', '1.200', '5.000', 'R$ 1.234,56'],
+    ['Caixa 2', '37', '763', 'R$ 76,50'],
+  ]);
+  const states = screen.getByRole('table', { name: 'Lançamentos por situação' });
+  expect(rows(states)).toEqual([
+    ['Lançado', '1.230'],
+    ['Recusado pelo serviço', '5'],
+    ['Precisa de atenção', '2'],
+  ]);
+  expect(screen.getByText('Espera média das guardadas').nextSibling?.textContent).toBe('2 min');
+  expect(screen.getByText('Espera máxima').nextSibling?.textContent).toBe('1 h 05 min');
+});
+
+test('rewards waiting and expiring link to the rewards table filtered', async () => {
+  stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  const waiting = await screen.findByRole('link', { name: 'aguardando retirada' });
+  expect(waiting.getAttribute('href')).toBe('/premios?status=pendente_resgate');
+  const expiring = screen.getByRole('link', { name: 'vencem até 28/11/2026' });
+  expect(expiring.getAttribute('href')).toBe(
+    '/premios?status=pendente_resgate&filtrar_por=valido_ate&data_inicio=2026-11-22&data_fim=2026-11-28',
+  );
+});
+
+test('asks for the last 7 days first, then today when Hoje is chosen', async () => {
+  const mock = stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  await screen.findByRole('table', { name: 'Lançamentos por terminal' });
+  const first = new URL(String(mock.mock.calls[0]![0]), 'http://x');
+  expect(first.pathname).toBe('/api/painel');
+  const de = first.searchParams.get('de')!;
+  const ate = first.searchParams.get('ate')!;
+  expect((Date.parse(ate) - Date.parse(de)) / 86_400_000).toBe(6);
+  expect(first.searchParams.get('fuso')).toBe(String(-new Date().getTimezoneOffset()));
+  await userEvent.click(screen.getByRole('button', { name: 'Hoje' }));
+  await waitFor(() => expect(mock).toHaveBeenCalledTimes(2));
+  const second = new URL(String(mock.mock.calls[1]![0]), 'http://x').searchParams;
+  expect(second.get('de')).toBe(second.get('ate'));
+  expect(screen.getByRole('button', { name: 'Hoje' }).getAttribute('aria-pressed')).toBe('true');
+});
+
+test('an empty period says so; an error offers to try again', async () => {
+  let fail = true;
+  stubFetch(() =>
+    fail
+      ? jsonResponse(403, { success: false, message: 'Só um gerente vê o painel.', data: {} })
+      : jsonResponse(
+          200,
+          ok({
+            ...PAINEL,
+            terminais: [],
+            estados: [],
+            premios: null,
+          }),
+        ),
+  );
+  open();
+  expect(await screen.findByText('Não foi possível carregar o painel.')).toBeTruthy();
+  fail = false;
+  await userEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
+  expect(await screen.findAllByText('Nenhum lançamento no período.')).toHaveLength(2);
+  expect(screen.getByText('O serviço não informou os prêmios agora.')).toBeTruthy();
+});

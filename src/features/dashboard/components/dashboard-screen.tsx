@@ -1,0 +1,347 @@
+import { useId, useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
+import { Link } from '@/lib/router';
+import { formatBRL } from '@/lib/money';
+import { formatInteger } from '@/lib/points';
+import type { Painel } from '@/api/contract/painel';
+import { usePainel, type Period } from '@/features/dashboard/api/painel';
+import {
+  PRESETS,
+  fullDay,
+  presetPeriod,
+  rangeError,
+  shortDay,
+  type PresetId,
+} from '@/features/dashboard/periods';
+import { BarChart } from './bar-chart';
+
+const STATE_LABELS: Record<Painel['estados'][number]['estado'], string> = {
+  enviando: 'Enviando',
+  verificando: 'Conferindo',
+  desconhecido: 'Indefinido (o servidor confere)',
+  lançado: 'Lançado',
+  recusado: 'Recusado pelo serviço',
+  'aguardando envio': 'Aguardando envio',
+  'precisa de atenção': 'Precisa de atenção',
+  descartado: 'Descartado',
+};
+
+/** `1 h 05 min`, `3 min`, `40 s`. */
+function formatWait(seconds: number | null): string {
+  if (seconds === null) return '—';
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
+}
+
+const th = 'px-3 py-2 text-left font-semibold';
+const thNum = 'px-3 py-2 text-right font-semibold';
+const td = 'border-t border-slate-200 px-3 py-1.5';
+const tdNum = `${td} text-right tabular-nums`;
+
+/** A table that scrolls inside itself on a narrow screen, never the page. */
+function TableBox({ children, label }: { children: React.ReactNode; label: string }) {
+  return (
+    <div
+      className="overflow-x-auto rounded-md border border-slate-300"
+      role="region"
+      aria-label={label}
+      tabIndex={0}
+    >
+      <table className="w-full text-sm">
+        <caption className="sr-only">{label}</caption>
+        {children}
+      </table>
+    </div>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = useId();
+  return (
+    <section aria-labelledby={id} className="min-w-0 space-y-3">
+      <h2 id={id} className="text-lg font-bold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <div className="rounded-md border border-slate-300 bg-white p-3">
+      <dt className="text-sm text-slate-700">{label}</dt>
+      <dd className="text-2xl font-bold tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+/** The period's choice: presets ending today, or a range typed by the manager. */
+function PeriodPicker({ onChange }: { onChange: (p: Period) => void }) {
+  const [preset, setPreset] = useState<PresetId | 'faixa'>('7');
+  const [range, setRange] = useState(() => {
+    const p = presetPeriod(7);
+    return { de: wireToDateText(p.de), ate: wireToDateText(p.ate) };
+  });
+  const chosen = { de: dateTextToWire(range.de), ate: dateTextToWire(range.ate) };
+  const error = chosen.de && chosen.ate ? rangeError({ de: chosen.de, ate: chosen.ate }) : null;
+  return (
+    <div className="flex flex-wrap items-end gap-3">
+      <div role="group" aria-label="Período" className="flex flex-wrap gap-2">
+        {PRESETS.map((p) => (
+          <Button
+            key={p.id}
+            size="sm"
+            variant={preset === p.id ? 'primary' : 'secondary'}
+            aria-pressed={preset === p.id}
+            onClick={() => {
+              setPreset(p.id);
+              onChange(presetPeriod(p.days));
+            }}
+          >
+            {p.label}
+          </Button>
+        ))}
+      </div>
+      <form
+        className="flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (chosen.de && chosen.ate && error === null) {
+            setPreset('faixa');
+            onChange({ de: chosen.de, ate: chosen.ate });
+          }
+        }}
+      >
+        <DateField
+          label="De"
+          className="w-36"
+          value={range.de}
+          onValueChange={(de) => setRange((r) => ({ ...r, de }))}
+        />
+        <DateField
+          label="Até"
+          className="w-36"
+          value={range.ate}
+          error={error ?? undefined}
+          onValueChange={(ate) => setRange((r) => ({ ...r, ate }))}
+        />
+        <Button type="submit" size="sm" variant={preset === 'faixa' ? 'primary' : 'secondary'}>
+          Ver período
+        </Button>
+      </form>
+    </div>
+  );
+}
+
+function Days({ data }: { data: Painel }) {
+  const bars = (pick: 'lancamentos' | 'pontos') =>
+    data.dias.map((d) => ({ label: shortDay(d.dia), value: d[pick] }));
+  return (
+    <Section title="Por dia">
+      <div className="grid gap-4 md:grid-cols-2">
+        <BarChart title="Lançamentos por dia" bars={bars('lancamentos')} color="#1d4ed8" />
+        <BarChart title="Pontos por dia" bars={bars('pontos')} color="#b45309" />
+      </div>
+      <TableBox label="Lançamentos e pontos por dia (os números dos gráficos)">
+        <thead className="bg-slate-100">
+          <tr>
+            <th scope="col" className={th}>
+              Dia
+            </th>
+            <th scope="col" className={thNum}>
+              Lançamentos
+            </th>
+            <th scope="col" className={thNum}>
+              Pontos
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.dias.map((d) => (
+            <tr key={d.dia}>
+              <th scope="row" className={`${td} text-left font-normal`}>
+                {fullDay(d.dia)}
+              </th>
+              <td className={tdNum}>{formatInteger(d.lancamentos)}</td>
+              <td className={tdNum}>{formatInteger(d.pontos)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </TableBox>
+    </Section>
+  );
+}
+
+function Terminals({ data }: { data: Painel }) {
+  return (
+    <Section title="Por terminal">
+      {data.terminais.length === 0 ? (
+        <p className="text-slate-700">Nenhum lançamento no período.</p>
+      ) : (
+        <TableBox label="Lançamentos por terminal">
+          <thead className="bg-slate-100">
+            <tr>
+              <th scope="col" className={th}>
+                Terminal
+              </th>
+              <th scope="col" className={thNum}>
+                Lançamentos
+              </th>
+              <th scope="col" className={thNum}>
+                Pontos
+              </th>
+              <th scope="col" className={thNum}>
+                Valor lançado
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.terminais.map((t) => (
+              <tr key={t.id ?? '-'}>
+                <th scope="row" className={`${td} text-left font-normal`}>
+                  {t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`)}
+                </th>
+                <td className={tdNum}>{formatInteger(t.lancamentos)}</td>
+                <td className={tdNum}>{formatInteger(t.pontos)}</td>
+                <td className={tdNum}>{formatBRL(t.valor)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableBox>
+      )}
+    </Section>
+  );
+}
+
+function States({ data }: { data: Painel }) {
+  return (
+    <Section title="Por situação">
+      {data.estados.length === 0 ? (
+        <p className="text-slate-700">Nenhum lançamento no período.</p>
+      ) : (
+        <TableBox label="Lançamentos por situação">
+          <thead className="bg-slate-100">
+            <tr>
+              <th scope="col" className={th}>
+                Situação
+              </th>
+              <th scope="col" className={thNum}>
+                Lançamentos
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.estados.map((s) => (
+              <tr key={s.estado}>
+                <th scope="row" className={`${td} text-left font-normal`}>
+                  {STATE_LABELS[s.estado]}
+                </th>
+                <td className={tdNum}>{formatInteger(s.lancamentos)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </TableBox>
+      )}
+    </Section>
+  );
+}
+
+function Rewards({ premios }: { premios: Painel['premios'] }) {
+  if (premios === null) {
+    return (
+      <Section title="Prêmios">
+        <Alert tone="warning" title="O serviço não informou os prêmios agora.">
+          <p>Os demais números do painel vêm do nosso servidor e estão atualizados.</p>
+        </Alert>
+      </Section>
+    );
+  }
+  const waiting = new URLSearchParams({ status: 'pendente_resgate' });
+  const expiring = new URLSearchParams({
+    status: 'pendente_resgate',
+    filtrar_por: 'valido_ate',
+    data_inicio: premios.hoje,
+    data_fim: premios.vence_ate,
+  });
+  return (
+    <Section title="Prêmios">
+      <ul className="grid gap-3 sm:grid-cols-2">
+        <li className="rounded-md border border-slate-300 bg-white p-3">
+          <p className="text-2xl font-bold tabular-nums">
+            {formatInteger(premios.aguardando_retirada)}
+          </p>
+          <Link href={`/premios?${waiting.toString()}`} className="text-blue-800 underline">
+            aguardando retirada
+          </Link>
+        </li>
+        <li className="rounded-md border border-slate-300 bg-white p-3">
+          <p className="text-2xl font-bold tabular-nums">{formatInteger(premios.vencendo)}</p>
+          <Link href={`/premios?${expiring.toString()}`} className="text-blue-800 underline">
+            vencem até {fullDay(premios.vence_ate)}
+          </Link>
+        </li>
+      </ul>
+    </Section>
+  );
+}
+
+/** The figures of a period, once loaded. */
+export function DashboardView({ data }: { data: Painel }) {
+  const t = data.totais;
+  const g = data.guardadas;
+  return (
+    <div className="space-y-6">
+      <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
+        <Figure label="Lançamentos" value={formatInteger(t.lancamentos)} />
+        <Figure label="Pontos" value={formatInteger(t.pontos)} />
+        <Figure label="Valor lançado" value={formatBRL(t.valor)} />
+        <Figure label="Clientes cadastrados aqui" value={formatInteger(t.cadastrados)} />
+        <Figure label="Prêmios entregues" value={formatInteger(t.premios_entregues)} />
+        <Figure label="Vendas guardadas" value={formatInteger(g.total)} />
+        <Figure label="Espera média das guardadas" value={formatWait(g.espera_media_s)} />
+        <Figure label="Espera máxima" value={formatWait(g.espera_maxima_s)} />
+      </dl>
+      <Rewards premios={data.premios} />
+      <Days data={data} />
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Terminals data={data} />
+        <States data={data} />
+      </div>
+    </div>
+  );
+}
+
+/** "Painel": a manager's figures of a period, at a glance and as tables. */
+export function DashboardScreen() {
+  const [period, setPeriod] = useState<Period>(() => presetPeriod(7));
+  const painel = usePainel(period);
+  return (
+    <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
+      <h1 className="text-2xl font-bold">Painel</h1>
+      <PeriodPicker onChange={setPeriod} />
+      <p className="text-slate-700" aria-live="polite">
+        {period.de === period.ate
+          ? `Dia ${fullDay(period.de)}`
+          : `De ${fullDay(period.de)} a ${fullDay(period.ate)}`}
+        {painel.isFetching && ' · atualizando…'}
+      </p>
+      {painel.isPending ? (
+        <p role="status">Carregando o painel…</p>
+      ) : painel.isError ? (
+        <Alert tone="error" title="Não foi possível carregar o painel.">
+          <p>{painel.error.message}</p>
+          <div>
+            <Button onClick={() => void painel.refetch()}>Tentar novamente</Button>
+          </div>
+        </Alert>
+      ) : (
+        <DashboardView data={painel.data} />
+      )}
+    </main>
+  );
+}
