@@ -3,7 +3,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '@/api/query-client';
-import { jsonResponse, ok, stubFetch } from '@/api/test-fixtures';
+import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import type { PainelWire } from '@/api/contract/painel';
 import { DashboardScreen } from './dashboard-screen';
 
