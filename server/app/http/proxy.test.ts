@@ -33,6 +33,7 @@ describe('GET /api/config', () => {
           navigation: { caixa: true, premios: true, quiosque: true },
         },
         enrollment: 'code',
+        entregaPremios: false,
       },
     });
   });
