@@ -37,8 +37,10 @@ async function recordsWith(
       const res = await deps.call('recompensas', query, signal);
       const text = await res.text();
       if (res.status !== 200) return null;
-      const body = JSON.parse(text) as { data?: unknown; next_page_url?: unknown };
-      if (!Array.isArray(body.data)) return null;
+      // The envelope's `data` is the page: its records and the next page's URL.
+      const body = (JSON.parse(text) as { data?: { data?: unknown; next_page_url?: unknown } })
+        .data;
+      if (!Array.isArray(body?.data)) return null;
       return { data: body.data as Record<string, unknown>[], more: body.next_page_url != null };
     }).catch(() => null);
     if (read === null) return null;
