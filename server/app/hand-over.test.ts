@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freshPhone, startAppServer, type RunningProcess } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
 
 const PATH = '/fidelidade/resgatar-premio';
@@ -15,7 +16,10 @@ const CHAVEIRO = 3;
 const MARIA = 1;
 const JOAO = 2;
 
+const ENV = { CONTINGENCY_FAILURES: '100', JOURNAL_QUIET_MS: '300', JOURNAL_LEASE_MS: '1000' };
 let run: RelayedApp;
+/** The app server started again after a kill -9 (stopped at the end). */
+let restarted: RunningProcess | null = null;
 const tally = { confirmed: 0, duplicated: 0, lost: 0 };
 
 beforeAll(async () => {
@@ -25,7 +29,10 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-afterAll(() => run?.stop());
+afterAll(async () => {
+  await restarted?.stop();
+  await run?.stop();
+});
 
 interface Answer {
   status: number;
@@ -37,16 +44,22 @@ interface Answer {
   };
 }
 
+/** The app server's URL (the one started again after a kill -9, once there is one). */
+const appUrl = () => (restarted ?? run.app).url;
+/** A terminal's cookie for the app server now running (its name carries the port). */
+const cookieOf = (role: 'caixa' | 'gerente' | 'quiosque') =>
+  run.cookies[role].replace(/^pdv_terminal_\d+=/, `pdv_terminal_${new URL(appUrl()).port}=`);
+
 async function handOver(
   idPremio: number,
   idCliente: number,
   options: { role?: 'caixa' | 'gerente' | 'quiosque'; key?: string; senha?: string } = {},
 ): Promise<Answer> {
-  const res = await fetch(`${run.app.url}/api/v4/estabelecimentos/1${PATH}`, {
+  const res = await fetch(`${appUrl()}/api/v4/estabelecimentos/1${PATH}`, {
     method: 'POST',
     headers: {
-      cookie: run.cookies[options.role ?? 'caixa'],
-      origin: run.app.url,
+      cookie: cookieOf(options.role ?? 'caixa'),
+      origin: appUrl(),
       'content-type': 'application/json',
       'idempotency-key': options.key ?? randomUUID(),
     },
@@ -77,9 +90,10 @@ function records(idCliente: number, idPremio: number, status: string): number {
 /** Follows a 202 until the hand-over is settled (as the browser does). */
 async function settled(key: string, role: 'caixa' | 'gerente' = 'caixa') {
   for (let i = 0; i < 10; i++) {
-    const res = await fetch(`${run.app.url}/api/lancamentos/${key}?esperar=8`, {
-      headers: { cookie: run.cookies[role] },
+    const res = await fetch(`${appUrl()}/api/lancamentos/${key}?esperar=8`, {
+      headers: { cookie: cookieOf(role) },
     });
+    if (res.status !== 200) continue;
     const body = (await res.json()) as { data: Record<string, unknown> };
     if (body.data.estado !== 'enviando' && body.data.estado !== 'verificando') return body.data;
   }
@@ -109,7 +123,7 @@ test('a caixa hands over a pending reward: the service answers, one record is re
   const ledger = (await (
     await fetch(
       `${run.app.url}/api/lancamentos?de=${new Date(Date.now() - 3_600_000).toISOString()}&ate=${new Date(Date.now() + 60_000).toISOString()}`,
-      { headers: { cookie: run.cookies.caixa } },
+      { headers: { cookie: cookieOf('caixa') } },
     )
   ).json()) as { data: { lancamentos: Record<string, unknown>[] } };
   const entry = ledger.data.lancamentos.find((l) => l.chave === key);
@@ -170,6 +184,48 @@ test("an expired reward is refused with the service's message; a kiosk may not h
   expect(wrong.json.errors?.senha_atendente).toBeDefined();
 }, 30_000);
 
+/** A new customer who just won a Vale (a purchase of R$ 100,00 straight at the sandbox). */
+async function customerWithAVale(): Promise<number> {
+  const res = await fetch(`${run.sandbox.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'app-token': 'demo-app-token',
+      'access-token': 'demo-access-token-1',
+    },
+    body: JSON.stringify({
+      cliente: { celular: freshPhone(), nome: 'Cliente do Vale' },
+      valor_gasto: 10_000,
+      senha_atendente: '1234',
+    }),
+  });
+  expect(res.status).toBe(200);
+  const id = ((await res.json()) as { data: { id_cliente: number } }).data.id_cliente;
+  expect(records(id, VALE, 'pendente_resgate')).toBe(1);
+  return id;
+}
+
+test('kill -9 while the service works on it: the restarted server settles it, sent once', async () => {
+  const customer = await customerWithAVale();
+  const sent = forwarded();
+  const rule = run.relay.add({ match: PATH, fault: { kind: 'delay', ms: 1_500 } });
+  const key = randomUUID();
+  const pending = handOver(VALE, customer, { key }).catch(() => null);
+  while (rule.received === 0) await new Promise((r) => setTimeout(r, 20));
+  await run.app.kill9();
+  await pending;
+  // The service commits after the kill; the server started again over the same store sweeps
+  // the dead process's entry (its lease run out) and decides it from the records.
+  while (rule.inFlight > 0) await new Promise((r) => setTimeout(r, 50));
+  restarted = await startAppServer(run.relay.url, { APP_DB: run.appDb, ...ENV });
+  const final = await settled(key);
+  expect(final).toMatchObject({ estado: 'lançado', conferido: true, tipo: 'premio' });
+  expect(forwarded() - sent).toBe(1);
+  expect(records(customer, VALE, 'resgatado')).toBe(1);
+  tally.confirmed += 1;
+}, 60_000);
+
 test('while the service is unreachable a hand-over is refused (503), nothing kept', async () => {
   const sent = forwarded();
   run.relay.setDown(true);
@@ -182,7 +238,7 @@ test('while the service is unreachable a hand-over is refused (503), nothing kep
   }
   expect(forwarded()).toBe(sent);
   const contingency = (await (
-    await fetch(`${run.app.url}/api/contingencia`, { headers: { cookie: run.cookies.caixa } })
+    await fetch(`${appUrl()}/api/contingencia`, { headers: { cookie: cookieOf('caixa') } })
   ).json()) as { data: { aguardando: number } };
   expect(contingency.data.aguardando).toBe(0);
 }, 30_000);
@@ -191,7 +247,7 @@ test('a live service without the operation: said once, and entregaPremios become
   const config = async () =>
     (
       (await (
-        await fetch(`${run.app.url}/api/config`, { headers: { cookie: run.cookies.caixa } })
+        await fetch(`${appUrl()}/api/config`, { headers: { cookie: cookieOf('caixa') } })
       ).json()) as { data: { entregaPremios?: boolean } }
     ).data.entregaPremios;
   expect(await config()).toBe(true);
@@ -209,7 +265,7 @@ test('a live service without the operation: said once, and entregaPremios become
   expect(after.json.data).toEqual({ entrega_indisponivel: true });
   expect(run.relay.counts.received).toBe(sent);
   console.log(
-    `[hand-over] pending, lost answer, two terminals at once: confirmed=${tally.confirmed} ` +
+    `[hand-over] pending, lost answer, two terminals at once, kill -9: confirmed=${tally.confirmed} ` +
       `duplicated=${tally.duplicated} lost=${tally.lost}`,
   );
 }, 30_000);
