@@ -52,6 +52,8 @@ export const handoverMessages = {
     'O serviço de fidelidade está indisponível: o prêmio não foi entregue. Tente de novo quando o serviço voltar (a entrega não fica guardada).',
   unsupported:
     'Este serviço de fidelidade não permite entregar prêmios no caixa. Entregue pelo painel do próprio serviço.',
+  notSentRestart:
+    'O servidor reiniciou antes de enviar esta entrega. Nada foi entregue: entregue de novo.',
   readFailed:
     'O serviço de fidelidade não respondeu antes da entrega. Nada foi entregue: tente de novo.',
   verifiedHanded:
