@@ -103,6 +103,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     mode: options.mode,
     terminal: await access.configTerminal(c),
     enrollment: options.autoEnroll ? 'auto' : 'code',
+    entregaPremios: options.postings?.handoverAvailable() ?? false,
   });
   app.route('/api', terminalRoutes({ access, config: configData }));
 
@@ -174,6 +175,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
     });
   }
 
+  // Without the journal no reward is handed over (never forwarded unjournaled).
+  app.post(`${PROXY_PREFIX}*`, async (c, next) => {
+    if (c.get('operation')?.name !== 'resgatar-premio') return next();
+    const data = { entrega_indisponivel: true };
+    return c.json({ success: false, message: messages.notFound, data }, 404);
+  });
   // Contingency: while the service is unreachable a read fails at once (the counter then says
   // the balance cannot be read now) instead of waiting for its timeout.
   app.use(`${PROXY_PREFIX}*`, async (c, next) => {

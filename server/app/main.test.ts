@@ -68,6 +68,7 @@ describe('server/main.ts in live mode', () => {
           mode: 'live',
           terminal: null,
           enrollment: 'code',
+          entregaPremios: true,
         },
       });
 
@@ -160,6 +161,7 @@ describe('server/main.ts in sandbox mode', () => {
           navigation: { caixa: true, premios: true, painel: true, quiosque: true },
         },
         enrollment: 'auto',
+        entregaPremios: true,
       });
       const setCookie = configRes.headers.get('set-cookie')!;
       expect(setCookie).toMatch(

@@ -408,4 +408,34 @@ describeEngines('postings journal on %s', (engine) => {
     await store.prune(T0 + 1_000_000);
     expect(await store.get(waiting.key)).not.toBeNull();
   });
+
+  test('a hand-over keeps its kind and reward; a posting is of kind pontos', async () => {
+    const posting = entry();
+    await store.create(posting);
+    expect(await store.get(posting.key)).toMatchObject({ kind: 'pontos', reward: null });
+    const reward = { id_premio: 1, id_cliente: 2, id_premio_cliente: null, nome: 'Vale' };
+    const e = entry({ amount: 0, kind: 'premio', reward: { ...reward, before: null } });
+    await store.create(e);
+    expect(await store.get(e.key)).toMatchObject({
+      kind: 'premio',
+      reward: { ...reward, before: null },
+    });
+    const before = { pendentes: [4, 5], resgatados: [1] };
+    expect(
+      await store.update(e.key, 'me', { reward: { ...reward, before }, sentAt: T0 }, T0, [
+        'enviando',
+      ]),
+    ).toBe(true);
+    await store.finish(
+      e.key,
+      'me',
+      { state: 'lançado', reward: { ...reward, id_premio_cliente: 4, before } },
+      T0,
+    );
+    const done = await store.get(e.key);
+    expect(done).toMatchObject({ state: 'lançado', kind: 'premio', sentAt: T0 });
+    expect(done!.reward).toEqual({ ...reward, id_premio_cliente: 4, before });
+    const listed = await store.list({ establishmentId: 1, from: T0 - 1, to: T0 + 1 });
+    expect(listed.find((l) => l.key === e.key)?.kind).toBe('premio');
+  });
 });

@@ -35,6 +35,28 @@ export interface CustomerReading {
   ultimo_credito: number | null;
 }
 
+/** The records of one reward of one customer, read before a hand-over is sent. */
+export interface RewardRecords {
+  /** `id_premio_cliente` of the valid `pendente_resgate` records. */
+  pendentes: number[];
+  /** `id_premio_cliente` of the `resgatado` records. */
+  resgatados: number[];
+}
+
+/** A hand-over's reward: what was asked, and what is known of it. */
+export interface RewardHandover {
+  id_premio: number;
+  id_cliente: number;
+  /** The record handed over, once known. */
+  id_premio_cliente: number | null;
+  /** The reward's name, once read. */
+  nome: string | null;
+  /** The customer's records of this reward just before sending (null: not sent yet). */
+  before: RewardRecords | null;
+}
+
+export type EntryKind = 'pontos' | 'premio';
+
 export interface JournalEntry {
   key: string;
   establishmentId: number;
@@ -67,6 +89,10 @@ export interface JournalEntry {
   secret: string | null;
   /** Deliveries of a kept sale started so far. */
   attempts: number;
+  /** A posting ('pontos') or a reward handed over ('premio'). */
+  kind: EntryKind;
+  /** A hand-over's reward (null for a posting). */
+  reward: RewardHandover | null;
 }
 
 export type NewEntry = Pick<
@@ -82,7 +108,8 @@ export type NewEntry = Pick<
   | 'owner'
   | 'leaseUntil'
   | 'createdAt'
->;
+> &
+  Partial<Pick<JournalEntry, 'kind' | 'reward'>>;
 
 /** An entry journaled at once as sent: its customer was read before (fast path). */
 export type StartedEntry = NewEntry & { snapshot: CustomerReading; sentAt: number };
@@ -113,6 +140,7 @@ export type EntryPatch = Partial<
     | 'secret'
     | 'attempts'
     | 'body'
+    | 'reward'
   >
 >;
 
@@ -270,6 +298,8 @@ function fromRow(r: Selectable<PostingJournalTable>): JournalEntry {
     body: json<Record<string, unknown>>(r.body),
     secret: r.secret,
     attempts: Number(r.attempts),
+    kind: r.kind === 'premio' ? 'premio' : 'pontos',
+    reward: json<RewardHandover>(r.reward ?? null),
   };
 }
 
@@ -293,6 +323,7 @@ function toColumns(p: EntryPatch): Updateable<PostingJournalTable> {
   if (p.secret !== undefined) c.secret = p.secret;
   if (p.body !== undefined) c.body = p.body === null ? null : JSON.stringify(p.body);
   if (p.attempts !== undefined) c.attempts = p.attempts;
+  if (p.reward !== undefined) c.reward = p.reward === null ? null : JSON.stringify(p.reward);
   return c;
 }
 
@@ -311,6 +342,8 @@ function newRow(e: NewEntry): Insertable<PostingJournalTable> {
     updated_at: e.createdAt,
     owner: e.owner,
     lease_until: e.leaseUntil,
+    ...(e.kind === 'premio' ? { kind: 'premio' } : {}),
+    ...(e.reward ? { reward: JSON.stringify(e.reward) } : {}),
   };
 }
 

@@ -268,6 +268,17 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0006_reward_handover': {
+      async up(db: AnyDb) {
+        // A journal entry is a posting ('pontos') or a reward handed over ('premio', with the
+        // reward and the customer's records of it read before sending, as JSON).
+        await db.schema
+          .alterTable('posting_journal')
+          .addColumn('kind', 'text', (c) => c.notNull().defaultTo('pontos'))
+          .execute();
+        await db.schema.alterTable('posting_journal').addColumn('reward', 'text').execute();
+      },
+    },
   };
 }
 

@@ -84,6 +84,10 @@ export interface PostingJournalTable {
   secret: string | null;
   /** Deliveries of a kept sale started so far. */
   attempts: Generated<number>;
+  /** 'pontos' (a posting) or 'premio' (a reward handed over). */
+  kind: Generated<string>;
+  /** A hand-over's reward, JSON (see RewardHandover in journal.ts). */
+  reward: string | null;
 }
 
 /** At most one posting in flight per establishment + customer: the row's holder. */

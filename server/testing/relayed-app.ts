@@ -22,6 +22,8 @@ export interface RelayedApp {
   app: RunningProcess;
   /** The app server's SQLite store. */
   appDb: string;
+  /** The sandbox's SQLite database (tests read its records). */
+  sandboxDb: string;
   /** The cookie header of an enrolled terminal of each role. */
   cookies: Record<Role, string>;
   stop(): Promise<void>;
@@ -33,7 +35,8 @@ export async function startRelayedApp(
 ): Promise<RelayedApp> {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   const appDb = path.join(dir, 'app.db');
-  const sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
+  const sandboxDb = path.join(dir, 'sandbox.db');
+  const sandbox = await startSandbox(sandboxDb);
   const relay = await startRelay(sandbox.url);
   const app = await startAppServer(relay.url, { APP_DB: appDb, ...env });
   const store = await openStore({ sqlitePath: appDb });
@@ -50,6 +53,7 @@ export async function startRelayedApp(
     relay,
     app,
     appDb,
+    sandboxDb,
     cookies,
     async stop() {
       await app.stop();

@@ -1,7 +1,10 @@
 import type { Role } from '../../store';
 
-/** The four operations of the service's spec: the only paths the app server forwards. */
-export type OperationName = 'pontuar' | 'buscar' | 'cadastrar' | 'recompensas';
+/**
+ * The four operations of the service's spec and the fifth of its developer documentation
+ * (`resgatar-premio`, decisions.md "Handing a reward over"): the only paths forwarded.
+ */
+export type OperationName = 'pontuar' | 'buscar' | 'cadastrar' | 'recompensas' | 'resgatar-premio';
 
 export interface Operation {
   name: OperationName;
@@ -13,10 +16,19 @@ export interface Operation {
    * the SPA's RewardFilters); the POST operations take their input as JSON.
    */
   params: readonly string[];
+  /** It carries the attendant password (counted by the password lockout). */
+  password?: boolean;
 }
 
 export const OPERATIONS: readonly Operation[] = [
-  { name: 'pontuar', method: 'POST', path: 'fidelidade/pontuar', params: [] },
+  { name: 'pontuar', method: 'POST', path: 'fidelidade/pontuar', params: [], password: true },
+  {
+    name: 'resgatar-premio',
+    method: 'POST',
+    path: 'fidelidade/resgatar-premio',
+    params: [],
+    password: true,
+  },
   { name: 'buscar', method: 'POST', path: 'clientes/buscar', params: [] },
   { name: 'cadastrar', method: 'POST', path: 'clientes/cadastrar', params: [] },
   {
@@ -67,7 +79,7 @@ export function canonicalQuery(op: Operation, search: string): CanonicalQuery {
 
 /**
  * What each role may do. caixa: find, register, post and one customer's rewards (the list
- * with `id_cliente`); gerente: all of it, the rewards table included; quiosque: no raw
+ * with `id_cliente`) and hand a reward over; gerente: all of it, the rewards table included; quiosque: no raw
  * service route at all (the kiosk gets its own narrow endpoints).
  */
 export function roleMay(role: Role, op: OperationName, query: URLSearchParams): boolean {

@@ -35,8 +35,10 @@ import { contingencyData, ledgerData, toLancamento } from '../domain/journal/ans
 import { postingMessages } from '../domain/journal/messages';
 import type { JournalEntry, PostingService } from '../domain/journal/service';
 import type { SubmitResult } from '../domain/journal/submit';
+import type { HandoverResult } from '../domain/journal/service';
 
 const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
+const HANDOVER_PATH = '/api/v4/estabelecimentos/:id/fidelidade/resgatar-premio';
 const LANCAMENTO_PATH = '/api/lancamentos/:key';
 const LEDGER_PATH = '/api/lancamentos';
 const CONTINGENCY_PATH = '/api/contingencia';
@@ -50,6 +52,15 @@ const MESSAGES: Record<JournalEntry['state'], string> = {
   'aguardando envio': 'Guardado: será lançado quando o serviço voltar.',
   'precisa de atenção': 'Recusado pelo serviço na entrega: precisa de um gerente.',
   descartado: 'Descartado por um gerente.',
+};
+
+/** A hand-over's states as the cashier reads them. */
+const HANDOVER_MESSAGES: Partial<Record<JournalEntry['state'], string>> = {
+  enviando: 'Entrega em andamento.',
+  verificando: 'Conferindo a entrega.',
+  desconhecido: 'Ainda não se sabe se o prêmio foi entregue.',
+  lançado: 'Prêmio entregue.',
+  recusado: 'Prêmio não entregue.',
 };
 
 const NOT_FOUND = 'Lançamento não encontrado.';
@@ -84,7 +95,8 @@ function invalidKey(c: Context): Response {
 
 function answer(c: Context, e: JournalEntry, status: ContentfulStatusCode): Response {
   c.header('Cache-Control', 'no-store');
-  return c.json({ success: true, message: MESSAGES[e.state], data: toLancamento(e) }, status);
+  const message = (e.kind === 'premio' ? HANDOVER_MESSAGES[e.state] : null) ?? MESSAGES[e.state];
+  return c.json({ success: true, message, data: toLancamento(e) }, status);
 }
 
 /** The upstream's own answer, as the plain proxy would have relayed it. */
@@ -146,6 +158,25 @@ function submitted(
   return answer(c, e, 202);
 }
 
+/** The answer to `resgatar-premio`: what the journal made of the hand-over. */
+function handedOver(
+  c: Context<{ Variables: PostingVars }>,
+  result: HandoverResult,
+  viewer: Viewer | null,
+): Response {
+  if (result.kind === 'unsupported') {
+    c.set('noVerdict', true);
+    const data = { entrega_indisponivel: true };
+    return c.json({ success: false, message: result.message, data }, result.status);
+  }
+  if (result.kind === 'unavailable') {
+    c.set('noVerdict', true);
+    return c.json({ success: false, message: result.message, data: {} }, 503);
+  }
+  // The journal's refusals, the service's refusal of the customer's read, and the entry.
+  return submitted(c, result, viewer);
+}
+
 export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: PostingVars }> {
   const { service, establishmentId } = options;
   const viewerOf = options.viewerOf ?? (() => null);
@@ -178,6 +209,21 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
       body,
     });
     return submitted(c, result, viewerOf(c));
+  });
+
+  app.post(HANDOVER_PATH, async (c) => {
+    if (c.req.param('id') !== String(establishmentId)) return fail(c, 403, messages.forbidden);
+    const viewer = viewerOf(c);
+    if (viewer?.role === 'quiosque') return fail(c, 403, messages.forbidden);
+    const body = await jsonObject(c, options.maxBodyBytes);
+    if (body instanceof Response) return body;
+    const result = await service.handOver({
+      key: c.req.header('idempotency-key'),
+      terminalId: viewer?.terminalId ?? null,
+      requestId: c.req.header('x-request-id') ?? randomUUID(),
+      body,
+    });
+    return handedOver(c, result, viewer);
   });
 
   app.get(

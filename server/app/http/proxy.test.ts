@@ -33,6 +33,7 @@ describe('GET /api/config', () => {
           navigation: { caixa: true, premios: true, painel: true, quiosque: true },
         },
         enrollment: 'code',
+        entregaPremios: false,
       },
     });
   });

@@ -9,9 +9,12 @@ export interface Fetcher {
   fetch(req: Request): Response | Promise<Response>;
 }
 
-/** The journal's requests: a posting and a customer read. */
+/**
+ * The journal's requests: a posting, a customer read, a reward handed over, and a read of a
+ * customer's rewards (`recompensas`, a GET whose `body` is its query parameters).
+ */
 export type UpstreamCall = (
-  op: 'pontuar' | 'buscar',
+  op: 'pontuar' | 'buscar' | 'resgatar-premio' | 'recompensas',
   body: unknown,
   signal: AbortSignal,
 ) => Promise<Response>;
@@ -25,7 +28,11 @@ export interface UpstreamClientOptions {
   establishmentId: number;
 }
 
-const PATHS = { pontuar: 'fidelidade/pontuar', buscar: 'clientes/buscar' } as const;
+const PATHS = {
+  pontuar: 'fidelidade/pontuar',
+  buscar: 'clientes/buscar',
+  'resgatar-premio': 'fidelidade/resgatar-premio',
+} as const;
 
 export function createUpstreamClient(options: UpstreamClientOptions) {
   const base = options.baseUrl.replace(/\/+$/, '');
@@ -68,8 +75,16 @@ export function createUpstreamClient(options: UpstreamClientOptions) {
     json,
     /** Sends a request built by the caller (the proxy's forwarding) through the fetcher. */
     send: (req: Request) => Promise.resolve(options.fetcher.fetch(req)),
-    /** The journal's calls: pontuar and buscar, JSON, with the tokens. */
-    call: ((op, body, signal) => json('POST', PATHS[op], body, signal)) satisfies UpstreamCall,
+    /** The journal's calls, JSON, with the tokens. */
+    call: ((op, body, signal) =>
+      op === 'recompensas'
+        ? json(
+            'GET',
+            `recompensas?${new URLSearchParams(body as Record<string, string>).toString()}`,
+            undefined,
+            signal,
+          )
+        : json('POST', PATHS[op], body, signal)) satisfies UpstreamCall,
   };
 }
 

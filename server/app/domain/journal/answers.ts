@@ -33,8 +33,15 @@ export function toLancamento(e: JournalEntry, terminalName: string | null = null
   }
   return {
     chave: e.key,
-    tipo: 'pontos',
-    premio: null,
+    tipo: e.kind,
+    premio:
+      e.kind === 'premio' && e.reward !== null
+        ? {
+            id_premio: e.reward.id_premio,
+            id_premio_cliente: e.reward.id_premio_cliente,
+            nome: e.reward.nome,
+          }
+        : null,
     estado: e.state,
     motivo: e.reason,
     terminal: e.terminalId,
@@ -44,8 +51,9 @@ export function toLancamento(e: JournalEntry, terminalName: string | null = null
     valor_gasto: e.amount,
     celular: e.customerKey,
     nome: e.customerName,
-    pontos: e.points,
-    conferido: e.answerStatus === null && e.reading !== null,
+    pontos: e.kind === 'premio' ? null : e.points,
+    conferido:
+      e.answerStatus === null && (e.kind === 'premio' ? e.state === 'lançado' : e.reading !== null),
     guardado: e.body !== null,
     resposta: e.answerStatus === null ? null : { status: e.answerStatus, corpo },
     cliente: customerOf(e.reading),

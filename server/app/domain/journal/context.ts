@@ -64,11 +64,16 @@ export interface PostingServiceOptions {
   verifyGiveUpMs?: number;
   /** The jitter's source (tests make it fixed). Default Math.random. */
   random?: () => number;
+  /** Rewards may be handed over at the counter (REWARD_HANDOVER). Default true. */
+  rewardHandover?: boolean;
 }
 
 /** The options with their defaults (what `PostingService.options` shows). */
 export type JournalOptions = Required<
-  Omit<PostingServiceOptions, 'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random'>
+  Omit<
+    PostingServiceOptions,
+    'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random' | 'rewardHandover'
+  >
 >;
 
 function withDefaults(options: PostingServiceOptions): JournalOptions {

@@ -41,4 +41,28 @@ export const postingMessages = {
     `Serviço indisponível e o limite de ${n} vendas guardadas foi atingido: esta venda não foi guardada nem lançada. Lance de novo quando o serviço voltar.`,
   fullAge: (hours: number) =>
     `Serviço indisponível há mais de ${hours} h (o limite das vendas guardadas): esta venda não foi guardada nem lançada. Lance de novo quando o serviço voltar.`,
+};
+
+/** What the journal tells the cashier of a reward handed over (`motivo`), in Portuguese. */
+export const handoverMessages = {
+  handed: 'Prêmio entregue.',
+  alreadyHanded: 'Este prêmio já foi entregue.',
+  customerNotFound: 'Cliente não encontrado',
+  unavailable:
+    'O serviço de fidelidade está indisponível: o prêmio não foi entregue. Tente de novo quando o serviço voltar (a entrega não fica guardada).',
+  unsupported:
+    'Este serviço de fidelidade não permite entregar prêmios no caixa. Entregue pelo painel do próprio serviço.',
+  notSentRestart:
+    'O servidor reiniciou antes de enviar esta entrega. Nada foi entregue: entregue de novo.',
+  readFailed:
+    'O serviço de fidelidade não respondeu antes da entrega. Nada foi entregue: tente de novo.',
+  verifiedHanded:
+    'A resposta do serviço se perdeu, mas os prêmios do cliente mostram a entrega: entregue.',
+  verifiedNotHanded:
+    'A resposta do serviço se perdeu e os prêmios do cliente não mostram a entrega: não entregue. Pode entregar de novo.',
+  verifying: 'A resposta do serviço se perdeu. Conferindo os prêmios do cliente…',
+  unknown:
+    'Ainda não se sabe se o prêmio foi entregue. Não entregue de novo: o servidor confere sozinho em instantes.',
+  ambiguous:
+    'Os prêmios do cliente mudaram por outra entrega ao mesmo tempo; não dá para saber se esta foi registrada. Confira os prêmios do cliente antes de entregar de novo.',
 } as const;

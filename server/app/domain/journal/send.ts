@@ -67,7 +67,7 @@ async function refusedRead(
 }
 
 /** Waits the customer's slot (bounded); false when it was not had in time (then settled). */
-async function waitSlot(deps: JournalDeps, entry: JournalEntry): Promise<boolean> {
+export async function waitSlot(deps: JournalDeps, entry: JournalEntry): Promise<boolean> {
   const { store, now } = deps;
   const slotDeadline = now() + deps.options.slotWaitMs;
   for (let turn = 1; ; turn += 1) {

@@ -44,14 +44,21 @@ import {
   type ContingencyStatus,
   type Decision,
 } from './deliver';
+import { handOver, type HandoverResult, type HandoverSwitch } from './handover';
 import { getEntry, ledger, waitEntry, type LedgerFilter } from './ledger';
 import { submit, type Submission, type SubmitResult } from './submit';
 import { startSweep, stopSweep, sweep } from './sweep';
 
 export type { JournalEntry } from '../../../store';
 
+export type { HandoverResult } from './handover';
+
 export interface PostingService {
   submit(s: Submission): Promise<SubmitResult>;
+  /** A reward handed over (resgatar-premio), exactly once (see handover.ts). */
+  handOver(s: Submission): Promise<HandoverResult>;
+  /** Whether rewards may be handed over: the setting, and the service offers it (as far as known). */
+  handoverAvailable(): boolean;
   get(key: string): Promise<JournalEntry | null>;
   /** Waits (bounded) until the entry leaves `enviando`/`verificando`, then answers it. */
   wait(key: string, ms?: number): Promise<JournalEntry | null>;
@@ -86,11 +93,14 @@ export interface PostingService {
 
 export function createPostingService(options: PostingServiceOptions): PostingService {
   const deps = createDeps(options);
+  const handover: HandoverSwitch = { enabled: options.rewardHandover ?? true, missing: null };
   const unsubscribe = options.circuit?.onChange((open) => {
     if (!open) void deliver(deps);
   });
   return {
     submit: (s) => submit(deps, s),
+    handOver: (s) => handOver(deps, handover, s),
+    handoverAvailable: () => handover.enabled && handover.missing === null,
     get: (key) => getEntry(deps, key),
     wait: (key, ms) => waitEntry(deps, key, ms),
     list: (filter) => deps.store.list(filter),

@@ -34,6 +34,8 @@ export function journalLimits(env: Env): Partial<PostingServiceOptions> {
     recheckMs: ms(env, 'JOURNAL_RECHECK_MS'),
     leaseMs: ms(env, 'JOURNAL_LEASE_MS'),
     retentionMs: days ? Number(days) * 24 * 3_600_000 : undefined,
+    // REWARD_HANDOVER=0: rewards are never handed over at the counter.
+    rewardHandover: env.REWARD_HANDOVER?.trim() === '0' ? false : undefined,
   };
   return Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined));
 }

@@ -6,7 +6,7 @@
 import type { JournalEntry } from '../../../store';
 import { leased, requeue, settle, track, type JournalDeps } from './context';
 import { deliver } from './deliver';
-import { postingMessages } from './messages';
+import { handoverMessages, postingMessages } from './messages';
 import { verify } from './verify';
 
 /** Takes over what nobody works on: crashed processes' entries and due re-checks. */
@@ -14,7 +14,13 @@ async function recover(deps: JournalDeps, entry: JournalEntry): Promise<void> {
   await leased(deps, entry.key, async () => {
     if (entry.state === 'enviando' && entry.sentAt === null) {
       if (entry.body !== null) await requeue(deps, entry, postingMessages.keptRequeued);
-      else await settle(deps, entry, 'recusado', { reason: postingMessages.notSentRestart });
+      else {
+        const reason =
+          entry.kind === 'premio'
+            ? handoverMessages.notSentRestart
+            : postingMessages.notSentRestart;
+        await settle(deps, entry, 'recusado', { reason });
+      }
       return;
     }
     if (entry.state === 'enviando') {

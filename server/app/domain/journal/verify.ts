@@ -5,41 +5,11 @@
  * entry is parked (`verificando` / `desconhecido`) and re-checked by the sweep.
  */
 import type { JournalEntry, LostKind } from '../../../store';
-import { backoffMs } from './backoff';
 import { park, requeue, settle, type JournalDeps } from './context';
+import { verifyHandover } from './handover-verify';
 import { postingMessages } from './messages';
 import { ABSENT, compareReadings, readFor } from './readings';
-
-/** Parks an entry whose customer could not be read, or gives it up past verifyGiveUpMs. */
-async function unreadable(
-  deps: JournalDeps,
-  entry: JournalEntry,
-  kind: LostKind,
-  endedAt: number,
-  t: number,
-): Promise<void> {
-  const { options } = deps;
-  if (t - endedAt >= options.verifyGiveUpMs) {
-    // Never readable for that long: a person looks at the customer's history.
-    await settle(deps, entry, entry.body !== null ? 'precisa de atenção' : 'desconhecido', {
-      reason: postingMessages.verifyGaveUp,
-      lostKind: kind,
-      endedAt,
-    });
-    return;
-  }
-  // Re-read later, less often the longer the service stays unreadable.
-  const first = Math.min(options.recheckMs, Math.max(options.quietMs, 1));
-  const delay = Math.max(
-    first,
-    backoffMs(2, Math.min(t - endedAt, options.retryCapMs), options.retryCapMs, deps.random),
-  );
-  await park(deps, entry, 'desconhecido', t + delay, {
-    reason: postingMessages.unknownReadFailed,
-    lostKind: kind,
-    endedAt,
-  });
-}
+import { unreadable } from './unreadable';
 
 /** Decides a lost answer by re-reading the customer. */
 export async function verify(
@@ -48,6 +18,8 @@ export async function verify(
   kind: LostKind,
   endedAt: number,
 ): Promise<void> {
+  // A reward handed over is decided by the customer's records of that reward.
+  if (entry.kind === 'premio') return verifyHandover(deps, entry, kind, endedAt);
   const { options } = deps;
   const snapshot = entry.snapshot ?? ABSENT;
   const reading = await readFor(deps, entry.customerKey, entry.snapshot, null);

@@ -45,7 +45,8 @@ async function verdictOf(c: AccessContext) {
 export function limitsAccess(limits: Limits) {
   /** pontuar requests in flight in this process, per terminal id. */
   const inFlight = new Map<number, number>();
-  const isPosting = (c: AccessContext) => c.get('operation')?.name === 'pontuar';
+  /** pontuar and resgatar-premio: the operations carrying the attendant password. */
+  const isPosting = (c: AccessContext) => c.get('operation')?.password === true;
 
   return {
     /**
