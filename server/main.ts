@@ -13,7 +13,7 @@ import pino from 'pino';
 import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
-import { readAccessEnv, readServerEnv, resolveAppDb } from './app/config';
+import { readConfig, resolveAppDb } from './app/config';
 import { openStore } from './store';
 import type { Store } from './store';
 
@@ -34,12 +34,12 @@ function die(message: string): never {
   process.exit(1);
 }
 
-const read = readServerEnv(process.env);
+// The environment is read here, once; everything below receives what it needs.
+const read = readConfig(process.env);
 if (!read.ok) die(read.error);
-const env = read.env;
-const accessRead = readAccessEnv(process.env, env);
-if (!accessRead.ok) die(accessRead.error);
-const accessEnv = accessRead.env;
+const config = read.config;
+const env = config.server;
+const accessEnv = config.access;
 
 const appDb = resolveAppDb(accessEnv.appDb, root);
 let store: Store;
@@ -65,7 +65,7 @@ const secret = accessEnv.appSecret ?? sandboxSecret();
 // Log lines are written to stdout asynchronously (a synchronous write per request cost
 // 7-12 % of the CPU); pino flushes what is pending when the process exits.
 const logger = pino(
-  { level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime },
+  { level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime },
   pino.destination({ dest: 1, sync: false }),
 );
 let closeUpstream = (): void => {};
@@ -131,11 +131,10 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { contingencyLimits, journalLimits, startCircuit, startJournal } =
-    await import('./app/domain/journal/setup');
+  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
   const { clientOf } = await import('./app/upstream/client');
   try {
-    const contingency = contingencyLimits(process.env);
+    const contingency = config.contingency;
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
     const circuit = startCircuit({
       probe: clientOf(options).call,
@@ -149,7 +148,7 @@ let closeJournal = async (): Promise<void> => {};
       call: clientOf(options).call,
       establishmentId: options.establishmentId,
       logger,
-      limits: journalLimits(process.env),
+      limits: config.journal,
       contingency: { circuit, appSecret: secret, limits: contingency.journal },
     });
     options = { ...options, postings };
