@@ -14,7 +14,11 @@ import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
 import { readConfig, resolveAppDb } from './app/config';
-import { openStore } from './store';
+import { createLifecycle } from './app/domain/ops/lifecycle';
+import { createMetrics } from './app/domain/ops/metrics';
+import { startBackupSchedule } from './ops/backup';
+import type { BackupSchedule } from './ops/backup';
+import { openStore, storeCounts } from './store';
 import type { Store } from './store';
 
 /** A slow client cannot hold a request open: headers within 10 s, the whole request in 30 s. */
@@ -69,6 +73,8 @@ const logger = pino(
   pino.destination({ dest: 1, sync: false }),
 );
 let closeUpstream = (): void => {};
+const lifecycle = createLifecycle();
+const metrics = createMetrics({ store });
 
 let options: AppServerOptions;
 const common = {
@@ -80,6 +86,9 @@ const common = {
   autoEnroll: accessEnv.autoEnroll,
   limits: accessEnv.rateLimits,
   trustedProxies: accessEnv.trustedProxies,
+  lifecycle,
+  metrics,
+  metricsToken: config.metricsToken,
 };
 if (env.mode === 'live') {
   options = {
@@ -135,6 +144,8 @@ let closeJournal = async (): Promise<void> => {};
   const { clientOf } = await import('./app/upstream/client');
   try {
     const contingency = config.contingency;
+    // Every upstream call is counted and timed (/metrics), the circuit's probe included.
+    options = { ...options, upstream: metrics.wrap(options.upstream) };
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
     const circuit = startCircuit({
       probe: clientOf(options).call,
@@ -152,6 +163,7 @@ let closeJournal = async (): Promise<void> => {};
       contingency: { circuit, appSecret: secret, limits: contingency.journal },
     });
     options = { ...options, postings };
+    metrics.watch(postings);
     closeJournal = () => {
       circuit.stop();
       return postings.stop();
@@ -202,23 +214,72 @@ server.on('error', (err: NodeJS.ErrnoException) => {
   die(`cannot listen on ${env.host}:${env.port}: ${err.code ?? err.message}`);
 });
 
-let stopping = false;
-function shutdown(signal: NodeJS.Signals): void {
-  if (stopping) process.exit(1); // a second signal: stop now
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  const force = setTimeout(() => {
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  }, 5_000);
-  force.unref();
-  server.close(() => {
-    void closeJournal()
-      .then(() => store.close())
-      .finally(() => {
-        closeUpstream();
-        process.exit(0);
-      });
-  });
+// Scheduled backups of the SQLite store (BACKUP_DIR), through the server's own connection.
+let backups: BackupSchedule | null = null;
+if (config.backup !== null) {
+  try {
+    backups = startBackupSchedule({ store, ...config.backup, logger });
+  } catch (err) {
+    logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      'scheduled backups not started',
+    );
+  }
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+
+/** Postings this store holds as being sent now (`enviando`, `verificando`). */
+async function inFlight(): Promise<number> {
+  const { postingsByState } = await storeCounts(store).catch(() => ({
+    postingsByState: {} as Record<string, number>,
+  }));
+  return (postingsByState['enviando'] ?? 0) + (postingsByState['verificando'] ?? 0);
+}
+
+/**
+ * A graceful restart: /readyz turns 503 and the event streams end with a retry hint, no new
+ * connections are taken, the requests and postings in flight finish (within
+ * SHUTDOWN_TIMEOUT_MS), then the store is closed and the process exits 0. A second signal, or
+ * the bound, exits at once (kill -9 is safe too: the journal recovers what was in flight).
+ */
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    logger.flush();
+    process.exit(1);
+  }
+  stopping = true;
+  lifecycle.drain();
+  const before = await inFlight();
+  logger.info({ signal, inFlight: before, boundMs: config.shutdownMs }, 'shutting down: draining');
+  const report = async (): Promise<string> => {
+    const left = await inFlight();
+    return `[shutdown] in flight=${before} settled=${Math.max(0, before - left)} left=${left}`;
+  };
+  const bound = setTimeout(() => {
+    void report().then((line) => {
+      process.stderr.write(`${line} (SHUTDOWN_TIMEOUT_MS reached)\n`);
+      logger.flush();
+      process.exit(1);
+    });
+  }, config.shutdownMs);
+  bound.unref();
+  // Idle keep-alive connections close now; busy ones once their answer is out.
+  const idle = setInterval(() => {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  }, 100);
+  idle.unref();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  clearInterval(idle);
+  await closeJournal();
+  await backups?.stop();
+  process.stderr.write(`${await report()}\n`);
+  await store.close();
+  closeUpstream();
+  clearTimeout(bound);
+  logger.info({ signal }, 'stopped');
+  logger.flush();
+  process.exit(0);
+}
+process.on('SIGINT', (signal) => void shutdown(signal));
+process.on('SIGTERM', (signal) => void shutdown(signal));

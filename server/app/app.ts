@@ -15,10 +15,14 @@ import { createTerminals } from './domain/access/terminals';
 import { createForwarder } from './domain/forward';
 import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
+import { createLifecycle } from './domain/ops/lifecycle';
+import type { Lifecycle } from './domain/ops/lifecycle';
+import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
 import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { mountKioskRoutes } from './http/kiosk';
+import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
 import { postingRoutes } from './http/postings';
 import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
@@ -30,7 +34,6 @@ import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
 import type { Fetcher } from './upstream/client';
-
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
@@ -67,6 +70,12 @@ export interface AppServerOptions {
   trustedProxies?: readonly string[];
   /** Whether the upstream is reachable: while open, service reads answer 503 at once. */
   circuit?: Pick<Circuit, 'isOpen'> | null;
+  /** Serving or draining (SIGTERM): /readyz and the event streams follow it. */
+  lifecycle?: Lifecycle;
+  /** Prometheus metrics (/metrics); null or absent: none. */
+  metrics?: Metrics | null;
+  /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback. */
+  metricsToken?: string | null;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -88,6 +97,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
     trustedProxies: options.trustedProxies,
   });
 
+  const lifecycle = options.lifecycle ?? createLifecycle();
+  const metrics = options.metrics ?? null;
+  if (metrics !== null) app.use(requestMetrics(metrics));
+  // Health and metrics: before the log (a balancer probes every few seconds) and the host guard.
+  app.route(
+    '/',
+    operationRoutes({
+      store: options.store,
+      lifecycle,
+      postings: options.postings ?? null,
+      metrics,
+      metricsToken: options.metricsToken ?? null,
+      trustedProxies: options.trustedProxies,
+    }),
+  );
   app.use(requestLog(logger, [options.appToken, options.accessToken]));
   app.use(securityHeaders({ https: options.publicOrigin?.startsWith('https://') ?? false }));
   app.use(access.hostGuard);
@@ -155,6 +179,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       postings: options.postings,
       secret: options.secret,
       logger,
+      onDrain: lifecycle.onDrain,
+      streamOpened: metrics?.streamOpened,
     });
   }
 

@@ -8,3 +8,4 @@ export * from './terminals';
 export * from './limits';
 export * from './journal';
 export * from './kiosk-sales';
+export * from './health';
