@@ -59,16 +59,18 @@ function mayReadMetrics(c: Context, options: OperationsOptions): boolean {
 
 export function operationRoutes(options: OperationsOptions): Hono {
   const app = new Hono();
-  app.use('*', async (c, next) => {
-    await next();
+  // Only these paths: a sub-app mounted at '/' would put a '*' middleware on every route.
+  app.get('/healthz', (c) => {
     c.header('Cache-Control', 'no-store');
+    return c.json({ status: 'ok' });
   });
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', async (c) => {
+    c.header('Cache-Control', 'no-store');
     const r = await readiness(options);
     return c.json({ status: r.ready ? 'ready' : 'unready', ...r }, r.ready ? 200 : 503);
   });
   app.get('/metrics', async (c) => {
+    c.header('Cache-Control', 'no-store');
     if (options.metrics === null) return c.text('Not Found\n', 404);
     if (!mayReadMetrics(c, options)) {
       c.header('WWW-Authenticate', 'Bearer');
