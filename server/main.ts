@@ -66,11 +66,19 @@ function sandboxSecret(): string {
 }
 const secret = accessEnv.appSecret ?? sandboxSecret();
 
-// Log lines are written to stdout asynchronously (a synchronous write per request cost
-// 7-12 % of the CPU); pino flushes what is pending when the process exits.
+// JSON lines for machines (a service's journal, a log shipper); readable lines when a person
+// reads stdout in a terminal. JSON is written asynchronously (a synchronous write per request
+// cost 7-12 % of the CPU); pino flushes what is pending when the process exits.
 const logger = pino(
   { level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime },
-  pino.destination({ dest: 1, sync: false }),
+  process.stdout.isTTY
+    ? (await import('pino-pretty')).default({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        hideObject: true,
+      })
+    : pino.destination({ dest: 1, sync: false }),
 );
 let closeUpstream = (): void => {};
 const lifecycle = createLifecycle();
