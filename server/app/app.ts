@@ -21,6 +21,7 @@ import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
 import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
+import { compressJson } from './http/compress';
 import { mountKioskRoutes } from './http/kiosk';
 import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
@@ -119,6 +120,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     await next();
     setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
+  app.use('/api/*', compressJson());
 
   /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */
   const configData = async (c: Context): Promise<ConfigData> => ({
