@@ -1,6 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { openStore } from '../../store';
-import { makeApp } from '../../testing/app-harness';
+import { openSandbox } from '../../sandbox/sandbox';
+import { createJournalStore, enrollDirectly, openStore } from '../../store';
+import { capturedLogger, makeApp, TEST_SECRET } from '../../testing/app-harness';
+import { createAppServer } from '../app';
+import { signCredential } from '../domain/credential';
+import { createPostingService } from '../domain/journal/service';
+import { embeddedSandbox } from '../embedded';
+import { clientOf } from '../upstream/client';
+import { credentialCookieName } from './access/terminal';
 import { createLifecycle } from '../domain/ops/lifecycle';
 import { createMetrics } from '../domain/ops/metrics';
 
@@ -58,4 +65,65 @@ describe('health and metrics', () => {
     expect(text).toContain('pdv_circuit_open 0');
     expect(text).toContain('pdv_kiosk_sales_staged 0');
   });
+});
+
+test('a drain ends every event stream with a short retry hint, and the gauge follows', async () => {
+  const store = await openStore({ sqlitePath: ':memory:' });
+  const sandbox = openSandbox({ dbPath: ':memory:' });
+  const upstream = embeddedSandbox(sandbox, 1)!;
+  const postings = createPostingService({
+    store: createJournalStore(store),
+    call: clientOf(upstream).call,
+    establishmentId: 1,
+  });
+  const lifecycle = createLifecycle();
+  const metrics = createMetrics({ store, postings, processDefaults: false });
+  const app = createAppServer({
+    ...upstream,
+    distDir: '/nonexistent',
+    logger: capturedLogger().logger,
+    store,
+    secret: TEST_SECRET,
+    publicOrigin: null,
+    autoEnroll: false,
+    postings,
+    lifecycle,
+    metrics,
+    metricsToken: TOKEN,
+  });
+  try {
+    const { terminal, nonce } = await enrollDirectly(store, { name: 'Caixa', role: 'caixa' });
+    const cookie = `${credentialCookieName('http://localhost/')}=${signCredential(TEST_SECRET, terminal.id, nonce)}`;
+    const open = async () =>
+      Number(
+        /^pdv_event_streams_open (\d+)$/m.exec(
+          await (
+            await app.request('http://localhost/metrics', {
+              headers: { authorization: `Bearer ${TOKEN}` },
+            })
+          ).text(),
+        )?.[1],
+      );
+    const res = await app.request('http://localhost/api/quiosque/eventos', {
+      headers: { cookie },
+    });
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toContain('event: pronto');
+    expect(await open()).toBe(1);
+    lifecycle.drain();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(text).toMatch(/retry: 1000\n\n$/);
+    expect(await open()).toBe(0);
+  } finally {
+    await postings.stop();
+    await store.close();
+    sandbox.close();
+  }
 });
