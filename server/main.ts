@@ -46,9 +46,15 @@ const env = config.server;
 const accessEnv = config.access;
 
 const appDb = resolveAppDb(accessEnv.appDb, root);
+/** The store's query times, into the metrics once they exist. */
+let onQuery = (_ms: number, _ok: boolean): void => undefined;
 let store: Store;
 try {
-  store = await openStore({ databaseUrl: accessEnv.databaseUrl, sqlitePath: appDb });
+  store = await openStore({
+    databaseUrl: accessEnv.databaseUrl,
+    sqlitePath: appDb,
+    onQuery: (ms, ok) => onQuery(ms, ok),
+  });
 } catch (err) {
   die(
     `cannot open the app store (${accessEnv.databaseUrl === null ? appDb : 'DATABASE_URL'}): ${err instanceof Error ? err.message : String(err)}`,
@@ -83,6 +89,7 @@ const logger = pino(
 let closeUpstream = (): void => {};
 const lifecycle = createLifecycle();
 const metrics = createMetrics({ store });
+onQuery = metrics.storeQuery;
 
 let options: AppServerOptions;
 const common = {

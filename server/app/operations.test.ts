@@ -122,6 +122,7 @@ test('/metrics parses as Prometheus text and its counters move with a posting', 
   expect(types.get('pdv_http_requests_total')).toBe('counter');
   expect(types.get('pdv_upstream_calls_total')).toBe('counter');
   expect(types.get('process_cpu_seconds_total')).toBe('counter');
+  expect(types.get('pdv_store_query_duration_seconds')).toBe('histogram');
   const phone = freshPhone();
   const res = await post(cookies[0]!, phone);
   expect(res.status).toBeLessThan(300);
@@ -133,6 +134,8 @@ test('/metrics parses as Prometheus text and its counters move with a posting', 
   const route =
     'pdv_http_requests_total{route="service:fidelidade/pontuar",method="POST",status="200"}';
   expect(sample(after, route)).toBeGreaterThan(sample(before, route));
+  const queries = 'pdv_store_query_duration_seconds_count{outcome="ok"}';
+  expect(sample(after, queries)).toBeGreaterThan(sample(before, queries));
   expect(after).not.toContain(phone.slice(3));
   expect(after).not.toContain('demo-access-token');
 });

@@ -67,6 +67,13 @@ export function createMetrics(deps: MetricsDeps) {
     buckets: SECONDS,
     registers: [registry],
   });
+  const storeSeconds = new Histogram({
+    name: 'pdv_store_query_duration_seconds',
+    help: 'Time of a store query through the query builder, by outcome (ok, error).',
+    labelNames: ['outcome'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
   let streams = 0;
   new Gauge({
     name: 'pdv_event_streams_open',
@@ -131,6 +138,10 @@ export function createMetrics(deps: MetricsDeps) {
     request(route: string, method: string, status: number, seconds: number): void {
       requests.inc({ route, method, status: String(status) });
       requestSeconds.observe({ route }, seconds);
+    },
+    /** One store query (the store's `onQuery`). */
+    storeQuery(ms: number, ok: boolean): void {
+      storeSeconds.observe({ outcome: ok ? 'ok' : 'error' }, ms / 1000);
     },
     /** Counts one open event stream; call the result when it closes. */
     streamOpened(): () => void {
