@@ -13,8 +13,12 @@ import pino from 'pino';
 import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
-import { readAccessEnv, readServerEnv, resolveAppDb } from './app/config';
-import { openStore } from './store';
+import { readConfig, resolveAppDb } from './app/config';
+import { createLifecycle } from './app/domain/ops/lifecycle';
+import { createMetrics } from './app/domain/ops/metrics';
+import { startBackupSchedule } from './ops/backup';
+import type { BackupSchedule } from './ops/backup';
+import { openStore, storeCounts } from './store';
 import type { Store } from './store';
 
 /** A slow client cannot hold a request open: headers within 10 s, the whole request in 30 s. */
@@ -34,17 +38,23 @@ function die(message: string): never {
   process.exit(1);
 }
 
-const read = readServerEnv(process.env);
+// The environment is read here, once; everything below receives what it needs.
+const read = readConfig(process.env);
 if (!read.ok) die(read.error);
-const env = read.env;
-const accessRead = readAccessEnv(process.env, env);
-if (!accessRead.ok) die(accessRead.error);
-const accessEnv = accessRead.env;
+const config = read.config;
+const env = config.server;
+const accessEnv = config.access;
 
 const appDb = resolveAppDb(accessEnv.appDb, root);
+/** The store's query times, into the metrics once they exist. */
+let onQuery = (_ms: number, _ok: boolean): void => undefined;
 let store: Store;
 try {
-  store = await openStore({ databaseUrl: accessEnv.databaseUrl, sqlitePath: appDb });
+  store = await openStore({
+    databaseUrl: accessEnv.databaseUrl,
+    sqlitePath: appDb,
+    onQuery: (ms, ok) => onQuery(ms, ok),
+  });
 } catch (err) {
   die(
     `cannot open the app store (${accessEnv.databaseUrl === null ? appDb : 'DATABASE_URL'}): ${err instanceof Error ? err.message : String(err)}`,
@@ -62,13 +72,24 @@ function sandboxSecret(): string {
 }
 const secret = accessEnv.appSecret ?? sandboxSecret();
 
-// Log lines are written to stdout asynchronously (a synchronous write per request cost
-// 7-12 % of the CPU); pino flushes what is pending when the process exits.
+// JSON lines for machines (a service's journal, a log shipper); readable lines when a person
+// reads stdout in a terminal. JSON is written asynchronously (a synchronous write per request
+// cost 7-12 % of the CPU); pino flushes what is pending when the process exits.
 const logger = pino(
-  { level: process.env.LOG_LEVEL ?? 'info', timestamp: pino.stdTimeFunctions.isoTime },
-  pino.destination({ dest: 1, sync: false }),
+  { level: config.logLevel, timestamp: pino.stdTimeFunctions.isoTime },
+  process.stdout.isTTY
+    ? (await import('pino-pretty')).default({
+        colorize: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname',
+        hideObject: true,
+      })
+    : pino.destination({ dest: 1, sync: false }),
 );
 let closeUpstream = (): void => {};
+const lifecycle = createLifecycle();
+const metrics = createMetrics({ store });
+onQuery = metrics.storeQuery;
 
 let options: AppServerOptions;
 const common = {
@@ -80,6 +101,9 @@ const common = {
   autoEnroll: accessEnv.autoEnroll,
   limits: accessEnv.rateLimits,
   trustedProxies: accessEnv.trustedProxies,
+  lifecycle,
+  metrics,
+  metricsToken: config.metricsToken,
 };
 if (env.mode === 'live') {
   options = {
@@ -131,11 +155,12 @@ if (env.mode === 'live') {
 // Idempotency-Key and is journaled in the app server's store before it is sent.
 let closeJournal = async (): Promise<void> => {};
 {
-  const { contingencyLimits, journalLimits, startCircuit, startJournal } =
-    await import('./app/domain/journal/setup');
+  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
   const { clientOf } = await import('./app/upstream/client');
   try {
-    const contingency = contingencyLimits(process.env);
+    const contingency = config.contingency;
+    // Every upstream call is counted and timed (/metrics), the circuit's probe included.
+    options = { ...options, upstream: metrics.wrap(options.upstream) };
     // Contingency: every upstream request feeds the circuit; its probe goes straight.
     const circuit = startCircuit({
       probe: clientOf(options).call,
@@ -149,10 +174,11 @@ let closeJournal = async (): Promise<void> => {};
       call: clientOf(options).call,
       establishmentId: options.establishmentId,
       logger,
-      limits: journalLimits(process.env),
+      limits: config.journal,
       contingency: { circuit, appSecret: secret, limits: contingency.journal },
     });
     options = { ...options, postings };
+    metrics.watch(postings);
     closeJournal = () => {
       circuit.stop();
       return postings.stop();
@@ -203,23 +229,72 @@ server.on('error', (err: NodeJS.ErrnoException) => {
   die(`cannot listen on ${env.host}:${env.port}: ${err.code ?? err.message}`);
 });
 
-let stopping = false;
-function shutdown(signal: NodeJS.Signals): void {
-  if (stopping) process.exit(1); // a second signal: stop now
-  stopping = true;
-  logger.info({ signal }, 'shutting down');
-  const force = setTimeout(() => {
-    if ('closeAllConnections' in server) server.closeAllConnections();
-  }, 5_000);
-  force.unref();
-  server.close(() => {
-    void closeJournal()
-      .then(() => store.close())
-      .finally(() => {
-        closeUpstream();
-        process.exit(0);
-      });
-  });
+// Scheduled backups of the SQLite store (BACKUP_DIR), through the server's own connection.
+let backups: BackupSchedule | null = null;
+if (config.backup !== null) {
+  try {
+    backups = startBackupSchedule({ store, ...config.backup, logger });
+  } catch (err) {
+    logger.error(
+      { err: err instanceof Error ? err.message : String(err) },
+      'scheduled backups not started',
+    );
+  }
 }
-process.on('SIGINT', shutdown);
-process.on('SIGTERM', shutdown);
+
+/** Postings this store holds as being sent now (`enviando`, `verificando`). */
+async function inFlight(): Promise<number> {
+  const { postingsByState } = await storeCounts(store).catch(() => ({
+    postingsByState: {} as Record<string, number>,
+  }));
+  return (postingsByState['enviando'] ?? 0) + (postingsByState['verificando'] ?? 0);
+}
+
+/**
+ * A graceful restart: /readyz turns 503 and the event streams end with a retry hint, no new
+ * connections are taken, the requests and postings in flight finish (within
+ * SHUTDOWN_TIMEOUT_MS), then the store is closed and the process exits 0. A second signal, or
+ * the bound, exits at once (kill -9 is safe too: the journal recovers what was in flight).
+ */
+let stopping = false;
+async function shutdown(signal: NodeJS.Signals): Promise<void> {
+  if (stopping) {
+    logger.warn({ signal }, 'second signal: exiting now');
+    logger.flush();
+    process.exit(1);
+  }
+  stopping = true;
+  lifecycle.drain();
+  const before = await inFlight();
+  logger.info({ signal, inFlight: before, boundMs: config.shutdownMs }, 'shutting down: draining');
+  const report = async (): Promise<string> => {
+    const left = await inFlight();
+    return `[shutdown] in flight=${before} settled=${Math.max(0, before - left)} left=${left}`;
+  };
+  const bound = setTimeout(() => {
+    void report().then((line) => {
+      process.stderr.write(`${line} (SHUTDOWN_TIMEOUT_MS reached)\n`);
+      logger.flush();
+      process.exit(1);
+    });
+  }, config.shutdownMs);
+  bound.unref();
+  // Idle keep-alive connections close now; busy ones once their answer is out.
+  const idle = setInterval(() => {
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  }, 100);
+  idle.unref();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  clearInterval(idle);
+  await closeJournal();
+  await backups?.stop();
+  process.stderr.write(`${await report()}\n`);
+  await store.close();
+  closeUpstream();
+  clearTimeout(bound);
+  logger.info({ signal }, 'stopped');
+  logger.flush();
+  process.exit(0);
+}
+process.on('SIGINT', (signal) => void shutdown(signal));
+process.on('SIGTERM', (signal) => void shutdown(signal));

@@ -15,10 +15,15 @@ import { createTerminals } from './domain/access/terminals';
 import { createForwarder } from './domain/forward';
 import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
+import { createLifecycle } from './domain/ops/lifecycle';
+import type { Lifecycle } from './domain/ops/lifecycle';
+import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
 import type { AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
+import { compressJson } from './http/compress';
 import { mountKioskRoutes } from './http/kiosk';
+import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
 import { painelRoutes, PAINEL_PATH } from './http/painel';
 import { postingRoutes } from './http/postings';
@@ -67,6 +72,12 @@ export interface AppServerOptions {
   trustedProxies?: readonly string[];
   /** Whether the upstream is reachable: while open, service reads answer 503 at once. */
   circuit?: Pick<Circuit, 'isOpen'> | null;
+  /** Serving or draining (SIGTERM): /readyz and the event streams follow it. */
+  lifecycle?: Lifecycle;
+  /** Prometheus metrics (/metrics); null or absent: none. */
+  metrics?: Metrics | null;
+  /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback. */
+  metricsToken?: string | null;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -88,6 +99,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
     trustedProxies: options.trustedProxies,
   });
 
+  const lifecycle = options.lifecycle ?? createLifecycle();
+  const metrics = options.metrics ?? null;
+  if (metrics !== null) app.use(requestMetrics(metrics));
+  // Health and metrics: before the log (a balancer probes every few seconds) and the host guard.
+  app.route(
+    '/',
+    operationRoutes({
+      store: options.store,
+      lifecycle,
+      postings: options.postings ?? null,
+      metrics,
+      metricsToken: options.metricsToken ?? null,
+      trustedProxies: options.trustedProxies,
+    }),
+  );
   app.use(requestLog(logger, [options.appToken, options.accessToken]));
   app.use(securityHeaders({ https: options.publicOrigin?.startsWith('https://') ?? false }));
   app.use(access.hostGuard);
@@ -95,6 +121,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     await next();
     setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
+  app.use('/api/*', compressJson());
 
   /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */
   const configData = async (c: Context): Promise<ConfigData> => ({
@@ -172,6 +199,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
       postings: options.postings,
       secret: options.secret,
       logger,
+      onDrain: lifecycle.onDrain,
+      streamOpened: metrics?.streamOpened,
     });
   }
 

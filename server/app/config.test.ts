@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { readAccessEnv, readServerEnv } from './config';
+import { readAccessEnv, readConfig, readServerEnv } from './config';
 import { isLoopbackHost } from './domain/access/address';
 import type { ServerEnv } from './config';
 
@@ -241,5 +241,96 @@ describe('readAccessEnv', () => {
     ['127.0.0.1.nip.io', false],
   ])('isLoopbackHost(%s) is %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
+  });
+});
+
+describe('readConfig', () => {
+  test('an empty environment is the sandbox with every default', () => {
+    const r = readConfig({});
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config).toMatchObject({
+      server: { mode: 'sandbox', port: 4173 },
+      access: { autoEnroll: true, trustedProxies: [] },
+      journal: {},
+      contingency: { journal: {} },
+      backup: null,
+      logLevel: 'info',
+      metricsToken: null,
+      shutdownMs: 30_000,
+    });
+  });
+
+  test('REWARD_HANDOVER=0 turns the hand-over off; another value is refused by name', () => {
+    const off = readConfig({ REWARD_HANDOVER: '0' });
+    expect(off.ok && off.config.journal.rewardHandover).toBe(false);
+    const on = readConfig({ REWARD_HANDOVER: '1' });
+    expect(on.ok && on.config.journal.rewardHandover).toBeUndefined();
+    expect(readConfig({ REWARD_HANDOVER: 'sim' })).toEqual({
+      ok: false,
+      error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)',
+    });
+  });
+
+  test('journal, contingency, backups, log level, metrics token and shutdown bound are read', () => {
+    const r = readConfig({
+      JOURNAL_WAIT_MS: '2500',
+      JOURNAL_RETENTION_DAYS: '2',
+      CONTINGENCY_FAILURES: '5',
+      CONTINGENCY_PROBE_MS: '250',
+      CONTINGENCY_MAX_HOURS: '1.5',
+      CONTINGENCY_MAX_WAITING: '0',
+      BACKUP_DIR: '/var/backups/pdv',
+      BACKUP_KEEP: '3',
+      LOG_LEVEL: 'warn',
+      METRICS_TOKEN: 'metrics-token-0123456789',
+      SHUTDOWN_TIMEOUT_MS: '5000',
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.config.journal).toEqual({ waitMs: 2500, retentionMs: 2 * 24 * 3_600_000 });
+    expect(r.config.contingency).toEqual({
+      failures: 5,
+      probeMs: 250,
+      journal: { maxWaiting: 0, maxWaitMs: 5_400_000 },
+    });
+    expect(r.config.backup).toEqual({ dir: '/var/backups/pdv', keep: 3, everyMs: 86_400_000 });
+    expect(r.config.logLevel).toBe('warn');
+    expect(r.config.metricsToken).toBe('metrics-token-0123456789');
+    expect(r.config.shutdownMs).toBe(5000);
+  });
+
+  test('every bad variable is named in one line, never its value', () => {
+    const r = readConfig({
+      JOURNAL_WAIT_MS: 'soon-xyz',
+      CONTINGENCY_FAILURES: '0',
+      BACKUP_KEEP: '3',
+      LOG_LEVEL: 'loud-xyz',
+      METRICS_TOKEN: 'short-xyz',
+      SHUTDOWN_TIMEOUT_MS: '-1',
+      SANDBOX_AUTO_ENROLL: 'yes-xyz',
+    });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    for (const name of [
+      'JOURNAL_WAIT_MS must be a whole number of milliseconds',
+      'CONTINGENCY_FAILURES must be a whole number of at least 1',
+      'BACKUP_KEEP and BACKUP_EVERY_HOURS need BACKUP_DIR',
+      'LOG_LEVEL must be one of',
+      'METRICS_TOKEN must have at least 16 characters',
+      'SHUTDOWN_TIMEOUT_MS must be a whole number of at least 0',
+      'SANDBOX_AUTO_ENROLL must be 0 or 1',
+    ]) {
+      expect(r.error).toContain(name);
+    }
+    expect(r.error).not.toContain('xyz');
+    expect(r.error.split('\n')).toHaveLength(1);
+  });
+
+  test('a server variable that is wrong stops reading there, with its own message', () => {
+    expect(readConfig({ PORT: 'x', JOURNAL_WAIT_MS: 'y' })).toEqual({
+      ok: false,
+      error: 'PORT must be an integer between 0 and 65535',
+    });
   });
 });

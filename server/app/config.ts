@@ -1,5 +1,14 @@
+/**
+ * The one module that reads the environment (issue 27): `readConfig(process.env)` checks every
+ * variable once and returns one typed `Config`; server/main.ts passes its parts down. Error
+ * messages name variables, never their values (a token must not end up in a log).
+ */
 import path from 'node:path';
+import * as z from 'zod';
+import { readBackupEnv } from '../ops/backup';
+import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
+import type { PostingServiceOptions } from './domain/journal/context';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
   | {
@@ -251,4 +260,118 @@ export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
 /** The SQLite file of the app store: APP_DB (relative to the working folder) or data/app.db. */
 export function resolveAppDb(appDb: string | null, projectRoot: string): string {
   return appDb === null ? path.join(projectRoot, 'data', 'app.db') : path.resolve(appDb);
+}
+
+const blank = (v: unknown): unknown => (typeof v === 'string' ? v.trim() || undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, z.optional(schema));
+const ms = (name: string) =>
+  optional(
+    z.string().regex(/^\d+$/, `${name} must be a whole number of milliseconds`).transform(Number),
+  );
+const whole = (name: string, min: number) =>
+  optional(
+    z
+      .string()
+      .regex(/^\d+$/, `${name} must be a whole number of at least ${min}`)
+      .transform(Number)
+      .refine((n) => n >= min, `${name} must be a whole number of at least ${min}`),
+  );
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/** The variables read here besides the server's and access's (all optional; see the README). */
+const OperationsEnv = z.object({
+  JOURNAL_UPSTREAM_LIMIT_MS: ms('JOURNAL_UPSTREAM_LIMIT_MS'),
+  JOURNAL_WAIT_MS: ms('JOURNAL_WAIT_MS'),
+  JOURNAL_QUIET_MS: ms('JOURNAL_QUIET_MS'),
+  JOURNAL_UNKNOWN_HORIZON_MS: ms('JOURNAL_UNKNOWN_HORIZON_MS'),
+  JOURNAL_RECHECK_MS: ms('JOURNAL_RECHECK_MS'),
+  JOURNAL_LEASE_MS: ms('JOURNAL_LEASE_MS'),
+  JOURNAL_RETENTION_DAYS: optional(
+    z.string().regex(/^\d+$/, 'JOURNAL_RETENTION_DAYS must be a whole number of days'),
+  ),
+  CONTINGENCY_MAX_HOURS: optional(
+    z.string().regex(/^\d+(\.\d+)?$/, 'CONTINGENCY_MAX_HOURS must be a number of hours'),
+  ),
+  CONTINGENCY_MAX_WAITING: whole('CONTINGENCY_MAX_WAITING', 0),
+  CONTINGENCY_DELIVERY_CONCURRENCY: whole('CONTINGENCY_DELIVERY_CONCURRENCY', 1),
+  CONTINGENCY_FAILURES: whole('CONTINGENCY_FAILURES', 1),
+  CONTINGENCY_PROBE_MS: whole('CONTINGENCY_PROBE_MS', 100),
+  LOG_LEVEL: optional(
+    z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }),
+  ),
+  METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must have at least 16 characters')),
+  SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0),
+  REWARD_HANDOVER: optional(
+    z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
+  ),
+});
+
+/** The whole configuration, read once by server/main.ts. */
+export interface Config {
+  server: ServerEnv;
+  access: AccessEnv;
+  /** The journal's limits from JOURNAL_*; defaults (domain/journal/context.ts) where absent. */
+  journal: Partial<PostingServiceOptions>;
+  /** Contingency from CONTINGENCY_*: the circuit's settings and the journal's limits. */
+  contingency: { failures?: number; probeMs?: number; journal: Partial<PostingServiceOptions> };
+  /** Scheduled backups (BACKUP_*), or null without BACKUP_DIR. */
+  backup: BackupEnv | null;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback; null = loopback only. */
+  metricsToken: string | null;
+  /** SHUTDOWN_TIMEOUT_MS: how long postings in flight may take to finish on SIGTERM. */
+  shutdownMs: number;
+}
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
+
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** Reads and checks the whole environment; every problem found, in one line. */
+export function readConfig(env: Env): ConfigResult {
+  const server = readServerEnv(env);
+  if (!server.ok) return server;
+  const errors: string[] = [];
+  const access = readAccessEnv(env, server.env);
+  if (!access.ok) errors.push(access.error);
+  const backup = readBackupEnv(env);
+  if (!backup.ok) errors.push(backup.error);
+  const ops = OperationsEnv.safeParse(env);
+  if (!ops.success) errors.push(...new Set(ops.error.issues.map((i) => i.message)));
+  if (!access.ok || !backup.ok || !ops.success) return { ok: false, error: errors.join('; ') };
+  const v = ops.data;
+  const hours = v.CONTINGENCY_MAX_HOURS;
+  return {
+    ok: true,
+    config: {
+      server: server.env,
+      access: access.env,
+      journal: defined({
+        upstreamLimitMs: v.JOURNAL_UPSTREAM_LIMIT_MS,
+        waitMs: v.JOURNAL_WAIT_MS,
+        quietMs: v.JOURNAL_QUIET_MS,
+        unknownHorizonMs: v.JOURNAL_UNKNOWN_HORIZON_MS,
+        recheckMs: v.JOURNAL_RECHECK_MS,
+        leaseMs: v.JOURNAL_LEASE_MS,
+        retentionMs: v.JOURNAL_RETENTION_DAYS
+          ? Number(v.JOURNAL_RETENTION_DAYS) * 24 * 3_600_000
+          : undefined,
+        // REWARD_HANDOVER=0: rewards are never handed over at the counter.
+        rewardHandover: v.REWARD_HANDOVER === '0' ? false : undefined,
+      }),
+      contingency: {
+        ...defined({ failures: v.CONTINGENCY_FAILURES, probeMs: v.CONTINGENCY_PROBE_MS }),
+        journal: defined({
+          maxWaiting: v.CONTINGENCY_MAX_WAITING,
+          maxWaitMs: hours ? Math.round(Number(hours) * 3_600_000) : undefined,
+          deliveryConcurrency: v.CONTINGENCY_DELIVERY_CONCURRENCY,
+        }),
+      },
+      backup: backup.backup,
+      logLevel: v.LOG_LEVEL ?? 'info',
+      metricsToken: v.METRICS_TOKEN ?? null,
+      shutdownMs: v.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+    },
+  };
 }

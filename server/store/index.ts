@@ -9,3 +9,4 @@ export * from './limits';
 export * from './journal';
 export * from './kiosk-sales';
 export * from './dashboard';
+export * from './health';

@@ -29,6 +29,20 @@ export interface StoreOptions {
   sqlitePath?: string;
   /** Clock in epoch ms; tests move it. Default Date.now. */
   now?: () => number;
+  /**
+   * Told the time of every query through the query builder (ms; `ok` false when it failed), for
+   * the metrics. Prepared statements through `sqlite` are not included.
+   */
+  onQuery?: (ms: number, ok: boolean) => void;
+}
+
+type QueryLog = NonNullable<StoreOptions['onQuery']>;
+
+/** Kysely's log option feeding `onQuery` (undefined: no logging, no cost). */
+function queryLog(onQuery: QueryLog | undefined) {
+  if (onQuery === undefined) return undefined;
+  return (event: { level: 'query' | 'error'; queryDurationMillis: number }) =>
+    onQuery(event.queryDurationMillis, event.level === 'query');
 }
 
 export interface TransactionOptions {
@@ -123,10 +137,10 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const url = options.databaseUrl?.trim() ? options.databaseUrl.trim() : null;
   let store: Store;
   if (url !== null) {
-    store = openPostgres(url, now);
+    store = openPostgres(url, now, options.onQuery);
   } else {
     const file = options.sqlitePath ?? path.join('data', 'app.db');
-    store = openSqliteStore(openSqlite(file), now);
+    store = openSqliteStore(openSqlite(file), now, options.onQuery);
   }
   try {
     await migrate(store);
@@ -174,8 +188,15 @@ async function migrate(store: Store): Promise<void> {
   });
 }
 
-function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store {
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: conn }) });
+function openSqliteStore(
+  conn: BetterSqlite3.Database,
+  now: () => number,
+  onQuery?: QueryLog,
+): Store {
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: conn }),
+    log: queryLog(onQuery),
+  });
   const events = new EventEmitter();
   events.setMaxListeners(0);
   /**
@@ -254,11 +275,14 @@ function openSqliteStore(conn: BetterSqlite3.Database, now: () => number): Store
   };
 }
 
-function openPostgres(connectionString: string, now: () => number): Store {
+function openPostgres(connectionString: string, now: () => number, onQuery?: QueryLog): Store {
   const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    log: queryLog(onQuery),
+  });
   let listener: Promise<pg.Client> | null = null;
   const events = new EventEmitter();
   events.setMaxListeners(0);

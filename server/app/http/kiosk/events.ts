@@ -24,7 +24,14 @@ export interface EventStreamOptions {
    * a new one past it closes the terminal's oldest. Default 4.
    */
   maxStreamsPerTerminal?: number;
+  /** A restart's drain: every open stream ends with a short retry hint (another replica). */
+  onDrain?: (listener: () => void) => () => void;
+  /** Counts an open stream (metrics); the result is called when it closes. */
+  streamOpened?: () => () => void;
 }
+
+/** After a drain, the browser's EventSource reconnects after this long (to another replica). */
+const DRAIN_RETRY_MS = 1_000;
 
 /**
  * Each terminal's open streams in this process, oldest first, by the function that closes
@@ -52,7 +59,7 @@ function streamCap(max: number) {
 function mailbox() {
   const pending: string[] = [];
   let wake: (() => void) | null = null;
-  const state = { closed: false, replaced: false };
+  const state = { closed: false, replaced: false, draining: false };
   return {
     state,
     pending,
@@ -60,8 +67,9 @@ function mailbox() {
       pending.push(json);
       wake?.();
     },
-    end(replaced = false) {
+    end(replaced = false, draining = false) {
       state.replaced ||= replaced;
+      state.draining ||= draining;
       state.closed = true;
       wake?.();
     },
@@ -96,6 +104,9 @@ async function pump(
   // (and would then close the oldest in turn).
   if (state.replaced) {
     await stream.writeSSE({ event: KIOSK_EVENTS.replaced, data: '{}', retry: 30_000 });
+  } else if (state.draining) {
+    // This process is restarting: reconnect soon (the balancer sends it to a ready replica).
+    await stream.write(`retry: ${DRAIN_RETRY_MS}\n\n`);
   }
 }
 
@@ -111,6 +122,8 @@ export function eventRoutes(deps: KioskDeps, options: EventStreamOptions = {}): 
       const unlisten = await listenSales(deps.store, id, box.push);
       stream.onAbort(() => box.end());
       const forget = cap.open(id, () => box.end(true));
+      const undrain = options.onDrain?.(() => box.end(false, true));
+      const counted = options.streamOpened?.();
       try {
         const open = KIOSK_ROLES.includes(role) ? await deps.sales.openFor(id) : null;
         const ready: z.input<typeof KioskSaleAnswer> = { venda: open ? saleView(open) : null };
@@ -118,6 +131,8 @@ export function eventRoutes(deps: KioskDeps, options: EventStreamOptions = {}): 
         await pump(stream, box, heartbeatMs);
       } finally {
         forget();
+        undrain?.();
+        counted?.();
         await unlisten();
       }
     });

@@ -26,14 +26,14 @@ export interface KioskRoutesOptions extends Omit<KioskSetup, 'limits'>, EventStr
 
 /** The kiosk's sub-app, its staged sales, and the sweeper that expires them (started). */
 export function kioskRoutes(options: KioskRoutesOptions) {
-  const { access, heartbeatMs, maxStreamsPerTerminal, ...setup } = options;
+  const { access, heartbeatMs, maxStreamsPerTerminal, onDrain, streamOpened, ...setup } = options;
   const deps = createKioskDeps({ ...setup, limits: access.limits });
   const stopSweeper = startSweeper(deps);
   const routes = new Hono<Vars>()
     .use('*', access.sameOriginJson, access.requireTerminal, access.rateLimit)
     .route('/', customerRoutes(deps))
     .route('/', counterRoutes(deps))
-    .route('/', eventRoutes(deps, { heartbeatMs, maxStreamsPerTerminal }));
+    .route('/', eventRoutes(deps, { heartbeatMs, maxStreamsPerTerminal, onDrain, streamOpened }));
   return { routes, sales: deps.sales, stopSweeper };
 }
 

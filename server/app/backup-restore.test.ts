@@ -1,0 +1,167 @@
+// Backups of a running server, through the real processes: the schedule started by BACKUP_DIR,
+// `npm run backup` while postings are written, and `npm run restore` into a fresh server that
+// finds the journal, the terminals and a kept sale (delivered with the same APP_SECRET).
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { afterAll, expect, test } from 'vitest';
+import { enrollDirectly, openStore, storeCounts } from '../store';
+import {
+  APP_SECRET_FOR_TESTS,
+  freshPhone,
+  sandboxPurchases,
+  startAppServer,
+  startSandbox,
+  type RunningProcess,
+} from '../testing/processes';
+import { startRelay } from '../testing/relay';
+import { root } from '../testing/spawn';
+import { signCredential } from './domain/credential';
+
+const POSTINGS = 200;
+const dir = mkdtempSync(path.join(tmpdir(), 'backup-restore-'));
+const running: RunningProcess[] = [];
+afterAll(async () => {
+  for (const p of running) await p.kill9();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function cli(command: 'backup' | 'restore', file: string, appDb: string) {
+  return new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/backup-cli.ts', command, file],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: '', APP_DB: appDb },
+      },
+    );
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, out }));
+  });
+}
+
+const cookieFor = (url: string, value: string) => `pdv_terminal_${new URL(url).port}=${value}`;
+
+function post(url: string, cookie: string, celular: string) {
+  return fetch(`${url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+    method: 'POST',
+    headers: {
+      cookie,
+      origin: url,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({ cliente: { celular }, valor_gasto: 1000, senha_atendente: '1234' }),
+  });
+}
+
+test(`a backup taken while ${POSTINGS} postings are written restores into a fresh server`, async () => {
+  const appDb = path.join(dir, 'app.db');
+  const backups = path.join(dir, 'scheduled');
+  const sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
+  running.push(sandbox);
+  const relay = await startRelay(sandbox.url);
+  const env = {
+    JOURNAL_WAIT_MS: '300',
+    CONTINGENCY_FAILURES: '1',
+    CONTINGENCY_PROBE_MS: '200',
+    RATE_LIMIT_BURST: '10000/10',
+    RATE_LIMIT_SUSTAINED: '100000/600',
+    CONTINGENCY_MAX_WAITING: '1000',
+  };
+  const app = await startAppServer(relay.url, {
+    ...env,
+    APP_DB: appDb,
+    BACKUP_DIR: backups,
+    BACKUP_KEEP: '2',
+  });
+  running.push(app);
+  // BACKUP_DIR started the schedule: with no backup there yet, one is taken at start.
+  await expect.poll(() => readdirSync(backups), { timeout: 15_000 }).toHaveLength(1);
+
+  const store = await openStore({ sqlitePath: appDb });
+  const t = await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' });
+  const extra = await enrollDirectly(store, { name: 'Caixa 2', role: 'caixa' });
+  await store.close();
+  const credential = signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce);
+  const cookies = [t, extra].map((x) =>
+    cookieFor(app.url, signCredential(APP_SECRET_FOR_TESTS, x.terminal.id, x.nonce)),
+  );
+
+  // The service is down: this sale is kept, its password sealed with APP_SECRET.
+  relay.setDown(true);
+  const kept = freshPhone();
+  const keptRes = await post(app.url, cookies[0]!, kept);
+  expect(keptRes.status).toBeLessThan(300);
+  await expect
+    .poll(async () => (await (await fetch(`${app.url}/readyz`)).json()).waiting, {
+      timeout: 10_000,
+    })
+    .toBe(1);
+
+  // Postings written while the backup runs (4 at a time per terminal, two terminals), kept
+  // too: the service stays down until this server has stopped.
+  let written = 0;
+  const writer = (async () => {
+    for (let i = 0; i < POSTINGS / 8; i++) {
+      const batch = await Promise.all(
+        Array.from({ length: 8 }, (_, j) => post(app.url, cookies[j % 2]!, freshPhone())),
+      );
+      for (const r of batch) {
+        if (r.status < 300) written += 1;
+        else throw new Error(`posting answered ${r.status}: ${await r.text()}`);
+      }
+    }
+  })();
+  await expect.poll(() => written, { timeout: 30_000 }).toBeGreaterThan(20);
+  const file = path.join(dir, 'copy.db');
+  const backup = await cli('backup', file, appDb);
+  expect(backup.code).toBe(0);
+  expect(backup.out).toMatch(/PRAGMA integrity_check ok/);
+  await writer;
+  expect(written).toBe(POSTINGS);
+  await app.stop();
+  relay.setDown(false);
+  expect(await sandboxPurchases(sandbox.url, kept)).toBe(0);
+
+  const integrity = new BetterSqlite3(file, { readonly: true });
+  expect(integrity.pragma('integrity_check', { simple: true })).toBe('ok');
+  const copied = integrity.prepare('select count(*) as n from posting_journal').get() as {
+    n: number;
+  };
+  const waiting = integrity
+    .prepare("select count(*) as n from posting_journal where state = 'aguardando envio'")
+    .get() as { n: number };
+  integrity.close();
+  console.log(`[backup] copy holds ${copied.n} of ${POSTINGS + 1} journal entries, all kept`);
+  expect(copied.n).toBeGreaterThan(20);
+  expect(waiting.n).toBe(copied.n);
+
+  // A new machine: restore with no server running, then start one with the same APP_SECRET.
+  const freshDb = path.join(dir, 'fresh', 'app.db');
+  const restore = await cli('restore', file, freshDb);
+  expect(restore.code).toBe(0);
+  const restored = await openStore({ sqlitePath: freshDb });
+  const counts = await storeCounts(restored);
+  await restored.close();
+  expect(Object.values(counts.postingsByState).reduce((a, b) => a + b, 0)).toBe(copied.n);
+
+  const again = await startAppServer(relay.url, { ...env, APP_DB: freshDb });
+  running.push(again);
+  // The terminal enrolled before the backup is still enrolled.
+  const config = await fetch(`${again.url}/api/config`, {
+    headers: { cookie: cookieFor(again.url, credential) },
+  });
+  expect((await config.json()).data.terminal).toMatchObject({ name: 'Caixa 1', role: 'caixa' });
+  // The kept sale, unsealed with the same APP_SECRET, is delivered once by the fresh server.
+  await expect.poll(() => sandboxPurchases(sandbox.url, kept), { timeout: 60_000 }).toBe(1);
+  await again.stop();
+  await relay.close();
+}, 120_000);

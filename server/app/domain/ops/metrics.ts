@@ -1,0 +1,178 @@
+/**
+ * The app server's metrics in Prometheus' text format (prom-client), on a registry of its own.
+ * Labels are routes, operations, outcomes and states: never a customer, a phone or a token.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { storeCounts } from '../../../store';
+import type { Store } from '../../../store';
+import type { Fetcher } from '../../upstream/client';
+import type { PostingService } from '../journal/service';
+
+export interface MetricsDeps {
+  store: Store;
+  postings?: Pick<PostingService, 'status'> | null;
+  /** Collects the process defaults (CPU, memory, event loop); off in unit tests. */
+  processDefaults?: boolean;
+}
+
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** `/api/v4/estabelecimentos/7/clientes/42/premios?x` → `clientes/:id/premios`. */
+export function operationOf(pathname: string): string {
+  const service = /^\/api\/v4\/estabelecimentos\/[^/]+\/(.*)$/.exec(pathname);
+  const rest = service ? service[1]! : pathname;
+  return (
+    rest
+      .split('/')
+      .slice(0, 6)
+      .map((part) => (/\d/.test(part) || part.length > 40 ? ':id' : part))
+      .join('/') || '/'
+  );
+}
+
+/** A request's route label: the service's operation, the app's own API, or a page. */
+export function routeOf(pathname: string): string {
+  if (pathname.startsWith('/api/v4/')) return `service:${operationOf(pathname)}`;
+  if (pathname.startsWith('/api/')) return operationOf(pathname);
+  if (pathname.startsWith('/assets/')) return '/assets';
+  return ['/healthz', '/readyz', '/metrics'].includes(pathname) ? pathname : 'page';
+}
+
+export function createMetrics(deps: MetricsDeps) {
+  const registry = new Registry();
+  if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
+  const requests = new Counter({
+    name: 'pdv_http_requests_total',
+    help: 'Requests answered, by route and status.',
+    labelNames: ['route', 'method', 'status'],
+    registers: [registry],
+  });
+  const requestSeconds = new Histogram({
+    name: 'pdv_http_request_duration_seconds',
+    help: 'Time to answer a request (until its headers), by route.',
+    labelNames: ['route'],
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const upstream = new Counter({
+    name: 'pdv_upstream_calls_total',
+    help: 'Calls to the loyalty service, by operation and outcome (ok, 4xx, 5xx, error).',
+    labelNames: ['operation', 'outcome'],
+    registers: [registry],
+  });
+  const upstreamSeconds = new Histogram({
+    name: 'pdv_upstream_call_duration_seconds',
+    help: 'Time of a call to the loyalty service, by operation.',
+    labelNames: ['operation'],
+    buckets: SECONDS,
+    registers: [registry],
+  });
+  const storeSeconds = new Histogram({
+    name: 'pdv_store_query_duration_seconds',
+    help: 'Time of a store query through the query builder, by outcome (ok, error).',
+    labelNames: ['outcome'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [registry],
+  });
+  let streams = 0;
+  new Gauge({
+    name: 'pdv_event_streams_open',
+    help: 'Event streams (kiosk and counter) open in this process.',
+    registers: [registry],
+    collect() {
+      this.set(streams);
+    },
+  });
+  let postings = deps.postings ?? null;
+  const status = async () => (postings ? postings.status() : null);
+  new Gauge({
+    name: 'pdv_circuit_open',
+    help: '1 while the circuit to the loyalty service is open (contingency), else 0.',
+    registers: [registry],
+    async collect() {
+      this.set((await status())?.open ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'pdv_sales_waiting',
+    help: 'Sales kept during an outage and waiting to be delivered.',
+    registers: [registry],
+    async collect() {
+      this.set((await status())?.waiting ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'pdv_sales_waiting_oldest_age_seconds',
+    help: 'Age of the oldest sale waiting to be delivered (0 when none waits).',
+    registers: [registry],
+    async collect() {
+      const at = (await status())?.oldestWaitingAt ?? null;
+      this.set(at === null ? 0 : Math.max(0, (deps.store.now() - at) / 1000));
+    },
+  });
+  const counts = new Gauge({
+    name: 'pdv_postings',
+    help: 'Postings in the journal (within its retention), by state.',
+    labelNames: ['state'],
+    registers: [registry],
+    async collect() {
+      const c = await storeCounts(deps.store);
+      counts.reset();
+      for (const [state, n] of Object.entries(c.postingsByState)) counts.set({ state }, n);
+      kiosk.set(c.kioskOpen);
+    },
+  });
+  const kiosk = new Gauge({
+    name: 'pdv_kiosk_sales_staged',
+    help: 'Kiosk sales staged and not settled yet.',
+    registers: [registry],
+  });
+
+  return {
+    contentType: registry.contentType,
+    /** The journal, once started (its circuit and sales waiting are read at each scrape). */
+    watch(service: Pick<PostingService, 'status'>): void {
+      postings = service;
+    },
+    text: () => registry.metrics(),
+    request(route: string, method: string, status: number, seconds: number): void {
+      requests.inc({ route, method, status: String(status) });
+      requestSeconds.observe({ route }, seconds);
+    },
+    /** One store query (the store's `onQuery`). */
+    storeQuery(ms: number, ok: boolean): void {
+      storeSeconds.observe({ outcome: ok ? 'ok' : 'error' }, ms / 1000);
+    },
+    /** Counts one open event stream; call the result when it closes. */
+    streamOpened(): () => void {
+      streams += 1;
+      let open = true;
+      return () => {
+        if (open) streams -= 1;
+        open = false;
+      };
+    },
+    /** The upstream, with every call counted and timed. */
+    wrap(fetcher: Fetcher): Fetcher {
+      return {
+        async fetch(req) {
+          const operation = operationOf(new URL(req.url).pathname);
+          const stop = upstreamSeconds.startTimer({ operation });
+          try {
+            const res = await fetcher.fetch(req);
+            const outcome = res.status < 400 ? 'ok' : res.status < 500 ? '4xx' : '5xx';
+            upstream.inc({ operation, outcome });
+            return res;
+          } catch (err) {
+            upstream.inc({ operation, outcome: 'error' });
+            throw err;
+          } finally {
+            stop();
+          }
+        },
+      };
+    },
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
