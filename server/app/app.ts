@@ -19,7 +19,7 @@ import { createLifecycle } from './domain/ops/lifecycle';
 import type { Lifecycle } from './domain/ops/lifecycle';
 import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
-import type { AccessVars } from './http/access';
+import type { Access, AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { compressJson } from './http/compress';
 import { mountKioskRoutes } from './http/kiosk';
@@ -35,7 +35,7 @@ import { terminalRoutes } from './http/terminals';
 import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
-import type { Fetcher } from './upstream/client';
+import type { Fetcher, UpstreamClient } from './upstream/client';
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
@@ -134,28 +134,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   });
   app.route('/api', terminalRoutes({ access, config: configData }));
 
-  // Every service route, the journal's pontuar included: one of the four operations with its
-  // method, same origin and JSON, an enrolled terminal whose role allows it, its limits.
-  app.use(
-    `${PROXY_PREFIX}*`,
-    access.routeOperation(options.establishmentId),
-    access.sameOriginJson,
-    access.requireTerminal,
-    access.postingsInFlight,
-    access.passwordLocked,
-    access.rateLimit,
-    access.passwordLockout,
-  );
-  // The postings' state and ledger: any enrolled terminal that may post (never the kiosk).
-  for (const path of ['/api/lancamentos', '/api/lancamentos/*', '/api/contingencia']) {
-    app.use(
-      path,
-      access.sameOriginJson,
-      access.requireTerminal,
-      access.staffOnly,
-      access.rateLimit,
-    );
-  }
+  guardServiceRoutes(app, access, options.establishmentId);
   if (options.postings) {
     // Mounted here, after the access checks above and before the proxy below: a sub-app's
     // routes take their place in this app's order when mounted.
@@ -204,6 +183,46 @@ export function createAppServer(options: AppServerOptions): AppServer {
     });
   }
 
+  mountForwarding(app, client, options);
+  mountPages(app, options, configData, logger);
+
+  app.notFound((c) => c.text('Not Found\n', 404));
+  app.onError((_err, c) => {
+    if (isApiPath(c.req.url)) return fail(c, 500, messages.internal);
+    return c.text('Internal Server Error\n', 500);
+  });
+  return app;
+}
+
+/**
+ * Every service route, the journal's pontuar included: one of the operations with its method,
+ * same origin and JSON, an enrolled terminal whose role allows it, its limits. The postings'
+ * state and ledger: any enrolled terminal that may post (never the kiosk).
+ */
+function guardServiceRoutes(app: AppServer, access: Access, establishmentId: number): void {
+  app.use(
+    `${PROXY_PREFIX}*`,
+    access.routeOperation(establishmentId),
+    access.sameOriginJson,
+    access.requireTerminal,
+    access.postingsInFlight,
+    access.passwordLocked,
+    access.rateLimit,
+    access.passwordLockout,
+  );
+  for (const path of ['/api/lancamentos', '/api/lancamentos/*', '/api/contingencia']) {
+    app.use(
+      path,
+      access.sameOriginJson,
+      access.requireTerminal,
+      access.staffOnly,
+      access.rateLimit,
+    );
+  }
+}
+
+/** The service's operations forwarded upstream (after the journal's and the kiosk's routes). */
+function mountForwarding(app: AppServer, client: UpstreamClient, options: AppServerOptions): void {
   // Without the journal no reward is handed over (never forwarded unjournaled).
   app.post(`${PROXY_PREFIX}*`, async (c, next) => {
     if (c.get('operation')?.name !== 'resgatar-premio') return next();
@@ -226,9 +245,19 @@ export function createAppServer(options: AppServerOptions): AppServer {
     }),
   );
   app.all('/api/*', (c) => fail(c, 404, messages.notFound));
-  // The page carries the config, so the SPA paints without waiting for GET /api/config, and
-  // its first view rendered from it, painted before the SPA's code has even arrived.
-  // The lazy routes' pages preload their chunk.
+}
+
+/**
+ * The page carries the config, so the SPA paints without waiting for GET /api/config, and its
+ * first view rendered from it, painted before the SPA's code has even arrived. The lazy
+ * routes' pages preload their chunk.
+ */
+function mountPages(
+  app: AppServer,
+  options: AppServerOptions,
+  configData: (c: Context) => Promise<ConfigData>,
+  logger: Logger,
+): void {
   app.all(
     '*',
     createStaticHandler(options.distDir, {
@@ -246,13 +275,6 @@ export function createAppServer(options: AppServerOptions): AppServer {
           : pathname,
     }),
   );
-
-  app.notFound((c) => c.text('Not Found\n', 404));
-  app.onError((_err, c) => {
-    if (isApiPath(c.req.url)) return fail(c, 500, messages.internal);
-    return c.text('Internal Server Error\n', 500);
-  });
-  return app;
 }
 
 function isApiPath(url: string): boolean {
