@@ -17,6 +17,7 @@ test('the app loads through the app server and shows it is connected to the sand
   await expect(page.getByRole('navigation', { name: 'Principal' }).getByRole('link')).toHaveText([
     'Caixa',
     'Prêmios',
+    'Painel',
     'Quiosque',
   ]);
 });

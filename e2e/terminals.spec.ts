@@ -114,7 +114,12 @@ test('a caixa terminal sees no rewards table: not in the navigation, not at its 
 
 test('a gerente terminal has the counter and the rewards table', async ({ page }) => {
   await enrollAs(page, 'gerente', 'Gerência');
-  await expect(mainNav(page).getByRole('link')).toHaveText(['Caixa', 'Prêmios', 'Quiosque']);
+  await expect(mainNav(page).getByRole('link')).toHaveText([
+    'Caixa',
+    'Prêmios',
+    'Painel',
+    'Quiosque',
+  ]);
   await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(
     'href',
     '/premios',
