@@ -81,7 +81,9 @@ const sink = { write: (_line: string): void => undefined };
 const sandboxLogger = (): Logger => pino({ name: 'sandbox' }, sink);
 const appLogger = (): Logger => pino({ timestamp: pino.stdTimeFunctions.isoTime }, sink);
 
-function listen(fetch: (req: Request) => Response | Promise<Response>): Promise<Running> {
+function listen(
+  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
+): Promise<Running> {
   return new Promise((resolve, reject) => {
     const server: ServerType = serve(
       { fetch, hostname: '127.0.0.1', port: 0 },
@@ -135,7 +137,8 @@ async function serveApp(
       sustained: { limit: 1_000_000, windowMs: 600_000 },
     },
   });
-  const running = await listen((req) => app.fetch(req));
+  // With the server's env (its socket), as server/main.ts serves `app.fetch`.
+  const running = await listen((req, env) => app.fetch(req, env));
   return {
     url: running.url,
     cookie: `${credentialCookieName(running.url)}=${signCredential(BENCH_SECRET, terminal.id, nonce)}`,

@@ -34,3 +34,21 @@ test('small answers, clients that do not accept it and event streams go out as t
   expect(events.headers.get('content-encoding')).toBeNull();
   expect(await events.text()).toContain('x'.repeat(4096));
 });
+
+test('a peer on this computer gets the answer as it is; one across the network, gzipped', async () => {
+  const app = new Hono();
+  app.use('*', compressJson());
+  app.get('/big', (c) => c.json(BIG));
+  const from = (remoteAddress: string) =>
+    app.request(
+      '/big',
+      { headers: { 'accept-encoding': 'gzip' } },
+      {
+        incoming: { socket: { remoteAddress } },
+      },
+    );
+  expect((await from('127.0.0.1')).headers.get('content-encoding')).toBeNull();
+  expect((await from('::ffff:127.0.0.1')).headers.get('content-encoding')).toBeNull();
+  expect((await from('::1')).headers.get('content-encoding')).toBeNull();
+  expect((await from('192.168.0.21')).headers.get('content-encoding')).toBe('gzip');
+});
