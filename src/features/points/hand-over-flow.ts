@@ -4,7 +4,14 @@
 // lost answer by re-reading the customer's rewards, and the counter never sends again by
 // itself, except a hand-over the server says it never received, and only when asked.
 import type { QueryClient } from '@tanstack/react-query';
-import { ApiError, isApiError, toApiError } from '@/api/errors';
+import { ApiError, toApiError } from '@/api/errors';
+import {
+  asApiError,
+  NOT_FOUND_CONFIRM_MS,
+  pause,
+  UNKNOWN_POLL_MS,
+  UNREACHABLE_RETRY_MS,
+} from '@/features/points/follow';
 import { afterHandOver, handOver, isHandOverUnsupported } from '@/features/points/api/hand-over';
 import type { Lancamento } from '@/api/contract/postings';
 import { fetchLancamento } from '@/features/points/api/post-points';
@@ -43,21 +50,7 @@ export const settled = (s: HandOverState): boolean =>
   s.name !== 'unknown' &&
   s.name !== 'verify-failed';
 
-const UNKNOWN_POLL_MS = 5_000;
-const UNREACHABLE_RETRY_MS = 3_000;
-const NOT_FOUND_CONFIRM_MS = 1_000;
-
 const ALREADY = /j[áa] foi entregue/i;
-
-const asApiError = (e: unknown): ApiError =>
-  isApiError(e) ? e : new ApiError({ kind: 'contract', cause: e });
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
-  });
-}
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
@@ -184,7 +177,7 @@ export async function runHandOver(
         notFound = 0;
         if (apply(l)) return;
         if (l.estado !== 'enviando' && l.estado !== 'verificando') {
-          await sleep(UNKNOWN_POLL_MS, signal);
+          await pause(UNKNOWN_POLL_MS, signal);
         }
       } catch (e) {
         if (signal.aborted) return;
@@ -193,7 +186,7 @@ export async function runHandOver(
           // Our server never journaled this id. Asked once more, then it is known not to
           // have arrived: kept so that handing the same reward over again reuses its id.
           if (sentHere && ++notFound < 2) {
-            await sleep(NOT_FOUND_CONFIRM_MS, signal);
+            await pause(NOT_FOUND_CONFIRM_MS, signal);
             continue;
           }
           savePendingHandOver({ ...h, unsent: true });
@@ -201,7 +194,7 @@ export async function runHandOver(
           return;
         }
         show({ name: 'verify-failed', error });
-        await sleep(UNREACHABLE_RETRY_MS, signal);
+        await pause(UNREACHABLE_RETRY_MS, signal);
       }
     }
   });

@@ -7,7 +7,14 @@ import type { Dispatch, RefObject, SetStateAction } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Customer, PointsResult } from '@/api/schemas';
 import { REWARD_CATEGORIES } from '@/api/wire';
-import { ApiError, isApiError, toApiError } from '@/api/errors';
+import { ApiError, toApiError } from '@/api/errors';
+import {
+  asApiError,
+  NOT_FOUND_CONFIRM_MS,
+  pause,
+  UNKNOWN_POLL_MS,
+  UNREACHABLE_RETRY_MS,
+} from '@/features/points/follow';
 import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
 import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
@@ -28,35 +35,10 @@ export function rewardsWon(customer: Customer): number {
   return REWARD_CATEGORIES.reduce((sum, cat) => sum + (customer[`conquistados_${cat}`] ?? 0), 0);
 }
 
-/** Pauses between follow-ups while the server itself re-checks an unknown result. */
-const UNKNOWN_POLL_MS = 5_000;
-/** Pauses before asking our server again when it could not be reached. */
-const UNREACHABLE_RETRY_MS = 3_000;
-/** A lost request unknown to the server is asked about once more after this pause. */
-const NOT_FOUND_CONFIRM_MS = 1_000;
-
 export const postingMessages = {
   neverArrived:
     'O pedido não chegou ao servidor: nada foi lançado. Pode lançar de novo (a mesma venda não é lançada duas vezes).',
 };
-
-/** Anything thrown that is not an ApiError is a surprise: treat it as an unreadable answer. */
-const asApiError = (e: unknown): ApiError =>
-  isApiError(e) ? e : new ApiError({ kind: 'contract', cause: e });
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}
 
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
@@ -246,7 +228,7 @@ export function createPostingFlow(ctx: FlowContext) {
             notFound = 0;
             const outcome = apply(sale, l);
             if (outcome.done) return outcome.error;
-            if (l.estado === 'desconhecido') await sleep(UNKNOWN_POLL_MS, ac.signal);
+            if (l.estado === 'desconhecido') await pause(UNKNOWN_POLL_MS, ac.signal);
           } catch (e) {
             if (ac.signal.aborted) return null;
             const error = asApiError(e);
@@ -259,7 +241,7 @@ export function createPostingFlow(ctx: FlowContext) {
                 continue;
               }
               if (++notFound < 2) {
-                await sleep(NOT_FOUND_CONFIRM_MS, ac.signal);
+                await pause(NOT_FOUND_CONFIRM_MS, ac.signal);
                 continue;
               }
               unsent.current = sale;
@@ -267,7 +249,7 @@ export function createPostingFlow(ctx: FlowContext) {
               return null;
             }
             setPhase({ name: 'verify-failed', error });
-            await sleep(UNREACHABLE_RETRY_MS, ac.signal);
+            await pause(UNREACHABLE_RETRY_MS, ac.signal);
           }
         }
         return null;

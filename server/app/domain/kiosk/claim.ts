@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JournalEntry } from '../../../store';
 import { backoffMs } from '../journal/backoff';
+import { envelopeMessage } from '../journal/readings';
 import type { PostingService } from '../journal/service';
 import { logConsent, readCustomer } from './customer';
 import type { KioskDeps } from './deps';
@@ -66,15 +67,7 @@ export async function claimSale(deps: KioskDeps, request: ClaimRequest): Promise
 }
 
 /** The message of the service's refusal, for the customer at the kiosk. */
-function refusalMessage(body: string): string {
-  try {
-    const m = (JSON.parse(body) as { message?: unknown } | null)?.message;
-    if (typeof m === 'string' && m !== '') return m;
-  } catch {
-    // not the service's envelope
-  }
-  return settled.notPosted;
-}
+const refusalMessage = (body: string): string => envelopeMessage(body) || settled.notPosted;
 
 interface Claimed {
   sale: StagedSale;
