@@ -37,6 +37,7 @@ async function row(
     snapshot?: string | null;
     body?: string | null;
     sentAt?: number | null;
+    kind?: 'pontos' | 'premio';
   },
 ) {
   n += 1;
@@ -69,6 +70,7 @@ async function row(
       next_check_at: null,
       body: over.body ?? null,
       secret: null,
+      kind: over.kind ?? 'pontos',
     })
     .execute();
 }
@@ -84,6 +86,8 @@ describeEngines('dashboard figures on %s', (engine) => {
     await row(store, { at: MIDNIGHT + H, points: 25, amount: 2500 });
     await row(store, { at: MIDNIGHT + 2 * H, points: 5, snapshot: '{"exists":false,"compras":0}' });
     await row(store, { at: MIDNIGHT + 23 * H, terminal: '2', state: 'recusado', points: null });
+    // A reward handed over: a group of its own kind.
+    await row(store, { at: MIDNIGHT + 3 * H, kind: 'premio', points: null, amount: 0 });
     // The next local day (21:00 UTC-3 is still the 23rd; 03:30 UTC of the 24th is 00:30 local).
     await row(store, {
       at: MIDNIGHT + DAY_MS + 30 * 60_000,
@@ -104,7 +108,7 @@ describeEngines('dashboard figures on %s', (engine) => {
   });
   afterAll(() => store?.close());
 
-  test('groups the period by local day, terminal and state', async () => {
+  test('groups the period by local day, terminal, state and kind', async () => {
     const groups = await dashboardGroups(store, {
       establishmentId: 1,
       from: MIDNIGHT,
@@ -114,23 +118,27 @@ describeEngines('dashboard figures on %s', (engine) => {
     const sorted = [...groups].sort(
       (a, b) =>
         a.day - b.day ||
+        a.kind.localeCompare(b.kind) ||
         a.state.localeCompare(b.state) ||
         String(a.terminalId).localeCompare(String(b.terminalId)),
     );
-    expect(sorted.map((g) => [g.day - DAY, g.terminalId, g.state, g.postings, g.points])).toEqual([
-      [0, '1', 'lançado', 2, 30],
-      [0, '2', 'recusado', 1, 0],
-      [1, '1', 'aguardando envio', 1, 0],
-      [1, '1', 'lançado', 1, 7],
+    expect(
+      sorted.map((g) => [g.day - DAY, g.kind, g.terminalId, g.state, g.postings, g.points]),
+    ).toEqual([
+      [0, 'pontos', '1', 'lançado', 2, 30],
+      [0, 'pontos', '2', 'recusado', 1, 0],
+      [0, 'premio', '1', 'lançado', 1, 0],
+      [1, 'pontos', '1', 'aguardando envio', 1, 0],
+      [1, 'pontos', '1', 'lançado', 1, 7],
     ]);
     expect(sorted[0]).toMatchObject({ amount: 3500, registered: 1, kept: 0 });
-    expect(sorted[3]).toMatchObject({
+    expect(sorted[4]).toMatchObject({
       kept: 1,
       keptDelivered: 1,
       keptWaitMs: 3_600_000,
       keptMaxWaitMs: 3_600_000,
     });
-    expect(sorted[2]).toMatchObject({ kept: 1, keptDelivered: 0, keptWaitMs: 0 });
+    expect(sorted[3]).toMatchObject({ kept: 1, keptDelivered: 0, keptWaitMs: 0 });
   });
 
   test('an empty period has no groups', async () => {

@@ -1,6 +1,6 @@
 /**
  * The manager's dashboard over the postings journal: one aggregate query per period, grouped
- * by local day, terminal and state, reading the period's range of the ledger's index
+ * by local day, terminal, state and kind, reading the period's range of the ledger's index
  * `posting_journal_ledger` (establishment_id, created_at). Days are local to the browser's
  * offset (`offsetMs`, e.g. -3 h for Brasília): a day is `(created_at + offsetMs) / 86 400 000`,
  * integer division on both engines (every instant here is after 1970). The offset and the
@@ -27,6 +27,8 @@ export interface DashboardGroup {
   day: number;
   terminalId: string | null;
   state: string;
+  /** A posting of points, or a reward handed over at the counter. */
+  kind: 'pontos' | 'premio';
   /** Entries of points (hand-overs apart), their points, their amounts (cents). */
   postings: number;
   points: number;
@@ -58,6 +60,7 @@ export async function dashboardGroups(
       day.as('day'),
       'terminal_id',
       'state',
+      'kind',
       sql<number>`count(*)`.as('postings'),
       sql<number>`coalesce(sum(points), 0)`.as('points'),
       sql<number>`coalesce(sum(amount), 0)`.as('amount'),
@@ -74,12 +77,13 @@ export async function dashboardGroups(
     .where('establishment_id', '=', filter.establishmentId)
     .where('created_at', '>=', filter.from)
     .where('created_at', '<', filter.to)
-    .groupBy([day, 'terminal_id', 'state'])
+    .groupBy([day, 'terminal_id', 'state', 'kind'])
     .execute();
   return rows.map((r) => ({
     day: Number(r.day),
     terminalId: r.terminal_id,
     state: r.state,
+    kind: r.kind === 'premio' ? 'premio' : 'pontos',
     postings: Number(r.postings),
     points: Number(r.points),
     amount: Number(r.amount),

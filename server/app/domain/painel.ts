@@ -91,6 +91,11 @@ export function fold(
   const totals = { lancamentos: 0, pontos: 0, valor: 0, cadastrados: 0, premios_entregues: 0 };
   const kept = { total: 0, entregues: 0, waitMs: 0, maxMs: 0 };
   for (const g of groups) {
+    if (g.kind === 'premio') {
+      // A reward handed over is no posting of points: only the ones the service took count.
+      if (g.state === 'lançado') totals.premios_entregues += g.postings;
+      continue;
+    }
     const day = days.get(g.day);
     if (day !== undefined) {
       day.lancamentos += g.postings;

@@ -78,6 +78,13 @@ describe('GET /api/painel', () => {
     expect((await pontuar('+5511955551002', 5000)).status).toBe(200);
     // A wrong attendant password: refused by the service.
     expect((await pontuar('+5511955551003', 1000, '0000')).status).toBe(422);
+    // A reward handed over (Maria's pending keychain in the demo data): counted apart.
+    const handOver = await app.request('/api/v4/estabelecimentos/1/fidelidade/resgatar-premio', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      body: JSON.stringify({ id_premio: 3, id_cliente: 1, senha_atendente: '1234' }),
+    });
+    expect(handOver.status).toBe(200);
 
     // A posting's points are journaled just after its answer: read until they are there.
     const read = async () => {
@@ -96,7 +103,7 @@ describe('GET /api/painel', () => {
       pontos: 85,
       valor: 8590,
       cadastrados: 2,
-      premios_entregues: 0,
+      premios_entregues: 1,
     });
     expect(data.estados).toEqual([
       { estado: 'lançado', lancamentos: 3 },

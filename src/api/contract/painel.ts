@@ -102,7 +102,7 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
       valor: z.number(),
       /** Customers created by a posting of ours (they did not exist before it). */
       cadastrados: count(),
-      /** Rewards handed over at the counter (0 before the journal keeps hand-overs). */
+      /** Rewards handed over at the counter that the service took (the journal's hand-overs). */
       premios_entregues: count(),
     }),
     /** Sales kept while the service was down: how many, delivered, how long they waited. */
