@@ -32,3 +32,34 @@ export function rangeError(p: Period): string | null {
 export const shortDay = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}`;
 /** `23/11/2026` of `2026-11-23`. */
 export const fullDay = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
+
+/** The period a dashboard address asks for: a preset, or a chosen range. */
+export interface PeriodChoice {
+  preset: PresetId | 'faixa';
+  period: Period;
+}
+
+const isDate = (v: string | null): v is string =>
+  v !== null && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(dayNumber(v));
+
+/**
+ * The period of `/painel?periodo=30` or `/painel?de=2026-11-01&ate=2026-11-15`, so that a
+ * manager can keep or send the address of what they look at. Anything else (a bad or too
+ * long range, an unknown preset) reads as the default: the last 7 days.
+ */
+export function parsePeriodSearch(search: URLSearchParams, today: Date = new Date()): PeriodChoice {
+  const de = search.get('de');
+  const ate = search.get('ate');
+  if (isDate(de) && isDate(ate) && rangeError({ de, ate }) === null) {
+    return { preset: 'faixa', period: { de, ate } };
+  }
+  const preset = PRESETS.find((p) => p.id === search.get('periodo')) ?? PRESETS[1];
+  return { preset: preset.id, period: presetPeriod(preset.days, today) };
+}
+
+/** The dashboard's address for a choice (the default, 7 days, has no query). */
+export function periodHref(choice: { preset: PresetId } | { period: Period }): string {
+  if ('preset' in choice)
+    return choice.preset === '7' ? '/painel' : `/painel?periodo=${choice.preset}`;
+  return `/painel?${new URLSearchParams({ de: choice.period.de, ate: choice.period.ate }).toString()}`;
+}

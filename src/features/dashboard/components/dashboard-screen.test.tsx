@@ -8,6 +8,7 @@ import type { PainelWire } from '@/api/contract/painel';
 import { DashboardScreen } from './dashboard-screen';
 
 afterEach(() => {
+  window.history.replaceState(null, '', '/');
   vi.unstubAllGlobals();
   vi.useRealTimers();
 });
@@ -104,6 +105,47 @@ test('asks for the last 7 days first, then today when Hoje is chosen', async () 
   const second = new URL(String(mock.mock.calls[1]![0]), 'http://x').searchParams;
   expect(second.get('de')).toBe(second.get('ate'));
   expect(screen.getByRole('button', { name: 'Hoje' }).getAttribute('aria-pressed')).toBe('true');
+  expect(window.location.search).toBe('?periodo=hoje');
+});
+
+test('the period lives in the address: opened, changed and gone back to', async () => {
+  window.history.replaceState(null, '', '/painel?de=2026-11-01&ate=2026-11-15');
+  const mock = stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  await screen.findByRole('table', { name: 'Lançamentos por terminal' });
+  const asked = (i: number) => new URL(String(mock.mock.calls[i]![0]), 'http://x').searchParams;
+  expect([asked(0).get('de'), asked(0).get('ate')]).toEqual(['2026-11-01', '2026-11-15']);
+  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe('01/11/2026');
+  await userEvent.click(screen.getByRole('button', { name: '30 dias' }));
+  expect(window.location.pathname + window.location.search).toBe('/painel?periodo=30');
+  await waitFor(() => expect(mock).toHaveBeenCalledTimes(2));
+  // Back in the history: the range again, asked from the cache, shown in the fields.
+  window.history.back();
+  await waitFor(() => expect(window.location.search).toBe('?de=2026-11-01&ate=2026-11-15'));
+  await waitFor(() =>
+    expect(screen.getByText('De 01/11/2026 a 15/11/2026', { exact: false })).toBeTruthy(),
+  );
+  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe('01/11/2026');
+});
+
+test('a range typed in the fields goes to the address; a bad one says why', async () => {
+  window.history.replaceState(null, '', '/painel');
+  stubFetch(() => jsonResponse(200, ok(PAINEL)));
+  open();
+  await screen.findByRole('table', { name: 'Lançamentos por terminal' });
+  const de = screen.getByRole('textbox', { name: /^De/ });
+  const ate = screen.getByRole('textbox', { name: /^Até/ });
+  await userEvent.clear(de);
+  await userEvent.type(de, '10/11/2026');
+  await userEvent.clear(ate);
+  await userEvent.type(ate, '01/11/2026');
+  expect(screen.getByText('A data final deve ser igual ou posterior à inicial.')).toBeTruthy();
+  await userEvent.click(screen.getByRole('button', { name: 'Ver período' }));
+  expect(window.location.search).toBe('');
+  await userEvent.clear(ate);
+  await userEvent.type(ate, '12/11/2026');
+  await userEvent.click(screen.getByRole('button', { name: 'Ver período' }));
+  expect(window.location.search).toBe('?de=2026-11-10&ate=2026-11-12');
 });
 
 test('an empty period says so; an error offers to try again', async () => {

@@ -2,18 +2,19 @@ import { useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
-import { Link } from '@/lib/router';
+import { Link, navigate, useLocation } from '@/lib/router';
 import { formatBRL } from '@/lib/money';
 import { formatInteger } from '@/lib/points';
 import type { Painel } from '@/api/contract/painel';
-import { usePainel, type Period } from '@/features/dashboard/api/painel';
+import { usePainel } from '@/features/dashboard/api/painel';
 import {
   PRESETS,
   fullDay,
-  presetPeriod,
+  parsePeriodSearch,
+  periodHref,
   rangeError,
   shortDay,
-  type PresetId,
+  type PeriodChoice,
 } from '@/features/dashboard/periods';
 import { BarChart } from './bar-chart';
 
@@ -80,13 +81,16 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
-/** The period's choice: presets ending today, or a range typed by the manager. */
-function PeriodPicker({ onChange }: { onChange: (p: Period) => void }) {
-  const [preset, setPreset] = useState<PresetId | 'faixa'>('7');
-  const [range, setRange] = useState(() => {
-    const p = presetPeriod(7);
-    return { de: wireToDateText(p.de), ate: wireToDateText(p.ate) };
-  });
+/**
+ * The period's choice: presets ending today, or a range typed by the manager. The choice
+ * lives in the address (`?periodo=30`, `?de=…&ate=…`): kept by reloads, history and links.
+ */
+function PeriodPicker({ choice }: { choice: PeriodChoice }) {
+  const { preset } = choice;
+  const [range, setRange] = useState(() => ({
+    de: wireToDateText(choice.period.de),
+    ate: wireToDateText(choice.period.ate),
+  }));
   const chosen = { de: dateTextToWire(range.de), ate: dateTextToWire(range.ate) };
   const error = chosen.de && chosen.ate ? rangeError({ de: chosen.de, ate: chosen.ate }) : null;
   return (
@@ -98,10 +102,7 @@ function PeriodPicker({ onChange }: { onChange: (p: Period) => void }) {
             size="sm"
             variant={preset === p.id ? 'primary' : 'secondary'}
             aria-pressed={preset === p.id}
-            onClick={() => {
-              setPreset(p.id);
-              onChange(presetPeriod(p.days));
-            }}
+            onClick={() => navigate(periodHref({ preset: p.id }))}
           >
             {p.label}
           </Button>
@@ -112,8 +113,7 @@ function PeriodPicker({ onChange }: { onChange: (p: Period) => void }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (chosen.de && chosen.ate && error === null) {
-            setPreset('faixa');
-            onChange({ de: chosen.de, ate: chosen.ate });
+            navigate(periodHref({ period: { de: chosen.de, ate: chosen.ate } }));
           }
         }}
       >
@@ -318,12 +318,18 @@ export function DashboardView({ data }: { data: Painel }) {
 
 /** "Painel": a manager's figures of a period, at a glance and as tables. */
 export function DashboardScreen() {
-  const [period, setPeriod] = useState<Period>(() => presetPeriod(7));
+  const { search } = useLocation();
+  const choice = parsePeriodSearch(search);
+  const { period } = choice;
   const painel = usePainel(period);
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <h1 className="text-2xl font-bold">Painel</h1>
-      <PeriodPicker onChange={setPeriod} />
+      {/* A range reached through the history shows in the fields: a new picker per range. */}
+      <PeriodPicker
+        key={choice.preset === 'faixa' ? `${period.de}/${period.ate}` : 'preset'}
+        choice={choice}
+      />
       <p className="text-slate-700" aria-live="polite">
         {period.de === period.ate
           ? `Dia ${fullDay(period.de)}`
