@@ -115,7 +115,9 @@ test('the period lives in the address: opened, changed and gone back to', async 
   await screen.findByRole('table', { name: 'Lançamentos por terminal' });
   const asked = (i: number) => new URL(String(mock.mock.calls[i]![0]), 'http://x').searchParams;
   expect([asked(0).get('de'), asked(0).get('ate')]).toEqual(['2026-11-01', '2026-11-15']);
-  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe('01/11/2026');
+  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe(
+    '01/11/2026',
+  );
   await userEvent.click(screen.getByRole('button', { name: '30 dias' }));
   expect(window.location.pathname + window.location.search).toBe('/painel?periodo=30');
   await waitFor(() => expect(mock).toHaveBeenCalledTimes(2));
@@ -125,7 +127,9 @@ test('the period lives in the address: opened, changed and gone back to', async 
   await waitFor(() =>
     expect(screen.getByText('De 01/11/2026 a 15/11/2026', { exact: false })).toBeTruthy(),
   );
-  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe('01/11/2026');
+  expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe(
+    '01/11/2026',
+  );
 });
 
 test('a range typed in the fields goes to the address; a bad one says why', async () => {
