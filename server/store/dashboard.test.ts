@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DAY_MS, dashboardGroups, openStore } from './index';
+import { DAY_MS, dashboardGroups, dashboardGroupsCached, openStore } from './index';
 import type { Store } from './index';
 import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
 import type { PgCluster } from '../testing/pg-cluster';
@@ -145,5 +145,49 @@ describeEngines('dashboard figures on %s', (engine) => {
     expect(
       await dashboardGroups(store, { establishmentId: 1, from: 0, to: 1000, offsetMs: OFFSET }),
     ).toEqual([]);
+  });
+
+  test('past days come from the cache, equal to the journal, until an entry changes', async () => {
+    const sort = (gs: Awaited<ReturnType<typeof dashboardGroups>>) =>
+      [...gs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    // A week ending on the 24th, looked at on the 26th: the 18th–24th are all closed.
+    const filter = {
+      establishmentId: 1,
+      from: MIDNIGHT - 5 * DAY_MS,
+      to: MIDNIGHT + 2 * DAY_MS,
+      offsetMs: OFFSET,
+    };
+    const now = MIDNIGHT + 3 * DAY_MS + 3_600_000;
+    const raw = sort(await dashboardGroups(store, filter));
+    expect(sort(await dashboardGroupsCached(store, filter, now))).toEqual(raw);
+    const cachedDays = await store.db
+      .selectFrom('dashboard_days')
+      .select(['day'])
+      .where('establishment_id', '=', 1)
+      .execute();
+    expect(cachedDays.map((d) => d.day - DAY).sort((a, b) => a - b)).toEqual([
+      -5, -4, -3, -2, -1, 0, 1,
+    ]);
+    // Read again: the same figures, from the cache (a cached day's text is what is answered).
+    await store.db
+      .updateTable('dashboard_days')
+      .set({ groups: '[]' })
+      .where('day', '=', DAY - 5)
+      .execute();
+    expect(sort(await dashboardGroupsCached(store, filter, now))).toEqual(raw);
+    // An entry of the 24th changes (a kept sale delivered): that day is read again.
+    await store.db
+      .updateTable('posting_journal')
+      .set({ state: 'lançado', points: 9, updated_at: Date.now() })
+      .where('state', '=', 'aguardando envio')
+      .execute();
+    const after = sort(await dashboardGroupsCached(store, filter, now));
+    expect(after).toEqual(sort(await dashboardGroups(store, filter)));
+    expect(after).not.toEqual(raw);
+    // A period that includes today reads today from the journal, the rest from the cache.
+    const open = { ...filter, to: MIDNIGHT + 3 * DAY_MS };
+    expect(sort(await dashboardGroupsCached(store, open, now))).toEqual(
+      sort(await dashboardGroups(store, open)),
+    );
   });
 });

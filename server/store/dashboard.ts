@@ -45,7 +45,7 @@ export interface DashboardGroup {
 /** How a snapshot of a customer that did not exist yet reads (JSON written by the journal). */
 const ABSENT_SNAPSHOT = '%"exists":false%';
 
-/** The period's groups, one aggregate query over the covering index. */
+/** The period's groups, one aggregate query over the ledger's index (no cache). */
 export async function dashboardGroups(
   store: Store,
   filter: DashboardFilter,
@@ -93,4 +93,119 @@ export async function dashboardGroups(
     keptWaitMs: Number(r.kept_wait),
     keptMaxWaitMs: Number(r.kept_max_wait),
   }));
+}
+
+/**
+ * How long before a day's groups were read an entry's change still makes them stale: the
+ * replicas' clocks may differ (updated_at is written by whichever replica changed the entry).
+ */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/** Days (numbers) in `[from, to]` grouped into runs of consecutive days. */
+function runs(days: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const d of [...days].sort((a, b) => a - b)) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last[1] === d - 1) last[1] = d;
+    else out.push([d, d]);
+  }
+  return out;
+}
+
+/**
+ * The period's groups, past days from the `dashboard_days` cache. A local day that ended more
+ * than the clock margin ago is read once and kept; it is read again when one of its entries
+ * changed since (a kept sale delivered days later, a discard): the journal's updated_at,
+ * found through `posting_journal_updated` (establishment_id, updated_at), which scans only
+ * what changed since the oldest cached day was read. Today and yesterday's last minutes are
+ * always read from the journal. The answer equals `dashboardGroups` of the same period.
+ */
+export async function dashboardGroupsCached(
+  store: Store,
+  filter: DashboardFilter,
+  now: number = Date.now(),
+): Promise<DashboardGroup[]> {
+  const offsetMs = Math.trunc(filter.offsetMs);
+  const firstDay = Math.floor((filter.from + offsetMs) / DAY_MS);
+  const lastDay = Math.floor((filter.to - 1 + offsetMs) / DAY_MS);
+  // Days whose local end is past the margin, whole in the period: cacheable.
+  const closedUntil = Math.min(
+    lastDay,
+    Math.floor((now - CLOCK_MARGIN_MS + offsetMs) / DAY_MS) - 1,
+  );
+  const wholeFrom = filter.from === firstDay * DAY_MS - offsetMs ? firstDay : firstDay + 1;
+  if (closedUntil < wholeFrom) return dashboardGroups(store, filter);
+
+  const cached = await store.db
+    .selectFrom('dashboard_days')
+    .select(['day', 'computed_at', 'groups'])
+    .where('establishment_id', '=', filter.establishmentId)
+    .where('offset_ms', '=', offsetMs)
+    .where('day', '>=', wholeFrom)
+    .where('day', '<=', closedUntil)
+    .execute();
+  const fresh = new Map<number, DashboardGroup[]>();
+  if (cached.length > 0) {
+    const oldest = Math.min(...cached.map((c) => Number(c.computed_at)));
+    const day = sql<number>`(created_at + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
+    const changed = await store.db
+      .selectFrom('posting_journal')
+      .select([day.as('day'), sql<number>`max(updated_at)`.as('last')])
+      .where('establishment_id', '=', filter.establishmentId)
+      .where('updated_at', '>=', oldest - CLOCK_MARGIN_MS)
+      .groupBy(day)
+      .execute();
+    const lastChange = new Map(changed.map((c) => [Number(c.day), Number(c.last)]));
+    for (const c of cached) {
+      const last = lastChange.get(Number(c.day));
+      if (last === undefined || last < Number(c.computed_at) - CLOCK_MARGIN_MS) {
+        fresh.set(Number(c.day), JSON.parse(c.groups) as DashboardGroup[]);
+      }
+    }
+  }
+
+  const toRead: number[] = [];
+  for (let d = wholeFrom; d <= closedUntil; d++) if (!fresh.has(d)) toRead.push(d);
+  const readAt = Date.now();
+  const read = async (fromDay: number, toDay: number) =>
+    dashboardGroups(store, {
+      ...filter,
+      from: fromDay * DAY_MS - offsetMs,
+      to: (toDay + 1) * DAY_MS - offsetMs,
+    });
+  const [missing, edges] = await Promise.all([
+    Promise.all(runs(toRead).map(([a, b]) => read(a, b))),
+    // The partial first day (a period not starting at a local midnight) and the open days.
+    Promise.all([
+      wholeFrom > firstDay
+        ? dashboardGroups(store, { ...filter, to: wholeFrom * DAY_MS - offsetMs })
+        : [],
+      closedUntil < lastDay
+        ? dashboardGroups(store, { ...filter, from: (closedUntil + 1) * DAY_MS - offsetMs })
+        : [],
+    ]),
+  ]);
+  const byDay = new Map<number, DashboardGroup[]>(toRead.map((d) => [d, []]));
+  for (const g of missing.flat()) byDay.get(g.day)?.push(g);
+  if (byDay.size > 0) {
+    await store.db
+      .insertInto('dashboard_days')
+      .values(
+        [...byDay].map(([d, groups]) => ({
+          establishment_id: filter.establishmentId,
+          offset_ms: offsetMs,
+          day: d,
+          computed_at: readAt,
+          groups: JSON.stringify(groups),
+        })),
+      )
+      .onConflict((oc) =>
+        oc.columns(['establishment_id', 'offset_ms', 'day']).doUpdateSet((eb) => ({
+          computed_at: eb.ref('excluded.computed_at'),
+          groups: eb.ref('excluded.groups'),
+        })),
+      )
+      .execute();
+  }
+  return [...[...fresh.values()].flat(), ...missing.flat(), ...edges.flat()];
 }

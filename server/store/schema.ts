@@ -132,6 +132,17 @@ export interface KioskSalesTable {
   settled_at: number | null;
 }
 
+/** The dashboard's groups of one past local day (see dashboard.ts). */
+export interface DashboardDaysTable {
+  establishment_id: number;
+  offset_ms: number;
+  day: number;
+  /** When the groups were read (before the read began): entries updated since make it stale. */
+  computed_at: number;
+  /** JSON: the day's DashboardGroup[]. */
+  groups: string;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -141,4 +152,5 @@ export interface Database {
   posting_slots: PostingSlotsTable;
   posting_turns: PostingTurnsTable;
   kiosk_sales: KioskSalesTable;
+  dashboard_days: DashboardDaysTable;
 }

@@ -9,7 +9,7 @@ import { PAINEL_EXPIRING_DAYS } from '../../../src/api/contract/painel';
 import { POSTING_STATES } from '../../../src/api/wire';
 import {
   DAY_MS,
-  dashboardGroups,
+  dashboardGroupsCached,
   type DashboardGroup,
   type PostingState,
   type Store,
@@ -151,7 +151,7 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
   const now = deps.now?.() ?? Date.now();
   const today = Math.floor((now + offsetMs) / DAY_MS);
   const [groups, names, premios] = await Promise.all([
-    dashboardGroups(deps.store, {
+    dashboardGroupsCached(deps.store, {
       establishmentId: deps.establishmentId,
       from: period.de * DAY_MS - offsetMs,
       to: (period.ate + 1) * DAY_MS - offsetMs,

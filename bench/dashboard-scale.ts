@@ -1,0 +1,135 @@
+// The manager's dashboard over a big journal (`npm run bench -- --scale`): a SQLite store with
+// a year of postings (1,000,000 entries by default, 12 terminals, every state and kind), and
+// the dashboard's answer for today, 7, 30 and 92 days, timed in process through the domain
+// function the route calls (the service's reward figures left out: only the store's reads).
+// The first answer of a period reads its past days from the journal and keeps them
+// (`dashboard_days`); the answers after it read today only, and the cache: both are printed.
+
+import Database from 'better-sqlite3';
+import { openStore } from '../server/store';
+import { painel } from '../server/app/domain/painel';
+import { PainelQuery } from '../src/api/contract/painel';
+import { quantile } from './stats';
+
+const DAY_MS = 86_400_000;
+const STATES = ['lançado', 'lançado', 'lançado', 'lançado', 'lançado', 'lançado', 'recusado'];
+
+export interface DashboardScaleResult {
+  entries: number;
+  buildMs: number;
+  periods: {
+    label: string;
+    days: number;
+    rows: number;
+    /** The first answer (past days not cached yet). */
+    first: number;
+    p50: number;
+    p95: number;
+    max: number;
+  }[];
+}
+
+/** Writes `entries` journal rows over the `days` before `nowMs` into a migrated store. */
+async function build(dbPath: string, entries: number, days: number, nowMs: number) {
+  const store = await openStore({ sqlitePath: dbPath });
+  await store.close();
+  const db = new Database(dbPath);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  const insert = db.prepare(
+    `insert into posting_journal (key, establishment_id, terminal_id, request_id, fingerprint,
+       customer_key, customer_name, amount, state, reason, answer_status, answer_body, snapshot,
+       reading, points, lost_kind, created_at, sent_at, ended_at, updated_at, settled_at, owner,
+       lease_until, next_check_at, body, secret, kind, reward)
+     values (?, 1, ?, null, 'f', ?, null, ?, ?, null, 200, null, ?, null, ?, null, ?, ?, ?, ?, ?,
+       null, 0, null, ?, null, ?, null)`,
+  );
+  const span = days * DAY_MS;
+  let seed = 42;
+  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const write = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const at = nowMs - Math.floor(rand() * span);
+      const handOver = i % 50 === 0;
+      const kept = i % 40 === 0;
+      const state = handOver ? 'lançado' : STATES[i % STATES.length]!;
+      const amount = handOver ? 0 : 500 + Math.floor(rand() * 30_000);
+      insert.run(
+        `k-${i}`,
+        String(1 + (i % 12)),
+        `+55119${String(i % 900_000).padStart(8, '0')}`,
+        amount,
+        state,
+        `{"exists":${i % 25 === 0 ? 'false' : 'true'},"compras":3}`,
+        state === 'lançado' && !handOver ? Math.floor(amount / 100) : null,
+        at,
+        at + (kept ? 600_000 : 200),
+        at + 300,
+        at + 300,
+        at + 300,
+        kept ? '{"valor_gasto":1000}' : null,
+        handOver ? 'premio' : 'pontos',
+      );
+    }
+  });
+  const t0 = performance.now();
+  for (let i = 0; i < entries; i += 50_000) write(i, Math.min(entries, i + 50_000));
+  db.exec('analyze');
+  db.close();
+  return performance.now() - t0;
+}
+
+export async function dashboardScaleBench(
+  dbPath: string,
+  o: { entries: number; days: number; requests: number },
+): Promise<DashboardScaleResult> {
+  const nowMs = Date.now();
+  const buildMs = await build(dbPath, o.entries, o.days, nowMs);
+  const store = await openStore({ sqlitePath: dbPath });
+  const deps = {
+    store,
+    client: null,
+    establishmentId: 1,
+    terminalNames: () => Promise.resolve(new Map<string, string>()),
+  };
+  const local = (ms: number) => new Date(ms - 3 * 3_600_000).toISOString().slice(0, 10);
+  const periods = [];
+  try {
+    for (const [label, days] of [
+      ['today', 1],
+      ['7 days', 7],
+      ['30 days', 30],
+      ['92 days (the longest)', 92],
+    ] as const) {
+      const query = PainelQuery.parse({
+        de: local(nowMs - (days - 1) * DAY_MS),
+        ate: local(nowMs),
+        fuso: '-180',
+      });
+      const samples: number[] = [];
+      let rows = 0;
+      let first = 0;
+      for (let i = 0; i <= o.requests; i++) {
+        const t0 = performance.now();
+        const answer = await painel(deps, query);
+        const ms = performance.now() - t0;
+        if (i === 0) first = ms;
+        else samples.push(ms);
+        rows = answer.totais.lancamentos + answer.totais.premios_entregues;
+      }
+      samples.sort((a, b) => a - b);
+      periods.push({
+        label,
+        days,
+        rows,
+        first,
+        p50: quantile(samples, 0.5),
+        p95: quantile(samples, 0.95),
+        max: samples[samples.length - 1]!,
+      });
+    }
+  } finally {
+    await store.close();
+  }
+  return { entries: o.entries, buildMs, periods };
+}
