@@ -1,10 +1,12 @@
 // The manager's dashboard through the real app server: a cashier posts (one sale refused by
-// the service), a posting of three days ago sits in the journal, and the manager's /painel
-// shows, for 7 days, the figures this test counts from the app's own database and the
-// rewards count the service itself gives; axe clean; nothing scrolls sideways at 390 and
-// 1024 px.
+// the service), hands a reward over, a posting of three days ago and a sale kept during an
+// outage two days ago sit in the journal, and the manager's /painel shows, for 7 days, the
+// figures this test counts from the app's own database and from the sandbox's (the service's
+// credits and hand-overs), and the rewards count the service itself gives; axe clean;
+// nothing scrolls sideways at 390 and 1024 px.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import type { Browser, Page } from '@playwright/test';
 import { createJournalStore, openStore } from '../server/store';
 import {
@@ -80,6 +82,67 @@ async function postingAt(terminalId: string, at: Date, cents: number, points: nu
   }
 }
 
+/** A sale kept while the service was down at `at`, delivered `waitMs` later. */
+async function keptSaleAt(terminalId: string, at: Date, waitMs: number) {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    const t = at.getTime();
+    await store.db
+      .insertInto('posting_journal')
+      .values({
+        key: randomUUID(),
+        establishment_id: 1,
+        terminal_id: terminalId,
+        request_id: null,
+        fingerprint: 'e2e',
+        customer_key: '+5531991234567',
+        customer_name: 'Cliente Antigo',
+        amount: 2000,
+        state: 'lançado',
+        reason: null,
+        answer_status: 200,
+        answer_body: null,
+        snapshot: '{"exists":true}',
+        reading: null,
+        points: 20,
+        lost_kind: null,
+        created_at: t,
+        sent_at: t + waitMs,
+        ended_at: t + waitMs,
+        updated_at: t + waitMs,
+        settled_at: t + waitMs,
+        owner: null,
+        lease_until: 0,
+        next_check_at: null,
+        body: '{"valor_gasto":2000}',
+        secret: null,
+      })
+      .execute();
+  } finally {
+    await store.close();
+  }
+}
+
+/** What the service (the sandbox's database) recorded since `since`: credits and hand-overs. */
+function serviceRecords(since: number) {
+  const db = new Database(server.env.SANDBOX_DB!, { readonly: true });
+  try {
+    const credits = db
+      .prepare(
+        'select count(*) n, coalesce(sum(pontos), 0) points from pontos where estabelecimento_id = 1 and criado_em_ms >= ?',
+      )
+      .get(since) as { n: number; points: number };
+    const handedOver = db
+      .prepare(
+        'select count(*) n from premios_cliente where estabelecimento_id = 1 and data_resgate_ms >= ?',
+      )
+      .get(since) as { n: number };
+    return { credits: credits.n, points: credits.points, handedOver: handedOver.n };
+  } finally {
+    db.close();
+  }
+}
+
 /** The journal's postings of the last 7 São Paulo days, counted here: per day and state. */
 async function counted(since: Date) {
   const store = await openStore({ sqlitePath: server.env.APP_DB! });
@@ -94,6 +157,7 @@ async function counted(since: Date) {
     const days = new Map<string, { n: number; points: number }>();
     const states = new Map<string, number>();
     for (const e of entries) {
+      if (e.kind === 'premio') continue; // hand-overs are counted apart
       const day = saoPauloDay(new Date(e.createdAt));
       const d = days.get(day) ?? { n: 0, points: 0 };
       d.n += 1;
@@ -101,7 +165,8 @@ async function counted(since: Date) {
       days.set(day, d);
       states.set(e.state, (states.get(e.state) ?? 0) + 1);
     }
-    return { total: entries.length, days, states };
+    const postings = entries.filter((e) => e.kind !== 'premio');
+    return { total: postings.length, days, states };
   } finally {
     await store.close();
   }
@@ -113,10 +178,31 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   test.setTimeout(120_000);
   const caixa = await terminal(browser, 'caixa', 'Caixa 1');
   await openShift(caixa.page);
+  const started = Date.now();
   await post(caixa.page, '11987654321', '1234'); // Maria da Silva
   await post(caixa.page, '21998765432', '5600'); // João Pereira
+  // Through the app's API with the cashier's terminal: a posting the service refuses (a
+  // wrong attendant password) and Maria's pending keychain handed over.
+  const api = (path: string, body: object) =>
+    caixa.page.request.post(`${server.url}/api/v4/estabelecimentos/1/fidelidade/${path}`, {
+      headers: { 'idempotency-key': randomUUID(), origin: server.url },
+      data: body,
+    });
+  const wrongPassword = await api('pontuar', {
+    valor_gasto: 1500,
+    senha_atendente: '0000',
+    cliente: { celular: '+5521998765432' },
+  });
+  expect(wrongPassword.status()).toBe(422);
+  const handedOver = await api('resgatar-premio', {
+    id_premio: 3,
+    id_cliente: 1,
+    senha_atendente: '1234',
+  });
+  expect(handedOver.status()).toBe(200);
   const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3_600_000);
   await postingAt(caixa.id, threeDaysAgo, 4500, 45);
+  await keptSaleAt(caixa.id, new Date(Date.now() - 2 * 24 * 3_600_000), 10 * 60_000);
 
   const gerente = await terminal(browser, 'gerente', 'Gerência');
   const page = gerente.page;
@@ -132,7 +218,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   const first = saoPauloDay(new Date(Date.now() - 6 * 24 * 3_600_000));
   const since = new Date(`${first}T00:00:00-03:00`);
   const c = await counted(since);
-  expect(c.total).toBe(3);
+  expect(c.total).toBe(5);
   const byDay = page.getByRole('table', { name: /Lançamentos e pontos por dia/ });
   await expect(byDay.getByRole('row')).toHaveCount(8);
   for (const [day, f] of c.days) {
@@ -141,15 +227,25 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
     );
   }
   expect(c.days.get(saoPauloDay(threeDaysAgo))).toEqual({ n: 1, points: 45 });
-  expect(c.days.get(today)?.n).toBe(2);
+  expect(c.days.get(today)?.n).toBe(3);
+  // Today's figures are the service's own: the credits and the hand-over the sandbox recorded.
+  const service = serviceRecords(started);
+  expect(service).toMatchObject({ credits: 2, handedOver: 1 });
+  expect(c.days.get(today)?.points).toBe(service.points);
+  const figure = (label: string) => page.getByText(label, { exact: true }).locator('xpath=..');
+  await expect(figure('Prêmios entregues')).toContainText(String(service.handedOver));
+  await expect(figure('Vendas guardadas')).toContainText('1');
+  await expect(figure('Espera média das guardadas')).toContainText('10 min');
 
   const byTerminal = page.getByRole('table', { name: 'Lançamentos por terminal' });
-  await expect(byTerminal.getByRole('row', { name: /Caixa 1/ })).toContainText('Caixa 13');
-  await expect(byTerminal).toContainText('R$ 113,34');
+  await expect(byTerminal.getByRole('row', { name: /Caixa 1/ })).toContainText('Caixa 15');
+  await expect(byTerminal).toContainText('R$ 133,34');
   const byState = page.getByRole('table', { name: 'Lançamentos por situação' });
   await expect(byState.getByRole('row', { name: /Lançado/ })).toContainText(
     `Lançado${c.states.get('lançado')}`,
   );
+  expect(c.states.get('recusado')).toBe(1);
+  await expect(byState.getByRole('row', { name: /Recusado/ })).toContainText('1');
 
   // Rewards: the service's own count of those waiting to be picked up.
   const list = await page.request.get(
@@ -171,7 +267,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   // Today only.
   await page.getByRole('button', { name: 'Hoje' }).click();
   await expect(byDay.getByRole('row')).toHaveCount(2);
-  await expect(byDay).toContainText(`${brDay(today)}2`);
+  await expect(byDay).toContainText(`${brDay(today)}3`);
 
   // At 390 px nothing scrolls sideways.
   await page.setViewportSize({ width: 390, height: 844 });
