@@ -11,6 +11,8 @@ import {
   pause,
   UNKNOWN_POLL_MS,
   UNREACHABLE_RETRY_MS,
+  MAX_FOLLOW_UPS,
+  followPause,
 } from '@/features/points/follow';
 import { afterHandOver, handOver, isHandOverUnsupported } from '@/features/points/api/hand-over';
 import type { Lancamento } from '@/api/contract/postings';
@@ -29,9 +31,9 @@ export type HandOverState =
   /** The service's answer was lost; the server is reading the customer's rewards. */
   | { name: 'verifying' }
   /** The server cannot tell yet; it checks again by itself. Never hand over again meanwhile. */
-  | { name: 'unknown'; reason: string | null }
-  /** Our own server cannot be reached to learn the result; asked again by itself. */
-  | { name: 'verify-failed'; error: ApiError }
+  | { name: 'unknown'; reason: string | null; stopped?: true }
+  /** Our own server cannot be reached to learn the result; asked again by itself until `stopped`. */
+  | { name: 'verify-failed'; error: ApiError; stopped?: true }
   | { name: 'done'; id_premio_cliente: number | null; at: Date; verified: boolean }
   /** Another terminal (or an earlier try) handed it over already. */
   | { name: 'already'; message: string }
@@ -146,6 +148,14 @@ export async function runHandOver(
     let mustSend = password !== null;
     let sentHere = false;
     let notFound = 0;
+    // Pauses in a row without a settled answer: they grow, and stop at MAX_FOLLOW_UPS (the
+    // dialog says so; opening it again follows the hand-over anew).
+    let followUps = 0;
+    const wait = async (base: number) => {
+      if (followUps >= MAX_FOLLOW_UPS) return false;
+      await pause(followPause(base, followUps++), signal);
+      return true;
+    };
     while (!signal.aborted) {
       if (mustSend && password !== null) {
         mustSend = false;
@@ -176,8 +186,13 @@ export async function runHandOver(
         const l = await fetchLancamento(h.id, { signal });
         notFound = 0;
         if (apply(l)) return;
-        if (l.estado !== 'enviando' && l.estado !== 'verificando') {
-          await pause(UNKNOWN_POLL_MS, signal);
+        if (
+          l.estado !== 'enviando' &&
+          l.estado !== 'verificando' &&
+          !(await wait(UNKNOWN_POLL_MS))
+        ) {
+          show({ name: 'unknown', reason: l.motivo, stopped: true });
+          return;
         }
       } catch (e) {
         if (signal.aborted) return;
@@ -194,7 +209,10 @@ export async function runHandOver(
           return;
         }
         show({ name: 'verify-failed', error });
-        await pause(UNREACHABLE_RETRY_MS, signal);
+        if (!(await wait(UNREACHABLE_RETRY_MS))) {
+          show({ name: 'verify-failed', error, stopped: true });
+          return;
+        }
       }
     }
   });

@@ -14,6 +14,8 @@ import {
   pause,
   UNKNOWN_POLL_MS,
   UNREACHABLE_RETRY_MS,
+  MAX_FOLLOW_UPS,
+  followPause,
 } from '@/features/points/follow';
 import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
@@ -199,6 +201,13 @@ export function createPostingFlow(ctx: FlowContext) {
         let mustSend = send;
         let sentHere = false;
         let notFound = 0;
+        // Pauses in a row without a settled answer: they grow, and stop at MAX_FOLLOW_UPS.
+        let followUps = 0;
+        const wait = async (base: number) => {
+          if (followUps >= MAX_FOLLOW_UPS) return false;
+          await pause(followPause(base, followUps++), ac.signal);
+          return true;
+        };
         while (!ac.signal.aborted) {
           if (mustSend) {
             mustSend = false;
@@ -228,7 +237,11 @@ export function createPostingFlow(ctx: FlowContext) {
             notFound = 0;
             const outcome = apply(sale, l);
             if (outcome.done) return outcome.error;
-            if (l.estado === 'desconhecido') await pause(UNKNOWN_POLL_MS, ac.signal);
+            if (l.estado === 'desconhecido' && !(await wait(UNKNOWN_POLL_MS))) {
+              // The server keeps checking by itself; the cashier asks again from here.
+              setPhase({ name: 'unknown', reason: l.motivo, stopped: true });
+              return null;
+            }
           } catch (e) {
             if (ac.signal.aborted) return null;
             const error = asApiError(e);
@@ -249,7 +262,10 @@ export function createPostingFlow(ctx: FlowContext) {
               return null;
             }
             setPhase({ name: 'verify-failed', error });
-            await pause(UNREACHABLE_RETRY_MS, ac.signal);
+            if (!(await wait(UNREACHABLE_RETRY_MS))) {
+              setPhase({ name: 'verify-failed', error, stopped: true });
+              return null;
+            }
           }
         }
         return null;

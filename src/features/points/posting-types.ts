@@ -41,9 +41,12 @@ export type Phase =
   /** The service's answer was lost; the server is checking the customer. */
   | { name: 'verifying' }
   /** The server cannot tell yet; it checks again by itself. Never post again meanwhile. */
-  | { name: 'unknown'; reason: string | null }
-  /** Our own server cannot be reached to learn the result; retried by itself. */
-  | { name: 'verify-failed'; error: ApiError }
+  | { name: 'unknown'; reason: string | null; stopped?: true }
+  /**
+   * Our own server cannot be reached to learn the result; retried by itself until `stopped`
+   * (too many follow-ups in a row: the cashier asks again).
+   */
+  | { name: 'verify-failed'; error: ApiError; stopped?: true }
   | { name: 'not-posted'; reason: string | null }
   | { name: 'posted'; posted: Posted };
 

@@ -319,7 +319,12 @@ function Outcome({
           {heading(title)}
           <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
             <p>{state.error.message}</p>
-            <p>O prêmio pode ter sido entregue. Tentando de novo a cada poucos segundos.</p>
+            <p>
+              O prêmio pode ter sido entregue.{' '}
+              {state.stopped
+                ? 'Esta tela parou de tentar sozinha: feche e toque em “Entregar” de novo para conferir.'
+                : 'Tentando de novo a cada poucos segundos.'}
+            </p>
           </Alert>
         </div>
       );

@@ -27,7 +27,16 @@ export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () 
           {phase.reason ??
             'Ainda não se sabe se a compra foi registrada. Não lance de novo: o servidor confere sozinho.'}
         </p>
-        <p>Esta tela mostra o resultado assim que ele for conhecido.</p>
+        {phase.stopped ? (
+          <>
+            <p>Esta tela parou de perguntar sozinha; o servidor continua conferindo.</p>
+            <div>
+              <Button onClick={onVerify}>Conferir de novo</Button>
+            </div>
+          </>
+        ) : (
+          <p>Esta tela mostra o resultado assim que ele for conhecido.</p>
+        )}
       </Alert>
     );
   if (phase.name === 'verify-failed')
@@ -35,8 +44,11 @@ export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () 
       <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
         <p>{phase.error.message}</p>
         <p>
-          Os pontos podem ter sido lançados. Tentando de novo a cada poucos segundos; não lance
-          outra vez.
+          Os pontos podem ter sido lançados.{' '}
+          {phase.stopped
+            ? 'Esta tela parou de tentar sozinha: confira de novo quando a conexão voltar.'
+            : 'Tentando de novo a cada poucos segundos;'}{' '}
+          não lance outra vez.
         </p>
         <div>
           <Button onClick={onVerify} autoFocus>
