@@ -304,7 +304,13 @@ const OperationsEnv = z.object({
   REWARD_HANDOVER: optional(
     z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
   ),
-  PDV_VENDA_EXPIRA_MIN: whole('PDV_VENDA_EXPIRA_MIN', 1),
+  PDV_VENDA_EXPIRA_MIN: optional(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'PDV_VENDA_EXPIRA_MIN must be a number of minutes, such as 10')
+      .transform(Number)
+      .refine((n) => n > 0, 'PDV_VENDA_EXPIRA_MIN must be more than 0'),
+  ),
   PDV_SENHA_ATENDENTE: optional(z.string().max(100, 'PDV_SENHA_ATENDENTE is too long')),
   RATE_LIMIT_INTEGRACAO: optional(
     z
@@ -384,7 +390,7 @@ export function readConfig(env: Env): ConfigResult {
       shutdownMs: v.SHUTDOWN_TIMEOUT_MS ?? 30_000,
       pdv: defined({
         password: v.PDV_SENHA_ATENDENTE,
-        expiryMs: v.PDV_VENDA_EXPIRA_MIN ? v.PDV_VENDA_EXPIRA_MIN * 60_000 : undefined,
+        expiryMs: v.PDV_VENDA_EXPIRA_MIN ? Math.round(v.PDV_VENDA_EXPIRA_MIN * 60_000) : undefined,
         rate: v.RATE_LIMIT_INTEGRACAO ?? undefined,
       }),
     },
