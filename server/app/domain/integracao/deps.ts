@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type * as z from 'zod/mini';
+import { PDV_EVENT } from '../../../../src/api/contract/integracao';
 import type { PdvSale as PdvSaleWire } from '../../../../src/api/contract/integracao';
 import type { KioskCustomer, SaleItem } from '../../../../src/api/contract/kiosk';
 import { createPdvSalesStore } from '../../../store';
@@ -76,7 +77,7 @@ export function pdvView(s: PdvSaleRow): PdvView {
 export async function publish(deps: Pick<PdvDeps, 'store'>, s: PdvSaleRow | null): Promise<void> {
   if (s === null) return;
   const to = s.counter_id === null ? [] : [s.counter_id];
-  const msg = { to, evento: 'venda_pdv', pdv: s.id, venda: pdvView(s) };
+  const msg = { to, evento: PDV_EVENT, pdv: s.id, venda: pdvView(s) };
   await deps.store.notify(KIOSK_CHANNEL, JSON.stringify(msg)).catch(() => undefined);
 }
 
