@@ -104,6 +104,8 @@ const common = {
   lifecycle,
   metrics,
   metricsToken: config.metricsToken,
+  ...(config.pdv.expiryMs === undefined ? {} : { pdvExpiryMs: config.pdv.expiryMs }),
+  ...(config.pdv.rate === undefined ? {} : { pdvRate: config.pdv.rate }),
 };
 if (env.mode === 'live') {
   options = {
@@ -150,6 +152,8 @@ if (env.mode === 'live') {
   }
   options = { ...common, ...upstream };
 }
+// PDV_SENHA_ATENDENTE: the PDV's own postings (the sandbox's demo password by default).
+if (config.pdv.password !== undefined) options = { ...options, pdvPassword: config.pdv.password };
 
 // The postings journal (exactly-once pontuar): every posting carries the sale's
 // Idempotency-Key and is journaled in the app server's store before it is sent.

@@ -2,6 +2,7 @@
  * `npm run terminal -- <command>`: a manager enrolls and revokes terminals on the server.
  *
  *   add --role caixa|gerente|quiosque --name "Caixa 1"   prints a one-time code (15 minutes)
+ *   add --role integracao --name "PDV 1" --caixa ID       prints the PDV's bearer token, once
  *   list                                                 every terminal and its state
  *   revoke ID                                            refused from its next request on
  *
@@ -12,13 +13,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveAppDb } from './app/config';
-import { addTerminal, listTerminals, openStore, revokeTerminal, ROLES } from './store';
+import {
+  addIntegration,
+  addTerminal,
+  listTerminals,
+  openStore,
+  revokeTerminal,
+  ROLES,
+} from './store';
 import type { Role, Store } from './store';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
   npm run terminal -- add --role caixa|gerente|quiosque --name "Caixa 1"
+  npm run terminal -- add --role integracao --name "PDV 1" --caixa ID
   npm run terminal -- list
   npm run terminal -- revoke ID`;
 
@@ -36,7 +45,7 @@ async function run(store: Store, argv: string[]): Promise<void> {
   if (command === 'add') {
     const { values } = parseArgs({
       args: rest,
-      options: { role: { type: 'string' }, name: { type: 'string' } },
+      options: { role: { type: 'string' }, name: { type: 'string' }, caixa: { type: 'string' } },
       strict: true,
     });
     const role = values.role as Role | undefined;
@@ -45,6 +54,27 @@ async function run(store: Store, argv: string[]): Promise<void> {
     }
     const name = values.name?.trim() ?? '';
     if (name === '' || name.length > 60) fail(`--name deve ter de 1 a 60 caracteres\n${USAGE}`);
+    if (role === 'integracao') {
+      const counterId = Number(values.caixa);
+      if (!Number.isSafeInteger(counterId) || counterId <= 0) {
+        fail(
+          `--caixa deve ser o id do terminal de caixa do PDV (npm run terminal -- list)\n${USAGE}`,
+        );
+      }
+      let added: Awaited<ReturnType<typeof addIntegration>>;
+      try {
+        added = await addIntegration(store, { name, counterId });
+      } catch {
+        fail(`Terminal ${counterId} não é um caixa ativo (caixa ou gerente).`);
+      }
+      process.stdout.write(
+        `Terminal ${added.terminal.id} "${added.terminal.name}" (integracao) criado, vendas para o caixa ${counterId}.\n` +
+          `Token (mostrado só agora; guarde no PDV):\n${added.token}\n` +
+          `Use: Authorization: Bearer <token>. Revogar: npm run terminal -- revoke ${added.terminal.id}\n`,
+      );
+      return;
+    }
+    if (values.caixa !== undefined) fail(`--caixa só vale com --role integracao\n${USAGE}`);
     const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
     process.stdout.write(
       `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado.\n` +
@@ -69,7 +99,8 @@ async function run(store: Store, argv: string[]): Promise<void> {
             : t.lastSeenAt !== null
               ? `, visto em ${time(t.lastSeenAt)}`
               : '';
-      process.stdout.write(`${t.id}\t${t.role}\t${t.name}\t${t.status}${extra}\n`);
+      const pair = t.counterId === null ? '' : ` (caixa ${t.counterId})`;
+      process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
     }
     return;
   }

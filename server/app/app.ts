@@ -22,6 +22,8 @@ import { createAccess } from './http/access';
 import type { Access, AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { compressJson } from './http/compress';
+import { PDV_RATE_DEFAULT } from './domain/integracao/access';
+import { bearerOnlyHere, mountIntegracao } from './http/integracao';
 import { mountKioskRoutes } from './http/kiosk';
 import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
@@ -78,6 +80,15 @@ export interface AppServerOptions {
   metrics?: Metrics | null;
   /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback. */
   metricsToken?: string | null;
+  /**
+   * The attendant password of the PDV's own postings (PDV_SENHA_ATENDENTE; the sandbox's demo
+   * password). Null or absent: a PDV sale naming a known customer waits at the counter too.
+   */
+  pdvPassword?: string | null;
+  /** PDV_VENDA_EXPIRA_MIN in ms: an unidentified PDV sale expires after it. */
+  pdvExpiryMs?: number;
+  /** RATE_LIMIT_INTEGRACAO: requests per integration terminal. */
+  pdvRate?: { limit: number; windowMs: number };
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -122,6 +133,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
   app.use('/api/*', compressJson());
+  // An integration token (the PDV's) reaches /api/integracao/vendas only.
+  app.use('/api/*', bearerOnlyHere({ store: options.store }));
 
   /** This browser's config (auto-enrolls it in sandbox-on-loopback, like GET /api/config). */
   const configData = async (c: Context): Promise<ConfigData> => ({
@@ -171,7 +184,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
 
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
-    mountKioskRoutes(app, {
+    const kiosk = mountKioskRoutes(app, {
       access,
       store: options.store,
       service: kioskService({ client }),
@@ -180,6 +193,19 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
+    });
+    // The store's PDV: its sales, posted through the journal or waiting at the counter.
+    mountIntegracao(app, {
+      access,
+      store: options.store,
+      postings: options.postings,
+      service: kiosk.service,
+      kiosk,
+      secret: options.secret,
+      password: options.pdvPassword ?? null,
+      ...(options.pdvExpiryMs === undefined ? {} : { expiryMs: options.pdvExpiryMs }),
+      rate: options.pdvRate ?? PDV_RATE_DEFAULT,
+      logger,
     });
   }
 

@@ -304,6 +304,20 @@ const OperationsEnv = z.object({
   REWARD_HANDOVER: optional(
     z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
   ),
+  PDV_VENDA_EXPIRA_MIN: optional(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'PDV_VENDA_EXPIRA_MIN must be a number of minutes, such as 10')
+      .transform(Number)
+      .refine((n) => n > 0, 'PDV_VENDA_EXPIRA_MIN must be more than 0'),
+  ),
+  PDV_SENHA_ATENDENTE: optional(z.string().max(100, 'PDV_SENHA_ATENDENTE is too long')),
+  RATE_LIMIT_INTEGRACAO: optional(
+    z
+      .string()
+      .transform((t) => rateLimit(t))
+      .refine((r) => r !== null, 'RATE_LIMIT_INTEGRACAO must be requests/seconds, such as 120/10'),
+  ),
 });
 
 /** The whole configuration, read once by server/main.ts. */
@@ -321,6 +335,8 @@ export interface Config {
   metricsToken: string | null;
   /** SHUTDOWN_TIMEOUT_MS: how long postings in flight may take to finish on SIGTERM. */
   shutdownMs: number;
+  /** The integration API (the store's PDV): PDV_*, RATE_LIMIT_INTEGRACAO; absent: defaults. */
+  pdv: { password?: string; expiryMs?: number; rate?: RateLimitEnv };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -372,6 +388,11 @@ export function readConfig(env: Env): ConfigResult {
       logLevel: v.LOG_LEVEL ?? 'info',
       metricsToken: v.METRICS_TOKEN ?? null,
       shutdownMs: v.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+      pdv: defined({
+        password: v.PDV_SENHA_ATENDENTE,
+        expiryMs: v.PDV_VENDA_EXPIRA_MIN ? Math.round(v.PDV_VENDA_EXPIRA_MIN * 60_000) : undefined,
+        rate: v.RATE_LIMIT_INTEGRACAO ?? undefined,
+      }),
     },
   };
 }

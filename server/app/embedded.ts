@@ -10,6 +10,7 @@ type UpstreamOptions = Pick<
   | 'accessToken'
   | 'establishmentId'
   | 'establishmentName'
+  | 'pdvPassword'
 >;
 
 /**
@@ -27,5 +28,6 @@ export function embeddedSandbox(sandbox: Sandbox, establishmentId: number): Upst
     accessToken: establishment.accessToken,
     establishmentId: establishment.id,
     establishmentName: establishment.nome,
+    pdvPassword: establishment.senhaAtendente,
   };
 }

@@ -13,7 +13,14 @@ export interface Sandbox {
   /** A Hono app; routes under /api/v4/estabelecimentos/:id/... */
   app: { fetch(req: Request): Response | Promise<Response> };
   /** Demo establishments and their tokens, for the app server's embedded mode. */
-  establishments(): { id: number; nome: string; accessToken: string; appToken: string }[];
+  establishments(): {
+    id: number;
+    nome: string;
+    accessToken: string;
+    appToken: string;
+    /** The demo attendant password (the demo PDV's postings use it). */
+    senhaAtendente: string;
+  }[];
   close(): void;
 }
 
@@ -47,6 +54,7 @@ export function openSandbox(opts: SandboxOptions): Sandbox {
         nome: e.nome,
         accessToken: e.accessToken,
         appToken: e.appToken,
+        senhaAtendente: e.senhaAtendente,
       })),
     close: () => {
       if (closed) return;

@@ -279,6 +279,77 @@ export function migrations(engine: Engine): Record<string, Migration> {
         await db.schema.alterTable('posting_journal').addColumn('reward', 'text').execute();
       },
     },
+    '0009_integration': {
+      async up(db: AnyDb) {
+        // The store's PDV as a terminal of role `integracao`, paired with the counter terminal
+        // it rings up for (`counter_id`); its bearer token's SHA-256 is the credential nonce.
+        const roles = sql.raw("role in ('caixa', 'gerente', 'quiosque', 'integracao')");
+        if (engine === 'postgres') {
+          await sql`alter table terminals drop constraint terminals_role`.execute(db);
+          await sql`alter table terminals add constraint terminals_role check (${roles})`.execute(
+            db,
+          );
+        } else {
+          await widenSqliteRoles(db);
+        }
+        await db.schema
+          .alterTable('terminals')
+          .addColumn('counter_id', 'integer', (c) => c.references('terminals.id'))
+          .execute();
+        const states = sql.raw(
+          "state in ('aguardando', 'no quiosque', 'lançando', 'lançada', 'recusada', " +
+            "'cancelada', 'não identificada')",
+        );
+        await db.schema
+          .createTable('pdv_sales')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('terminal_id', 'integer', (c) =>
+            c.notNull().references('terminals.id').onDelete('cascade'),
+          )
+          .addColumn('counter_id', 'integer', (c) =>
+            c.references('terminals.id').onDelete('set null'),
+          )
+          .addColumn('sale_id', 'text', (c) => c.notNull())
+          .addColumn('fingerprint', 'text', (c) => c.notNull())
+          .addColumn('amount', 'bigint', (c) => c.notNull())
+          .addColumn('items', 'text')
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('posting_key', 'text')
+          .addColumn('auto', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('points', 'integer')
+          .addColumn('customer', 'text')
+          .addColumn('rewards', 'text')
+          .addColumn('message', 'text')
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('expires_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .addColumn('settled_at', 'bigint')
+          .addCheckConstraint('pdv_sales_state', states)
+          .execute();
+        // id_venda is the idempotency key per integration terminal.
+        await db.schema
+          .createIndex('pdv_sales_sale')
+          .on('pdv_sales')
+          .columns(['terminal_id', 'sale_id'])
+          .unique()
+          .execute();
+        await db.schema
+          .createIndex('pdv_sales_counter')
+          .on('pdv_sales')
+          .columns(['counter_id', 'created_at'])
+          .execute();
+        await db.schema
+          .createIndex('pdv_sales_state')
+          .on('pdv_sales')
+          .columns(['state', 'expires_at'])
+          .execute();
+        await db.schema
+          .createIndex('pdv_sales_posting')
+          .on('pdv_sales')
+          .column('posting_key')
+          .execute();
+      },
+    },
     '0010_dashboard_days': {
       async up(db: AnyDb) {
         // The dashboard's figures of past local days, computed once (see dashboard.ts); a day
@@ -300,6 +371,46 @@ export function migrations(engine: Engine): Record<string, Migration> {
       },
     },
   };
+}
+
+/**
+ * SQLite cannot change a CHECK constraint: `terminals` is rebuilt from its own definition with
+ * the role list widened (whatever columns earlier migrations gave it), with foreign keys off
+ * so that dropping the old table cascades nothing into the tables that reference it (their
+ * references name `terminals` and find the new table once it is renamed). One transaction;
+ * `foreign_key_check` must find nothing before it commits.
+ */
+async function widenSqliteRoles(db: AnyDb): Promise<void> {
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    await sql`begin immediate`.execute(db);
+    try {
+      const table = await sql<{ sql: string }>`select sql from sqlite_master
+        where type = 'table' and name = 'terminals'`.execute(db);
+      const indexes = await sql<{ sql: string }>`select sql from sqlite_master
+        where type = 'index' and tbl_name = 'terminals' and sql is not null`.execute(db);
+      const old = table.rows[0]!.sql;
+      const widened = old.replace(
+        /role in \('caixa', 'gerente', 'quiosque'\)/,
+        "role in ('caixa', 'gerente', 'quiosque', 'integracao')",
+      );
+      if (widened === old) throw new Error('terminals_role: unexpected definition');
+      const create = widened.replace(/^create table "?terminals"?/i, 'create table terminals_v9');
+      await sql.raw(create).execute(db);
+      await sql`insert into terminals_v9 select * from terminals`.execute(db);
+      await sql`drop table terminals`.execute(db);
+      await sql`alter table terminals_v9 rename to terminals`.execute(db);
+      for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
+      const broken = await sql`pragma foreign_key_check`.execute(db);
+      if (broken.rows.length > 0) throw new Error('terminals: foreign keys broken by the rebuild');
+      await sql`commit`.execute(db);
+    } catch (err) {
+      await sql`rollback`.execute(db);
+      throw err;
+    }
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
 }
 
 /** The migrations' names in order (the same on both engines): the schema versions this code knows. */

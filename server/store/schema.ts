@@ -4,7 +4,7 @@
  */
 import type { Generated } from 'kysely';
 
-export const ROLES = ['caixa', 'gerente', 'quiosque'] as const;
+export const ROLES = ['caixa', 'gerente', 'quiosque', 'integracao'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface TerminalsTable {
@@ -17,6 +17,8 @@ export interface TerminalsTable {
   credential_nonce: string | null;
   revoked_at: number | null;
   last_seen_at: number | null;
+  /** `integracao`: the counter terminal whose sales the PDV rings up (migration 0009). */
+  counter_id: number | null;
 }
 
 export interface EnrollmentCodesTable {
@@ -143,6 +145,38 @@ export interface DashboardDaysTable {
   groups: string;
 }
 
+/**
+ * Sales the store's PDV sent (`/api/integracao/vendas`, see pdv-sales.ts). `id` is server-made;
+ * `sale_id` is the PDV's own `id_venda`, unique per integration terminal.
+ */
+export interface PdvSalesTable {
+  id: string;
+  terminal_id: number;
+  counter_id: number | null;
+  sale_id: string;
+  /** HMAC of the canonical request (CPF and phone included, never stored in the clear). */
+  fingerprint: string;
+  amount: number;
+  /** JSON array of { descricao?, qtde?, valor }, or null. */
+  items: string | null;
+  /** aguardando | no quiosque | lançando | lançada | recusada | cancelada | não identificada */
+  state: string;
+  /** The journal's Idempotency-Key of the posting in flight (or the kiosk's staged sale id). */
+  posting_key: string | null;
+  /** 1 when posted from the PDV's own CPF or phone, with no keystroke at the counter. */
+  auto: Generated<number>;
+  points: number | null;
+  /** JSON: the customer as the kiosk sees them (first name, masked phone…). */
+  customer: string | null;
+  /** JSON: the rewards this sale won ({ nome, valido_ate }[]). */
+  rewards: string | null;
+  message: string | null;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  settled_at: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -153,4 +187,5 @@ export interface Database {
   posting_turns: PostingTurnsTable;
   kiosk_sales: KioskSalesTable;
   dashboard_days: DashboardDaysTable;
+  pdv_sales: PdvSalesTable;
 }

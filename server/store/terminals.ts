@@ -19,6 +19,8 @@ export interface Terminal {
   enrolledAt: number | null;
   revokedAt: number | null;
   lastSeenAt: number | null;
+  /** `integracao`: the counter terminal it rings up for. */
+  counterId: number | null;
 }
 
 export type TerminalStatus = 'aguardando código' | 'código expirado' | 'ativo' | 'revogado';
@@ -53,6 +55,7 @@ type Row = {
   enrolled_at: number | null;
   revoked_at: number | null;
   last_seen_at: number | null;
+  counter_id: number | null;
 };
 
 function toTerminal(r: Row): Terminal {
@@ -64,6 +67,7 @@ function toTerminal(r: Row): Terminal {
     enrolledAt: r.enrolled_at,
     revokedAt: r.revoked_at,
     lastSeenAt: r.last_seen_at,
+    counterId: r.counter_id,
   };
 }
 
@@ -75,6 +79,7 @@ const COLUMNS = [
   'enrolled_at',
   'revoked_at',
   'last_seen_at',
+  'counter_id',
 ] as const;
 
 /** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
@@ -297,6 +302,75 @@ export async function enrollDirectly(
   return { terminal: toTerminal(row), nonce };
 }
 
+/** An integration token: `pdv.<terminal id>.<256 random bits>`. */
+const TOKEN = /^pdv\.([1-9]\d{0,15})\.[A-Za-z0-9_-]{43}$/;
+
+/** The store keeps only this (as the terminal's credential nonce), never the token. */
+function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Creates an active `integracao` terminal (the store's PDV) paired with a counter terminal,
+ * and its bearer token, answered once: only the token's hash is stored.
+ */
+export async function addIntegration(
+  store: Store,
+  input: { name: string; counterId: number },
+): Promise<{ terminal: Terminal; token: string }> {
+  const name = input.name.trim();
+  if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
+  const counter = await store.db
+    .selectFrom('terminals')
+    .select(['id'])
+    .where('id', '=', input.counterId)
+    .where('role', 'in', ['caixa', 'gerente'])
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (counter === undefined) throw new Error(`terminal ${input.counterId} is no active counter`);
+  const now = store.now();
+  return store.transaction(async (trx) => {
+    const row = await trx
+      .insertInto('terminals')
+      .values({
+        name,
+        role: 'integracao',
+        created_at: now,
+        enrolled_at: now,
+        last_seen_at: now,
+        counter_id: input.counterId,
+      })
+      .returning(COLUMNS)
+      .executeTakeFirstOrThrow();
+    const token = `pdv.${row.id}.${randomBytes(32).toString('base64url')}`;
+    await trx
+      .updateTable('terminals')
+      .set({ credential_nonce: tokenHash(token) })
+      .where('id', '=', row.id)
+      .execute();
+    return { terminal: toTerminal(row), token };
+  });
+}
+
+/** Pairs an integration terminal with another counter terminal (the sandbox's demo PDV). */
+export async function pairIntegration(store: Store, id: number, counterId: number): Promise<void> {
+  await store.db
+    .updateTable('terminals')
+    .set({ counter_id: counterId })
+    .where('id', '=', id)
+    .where('role', '=', 'integracao')
+    .execute();
+  await terminalChanged(store, id);
+}
+
+/** The active integration terminal a bearer token names, or null (malformed, unknown, revoked). */
+export async function integrationByToken(store: Store, token: string): Promise<Terminal | null> {
+  const m = TOKEN.exec(token);
+  if (m === null) return null;
+  const terminal = await activeTerminal(store, Number(m[1]), tokenHash(token));
+  return terminal?.role === 'integracao' ? terminal : null;
+}
+
 /** Revokes a terminal: its next request is refused. False when there is no such terminal. */
 export async function revokeTerminal(store: Store, id: number): Promise<boolean> {
   const now = store.now();
@@ -342,6 +416,7 @@ export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
       'terminals.enrolled_at',
       'terminals.revoked_at',
       'terminals.last_seen_at',
+      'terminals.counter_id',
       'c.code_expires_at',
     ])
     .orderBy('terminals.id')

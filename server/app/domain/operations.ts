@@ -84,7 +84,7 @@ export function canonicalQuery(op: Operation, search: string): CanonicalQuery {
  */
 export function roleMay(role: Role, op: OperationName, query: URLSearchParams): boolean {
   if (role === 'gerente') return true;
-  if (role === 'quiosque') return false;
+  if (role === 'quiosque' || role === 'integracao') return false;
   if (op === 'recompensas') return /^\d+$/.test(query.get('id_cliente') ?? '');
   return true;
 }
@@ -97,9 +97,9 @@ export function navigationFor(role: Role): {
   quiosque: boolean;
 } {
   return {
-    caixa: role !== 'quiosque',
+    caixa: role === 'caixa' || role === 'gerente',
     premios: role === 'gerente',
     painel: role === 'gerente',
-    quiosque: role !== 'caixa',
+    quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

@@ -15,7 +15,7 @@ export const PAINEL_PATH = '/api/painel';
 export interface PainelRoutesOptions {
   deps: PainelDeps;
   /** The role of the request's terminal (null: no terminal identity, as in tests). */
-  roleOf: (c: Context) => 'caixa' | 'gerente' | 'quiosque' | null;
+  roleOf: (c: Context) => 'caixa' | 'gerente' | 'quiosque' | 'integracao' | null;
 }
 
 export function painelRoutes(options: PainelRoutesOptions): Hono {

@@ -68,7 +68,7 @@ const NOT_FOUND = 'Lançamento não encontrado.';
 /** Who asks: the enrolled terminal and its role (null: no terminal identity, sees all). */
 export interface Viewer {
   terminalId: string;
-  role: 'caixa' | 'gerente' | 'quiosque';
+  role: 'caixa' | 'gerente' | 'quiosque' | 'integracao';
 }
 
 /** The ledger's rule for one posting: a manager sees every terminal's, anyone else its own. */
@@ -123,8 +123,8 @@ async function jsonObject(c: Context, maxBytes: number): Promise<object | Respon
   return body;
 }
 
-/** The answer to `pontuar`: what the journal made of the sale. */
-function submitted(
+/** The answer to `pontuar` (and a PDV sale the counter posts): what the journal made of it. */
+export function submitted(
   c: Context<{ Variables: PostingVars }>,
   result: SubmitResult,
   viewer: Viewer | null,

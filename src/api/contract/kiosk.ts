@@ -121,7 +121,7 @@ const saleShape = () => ({
 });
 
 /** A basket's lines add up to `valor_gasto` (checked whenever both are well-formed). */
-const basketAddsUp = () =>
+export const basketAddsUp = () =>
   z.refine<{ valor_gasto: number; itens?: SaleItem[] | null | undefined }>(
     (sale) =>
       sale.itens == null || sale.itens.reduce((s, i) => s + i.valor, 0) === sale.valor_gasto,

@@ -42,7 +42,9 @@ export function createTerminals(deps: TerminalsDeps) {
     async identify(credential: string | undefined): Promise<Terminal | null> {
       const cred = verify(credential);
       if (cred === null) return null;
-      return activeTerminal(deps.store, cred.id, cred.nonce);
+      const terminal = await activeTerminal(deps.store, cred.id, cred.nonce);
+      // An integration terminal's nonce is its token's hash: never a browser's cookie.
+      return terminal === null || terminal.role === 'integracao' ? null : terminal;
     },
     /** Sandbox on loopback: this computer's browser is enrolled as gerente. */
     async enrollLocal(): Promise<Enrolled> {
@@ -69,7 +71,8 @@ export function describeTerminal(terminal: Terminal): TerminalView {
   return {
     id: terminal.id,
     name: terminal.name,
-    role: terminal.role,
+    // Browsers only (identify never answers an integration terminal).
+    role: terminal.role as TerminalView['role'],
     navigation: navigationFor(terminal.role),
   };
 }

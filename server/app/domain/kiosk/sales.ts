@@ -68,6 +68,8 @@ export const saleMessages = {
 } as const;
 
 export interface StageInput {
+  /** The sale's id (a PDV sale passed to the kiosk names its own); default a new UUID. */
+  id?: string;
   kioskId: number;
   counterId: number | null;
   valorGasto: number;
@@ -126,7 +128,7 @@ export function createStagedSales(store: Store, options: StagedSalesOptions) {
     async stage(
       input: StageInput,
     ): Promise<{ ok: true; sale: StagedSale } | { ok: false; reason: 'busy' }> {
-      const id = randomUUID();
+      const id = input.id ?? randomUUID();
       const staged = await rows.stage({
         id,
         kioskId: input.kioskId,
@@ -208,12 +210,13 @@ export function startSweeper(
 export function listenSales(
   store: Store,
   terminalId: number,
-  onSale: (json: string) => void,
+  onSale: (json: string, event?: string) => void,
 ): Promise<() => Promise<void>> {
   return store.listen(KIOSK_CHANNEL, (payload) => {
     try {
-      const msg = JSON.parse(payload) as { to: number[]; venda: unknown };
-      if (msg.to.includes(terminalId)) onSale(JSON.stringify(msg.venda));
+      // `evento`: another kind of sale on the same channel (the PDV's, `venda_pdv`).
+      const msg = JSON.parse(payload) as { to: number[]; venda: unknown; evento?: string };
+      if (msg.to.includes(terminalId)) onSale(JSON.stringify(msg.venda), msg.evento);
     } catch {
       // not ours
     }

@@ -52,6 +52,13 @@ export function kioskService(options: KioskServiceOptions) {
       if (a.status !== 200 || dataOf(a) === null) throw new ServiceUnavailable();
       return dataOf(a);
     },
+    /** The customer's `data` by CPF (11 digits), or null when none has it. */
+    async findCpf(cpf: string): Promise<Record<string, unknown> | null> {
+      const a = await call('POST', 'clientes/buscar', { cpf });
+      if (a.status === 404) return null;
+      if (a.status !== 200 || dataOf(a) === null) throw new ServiceUnavailable();
+      return dataOf(a);
+    },
     /** Registers; answers the 422 field errors when the service refuses the data. */
     async register(input: {
       celular: string;

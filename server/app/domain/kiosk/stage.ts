@@ -10,6 +10,8 @@ import { saleMessages } from './sales';
 import type { StagedSale } from './sales';
 
 export interface StageRequest {
+  /** The staged sale's id (default a new UUID). */
+  id?: string;
   /** The terminal asking (its attendant-password lockout counts). */
   terminalId: number;
   kioskId: number;
@@ -30,6 +32,7 @@ export async function stageSale(deps: KioskDeps, request: StageRequest): Promise
   const password = await checkAttendantPassword(deps, request.terminalId, request.senha);
   if (!password.ok) return password;
   const staged = await deps.sales.stage({
+    ...(request.id === undefined ? {} : { id: request.id }),
     kioskId: request.kioskId,
     counterId: request.counterId,
     valorGasto: request.valorGasto,

@@ -57,14 +57,14 @@ function streamCap(max: number) {
 
 /** Sales to send, and a way to wake the writer when one arrives or the stream ends. */
 function mailbox() {
-  const pending: string[] = [];
+  const pending: { event: string; data: string }[] = [];
   let wake: (() => void) | null = null;
   const state = { closed: false, replaced: false, draining: false };
   return {
     state,
     pending,
-    push(json: string) {
-      pending.push(json);
+    push(json: string, event: string = KIOSK_EVENTS.sale) {
+      pending.push({ event, data: json });
       wake?.();
     },
     end(replaced = false, draining = false) {
@@ -94,7 +94,7 @@ async function pump(
   const { state, pending } = box;
   while (!state.closed) {
     while (pending.length > 0 && !state.closed) {
-      await stream.writeSSE({ event: KIOSK_EVENTS.sale, data: pending.shift()! });
+      await stream.writeSSE(pending.shift()!);
     }
     if (state.closed) break;
     const beat = await box.quiet(heartbeatMs);

@@ -8,9 +8,8 @@
  */
 import { Hono } from 'hono';
 import { createKioskDeps } from '../../domain/kiosk/deps';
-import type { KioskSetup } from '../../domain/kiosk/deps';
+import type { KioskDeps, KioskSetup } from '../../domain/kiosk/deps';
 import { startSweeper } from '../../domain/kiosk/sales';
-import type { StagedSales } from '../../domain/kiosk/sales';
 import type { createAccess } from '../access';
 import { counterRoutes } from './counter';
 import { customerRoutes } from './customer';
@@ -34,12 +33,12 @@ export function kioskRoutes(options: KioskRoutesOptions) {
     .route('/', customerRoutes(deps))
     .route('/', counterRoutes(deps))
     .route('/', eventRoutes(deps, { heartbeatMs, maxStreamsPerTerminal, onDrain, streamOpened }));
-  return { routes, sales: deps.sales, stopSweeper };
+  return { routes, deps, stopSweeper };
 }
 
-/** Mounts the kiosk's sub-app at /api/quiosque; answers its staged sales. */
-export function mountKioskRoutes(app: Hono<Vars>, options: KioskRoutesOptions): StagedSales {
-  const { routes, sales } = kioskRoutes(options);
+/** Mounts the kiosk's sub-app at /api/quiosque; answers its deps (the integration stages sales). */
+export function mountKioskRoutes(app: Hono<Vars>, options: KioskRoutesOptions): KioskDeps {
+  const { routes, deps } = kioskRoutes(options);
   app.route(KIOSK_PREFIX, routes);
-  return sales;
+  return deps;
 }

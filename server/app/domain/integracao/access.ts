@@ -1,0 +1,25 @@
+/**
+ * Who the PDV is: its bearer token names an active `integracao` terminal (only the token's
+ * hash is stored; a revoked terminal's token names nothing), and its own request rate.
+ */
+import { hitRate, integrationByToken } from '../../../store';
+import type { Store, Terminal } from '../../../store';
+
+/** Default RATE_LIMIT_INTEGRACAO: a PDV rings up far fewer sales than this. */
+export const PDV_RATE_DEFAULT = { limit: 120, windowMs: 10_000 };
+
+/** The integration terminal of an `Authorization` header's bearer token, or null. */
+export async function identifyPdv(store: Store, authorization: string | undefined) {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (m === null) return null;
+  return integrationByToken(store, m[1]!);
+}
+
+/** Counts one request of the PDV against its own limit. */
+export function countPdvRequest(
+  store: Store,
+  pdv: Terminal,
+  rate: { limit: number; windowMs: number },
+) {
+  return hitRate(store, [{ key: `integracao:${pdv.id}`, ...rate }]);
+}
