@@ -22,6 +22,8 @@ import { createAccess } from './http/access';
 import type { Access, AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { compressJson } from './http/compress';
+import { conferenciaRoutes, CONFERENCIA_PATH } from './http/conferencia';
+import type { ConferenciaService } from './domain/conferencia/service';
 import { mountKioskRoutes } from './http/kiosk';
 import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
@@ -78,6 +80,8 @@ export interface AppServerOptions {
   metrics?: Metrics | null;
   /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback. */
   metricsToken?: string | null;
+  /** The conferência of the journal with the service (the dashboard's section); null: none. */
+  conferencia?: ConferenciaService | null;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -153,8 +157,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
     );
   }
 
-  // The manager's dashboard: an enrolled manager's terminal (the route refuses other roles).
-  app.use(PAINEL_PATH, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  // The manager's dashboard: an enrolled manager's terminal (the routes refuse other roles).
+  for (const path of [PAINEL_PATH, CONFERENCIA_PATH]) {
+    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  }
+  const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
+  if (options.conferencia) {
+    app.route('/', conferenciaRoutes({ service: options.conferencia, roleOf }));
+  }
   app.route(
     '/',
     painelRoutes({
@@ -165,7 +175,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
-      roleOf: (c) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null,
+      roleOf,
     }),
   );
 

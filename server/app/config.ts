@@ -300,6 +300,20 @@ const OperationsEnv = z.object({
     z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }),
   ),
   METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must have at least 16 characters')),
+  CONFERENCIA_LEITURAS_POR_SEGUNDO: optional(
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'CONFERENCIA_LEITURAS_POR_SEGUNDO must be a positive number')
+      .transform(Number)
+      .refine((n) => n > 0, 'CONFERENCIA_LEITURAS_POR_SEGUNDO must be a positive number'),
+  ),
+  CONFERENCIA_HORA: optional(
+    z
+      .string()
+      .regex(/^\d{1,2}$/, 'CONFERENCIA_HORA must be an hour from 0 to 23')
+      .transform(Number)
+      .refine((n) => n <= 23, 'CONFERENCIA_HORA must be an hour from 0 to 23'),
+  ),
   SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0),
   REWARD_HANDOVER: optional(
     z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
@@ -321,6 +335,8 @@ export interface Config {
   metricsToken: string | null;
   /** SHUTDOWN_TIMEOUT_MS: how long postings in flight may take to finish on SIGTERM. */
   shutdownMs: number;
+  /** CONFERENCIA_*: the conferência's reads per second and the nightly run's local hour. */
+  conferencia: { readsPerSecond: number; nightlyHour: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -372,6 +388,10 @@ export function readConfig(env: Env): ConfigResult {
       logLevel: v.LOG_LEVEL ?? 'info',
       metricsToken: v.METRICS_TOKEN ?? null,
       shutdownMs: v.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+      conferencia: {
+        readsPerSecond: v.CONFERENCIA_LEITURAS_POR_SEGUNDO ?? 5,
+        nightlyHour: v.CONFERENCIA_HORA ?? 3,
+      },
     },
   };
 }
