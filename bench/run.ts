@@ -22,6 +22,7 @@ import type { LighthouseResult } from './lighthouse-bench';
 import { buildScaleDb } from './scale-db';
 import { scaleBench } from './scale-bench';
 import { dashboardScaleBench } from './dashboard-scale';
+import { conferenciaBench } from './conferencia-bench';
 import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
@@ -571,6 +572,29 @@ async function main(): Promise<number> {
           );
         }
       }
+      // The conferência of a day of 2,000 postings (1,000 customers, two sales each).
+      heading(
+        '10. Conferência: 2,000 postings of 1,000 customers, CONFERENCIA_LEITURAS_POR_SEGUNDO=5',
+      );
+      const conf = await conferenciaBench(tmp, {
+        postings: 2_000,
+        customers: 1_000,
+        sampleCustomers: 25,
+      });
+      print(
+        `rate unbounded: ${conf.postings} postings of ${conf.customers} customers conferred in ` +
+          `${(conf.unboundedMs / 1000).toFixed(1)} s (${conf.reads} reads, ${conf.confirmed} ` +
+          `confirmed, ${conf.findings} findings): the work itself, ` +
+          `${(conf.unboundedMs / conf.customers).toFixed(1)} ms a customer\n` +
+          `at 5 reads/s, measured on ${conf.sampleCustomers} customers: ` +
+          `${(conf.sampleMs / 1000).toFixed(1)} s (${(conf.sampleMs / Math.max(1, conf.sampleCustomers - 1)).toFixed(0)} ms a read)\n` +
+          `at 5 reads/s, the whole day: ${(conf.estimatedAt5Ms / 1000).toFixed(0)} s ` +
+          `(${(conf.estimatedAt5Ms / 60_000).toFixed(1)} min): reads are the bound, customers / 5; ` +
+          `2,000 postings of 2,000 different customers would take ${(2_000 / 5 / 60).toFixed(1)} min`,
+      );
+      figure('conferência, 2,000 postings at 5 reads/s', 's', '-').values.push(
+        conf.estimatedAt5Ms / 1000,
+      );
     }
     // 10. The manager's dashboard over a big journal
     if (args.scale) {

@@ -183,8 +183,24 @@ let closeJournal = async (): Promise<void> => {};
     });
     options = { ...options, postings };
     metrics.watch(postings);
-    closeJournal = () => {
+    // The conferência: reads only (clientes/buscar), through the circuit, at its own pace.
+    const { createConferencia } = await import('./app/domain/conferencia/service');
+    const reads = clientOf(options);
+    const conferencia = createConferencia({
+      store,
+      establishmentId: options.establishmentId,
+      buscar: (body, signal) => reads.call('buscar', body, signal),
+      circuitOpen: () => circuit.isOpen(),
+      log: logger,
+      readsPerSecond: config.conferencia.readsPerSecond,
+      nightlyHour: config.conferencia.nightlyHour,
+    });
+    options = { ...options, conferencia };
+    metrics.watchReconciliation(() => conferencia.lastFindings());
+    conferencia.run();
+    closeJournal = async () => {
       circuit.stop();
+      await conferencia.stop();
       return postings.stop();
     };
   } catch (err) {

@@ -24,6 +24,8 @@ import { fail, messages } from './http/envelope';
 import { compressJson } from './http/compress';
 import { PDV_RATE_DEFAULT } from './domain/integracao/access';
 import { bearerOnlyHere, mountIntegracao } from './http/integracao';
+import { conferenciaRoutes, CONFERENCIA_PATH } from './http/conferencia';
+import type { ConferenciaService } from './domain/conferencia/service';
 import { mountKioskRoutes } from './http/kiosk';
 import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
@@ -89,6 +91,8 @@ export interface AppServerOptions {
   pdvExpiryMs?: number;
   /** RATE_LIMIT_INTEGRACAO: requests per integration terminal. */
   pdvRate?: { limit: number; windowMs: number };
+  /** The conferência of the journal with the service (the dashboard's section); null: none. */
+  conferencia?: ConferenciaService | null;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -166,8 +170,14 @@ export function createAppServer(options: AppServerOptions): AppServer {
     );
   }
 
-  // The manager's dashboard: an enrolled manager's terminal (the route refuses other roles).
-  app.use(PAINEL_PATH, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  // The manager's dashboard: an enrolled manager's terminal (the routes refuse other roles).
+  for (const path of [PAINEL_PATH, CONFERENCIA_PATH]) {
+    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  }
+  const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
+  if (options.conferencia) {
+    app.route('/', conferenciaRoutes({ service: options.conferencia, roleOf }));
+  }
   app.route(
     '/',
     painelRoutes({
@@ -178,7 +188,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
-      roleOf: (c) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null,
+      roleOf,
     }),
   );
 

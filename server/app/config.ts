@@ -4,11 +4,13 @@
  * messages name variables, never their values (a token must not end up in a log).
  */
 import path from 'node:path';
-import * as z from 'zod';
 import { readBackupEnv } from '../ops/backup';
 import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
 import type { PostingServiceOptions } from './domain/journal/context';
+import { LOG_LEVELS, OperationsEnv, rateLimit, type RateLimitEnv } from './config-operations';
+
+export type { RateLimitEnv } from './config-operations';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
   | {
@@ -152,22 +154,6 @@ export interface AccessEnv {
   trustedProxies: string[];
 }
 
-export interface RateLimitEnv {
-  limit: number;
-  windowMs: number;
-}
-
-/** "40/10": 40 requests per 10 seconds. */
-function rateLimit(text: string): RateLimitEnv | null {
-  const m = /^(\d+)\/(\d+)$/.exec(text);
-  if (m === null) return null;
-  const limit = Number(m[1]);
-  const seconds = Number(m[2]);
-  return limit >= 1 && seconds >= 1 && seconds <= 86_400 && Number.isSafeInteger(limit)
-    ? { limit, windowMs: seconds * 1000 }
-    : null;
-}
-
 export type AccessEnvResult = { ok: true; env: AccessEnv } | { ok: false; error: string };
 
 /**
@@ -262,64 +248,6 @@ export function resolveAppDb(appDb: string | null, projectRoot: string): string 
   return appDb === null ? path.join(projectRoot, 'data', 'app.db') : path.resolve(appDb);
 }
 
-const blank = (v: unknown): unknown => (typeof v === 'string' ? v.trim() || undefined : v);
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blank, z.optional(schema));
-const ms = (name: string) =>
-  optional(
-    z.string().regex(/^\d+$/, `${name} must be a whole number of milliseconds`).transform(Number),
-  );
-const whole = (name: string, min: number) =>
-  optional(
-    z
-      .string()
-      .regex(/^\d+$/, `${name} must be a whole number of at least ${min}`)
-      .transform(Number)
-      .refine((n) => n >= min, `${name} must be a whole number of at least ${min}`),
-  );
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-
-/** The variables read here besides the server's and access's (all optional; see the README). */
-const OperationsEnv = z.object({
-  JOURNAL_UPSTREAM_LIMIT_MS: ms('JOURNAL_UPSTREAM_LIMIT_MS'),
-  JOURNAL_WAIT_MS: ms('JOURNAL_WAIT_MS'),
-  JOURNAL_QUIET_MS: ms('JOURNAL_QUIET_MS'),
-  JOURNAL_UNKNOWN_HORIZON_MS: ms('JOURNAL_UNKNOWN_HORIZON_MS'),
-  JOURNAL_RECHECK_MS: ms('JOURNAL_RECHECK_MS'),
-  JOURNAL_LEASE_MS: ms('JOURNAL_LEASE_MS'),
-  JOURNAL_RETENTION_DAYS: optional(
-    z.string().regex(/^\d+$/, 'JOURNAL_RETENTION_DAYS must be a whole number of days'),
-  ),
-  CONTINGENCY_MAX_HOURS: optional(
-    z.string().regex(/^\d+(\.\d+)?$/, 'CONTINGENCY_MAX_HOURS must be a number of hours'),
-  ),
-  CONTINGENCY_MAX_WAITING: whole('CONTINGENCY_MAX_WAITING', 0),
-  CONTINGENCY_DELIVERY_CONCURRENCY: whole('CONTINGENCY_DELIVERY_CONCURRENCY', 1),
-  CONTINGENCY_FAILURES: whole('CONTINGENCY_FAILURES', 1),
-  CONTINGENCY_PROBE_MS: whole('CONTINGENCY_PROBE_MS', 100),
-  LOG_LEVEL: optional(
-    z.enum(LOG_LEVELS, { error: `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}` }),
-  ),
-  METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must have at least 16 characters')),
-  SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0),
-  REWARD_HANDOVER: optional(
-    z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
-  ),
-  PDV_VENDA_EXPIRA_MIN: optional(
-    z
-      .string()
-      .regex(/^\d+(\.\d+)?$/, 'PDV_VENDA_EXPIRA_MIN must be a number of minutes, such as 10')
-      .transform(Number)
-      .refine((n) => n > 0, 'PDV_VENDA_EXPIRA_MIN must be more than 0'),
-  ),
-  PDV_SENHA_ATENDENTE: optional(z.string().max(100, 'PDV_SENHA_ATENDENTE is too long')),
-  RATE_LIMIT_INTEGRACAO: optional(
-    z
-      .string()
-      .transform((t) => rateLimit(t))
-      .refine((r) => r !== null, 'RATE_LIMIT_INTEGRACAO must be requests/seconds, such as 120/10'),
-  ),
-});
-
 /** The whole configuration, read once by server/main.ts. */
 export interface Config {
   server: ServerEnv;
@@ -337,6 +265,8 @@ export interface Config {
   shutdownMs: number;
   /** The integration API (the store's PDV): PDV_*, RATE_LIMIT_INTEGRACAO; absent: defaults. */
   pdv: { password?: string; expiryMs?: number; rate?: RateLimitEnv };
+  /** CONFERENCIA_*: the conferência's reads per second and the nightly run's local hour. */
+  conferencia: { readsPerSecond: number; nightlyHour: number };
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -393,6 +323,10 @@ export function readConfig(env: Env): ConfigResult {
         expiryMs: v.PDV_VENDA_EXPIRA_MIN ? Math.round(v.PDV_VENDA_EXPIRA_MIN * 60_000) : undefined,
         rate: v.RATE_LIMIT_INTEGRACAO ?? undefined,
       }),
+      conferencia: {
+        readsPerSecond: v.CONFERENCIA_LEITURAS_POR_SEGUNDO ?? 5,
+        nightlyHour: v.CONFERENCIA_HORA ?? 3,
+      },
     },
   };
 }

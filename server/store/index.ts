@@ -11,3 +11,4 @@ export * from './kiosk-sales';
 export * from './dashboard';
 export * from './health';
 export * from './pdv-sales';
+export * from './reconciliation';

@@ -177,6 +177,46 @@ export interface PdvSalesTable {
   settled_at: number | null;
 }
 
+/** A conferência of one local day (see reconciliation.ts). */
+export interface ReconciliationRunsTable {
+  id: Generated<number>;
+  establishment_id: number;
+  /** The local day `YYYY-MM-DD`, at `offset_min` minutes from UTC. */
+  day: string;
+  offset_min: number;
+  /** 'noite' (the nightly run) | 'gerente' (asked for on the dashboard). */
+  origin: string;
+  /** 'em andamento' | 'concluída' */
+  state: string;
+  owner: string | null;
+  lease_until: number;
+  started_at: number;
+  finished_at: number | null;
+  /** When its result was reported (log, metrics): once. */
+  reported_at: number | null;
+  customers: number;
+  done: Generated<number>;
+  reads: Generated<number>;
+  postings: number;
+  confirmed: Generated<number>;
+  /** Findings that need attention (informational ones apart). */
+  findings: Generated<number>;
+  /** JSON: findings by kind. */
+  summary: string | null;
+}
+
+/** One customer of a run: read or still to read, and what was found (JSON). */
+export interface ReconciliationCustomersTable {
+  run_id: number;
+  customer_key: string;
+  id_cliente: number | null;
+  /** 'pendente' | 'lido' */
+  state: string;
+  confirmed: Generated<number>;
+  findings: string | null;
+  read_at: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -188,4 +228,6 @@ export interface Database {
   kiosk_sales: KioskSalesTable;
   dashboard_days: DashboardDaysTable;
   pdv_sales: PdvSalesTable;
+  reconciliation_runs: ReconciliationRunsTable;
+  reconciliation_customers: ReconciliationCustomersTable;
 }

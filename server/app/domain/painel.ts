@@ -10,6 +10,7 @@ import { POSTING_STATES } from '../../../src/api/wire';
 import {
   DAY_MS,
   dashboardGroupsCached,
+  dayFindings,
   type DashboardGroup,
   type PostingState,
   type Store,
@@ -150,7 +151,7 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
   const offsetMs = period.fuso * 60_000;
   const now = deps.now?.() ?? Date.now();
   const today = Math.floor((now + offsetMs) / DAY_MS);
-  const [groups, names, premios] = await Promise.all([
+  const [groups, names, premios, conferidos] = await Promise.all([
     dashboardGroupsCached(deps.store, {
       establishmentId: deps.establishmentId,
       from: period.de * DAY_MS - offsetMs,
@@ -159,6 +160,12 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     }),
     deps.terminalNames(),
     rewards(deps, today),
+    dayFindings(deps.store, deps.establishmentId, dayText(period.de), dayText(period.ate)),
   ]);
-  return { ...fold(groups, period, names), premios };
+  const conferencias = [...conferidos].map(([dia, achados]) => ({
+    dia,
+    achados,
+    precisa_atencao: achados > 0,
+  }));
+  return { ...fold(groups, period, names), premios, conferencias };
 }

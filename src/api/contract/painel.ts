@@ -113,6 +113,13 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
       espera_maxima_s: z.nullable(z.number()),
     }),
     /**
+     * The days of the period with a finished conferência (the latest of each day): its
+     * findings that need attention; `precisa_atencao` when there is any.
+     */
+    conferencias: z.optional(
+      z.array(z.object({ dia: z.string(), achados: count(), precisa_atencao: z.boolean() })),
+    ),
+    /**
      * From the service's reward list: waiting to be picked up, and of those the ones whose
      * validity ends between `hoje` and `vence_ate` (inclusive). null: the service did not
      * answer (the rest of the dashboard still does).

@@ -38,6 +38,36 @@ export function routeOf(pathname: string): string {
   return ['/healthz', '/readyz', '/metrics'].includes(pathname) ? pathname : 'page';
 }
 
+/** The conferência's gauges: the latest finished run's findings by kind, and whether any needs attention. */
+function reconciliationGauges(registry: Registry) {
+  let latest: (() => Promise<Record<string, number> | null>) | null = null;
+  const attention = new Gauge({
+    name: 'pdv_reconciliation_attention',
+    help: '1 when the latest finished conferência found something that needs attention, else 0.',
+    registers: [registry],
+  });
+  const findings = new Gauge({
+    name: 'pdv_reconciliation_findings',
+    help: 'Findings of the latest finished conferência, by kind (absent before the first).',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const last = latest === null ? null : await latest();
+      findings.reset();
+      for (const [kind, n] of Object.entries(last ?? {})) findings.set({ kind }, n);
+      const needs = Object.entries(last ?? {}).some(
+        ([k, n]) => k !== 'nao_lancado_por_nos' && n > 0,
+      );
+      attention.set(needs ? 1 : 0);
+    },
+  });
+  return {
+    watch(read: () => Promise<Record<string, number> | null>): void {
+      latest = read;
+    },
+  };
+}
+
 export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
@@ -122,6 +152,7 @@ export function createMetrics(deps: MetricsDeps) {
       kiosk.set(c.kioskOpen);
     },
   });
+  const reconciliation = reconciliationGauges(registry);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -134,6 +165,8 @@ export function createMetrics(deps: MetricsDeps) {
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;
     },
+    /** The conferência's latest findings by kind, read at each scrape. */
+    watchReconciliation: reconciliation.watch,
     text: () => registry.metrics(),
     request(route: string, method: string, status: number, seconds: number): void {
       requests.inc({ route, method, status: String(status) });

@@ -94,15 +94,19 @@ test('asks for the last 7 days first, then today when Hoje is chosen', async () 
   const mock = stubFetch(() => jsonResponse(200, ok(PAINEL)));
   open();
   await screen.findByRole('table', { name: 'Lançamentos por terminal' });
-  const first = new URL(String(mock.mock.calls[0]![0]), 'http://x');
-  expect(first.pathname).toBe('/api/painel');
+  // The dashboard's own requests (the Conferência section asks for its day apart).
+  const painelCalls = () =>
+    mock.mock.calls
+      .map((c) => new URL(String(c[0]), 'http://x'))
+      .filter((u) => u.pathname === '/api/painel');
+  const first = painelCalls()[0]!;
   const de = first.searchParams.get('de')!;
   const ate = first.searchParams.get('ate')!;
   expect((Date.parse(ate) - Date.parse(de)) / 86_400_000).toBe(6);
   expect(first.searchParams.get('fuso')).toBe(String(-new Date().getTimezoneOffset()));
   await userEvent.click(screen.getByRole('button', { name: 'Hoje' }));
-  await waitFor(() => expect(mock).toHaveBeenCalledTimes(2));
-  const second = new URL(String(mock.mock.calls[1]![0]), 'http://x').searchParams;
+  await waitFor(() => expect(painelCalls()).toHaveLength(2));
+  const second = painelCalls()[1]!.searchParams;
   expect(second.get('de')).toBe(second.get('ate'));
   expect(screen.getByRole('button', { name: 'Hoje' }).getAttribute('aria-pressed')).toBe('true');
   expect(window.location.search).toBe('?periodo=hoje');
@@ -113,14 +117,17 @@ test('the period lives in the address: opened, changed and gone back to', async 
   const mock = stubFetch(() => jsonResponse(200, ok(PAINEL)));
   open();
   await screen.findByRole('table', { name: 'Lançamentos por terminal' });
-  const asked = (i: number) => new URL(String(mock.mock.calls[i]![0]), 'http://x').searchParams;
+  const asked = (i: number) =>
+    mock.mock.calls
+      .map(([u]) => new URL(String(u), 'http://x'))
+      .filter((u) => u.pathname === '/api/painel')[i]!.searchParams;
   expect([asked(0).get('de'), asked(0).get('ate')]).toEqual(['2026-11-01', '2026-11-15']);
   expect((screen.getByRole('textbox', { name: /^De/ }) as HTMLInputElement).value).toBe(
     '01/11/2026',
   );
   await userEvent.click(screen.getByRole('button', { name: '30 dias' }));
   expect(window.location.pathname + window.location.search).toBe('/painel?periodo=30');
-  await waitFor(() => expect(mock).toHaveBeenCalledTimes(2));
+  await waitFor(() => expect(() => asked(1)).not.toThrow());
   // Back in the history: the range again, asked from the cache, shown in the fields.
   window.history.back();
   await waitFor(() => expect(window.location.search).toBe('?de=2026-11-01&ate=2026-11-15'));
@@ -173,4 +180,87 @@ test('an empty period says so; an error offers to try again', async () => {
   await userEvent.click(screen.getByRole('button', { name: 'Tentar novamente' }));
   expect(await screen.findAllByText('Nenhum lançamento no período.')).toHaveLength(2);
   expect(screen.getByText('O serviço não informou os prêmios agora.')).toBeTruthy();
+});
+
+test('the conferência shows a day that needs attention, our entry beside the service’s', async () => {
+  const achado = {
+    celular: '+5511987654321',
+    id_cliente: 7,
+    nome: 'Maria da Silva',
+    lancamento: {
+      chave: 'k1',
+      criado_em: Date.UTC(2026, 10, 21, 13, 0),
+      enviado_em: Date.UTC(2026, 10, 21, 13, 0),
+      valor_gasto: 2500,
+      pontos: 25,
+      terminal: '1',
+    },
+  };
+  const conferencia = {
+    id: 3,
+    dia: '2026-11-21',
+    situacao: 'concluída',
+    origem: 'gerente',
+    precisa_atencao: true,
+    iniciada_em: Date.UTC(2026, 10, 22, 6),
+    concluida_em: Date.UTC(2026, 10, 22, 6, 1),
+    clientes: 2,
+    clientes_lidos: 2,
+    leituras: 2,
+    lancamentos: 3,
+    confirmados: 1,
+    resumo: {
+      ausente: 1,
+      duplicado: 1,
+      pontos_divergentes: 0,
+      nao_conferido: 0,
+      nao_lancado_por_nos: 0,
+    },
+    achados: [
+      {
+        ...achado,
+        tipo: 'ausente',
+        servico: null,
+        detalhe: 'Lançado no nosso diário, mas o serviço não tem este crédito.',
+      },
+      {
+        ...achado,
+        tipo: 'duplicado',
+        servico: { id_cartela_cliente: 99, data: '2026-11-21 10:00:03', pontos: 25 },
+        detalhe: 'O serviço creditou duas vezes esta venda.',
+      },
+    ],
+  };
+  stubFetch((url) =>
+    jsonResponse(
+      200,
+      ok(
+        String(url).includes('/conferencia')
+          ? conferencia
+          : { ...PAINEL, conferencias: [{ dia: '2026-11-21', achados: 2, precisa_atencao: true }] },
+      ),
+    ),
+  );
+  open();
+  const table = await screen.findByRole('table', { name: /Achados da conferência/ });
+  expect(rows(table)).toEqual([
+    [
+      'Ausente no serviço',
+      'Maria da Silva+5511987654321',
+      expect.stringContaining('R$ 25,00 · 25 pontos'),
+      'Nenhum crédito',
+      'Lançado no nosso diário, mas o serviço não tem este crédito.',
+    ],
+    [
+      'Creditado duas vezes',
+      'Maria da Silva+5511987654321',
+      expect.stringContaining('R$ 25,00 · 25 pontos'),
+      '21/11/2026 10:0025 pontos',
+      'O serviço creditou duas vezes esta venda.',
+    ],
+  ]);
+  const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
+  expect(alerts).toContainEqual(expect.stringContaining('Conferência: precisa de atenção'));
+  expect(alerts).toContainEqual(expect.stringContaining('Precisa de atençãoHá lançamentos'));
+  expect(screen.getByRole('button', { name: 'Exportar CSV' })).toBeTruthy();
 });

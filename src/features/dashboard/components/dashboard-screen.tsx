@@ -17,6 +17,7 @@ import {
   type PeriodChoice,
 } from '@/features/dashboard/periods';
 import { BarChart } from './bar-chart';
+import { ConferenciaSection } from './conferencia-section';
 
 const STATE_LABELS: Record<Painel['estados'][number]['estado'], string> = {
   enviando: 'Enviando',
@@ -294,8 +295,19 @@ function Rewards({ premios }: { premios: Painel['premios'] }) {
 export function DashboardView({ data }: { data: Painel }) {
   const t = data.totais;
   const g = data.guardadas;
+  const attention = (data.conferencias ?? []).filter((c) => c.precisa_atencao);
   return (
     <div className="space-y-6">
+      {attention.length > 0 && (
+        <Alert tone="warning" title="Conferência: precisa de atenção">
+          <p>
+            {attention
+              .map((c) => `${fullDay(c.dia)}: ${formatInteger(c.achados)} achado(s)`)
+              .join(' · ')}
+            . Veja a seção Conferência abaixo.
+          </p>
+        </Alert>
+      )}
       <dl className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Figure label="Lançamentos" value={formatInteger(t.lancamentos)} />
         <Figure label="Pontos" value={formatInteger(t.pontos)} />
@@ -348,6 +360,7 @@ export function DashboardScreen() {
       ) : (
         <DashboardView data={painel.data} />
       )}
+      <ConferenciaSection />
     </main>
   );
 }

@@ -1,0 +1,129 @@
+// The dashboard's Conferência through the real app server and its embedded sandbox: a cashier
+// posts two sales; the manager confers today and every posting matches; the test then deletes
+// one of those credits in the sandbox's own database, and the next conferência says the day
+// needs attention, with our entry beside "Nenhum crédito" and a CSV of it; axe clean; nothing
+// scrolls sideways at 390 and 1024 px.
+import { mkdirSync, readFileSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Browser, Page } from '@playwright/test';
+import {
+  amount,
+  expect,
+  expectAccessible,
+  postButton,
+  posted,
+  search,
+  test,
+} from './support/fixtures';
+import { enrollAs, ownServer } from './support/own-server';
+
+const SHOTS = '/tmp/shots-conferencia';
+mkdirSync(SHOTS, { recursive: true });
+
+test.describe.configure({ mode: 'serial' });
+
+const server = ownServer('conferencia');
+
+async function terminal(browser: Browser, role: string, name: string) {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
+  const page = await context.newPage();
+  await enrollAs(server, page, role, name);
+  return page;
+}
+
+async function openShift(page: Page) {
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('1234');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+async function post(page: Page, phone: string, cents: string) {
+  await search(page, phone);
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
+const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+const brDay = (iso: string) => iso.split('-').reverse().join('/');
+
+test('the manager confers a day: all matched, then a credit gone from the service', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  await openShift(caixa);
+  await post(caixa, '11987654321', '1234'); // Maria da Silva, 12 points
+  await post(caixa, '21998765432', '5600'); // João Pereira, 56 points
+
+  const page = await terminal(browser, 'gerente', 'Gerência');
+  await openShift(page);
+  await page.goto(`${server.url}/painel`);
+  const section = page.getByRole('region', { name: 'Conferência com o serviço' });
+  await expect(section).toBeVisible();
+  const today = saoPauloDay(new Date());
+  const dia = section.getByLabel(/^Dia/);
+  await dia.fill(brDay(today));
+  await expect(section.getByText('Este dia ainda não foi conferido.')).toBeVisible();
+  await section.getByRole('button', { name: 'Conferir agora' }).click();
+  const figures = section.getByRole('definition');
+  await expect(section.getByText('Confirmados', { exact: true })).toBeVisible({ timeout: 20_000 });
+  await expect(section.getByText('Lançamentos do dia').locator('xpath=..')).toContainText('2');
+  await expect(section.getByText('Confirmados', { exact: true }).locator('xpath=..')).toContainText(
+    '2',
+  );
+  await expect(section.getByText('Precisa de atenção')).toHaveCount(0);
+  expect(await figures.count()).toBe(7);
+
+  // The service loses Maria's credit of today (straight in the sandbox's database).
+  const db = new Database(server.env.SANDBOX_DB!);
+  try {
+    const maria = db.prepare("select id from clientes where celular = '+5511987654321'").get() as {
+      id: number;
+    };
+    const removed = db
+      .prepare('delete from cartela where cliente_id = ? and pontos = 12 and data_ms > ?')
+      .run(maria.id, Date.now() - 3_600_000);
+    expect(removed.changes).toBe(1);
+  } finally {
+    db.close();
+  }
+  await section.getByRole('button', { name: 'Conferir agora' }).click();
+  await expect(section.getByText('Precisa de atenção')).toBeVisible({ timeout: 20_000 });
+  const findings = section.getByRole('table', { name: /Achados da conferência/ });
+  const row = findings.getByRole('row', { name: /Ausente no serviço/ });
+  await expect(row).toContainText('+5511987654321');
+  await expect(row).toContainText('R$ 12,34 · 12 pontos');
+  await expect(row).toContainText('Nenhum crédito');
+  // The dashboard marks the day too.
+  await expect(page.getByText('Conferência: precisa de atenção')).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await section.getByRole('button', { name: 'Exportar CSV' }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`conferencia-${today}.csv`);
+  const csv = readFileSync((await file.path())!, 'utf8');
+  expect(csv).toContain('Ausente no serviço');
+  expect(csv).toContain('12,34');
+
+  await expectAccessible(page, 'painel, conferência');
+  const sideways = () =>
+    page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+  expect(await sideways()).toBe(false);
+  await section.screenshot({ path: `${SHOTS}/conferencia-1024.png` });
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await sideways()).toBe(false);
+  await section.screenshot({ path: `${SHOTS}/conferencia-390.png` });
+
+  // A cashier cannot confer.
+  const refused = await caixa.request.post(`${server.url}/api/painel/conferencia?dia=${today}`, {
+    headers: { origin: server.url, 'content-type': 'application/json' },
+    data: {},
+  });
+  expect(refused.status()).toBe(403);
+});
