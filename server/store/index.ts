@@ -9,4 +9,5 @@ export * from './limits';
 export * from './journal';
 export * from './kiosk-sales';
 export * from './dashboard';
+export * from './audit';
 export * from './health';
