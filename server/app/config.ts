@@ -8,6 +8,7 @@ import * as z from 'zod';
 import { readBackupEnv } from '../ops/backup';
 import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit';
 import type { PostingServiceOptions } from './domain/journal/context';
 /** What server/main.ts is asked to run, read from the environment. Pure, so it can be tested. */
 export type ServerEnv =
@@ -301,6 +302,7 @@ const OperationsEnv = z.object({
   ),
   METRICS_TOKEN: optional(z.string().min(16, 'METRICS_TOKEN must have at least 16 characters')),
   SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0),
+  AUDIT_RETENTION_DAYS: whole('AUDIT_RETENTION_DAYS', 1),
   REWARD_HANDOVER: optional(
     z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
   ),
@@ -321,6 +323,8 @@ export interface Config {
   metricsToken: string | null;
   /** SHUTDOWN_TIMEOUT_MS: how long postings in flight may take to finish on SIGTERM. */
   shutdownMs: number;
+  /** AUDIT_RETENTION_DAYS: how long the audit trail keeps an entry (default 400). */
+  auditRetentionDays: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -372,6 +376,7 @@ export function readConfig(env: Env): ConfigResult {
       logLevel: v.LOG_LEVEL ?? 'info',
       metricsToken: v.METRICS_TOKEN ?? null,
       shutdownMs: v.SHUTDOWN_TIMEOUT_MS ?? 30_000,
+      auditRetentionDays: v.AUDIT_RETENTION_DAYS ?? DEFAULT_AUDIT_RETENTION_DAYS,
     },
   };
 }
