@@ -176,7 +176,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
           Fidelidade PDV
         </p>
         <nav aria-label="Principal">
-          <ul className="flex gap-1">
+          <ul className="flex gap-1 flex-wrap">
             {allowed.map((item) => {
               const current = item.href === '/' ? pathname === '/' : pathname.startsWith(item.href);
               return (
