@@ -18,6 +18,7 @@ test('the app loads through the app server and shows it is connected to the sand
     'Caixa',
     'Prêmios',
     'Painel',
+    'Auditoria',
     'Quiosque',
   ]);
 });

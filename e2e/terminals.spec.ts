@@ -118,6 +118,7 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
     'Caixa',
     'Prêmios',
     'Painel',
+    'Auditoria',
     'Quiosque',
   ]);
   await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(

@@ -14,6 +14,7 @@ import { embeddedSandbox } from './app/embedded';
 import { createAppServer } from './app/app';
 import type { AppServerOptions } from './app/app';
 import { readConfig, resolveAppDb } from './app/config';
+import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
 import { startBackupSchedule } from './ops/backup';
@@ -89,6 +90,9 @@ const logger = pino(
 let closeUpstream = (): void => {};
 const lifecycle = createLifecycle();
 const metrics = createMetrics({ store });
+// The audit trail, purged of what is past AUDIT_RETENTION_DAYS now and every hour.
+const audit = createAuditTrail({ store, retentionDays: config.auditRetentionDays, log: logger });
+audit.start();
 onQuery = metrics.storeQuery;
 
 let options: AppServerOptions;
@@ -106,6 +110,7 @@ const common = {
   metricsToken: config.metricsToken,
   ...(config.pdv.expiryMs === undefined ? {} : { pdvExpiryMs: config.pdv.expiryMs }),
   ...(config.pdv.rate === undefined ? {} : { pdvRate: config.pdv.rate }),
+  audit,
 };
 if (env.mode === 'live') {
   options = {
@@ -307,6 +312,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   clearInterval(idle);
   await closeJournal();
+  await audit.stop();
   await backups?.stop();
   process.stderr.write(`${await report()}\n`);
   await store.close();

@@ -9,10 +9,13 @@
  * Uses the same store as the app server: DATABASE_URL (PostgreSQL) or APP_DB (default
  * data/app.db).
  */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveAppDb } from './app/config';
+import { createAuditTrail } from './app/domain/audit';
+import type { Actor } from './app/domain/audit';
 import {
   addIntegration,
   addTerminal,
@@ -40,7 +43,19 @@ function time(ms: number): string {
   return new Date(ms).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' });
 }
 
+/**
+ * The command line as the audit trail's actor: no terminal, and one id for this run (there is
+ * no HTTP request), `cli-<uuid>`.
+ */
+const CLI_ACTOR: Actor = {
+  terminalId: null,
+  terminalName: null,
+  role: null,
+  requestId: `cli-${randomUUID()}`,
+};
+
 async function run(store: Store, argv: string[]): Promise<void> {
+  const audit = createAuditTrail({ store });
   const [command, ...rest] = argv;
   if (command === 'add') {
     const { values } = parseArgs({
@@ -76,6 +91,9 @@ async function run(store: Store, argv: string[]): Promise<void> {
     }
     if (values.caixa !== undefined) fail(`--caixa só vale com --role integracao\n${USAGE}`);
     const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
+    await audit.recordOrThrow(CLI_ACTOR, 'terminal.criado', {
+      terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
+    });
     process.stdout.write(
       `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado.\n` +
         `Código de registro: ${code}\n` +
@@ -107,7 +125,14 @@ async function run(store: Store, argv: string[]): Promise<void> {
   if (command === 'revoke') {
     const id = Number(rest[0]);
     if (rest.length !== 1 || !Number.isSafeInteger(id) || id <= 0) fail(USAGE);
+    const before = (await listTerminals(store)).find((t) => t.id === id);
     if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
+    // A terminal revoked before stays as it was: nothing new to record.
+    if (before?.revokedAt === null) {
+      await audit.recordOrThrow(CLI_ACTOR, 'terminal.revogado', {
+        terminal: { id, nome: before.name, papel: before.role },
+      });
+    }
     process.stdout.write(`Terminal ${id} revogado: a próxima requisição dele será recusada.\n`);
     return;
   }

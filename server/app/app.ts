@@ -12,6 +12,8 @@ import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
 import { createTerminals } from './domain/access/terminals';
+import { createAuditTrail } from './domain/audit';
+import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
 import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
@@ -19,6 +21,7 @@ import { createLifecycle } from './domain/ops/lifecycle';
 import type { Lifecycle } from './domain/ops/lifecycle';
 import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
+import { AUDIT_PATH, auditRoutes } from './http/audit';
 import type { Access, AccessVars } from './http/access';
 import { fail, messages } from './http/envelope';
 import { compressJson } from './http/compress';
@@ -93,6 +96,8 @@ export interface AppServerOptions {
   pdvRate?: { limit: number; windowMs: number };
   /** The conferência of the journal with the service (the dashboard's section); null: none. */
   conferencia?: ConferenciaService | null;
+  /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
+  audit?: AuditTrail;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -102,7 +107,9 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const app = new Hono<{ Variables: AccessVars }>();
   const client = clientOf(options);
   const terminals = createTerminals({ store: options.store, secret: options.secret });
+  const audit = options.audit ?? createAuditTrail({ store: options.store, log: logger });
   const access = createAccess({
+    audit,
     terminals,
     limits: createLimits({
       store: options.store,
@@ -166,6 +173,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
           return t === null ? null : { terminalId: String(t.id), role: t.role };
         },
         terminalNames: () => terminals.names(),
+        audit,
       }),
     );
   }
@@ -192,6 +200,12 @@ export function createAppServer(options: AppServerOptions): AppServer {
     }),
   );
 
+  // The audit trail: a manager reads it; caixa and gerente record the exports they write.
+  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`]) {
+    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  }
+  app.route('/', auditRoutes(audit));
+
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
     const kiosk = mountKioskRoutes(app, {
@@ -203,6 +217,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
+      audit,
     });
     // The store's PDV: its sales, posted through the journal or waiting at the counter.
     mountIntegracao(app, {
@@ -216,6 +231,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       ...(options.pdvExpiryMs === undefined ? {} : { expiryMs: options.pdvExpiryMs }),
       rate: options.pdvRate ?? PDV_RATE_DEFAULT,
       logger,
+      audit,
     });
   }
 
@@ -302,6 +318,7 @@ function mountPages(
       routeModules: {
         '/premios': 'src/app/routes/premios.tsx',
         '/painel': 'src/app/routes/painel.tsx',
+        '/auditoria': 'src/app/routes/auditoria.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.

@@ -74,6 +74,7 @@ export const OperationsEnv = z.object({
       .refine((n) => n <= 23, 'CONFERENCIA_HORA must be an hour from 0 to 23'),
   ),
   SHUTDOWN_TIMEOUT_MS: whole('SHUTDOWN_TIMEOUT_MS', 0),
+  AUDIT_RETENTION_DAYS: whole('AUDIT_RETENTION_DAYS', 1),
   REWARD_HANDOVER: optional(
     z.enum(['0', '1'], { error: 'REWARD_HANDOVER must be 0 (off) or 1 (on)' }),
   ),

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { readBackupEnv } from '../ops/backup';
 import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
+import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit';
 import type { PostingServiceOptions } from './domain/journal/context';
 import { LOG_LEVELS, OperationsEnv, rateLimit, type RateLimitEnv } from './config-operations';
 
@@ -267,6 +268,8 @@ export interface Config {
   pdv: { password?: string; expiryMs?: number; rate?: RateLimitEnv };
   /** CONFERENCIA_*: the conferência's reads per second and the nightly run's local hour. */
   conferencia: { readsPerSecond: number; nightlyHour: number };
+  /** AUDIT_RETENTION_DAYS: how long the audit trail keeps an entry (default 400). */
+  auditRetentionDays: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -327,6 +330,7 @@ export function readConfig(env: Env): ConfigResult {
         readsPerSecond: v.CONFERENCIA_LEITURAS_POR_SEGUNDO ?? 5,
         nightlyHour: v.CONFERENCIA_HORA ?? 3,
       },
+      auditRetentionDays: v.AUDIT_RETENTION_DAYS ?? DEFAULT_AUDIT_RETENTION_DAYS,
     },
   };
 }

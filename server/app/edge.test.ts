@@ -167,7 +167,13 @@ describe('terminals through the real process', () => {
         id,
         name: 'Caixa Revogável',
         role: 'caixa',
-        navigation: { caixa: true, premios: false, painel: false, quiosque: false },
+        navigation: {
+          caixa: true,
+          premios: false,
+          painel: false,
+          auditoria: false,
+          quiosque: false,
+        },
       });
       const before = calls.length;
       expect((await send(server.url, OPS[1]!, cookie)).status).toBe(200);

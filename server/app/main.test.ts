@@ -158,7 +158,7 @@ describe('server/main.ts in sandbox mode', () => {
           id: 1,
           name: 'Navegador local (sandbox)',
           role: 'gerente',
-          navigation: { caixa: true, premios: true, painel: true, quiosque: true },
+          navigation: { caixa: true, premios: true, painel: true, auditoria: true, quiosque: true },
         },
         enrollment: 'auto',
         entregaPremios: true,

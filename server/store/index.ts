@@ -9,6 +9,7 @@ export * from './limits';
 export * from './journal';
 export * from './kiosk-sales';
 export * from './dashboard';
+export * from './audit';
 export * from './health';
 export * from './pdv-sales';
 export * from './reconciliation';

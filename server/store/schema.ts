@@ -217,6 +217,30 @@ export interface ReconciliationCustomersTable {
   read_at: number | null;
 }
 
+/**
+ * The audit trail (see audit.ts): append-only, the store's triggers refuse updates and every
+ * delete but the retention purge's.
+ */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** The terminal that acted; null for the command line (`npm run terminal`). */
+  terminal_id: number | null;
+  terminal_name: string | null;
+  role: string | null;
+  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (src/api/contract/auditoria.ts). */
+  action: string;
+  /** JSON object, masked before it is written: never a password, a full CPF or phone. */
+  details: string;
+  request_id: string | null;
+}
+
+/** One row (id 1): the retention purge's cutoff, set only inside its own transaction. */
+export interface AuditPurgeTable {
+  id: number;
+  cutoff: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -230,4 +254,6 @@ export interface Database {
   pdv_sales: PdvSalesTable;
   reconciliation_runs: ReconciliationRunsTable;
   reconciliation_customers: ReconciliationCustomersTable;
+  audit_log: AuditLogTable;
+  audit_purge: AuditPurgeTable;
 }

@@ -31,22 +31,27 @@ function lazyRoute<P>(load: () => Promise<Chunk<P>>) {
   return [route, start] as const;
 }
 
-const [PremiosRoute, loadPremios] = lazyRoute(() => import('./routes/premios'));
-const [QuiosqueRoute, loadQuiosque] = lazyRoute(() => import('./routes/quiosque'));
-const [PainelRoute, loadPainel] = lazyRoute(() => import('./routes/painel'));
+/** The screens in a chunk of their own, by their path's name (`/premios`, …). */
+const screens = {
+  quiosque: lazyRoute(() => import('./routes/quiosque')),
+  premios: lazyRoute(() => import('./routes/premios')),
+  painel: lazyRoute(() => import('./routes/painel')),
+  auditoria: lazyRoute(() => import('./routes/auditoria')),
+};
+const QuiosqueRoute = screens.quiosque[0];
+type LazyScreen = keyof typeof screens;
+const lazyScreen = (view: View): view is LazyScreen => view in screens;
 
 /** What the app shows for a path: `terminal` null is a browser that is not a terminal. */
-type View = 'enroll' | 'quiosque' | 'caixa' | 'premios' | 'painel' | 'not-allowed' | 'not-found';
+type View = 'enroll' | 'caixa' | LazyScreen | 'not-allowed' | 'not-found';
 
 function viewOf(pathname: string, terminal: Terminal | null): View {
   if (terminal === null) return 'enroll';
   if (showsKiosk(terminal.navigation, pathname)) return 'quiosque';
-  const screen = nav.find((item) => item.href === pathname)?.screen;
-  if (screen !== undefined && !terminal.navigation[screen]) return 'not-allowed';
-  if (pathname === '/') return 'caixa';
-  if (pathname === '/premios') return 'premios';
-  if (pathname === '/painel') return 'painel';
-  return 'not-found';
+  const screen = screenAt(pathname);
+  if (screen === undefined) return 'not-found';
+  // `/quiosque` allowed is the kiosk (above).
+  return terminal.navigation[screen] ? screen : 'not-allowed';
 }
 
 /**
@@ -59,23 +64,13 @@ function viewOf(pathname: string, terminal: Terminal | null): View {
  */
 export const routeReady = (pathname: string, painted = false): Promise<unknown> => {
   const config = peekPageConfig();
-  const view = config
-    ? viewOf(pathname, config.terminal)
-    : pathname === '/premios'
-      ? 'premios'
-      : pathname === '/quiosque'
-        ? 'quiosque'
-        : 'caixa';
+  const view = config ? viewOf(pathname, config.terminal) : screenAt(pathname);
   const load =
-    view === 'premios'
-      ? loadPremios
-      : view === 'painel'
-        ? loadPainel
-        : view === 'quiosque'
-          ? loadQuiosque
-          : painted && (view === 'caixa' || view === 'enroll')
-            ? prefetchCounterParts
-            : async () => 0;
+    view && lazyScreen(view)
+      ? screens[view][1]
+      : painted && (!view || view === 'caixa' || view === 'enroll')
+        ? prefetchCounterParts
+        : async () => 0;
   return load().catch(() => 0);
 };
 
@@ -133,12 +128,15 @@ function ConfigGate() {
 }
 
 type Terminal = NonNullable<AppConfig['terminal']>;
-type Screen = keyof Terminal['navigation'];
+/** The screen of the navigation at `pathname`, if any. */
+const screenAt = (pathname: string) => nav.find((item) => item.href === pathname)?.screen;
+type Screen = 'caixa' | LazyScreen | 'quiosque';
 
 const nav: readonly { href: string; label: string; screen: Screen }[] = [
   { href: '/', label: 'Caixa', screen: 'caixa' },
   { href: '/premios', label: 'Prêmios', screen: 'premios' },
   { href: '/painel', label: 'Painel', screen: 'painel' },
+  { href: '/auditoria', label: 'Auditoria', screen: 'auditoria' },
   { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
 ];
 
@@ -178,7 +176,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
           Fidelidade PDV
         </p>
         <nav aria-label="Principal">
-          <ul className="flex gap-1">
+          <ul className="flex gap-1 flex-wrap">
             {allowed.map((item) => {
               const current = item.href === '/' ? pathname === '/' : pathname.startsWith(item.href);
               return (
@@ -234,8 +232,11 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
 function Routes({ view, config, terminal }: { view: View; config: AppConfig; terminal: Terminal }) {
   if (view === 'not-allowed') return <NotAllowed home={allowedHome(terminal)} />;
   if (view === 'caixa') return <CaixaRoute config={config} />;
-  if (view === 'premios') return <PremiosRoute />;
-  if (view === 'painel') return <PainelRoute />;
+  // The kiosk is shown full screen by Shell, never here.
+  if (lazyScreen(view)) {
+    const Screen = screens[view][0] as ComponentType;
+    return <Screen />;
+  }
   return (
     <main className="p-8">
       <h1 className="text-2xl font-bold">Página não encontrada</h1>

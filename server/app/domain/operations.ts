@@ -94,12 +94,14 @@ export function navigationFor(role: Role): {
   caixa: boolean;
   premios: boolean;
   painel: boolean;
+  auditoria: boolean;
   quiosque: boolean;
 } {
   return {
     caixa: role === 'caixa' || role === 'gerente',
     premios: role === 'gerente',
     painel: role === 'gerente',
+    auditoria: role === 'gerente',
     quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

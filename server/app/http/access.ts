@@ -5,6 +5,7 @@
  * The decisions and the counting are in domain/access; this file composes the middleware.
  */
 import type { AccessLimits, Limits } from '../domain/access/limits';
+import type { AuditTrail } from '../domain/audit';
 import type { Terminals } from '../domain/access/terminals';
 import { hostGuard, sameOriginJson } from './access/guard';
 import { limitsAccess } from './access/limits';
@@ -26,11 +27,14 @@ export interface AccessDeps {
    * `X-Forwarded-For` names (the right-most address that is not a trusted proxy).
    */
   trustedProxies?: readonly string[];
+  /** Where enrollments and password lockouts are recorded (none: not recorded). */
+  audit?: AuditTrail | null;
 }
 
 export function createAccess(deps: AccessDeps) {
-  const terminal = terminalAccess({ ...deps, trustedProxies: deps.trustedProxies ?? [] });
-  const limited = limitsAccess(deps.limits);
+  const audit = deps.audit ?? null;
+  const terminal = terminalAccess({ ...deps, trustedProxies: deps.trustedProxies ?? [], audit });
+  const limited = limitsAccess(deps.limits, audit);
   return {
     hostGuard: hostGuard(deps.publicOrigin),
     sameOriginJson: sameOriginJson(deps.publicOrigin),

@@ -28,6 +28,8 @@ import {
   ResendBody,
   type ContingencyFullWire,
 } from '../../../src/api/contract/postings';
+import type { AuditTrail } from '../domain/audit';
+import { actorOf } from './actor';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
 import { validate } from './validate';
@@ -84,9 +86,15 @@ export interface PostingRoutesOptions {
   viewerOf?: (c: Context) => Viewer | null;
   /** Names of the terminals by id, for the ledger. */
   terminalNames?: () => Promise<ReadonlyMap<string, string>>;
+  /** Where hand-overs and a manager's decisions on kept sales are recorded. */
+  audit?: AuditTrail | null;
 }
 
 type PostingVars = RequestLogVars & { noVerdict?: boolean };
+
+/** The request's id as the request log wrote it (echoed as `x-request-id`). */
+const requestIdOf = (c: Context): string =>
+  (c.get('requestId') as string | undefined) ?? c.req.header('x-request-id') ?? randomUUID();
 
 /** A key another terminal's sale holds: the journal's own key-reuse refusal, nothing of that sale. */
 function invalidKey(c: Context): Response {
@@ -177,6 +185,19 @@ function handedOver(
   return submitted(c, result, viewer);
 }
 
+/** A hand-over this request journaled, in the audit trail (a replay of its key is not). */
+async function recordHandover(c: Context, result: HandoverResult, audit?: AuditTrail | null) {
+  if (result.kind !== 'entry' || result.created !== true) return;
+  const e = result.entry;
+  await audit?.record(actorOf(c), 'premio.entrega', {
+    chave: e.key,
+    id_cliente: e.reward?.id_cliente ?? null,
+    id_premio: e.reward?.id_premio ?? null,
+    premio: e.reward?.nome ?? null,
+    estado: e.state,
+  });
+}
+
 export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: PostingVars }> {
   const { service, establishmentId } = options;
   const viewerOf = options.viewerOf ?? (() => null);
@@ -205,7 +226,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     const result = await service.submit({
       key: c.req.header('idempotency-key'),
       terminalId: viewerOf(c)?.terminalId ?? null,
-      requestId: c.req.header('x-request-id') ?? randomUUID(),
+      requestId: requestIdOf(c),
       body,
     });
     return submitted(c, result, viewerOf(c));
@@ -220,9 +241,10 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     const result = await service.handOver({
       key: c.req.header('idempotency-key'),
       terminalId: viewer?.terminalId ?? null,
-      requestId: c.req.header('x-request-id') ?? randomUUID(),
+      requestId: requestIdOf(c),
       body,
     });
+    await recordHandover(c, result, options.audit);
     return handedOver(c, result, viewer);
   });
 
@@ -281,6 +303,16 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (entry === null) {
       return fail(c, 409, 'Esta venda não precisa mais de atenção (outro gerente já decidiu).');
     }
+    await options.audit?.record(
+      actorOf(c),
+      password === null ? 'venda.descartada' : 'venda.reenviada',
+      {
+        chave: entry.key,
+        valor_gasto: entry.amount,
+        terminal_da_venda: entry.terminalId,
+        criada_em: new Date(entry.createdAt).toISOString(),
+      },
+    );
     return answer(c, entry, 200);
   };
   app.post(

@@ -30,7 +30,7 @@ describe('GET /api/config', () => {
           id: 1,
           name: 'Teste',
           role: 'gerente',
-          navigation: { caixa: true, premios: true, painel: true, quiosque: true },
+          navigation: { caixa: true, premios: true, painel: true, auditoria: true, quiosque: true },
         },
         enrollment: 'code',
         entregaPremios: false,

@@ -20,6 +20,7 @@ export const Terminal = /* @__PURE__ */ lazySchema(() =>
       caixa: z.boolean(),
       premios: z.boolean(),
       painel: z.optional(z.boolean()),
+      auditoria: z.optional(z.boolean()),
       quiosque: z.boolean(),
     }),
   }),

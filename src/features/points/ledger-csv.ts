@@ -7,6 +7,7 @@
 // the counter's chunks.
 import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
 import { maskPhone } from '@/lib/phone';
+import { recordExport } from '@/api/record-export';
 import type { LedgerEntry, LedgerQuery } from './api/ledger';
 import { LEDGER_KIND_LABELS, ledgerStateLabel } from './ledger-labels';
 
@@ -47,7 +48,18 @@ export const ledgerCsvFilename = (q: LedgerQuery) =>
     ? csvFilename('lancamentos', q.day)
     : csvFilename('lancamentos', q.day, 'terminal', q.terminal);
 
-/** Writes the entries to a CSV file the browser downloads; returns the file's name. */
-export function downloadLedgerCsv(entries: readonly LedgerEntry[], q: LedgerQuery): string {
+/**
+ * Records the export in the audit trail (the day, the terminal, the rows), then writes the
+ * entries to a CSV file the browser downloads; returns the file's name. Not recorded: no file.
+ */
+export async function downloadLedgerCsv(
+  entries: readonly LedgerEntry[],
+  q: LedgerQuery,
+): Promise<string> {
+  await recordExport({
+    tipo: 'lancamentos',
+    filtros: { dia: q.day, terminal: q.terminal },
+    linhas: entries.length,
+  });
   return downloadRows(ledgerCsvFilename(q), entries, LEDGER_CSV_COLUMNS);
 }

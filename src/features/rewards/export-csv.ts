@@ -2,6 +2,8 @@
 // dates `dd/mm/aaaa hh:mm` (São Paulo civil time, as the service sends it), status and
 // category in Portuguese, in the service's order (newest first). Imported with `import()` when
 // an export is written, so that it, @/lib/csv and papaparse stay out of the route's first load.
+import type { RewardFilters } from '@/api/requests';
+import { recordExport } from '@/api/record-export';
 import type { RewardRecord } from '@/api/schemas';
 import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
 import { todayInSaoPaulo } from '@/lib/dates';
@@ -24,10 +26,16 @@ export const REWARD_CSV_COLUMNS: readonly CsvColumn<RewardRecord>[] = [
 export const rewardsCsvFilename = (now: Date = new Date()) =>
   csvFilename('premios', todayInSaoPaulo(now));
 
-/** Writes `records` to a CSV file the browser downloads; returns the file's name. */
-export function downloadRewardsCsv(
+/**
+ * Records the export in the audit trail (its filters, its rows), then writes `records` to a
+ * CSV file the browser downloads; returns the name. Not recorded: no file.
+ */
+export async function downloadRewardsCsv(
   records: readonly RewardRecord[],
+  filters: RewardFilters,
   now: Date = new Date(),
-): string {
+): Promise<string> {
+  const { page: _page, itens_por_pagina: _size, ...filtros } = filters;
+  await recordExport({ tipo: 'premios', filtros, linhas: records.length });
   return downloadRows(rewardsCsvFilename(now), records, REWARD_CSV_COLUMNS);
 }

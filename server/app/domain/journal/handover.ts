@@ -31,7 +31,8 @@ export type HandoverResult =
   | { kind: 'unsupported'; status: 404 | 405; message: string }
   /** The service refused before anything was journaled (the customer's read): its answer. */
   | { kind: 'refused'; status: number; body: string }
-  | { kind: 'entry'; entry: JournalEntry };
+  /** `created`: this request journaled it (a replay of the same key finds it: absent). */
+  | { kind: 'entry'; entry: JournalEntry; created?: boolean };
 
 /** Whether hand-overs are on: the setting, and what this process learned of the service. */
 export interface HandoverSwitch {
@@ -263,5 +264,5 @@ export async function handOver(
     }),
   );
   const settled = await wait(deps, key, deps.options.waitMs, entry);
-  return { kind: 'entry', entry: settled ?? entry };
+  return { kind: 'entry', entry: settled ?? entry, created: true };
 }

@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { LockoutPolicy, RateWindow, Store } from '../../../store';
+import type { AuditTrail } from '../audit';
 import type { PostingService } from '../journal/service';
 import { kioskSealKeyFrom } from '../journal/sealed';
 import { createStagedSales } from './sales';
@@ -28,6 +29,8 @@ export interface KioskSetup {
   logger?: Logger;
   /** Staged sales (tests pass their own). */
   sales?: StagedSales;
+  /** Where a cancelled sale, leaving kiosk mode and a password lockout are recorded. */
+  audit?: AuditTrail | null;
 }
 
 export interface KioskDeps extends Omit<KioskSetup, 'secret' | 'sales'> {

@@ -9,7 +9,8 @@ import type { KioskDeps } from './deps';
 export type PasswordVerdict =
   | { ok: true }
   | { ok: false; reason: 'wrong' }
-  | { ok: false; reason: 'locked'; retryAfterMs: number }
+  /** `started`: this very attempt locked the terminal (the others found it locked). */
+  | { ok: false; reason: 'locked'; retryAfterMs: number; started?: boolean }
   | { ok: false; reason: 'unavailable' };
 
 export async function checkAttendantPassword(
@@ -20,10 +21,11 @@ export async function checkAttendantPassword(
   const { store } = deps;
   const key = `senha:terminal:${terminalId}`;
   const reserved = await recordFailure(store, key, deps.limits.password);
-  const locked = (until: number): PasswordVerdict => ({
+  const locked = (until: number, started = false): PasswordVerdict => ({
     ok: false,
     reason: 'locked',
     retryAfterMs: until - store.now(),
+    ...(started ? { started } : {}),
   });
   if (!reserved.counted) return locked(reserved.lockedUntil!);
   let verdict: 'ok' | 'wrong';
@@ -37,6 +39,6 @@ export async function checkAttendantPassword(
     await recordSuccess(store, key);
     return { ok: true };
   }
-  if (reserved.lockedUntil !== null) return locked(reserved.lockedUntil);
+  if (reserved.lockedUntil !== null) return locked(reserved.lockedUntil, true);
   return { ok: false, reason: 'wrong' };
 }

@@ -5,6 +5,8 @@
 import type { Context } from 'hono';
 import type { Limits } from '../../domain/access/limits';
 import { namesPassword, portugueseDuration } from '../../domain/access/limits';
+import type { AuditTrail } from '../../domain/audit';
+import { actorOf } from '../actor';
 import { fail, messages } from '../envelope';
 import type { AccessContext, AccessMiddleware } from './terminal';
 import { withRetryAfter } from './terminal';
@@ -42,7 +44,7 @@ async function verdictOf(c: AccessContext) {
   return namesPassword(body) ? 'wrong' : 'right';
 }
 
-export function limitsAccess(limits: Limits) {
+export function limitsAccess(limits: Limits, audit: AuditTrail | null = null) {
   /** pontuar requests in flight in this process, per terminal id. */
   const inFlight = new Map<number, number>();
   /** pontuar and resgatar-premio: the operations carrying the attendant password. */
@@ -109,6 +111,11 @@ export function limitsAccess(limits: Limits) {
       const verdict = await verdictOf(c);
       await limits.settlePassword(id, verdict);
       if (verdict === 'wrong' && reserved.lockedUntil !== null) {
+        // This attempt locked the terminal: recorded once (later attempts find it locked).
+        await audit?.record(actorOf(c), 'senha.bloqueada', {
+          operacao: c.get('operation')?.name ?? null,
+          bloqueada_ate: new Date(reserved.lockedUntil).toISOString(),
+        });
         c.res = lockedAnswer(c, reserved.lockedUntil, limits.now());
       }
     }) satisfies AccessMiddleware,

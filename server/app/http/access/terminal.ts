@@ -9,10 +9,12 @@ import type { Limits } from '../../domain/access/limits';
 import { portugueseDuration } from '../../domain/access/limits';
 import { describeTerminal } from '../../domain/access/terminals';
 import type { Terminal, TerminalView, Terminals } from '../../domain/access/terminals';
+import type { AuditTrail } from '../../domain/audit';
 import { roleMay } from '../../domain/operations';
 import type { Operation } from '../../domain/operations';
 import { EnrollRequest } from '../../../../src/api/contract/terminals';
 import { fail, messages } from '../envelope';
+import { actorOf } from '../actor';
 import type { RequestLogVars } from '../request-log';
 
 export type AccessVars = RequestLogVars & {
@@ -52,6 +54,7 @@ export interface TerminalAccessDeps {
   autoEnroll: boolean;
   /** TRUSTED_PROXIES (canonical addresses). */
   trustedProxies: readonly string[];
+  audit: AuditTrail | null;
 }
 
 export function terminalAccess(deps: TerminalAccessDeps) {
@@ -77,6 +80,13 @@ export function terminalAccess(deps: TerminalAccessDeps) {
 
   const terminalOf = (c: Context) => deps.terminals.identify(getCookie(c, cookieName(c)));
 
+  /** An enrollment, recorded with the terminal it enrolled as the actor. */
+  const recordEnrollment = async (c: Context, t: Terminal, how: 'código' | 'automático') =>
+    deps.audit?.record(actorOf(c, t), 'terminal.registrado', {
+      terminal: { id: t.id, nome: t.name, papel: t.role },
+      modo: how,
+    });
+
   const invalidCode = (c: Context, message: string) =>
     c.json({ success: false, message, errors: { codigo: [message] }, data: {} }, 422);
 
@@ -90,6 +100,7 @@ export function terminalAccess(deps: TerminalAccessDeps) {
         const enrolled = await deps.terminals.enrollLocal();
         setCredential(c, enrolled.credential);
         terminal = enrolled.terminal;
+        await recordEnrollment(c, terminal, 'automático');
       }
       return terminal === null ? null : describeTerminal(terminal);
     },
@@ -122,6 +133,7 @@ export function terminalAccess(deps: TerminalAccessDeps) {
       const redeemed = await deps.terminals.redeem(request.data.codigo);
       if (redeemed === null) return invalidCode(c, messages.codeInvalid);
       await deps.limits.enrollmentSucceeded(address);
+      await recordEnrollment(c, redeemed.terminal, 'código');
       setCredential(c, redeemed.credential);
       return c.json({
         success: true,

@@ -29,6 +29,7 @@ import {
   toKiosk,
 } from '../../domain/integracao/counter';
 import type { PdvDeps } from '../../domain/integracao/deps';
+import type { AuditTrail } from '../../domain/audit';
 import { pdvView } from '../../domain/integracao/deps';
 import { activeKiosk, COUNTER_ROLES } from '../../domain/kiosk/access';
 import { saleMessages, saleView } from '../../domain/kiosk/sales';
@@ -54,6 +55,7 @@ const asPosting: MiddlewareHandler<Vars> = async (c, next) => {
 export function counterPdvRoutes(
   deps: PdvDeps,
   access: ReturnType<typeof createAccess>,
+  audit?: AuditTrail | null,
 ): Hono<Vars> {
   const app = new Hono<Vars>();
   app.use('*', access.sameOriginJson, access.requireTerminal, requireRole(COUNTER_ROLES));
@@ -128,7 +130,7 @@ export function counterPdvRoutes(
     }
     if (done.kind === 'refused') {
       if (done.outcome.reason === 'busy') return fail(c, 409, saleMessages.busyKiosk);
-      return passwordRefusal(c, done.outcome);
+      return passwordRefusal(c, done.outcome, audit, 'integracao/balcao/quiosque');
     }
     return ok(c, PdvToKioskAnswer, `Venda enviada ao quiosque ${kiosk.nome}.`, {
       venda: pdvView(done.sale),

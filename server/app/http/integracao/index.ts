@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
 import { identifyPdv } from '../../domain/integracao/access';
 import { createPdvDeps } from '../../domain/integracao/deps';
+import type { AuditTrail } from '../../domain/audit';
 import type { PdvDeps, PdvSetup } from '../../domain/integracao/deps';
 import { startPdvSweeper } from '../../domain/integracao/settle';
 import type { createAccess } from '../access';
@@ -23,11 +24,13 @@ const PREFIX = '/api/integracao';
 const isPdvPath = (pathname: string) =>
   pathname === `${PREFIX}/vendas` || pathname.startsWith(`${PREFIX}/vendas/`);
 
-/** Every /api request bearing a token outside the PDV's paths: 403 (401 when not valid). */
+/** Every /api request bearing an integration token outside the PDV's paths: 403 (401 when not valid). */
 export function bearerOnlyHere(deps: Pick<PdvDeps, 'store'>): MiddlewareHandler {
   return async (c, next) => {
     const header = c.req.header('authorization');
-    if (header === undefined || !/^Bearer\s/i.test(header)) return next();
+    // Only an integration token's shape (`pdv.<id>.<secret>`) is ours; any other Authorization
+    // is no credential here (the proxy drops it) and the terminal's cookie decides as always.
+    if (header === undefined || !/^Bearer\s+pdv\./i.test(header)) return next();
     const { pathname } = new URL(c.req.url);
     if (isPdvPath(pathname) || pathname === `${PREFIX}/openapi.json`) return next();
     const pdv = await identifyPdv(deps.store, header);
@@ -39,18 +42,20 @@ export function bearerOnlyHere(deps: Pick<PdvDeps, 'store'>): MiddlewareHandler 
 export interface IntegracaoOptions extends PdvSetup {
   access: ReturnType<typeof createAccess>;
   rate: { limit: number; windowMs: number };
+  /** Where a password lockout started at the counter's PDV routes is recorded. */
+  audit?: AuditTrail | null;
 }
 
 /** Mounts the integration API; answers the function that stops its sweeper. */
 export function mountIntegracao(app: Hono<Vars>, options: IntegracaoOptions): () => void {
-  const { access, rate, ...setup } = options;
+  const { access, rate, audit, ...setup } = options;
   const deps = createPdvDeps(setup);
   const routes = new Hono<Vars>();
   routes.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
   routes.use('/vendas', pdvAuth(deps, rate));
   routes.use('/vendas/*', pdvAuth(deps, rate));
   routes.route('/', pdvRoutes(deps));
-  routes.route('/balcao', counterPdvRoutes(deps, access));
+  routes.route('/balcao', counterPdvRoutes(deps, access, audit));
   app.route(PREFIX, routes);
   return startPdvSweeper(deps);
 }

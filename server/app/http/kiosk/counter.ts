@@ -16,6 +16,7 @@ import type { KioskDeps } from '../../domain/kiosk/deps';
 import { saleMessages, saleView } from '../../domain/kiosk/sales';
 import { cancelSale, counterSale, stageSale } from '../../domain/kiosk/stage';
 import { fail } from '../envelope';
+import { actorOf } from '../actor';
 import { invalid, validate } from '../validate';
 import { me, ok, passwordRefusal, refuse, requireRole, text } from './respond';
 import type { Vars } from './respond';
@@ -55,7 +56,7 @@ export function counterRoutes(deps: KioskDeps): Hono<Vars> {
       return ok(c, CounterSaleAnswer, `Venda enviada ao quiosque ${target.nome}.`, { venda }, 201);
     }
     if (staged.reason === 'busy') return fail(c, 409, saleMessages.busyKiosk);
-    return passwordRefusal(c, staged);
+    return passwordRefusal(c, staged, deps.audit, 'quiosque/vendas');
   });
 
   app.get('/vendas/:id', counter, async (c) => {
@@ -73,7 +74,13 @@ export function counterRoutes(deps: KioskDeps): Hono<Vars> {
         venda: saleView(cancelled.sale),
       });
     }
-    return ok(c, CounterSaleAnswer, 'Venda cancelada.', { venda: saleView(cancelled.sale) });
+    const venda = saleView(cancelled.sale);
+    await deps.audit?.record(actorOf(c), 'quiosque.venda_cancelada', {
+      venda: cancelled.sale.id,
+      quiosque: cancelled.sale.kiosk_id,
+      valor_gasto: cancelled.sale.amount,
+    });
+    return ok(c, CounterSaleAnswer, 'Venda cancelada.', { venda });
   });
 
   return app;

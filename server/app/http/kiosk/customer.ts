@@ -23,6 +23,7 @@ import { checkAttendantPassword } from '../../domain/kiosk/password';
 import { saleMessages, saleView } from '../../domain/kiosk/sales';
 import { stageSale } from '../../domain/kiosk/stage';
 import { fail } from '../envelope';
+import { actorOf } from '../actor';
 import { invalid, validate } from '../validate';
 import { me, ok, passwordRefusal, refuse, requireRole, text, tooMany } from './respond';
 import type { C, Vars } from './respond';
@@ -96,7 +97,7 @@ export function customerRoutes(deps: KioskDeps): Hono<Vars> {
       );
     }
     if (staged.reason === 'busy') return fail(c, 409, saleMessages.busyKiosk);
-    return passwordRefusal(c, staged);
+    return passwordRefusal(c, staged, deps.audit, 'quiosque/venda');
   });
 
   app.post('/venda/:id/resgatar', kiosk, validate('json', ClaimRequest), async (c) => {
@@ -129,7 +130,10 @@ export function customerRoutes(deps: KioskDeps): Hono<Vars> {
   app.post('/sair', kiosk, validate('json', ExitRequest), async (c) => {
     const { senha_atendente } = c.req.valid('json');
     const verdict = await checkAttendantPassword(deps, me(c).id, senha_atendente);
-    if (!verdict.ok) return passwordRefusal(c, verdict);
+    if (!verdict.ok) return passwordRefusal(c, verdict, deps.audit, 'quiosque/sair');
+    await deps.audit?.record(actorOf(c), 'quiosque.saida', {
+      quiosque: { id: me(c).id, nome: me(c).name },
+    });
     return ok(c, ExitAnswer, 'Modo quiosque encerrado.', { ok: true });
   });
 

@@ -9,7 +9,9 @@ import type { AccessVars } from '../access';
 import { portugueseDuration } from '../access';
 import { fail, messages } from '../envelope';
 import { invalid } from '../validate';
+import type { AuditTrail } from '../../domain/audit';
 import type { PasswordVerdict } from '../../domain/kiosk/password';
+import { actorOf } from '../actor';
 
 export type Vars = { Variables: AccessVars };
 export type C = Context<Vars>;
@@ -61,8 +63,22 @@ export const text = {
   unavailable: messages.unavailable,
 } as const;
 
-/** The answer to an attendant password the service refused, locked out or could not judge. */
-export function passwordRefusal(c: C, verdict: Extract<PasswordVerdict, { ok: false }>): Response {
+/**
+ * The answer to an attendant password the service refused, locked out or could not judge; the
+ * attempt that locked the terminal is recorded in the audit trail (`operacao` says where).
+ */
+export async function passwordRefusal(
+  c: C,
+  verdict: Extract<PasswordVerdict, { ok: false }>,
+  audit: AuditTrail | null | undefined,
+  operacao: string,
+): Promise<Response> {
+  if (verdict.reason === 'locked' && verdict.started === true) {
+    await audit?.record(actorOf(c), 'senha.bloqueada', {
+      operacao,
+      bloqueada_ate: new Date(Date.now() + verdict.retryAfterMs).toISOString(),
+    });
+  }
   switch (verdict.reason) {
     case 'wrong':
       return invalid(c, { senha_atendente: [text.passwordWrong] });

@@ -128,7 +128,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
     setExporting(true);
     try {
       const { downloadLedgerCsv } = await import('@/features/points/ledger-csv');
-      const filename = downloadLedgerCsv(ledger.lancamentos, query);
+      const filename = await downloadLedgerCsv(ledger.lancamentos, query);
       setExported({ kind: 'done', filename, rows: ledger.lancamentos.length });
     } catch (e) {
       setExported({

@@ -49,7 +49,7 @@ export function useRewardsExport(): RewardsExport {
       });
       const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = downloadRewardsCsv(records);
+      const filename = await downloadRewardsCsv(records, filters);
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so

@@ -1,0 +1,166 @@
+// The audit trail through the real app server: terminals added with `npm run terminal` and
+// enrolled, a manager exporting the shift ledger; the manager's /auditoria lists each once
+// with its terminal and request id, filters by action (and says when nothing matches),
+// exports its own CSV (formula-safe, recorded in turn); axe clean; nothing scrolls sideways
+// at 390 and 1024 px; a cashier has no link and the API refuses it.
+import { mkdirSync, readFileSync } from 'node:fs';
+import Papa from 'papaparse';
+import type { Browser, Page } from '@playwright/test';
+import {
+  amount,
+  expect,
+  expectAccessible,
+  postButton,
+  posted,
+  search,
+  test,
+} from './support/fixtures';
+import { enrollAs, ownServer } from './support/own-server';
+
+const SHOTS = '/tmp/shots-auditoria';
+mkdirSync(SHOTS, { recursive: true });
+
+test.describe.configure({ mode: 'serial' });
+
+const server = ownServer('auditoria');
+
+async function terminal(browser: Browser, role: string, name: string) {
+  const page = await (
+    await browser.newContext({ viewport: { width: 1024, height: 900 } })
+  ).newPage();
+  const id = await enrollAs(server, page, role, name);
+  return { page, id };
+}
+
+async function openShift(page: Page) {
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill('1234');
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+
+test('a manager reads who did what at Auditoria, filters it and exports it', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  await openShift(caixa.page);
+  await search(caixa.page, '11987654321');
+  await amount(caixa.page).pressSequentially('1234');
+  await postButton(caixa.page).click();
+  await expect(posted(caixa.page)).toBeVisible();
+
+  // The manager exports the shift ledger (recorded before the file is written).
+  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const page = gerente.page;
+  await openShift(page);
+  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
+  const ledger = page.getByRole('dialog', { name: 'Lançamentos do turno' });
+  await expect(ledger.getByRole('row').filter({ hasText: 'Maria' })).toHaveCount(1);
+  const ledgerDownload = page.waitForEvent('download');
+  await ledger.getByRole('button', { name: 'Exportar CSV' }).click();
+  await ledgerDownload;
+  await page.keyboard.press('Escape');
+
+  // Opened from the navigation, while the trail loads.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/api/auditoria?**', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page
+    .getByRole('navigation', { name: 'Principal' })
+    .getByRole('link', { name: 'Auditoria' })
+    .click();
+  await expect(page.getByRole('heading', { name: 'Auditoria', level: 1 })).toBeVisible();
+  await expect(page.getByText('Carregando a auditoria…')).toBeVisible();
+  release();
+
+  // Two terminals added on the command line, two enrolled, one export: each once.
+  const table = page.getByRole('table', { name: 'Registros de auditoria' });
+  await expect(page.getByText('5 registros')).toBeVisible();
+  await page.unroute('**/api/auditoria?**');
+  const rows = table.locator('tbody tr');
+  await expect(rows).toHaveCount(5);
+  await expect(rows.filter({ hasText: 'Terminal criado' })).toHaveCount(2);
+  const enrolled = rows.filter({ hasText: 'Terminal registrado' });
+  await expect(enrolled).toHaveCount(2);
+  await expect(enrolled.filter({ hasText: 'Caixa 1 (caixa)' })).toContainText('Caixa 1');
+  const exported = rows.filter({ hasText: 'Exportação' });
+  await expect(exported).toHaveCount(1);
+  await expect(exported).toContainText('Gerência');
+  await expect(exported).toContainText(
+    `Lançamentos do turno: 1 linha · filtros: dia=${saoPauloDay(new Date())}`,
+  );
+  // Each with the request id its answer carried (a UUID the request log wrote).
+  for (const row of await rows.all()) {
+    await expect(row.locator('td').last()).toHaveText(/^(cli-)?[0-9a-f-]{36}$/);
+  }
+
+  await expectAccessible(page, 'auditoria, todos os registros');
+  const sideways = () =>
+    page.evaluate(
+      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+    );
+  expect(await sideways()).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/auditoria-1024.png`, fullPage: true });
+
+  // Filtered by action, then exported: the file holds what the table shows.
+  const filters = page.getByRole('form', { name: 'Filtros da auditoria' });
+  await filters.getByLabel('Ação').selectOption({ label: 'Exportação' });
+  await filters.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page.getByText('1 registro', { exact: true })).toBeVisible();
+  await expect(rows).toHaveCount(1);
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe(`auditoria-${saoPauloDay(new Date())}.csv`);
+  await expect(page.getByRole('status').filter({ hasText: 'Arquivo' })).toContainText(
+    `Arquivo ${download.suggestedFilename()} gerado com 1 registro.`,
+  );
+  const bytes = readFileSync(await download.path());
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
+  const parsed = Papa.parse<string[]>(bytes.toString('utf8').slice(1), {
+    delimiter: ';',
+    skipEmptyLines: true,
+  }).data;
+  expect(parsed).toHaveLength(2);
+  expect(parsed[0]!.slice(0, 5)).toEqual([
+    'Data e hora',
+    'Terminal',
+    'Código do terminal',
+    'Papel',
+    'Ação',
+  ]);
+  expect(parsed[1]!.slice(1, 5)).toEqual(['Gerência', String(gerente.id), 'gerente', 'Exportação']);
+
+  // Opened directly (painted by the server, its chunk preloaded): the export is recorded too.
+  await page.goto(`${server.url}/auditoria`);
+  await expect(page.getByText('6 registros')).toBeVisible();
+  await expect(rows.first()).toContainText('Auditoria: 1 linha · filtros: acao=exportacao');
+
+  // Nothing matches: it says so.
+  await filters.getByLabel('Ação').selectOption({ label: 'Saída do modo quiosque' });
+  await filters.getByRole('button', { name: 'Filtrar' }).click();
+  await expect(page.getByText('Nenhum registro com estes filtros.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
+  await expectAccessible(page, 'auditoria, nenhum registro');
+
+  // At 390 px nothing scrolls sideways (the table scrolls inside itself).
+  await filters.getByLabel('Ação').selectOption({ label: 'Todas' });
+  await filters.getByRole('button', { name: 'Filtrar' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(rows).toHaveCount(6);
+  await page.screenshot({ path: `${SHOTS}/auditoria-390.png`, fullPage: true });
+  expect(await sideways()).toBe(false);
+  await page.screenshot({ path: `${SHOTS}/auditoria-390.png`, fullPage: true });
+
+  // A cashier has no audit trail: no link, and the API refuses it.
+  await expect(caixa.page.getByRole('link', { name: 'Auditoria' })).toHaveCount(0);
+  const refused = await caixa.page.request.get(`${server.url}/api/auditoria`);
+  expect(refused.status()).toBe(403);
+});

@@ -1,0 +1,18 @@
+// An export the browser writes from data it has read already (the shift ledger, the rewards
+// list) is recorded in the audit trail first (`POST /api/auditoria/exportacoes`): the file is
+// written only once the server has the record, so no export of ours goes unrecorded. Imported
+// with the CSV writers (lazily), never by a route's first load.
+import * as z from 'zod/mini';
+import type { ExportRecord } from './contract/auditoria';
+import { serverRequest } from './client';
+
+const Recorded = z.looseObject({});
+
+export async function recordExport(record: ExportRecord): Promise<void> {
+  await serverRequest({
+    method: 'POST',
+    path: '/api/auditoria/exportacoes',
+    body: record,
+    schema: Recorded,
+  });
+}

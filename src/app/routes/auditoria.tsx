@@ -1,0 +1,5 @@
+import { AuditScreen } from '@/features/audit/components/audit-screen';
+
+export default function AuditoriaRoute() {
+  return <AuditScreen />;
+}
