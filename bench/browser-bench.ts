@@ -1,9 +1,11 @@
 // Counter figures measured in Debian's Chromium (Playwright) against the app server as `npm
 // start` runs it:
-// - Enter → customer panel, the first search after a page load: from the Enter keydown's
-//   timestamp to the frame after the panel's balance is in the DOM;
+// - the phone's last digit → customer panel, the first search after a page load (the search
+//   leaves by itself at that digit): from its keydown's timestamp to the frame after the
+//   panel's balance is in the DOM;
 // - keydown → next paint in the amount field: from each keydown's timestamp to the first
-//   task after the next animation frame (≈ when that frame was painted), p95;
+//   task after the next animation frame (≈ when that frame was painted), p95; the same keys
+//   in the search field, in alternate blocks on the same page, for comparison;
 // - the same keystrokes on a page holding one bare <input> in the same browser: the floor of
 //   that measurement. A keydown waits for the next frame (headless Chromium draws at 60 Hz),
 //   so even a page that does nothing per key shows up to ~17 ms plus the frame's own work.
@@ -34,6 +36,9 @@ export interface BrowserRound {
   /** Every keydown of the amount field, all page loads together. */
   amountKeyToPaintMs: number[];
   amountP95Ms: number;
+  /** The same keystrokes in the counter's search field, same page loads, before the search. */
+  searchKeyToPaintMs: number[];
+  searchP95Ms: number;
   /** The same keystrokes and measurement in a bare <input>, all page loads together. */
   bareKeyToPaintMs: number[];
   bareP95Ms: number;
@@ -49,13 +54,12 @@ const AFTER_PAINT = `(t0, done) => requestAnimationFrame(() => {
   ch.port2.postMessage(0);
 })`;
 
-/** window.__firstSearch: ms from the next Enter keydown to the frame after the balance shows. */
+/** window.__firstSearch: ms from the next keydown to the frame after the balance shows. */
 const ARM_FIRST_SEARCH = `(() => {
   const afterPaint = ${AFTER_PAINT};
   window.__firstSearch = new Promise((resolve) => {
     let t0 = -1;
-    addEventListener('keydown', (e) => { if (e.key === 'Enter' && t0 < 0) t0 = e.timeStamp; },
-      { capture: true });
+    addEventListener('keydown', (e) => { if (t0 < 0) t0 = e.timeStamp; }, { capture: true });
     const mo = new MutationObserver(() => {
       if (t0 >= 0 && document.querySelector('[data-testid="saldo"]') !== null) {
         mo.disconnect();
@@ -91,6 +95,7 @@ export async function browserRound(
   });
   const firstSearchMs: number[] = [];
   const amountKeyToPaintMs: number[] = [];
+  const searchKeyToPaintMs: number[] = [];
   const bareKeyToPaintMs: number[] = [];
   try {
     for (let load = 0; load < o.loads; load++) {
@@ -106,19 +111,31 @@ export async function browserRound(
       await search.waitFor();
       // The idle prefetch of the counter's lazy parts has had its chance.
       await page.waitForTimeout(1_500);
-      await search.pressSequentially(PHONE_DIGITS);
+      await search.pressSequentially(PHONE_DIGITS.slice(0, -1));
       await page.evaluate(ARM_FIRST_SEARCH);
-      await search.press('Enter');
+      await search.press(PHONE_DIGITS.slice(-1));
       firstSearchMs.push((await page.evaluate('window.__firstSearch')) as number);
 
+      // The amount field and the search field, in alternate blocks of the same keys on the
+      // same page (the customer panel open), so that both meet the same machine.
       const amount = page.getByLabel('Valor da compra');
       await amount.waitFor();
-      await amount.focus();
-      amountKeyToPaintMs.push(...(await typeAmount(page, o.keystrokes)));
+      await search.fill('');
+      await page.evaluate(ARM_KEY_TO_PAINT);
+      for (let block = 0; block < o.keystrokes / BLOCK; block++) {
+        await amount.focus();
+        amountKeyToPaintMs.push(...(await typeKeys(page, BLOCK)));
+        // Never 11 digits in the search field: no lookup starts.
+        await search.focus();
+        searchKeyToPaintMs.push(...(await typeKeys(page, BLOCK)));
+      }
       // The floor: the same keys in a bare page of the same browser, right after.
       await page.setContent('<label>Valor <input id="bare" inputmode="numeric"></label>');
       await page.locator('#bare').focus();
-      bareKeyToPaintMs.push(...(await typeAmount(page, o.keystrokes)));
+      await page.evaluate(ARM_KEY_TO_PAINT);
+      for (let block = 0; block < o.keystrokes / BLOCK; block++) {
+        bareKeyToPaintMs.push(...(await typeKeys(page, BLOCK)));
+      }
       await context.close();
     }
   } finally {
@@ -133,20 +150,23 @@ export async function browserRound(
     firstSearchMs,
     amountKeyToPaintMs,
     amountP95Ms: p95(amountKeyToPaintMs),
+    searchKeyToPaintMs,
+    searchP95Ms: p95(searchKeyToPaintMs),
     bareKeyToPaintMs,
     bareP95Ms: p95(bareKeyToPaintMs),
   };
 }
 
-/** Types into the focused field and returns each keydown's time to the next paint. */
-async function typeAmount(page: Page, keystrokes: number): Promise<number[]> {
-  await page.evaluate(ARM_KEY_TO_PAINT);
+/** Keys per block: six digits, then six Backspaces, as a cashier correcting an amount. */
+const BLOCK = 12;
+
+/** Types one block into the focused field and returns each keydown's time to the next paint. */
+async function typeKeys(page: Page, keys: number): Promise<number[]> {
   const digits = '1234567890';
-  for (let i = 0; i < keystrokes; i++) {
-    // Type digits, then take them back, as a cashier correcting an amount.
-    await page.keyboard.press(i % 12 < 6 ? (digits[i % 10] ?? '1') : 'Backspace');
+  for (let i = 0; i < keys; i++) {
+    await page.keyboard.press(i % BLOCK < 6 ? (digits[i % 10] ?? '1') : 'Backspace');
     await page.waitForTimeout(40);
   }
   await page.waitForTimeout(100);
-  return (await page.evaluate('window.__keyToPaint')) as number[];
+  return (await page.evaluate('window.__keyToPaint.splice(0)')) as number[];
 }

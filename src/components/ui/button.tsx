@@ -42,11 +42,14 @@ export function Button({
   type = 'button',
   ...rest
 }: Props) {
+  // No color transition: the post button turns enabled and disabled as the amount is typed,
+  // and a 150 ms fade keeps the page drawing frames, so the next keys wait for the display's
+  // frame clock instead of being painted at once.
   return (
     <button
       type={type}
       aria-busy={busy || undefined}
-      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold transition-colors disabled:cursor-not-allowed ${sizes[size]} ${variants[variant]} ${className}`}
+      className={`inline-flex items-center justify-center gap-2 rounded-md font-semibold disabled:cursor-not-allowed ${sizes[size]} ${variants[variant]} ${className}`}
       {...rest}
     >
       {busy && (
