@@ -113,14 +113,17 @@ function Counter({ config }: { config: AppConfig }) {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
     idle(() => prefetchCounterParts());
   }, []);
-  // A new sale remounts the search field empty: it takes the focus. While the shift is closed
+  // "Próximo cliente" remounts the search field empty: it takes the focus. A search that itself
+  // starts a new sale (after a posting) keeps the field as typed: it may have left by itself
+  // at the last digit, while the cashier is still typing. While the shift is closed
   // the password dialog has it, and hands it to the search field as the shift opens; focusing
   // the field under it would only force a layout (on every load: the dialog opens with it).
   // Read, not a dependency: the dialog's `onOpened` places the focus when the shift opens.
   const shiftOpen = useLatest(shift.password !== null);
+  const [cleared, setCleared] = useState(0);
   useEffect(() => {
     if (shiftOpen.current) searchRef.current?.focus();
-  }, [saleNo, shiftOpen]);
+  }, [cleared, shiftOpen]);
   useHotkey('F2', () => {
     searchRef.current?.focus();
     searchRef.current?.select();
@@ -135,6 +138,7 @@ function Counter({ config }: { config: AppConfig }) {
   const nextCustomer = () => {
     posting.reset();
     counter.next();
+    setCleared((n) => n + 1);
     setHanded(new Set());
   };
 
@@ -176,9 +180,10 @@ function Counter({ config }: { config: AppConfig }) {
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
           <Panel>
             <CustomerSearch
-              key={saleNo}
+              key={cleared}
               inputRef={searchRef}
               onSearch={search}
+              onEdit={counter.edited}
               busy={searching}
               disabled={busyPosting}
             />

@@ -9,7 +9,7 @@ import { isServiceUnavailable } from '@/api/errors';
 import type { LookupClassification } from '@/lib/lookup';
 import { formatPhoneDisplay } from '@/lib/phone';
 import { customerQuery, useCustomer } from './api/find-customer';
-import { primeCustomer } from './api/register-customer';
+import { primeCustomer } from './api/prime-customer';
 
 /** What the cashier typed, as the wire and the not-found message need it. */
 export type Typed = { celular?: string; cpf?: string; display: string };
@@ -25,7 +25,7 @@ export type CounterState = {
   key: LookupKey | null;
   typed: Typed | null;
   registering: boolean;
-  /** A new number starts a new sale: the search and sale forms remount empty. */
+  /** A new number starts a new sale: the sale form remounts empty. */
   saleNo: number;
 };
 
@@ -79,8 +79,9 @@ export function useCounterCustomer() {
   /** Not found, but typed as a phone or CPF: registration (or posting) can start from it. */
   const canRegister = notFound && !!(state.typed?.celular || state.typed?.cpf);
 
-  // After a search, the amount field takes the focus as soon as the result is shown
-  // (phone, Enter, amount, Enter), whether it mounts then or was already there.
+  // After a search, the amount field takes the focus as soon as the result is shown (a phone's
+  // last digit or Enter, then amount and Enter), whether it mounts then or was already there;
+  // unless the cashier typed in the search field since (`edited`).
   const focusNext = useRef(false);
   const amountEl = useRef<HTMLInputElement | null>(null);
   const amountRef = useCallback((el: HTMLInputElement | null) => {
@@ -96,6 +97,14 @@ export function useCounterCustomer() {
       amountEl.current.focus();
     }
   }, [lookup.isFetching, lookup.isSuccess, customer]);
+
+  /**
+   * The cashier typed in the search field after a search left (it may have left by itself at
+   * the last digit): the answer, when it comes, leaves the focus where the typing is.
+   */
+  const edited = useCallback(() => {
+    focusNext.current = false;
+  }, []);
 
   const search = (key: LookupKey, c: LookupClassification, newSale: boolean) => {
     focusNext.current = true;
@@ -134,6 +143,7 @@ export function useCounterCustomer() {
     amountRef,
     amountEl,
     search,
+    edited,
     open,
     showRegistered,
     next,

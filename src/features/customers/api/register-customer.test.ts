@@ -6,7 +6,8 @@ import { configureApi } from '@/api/client';
 import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
-import { lookupKeysOf, registerCustomer, useRegisterCustomer } from './register-customer';
+import { lookupKeysOf } from './prime-customer';
+import { registerCustomer, useRegisterCustomer } from './register-customer';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());

@@ -1,10 +1,11 @@
 // cadastrar: register a customer (201). A 409 means the phone or CPF already exists in this
 // establishment; its ApiError.data carries `{ id_cliente }` of the existing customer.
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
-import { customerKeys, type LookupKey } from '@/api/keys';
+import { customerKeys } from '@/api/keys';
 import { Customer } from '@/api/schemas';
 import type { RegisterCustomerBody } from '@/api/requests';
+import { primeCustomer } from './prime-customer';
 
 export async function registerCustomer(
   body: RegisterCustomerBody,
@@ -18,23 +19,6 @@ export async function registerCustomer(
     signal: options.signal,
     headers: options.headers,
   });
-}
-
-/** Every lookup key under which this customer can be found (CPF only when it is 11 digits). */
-export function lookupKeysOf(
-  customer: Pick<Customer, 'id_cliente' | 'celular' | 'cpf'>,
-): LookupKey[] {
-  const keys: LookupKey[] = [
-    { kind: 'id', id_cliente: customer.id_cliente },
-    { kind: 'phone', celular: customer.celular },
-  ];
-  if (customer.cpf && /^\d{11}$/.test(customer.cpf)) keys.push({ kind: 'cpf', cpf: customer.cpf });
-  return keys;
-}
-
-/** Writes a customer into the cache under each of its lookup keys. */
-export function primeCustomer(qc: QueryClient, customer: Customer): void {
-  for (const key of lookupKeysOf(customer)) qc.setQueryData(customerKeys.detail(key), customer);
 }
 
 export function useRegisterCustomer() {

@@ -1,7 +1,16 @@
 import { describe, expect, test, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { classifyTyped, CustomerSearch, formatLookupTyping } from './customer-search';
+import { isValidCpf } from '@/lib/cpf';
+import { classifyLookup } from '@/lib/lookup';
+import { autoSearch, classifyTyped, CustomerSearch, formatLookupTyping } from './customer-search';
+
+/** Maria's mobile (sandbox demo data); its 11 digits are no valid CPF. */
+const MARIA = '11987654321';
+/** A mobile whose 11 digits are also a CPF with valid check digits: read two ways. */
+const PHONE_AND_CPF = '11987654374';
+/** A CPF that may be the start of "0 11 9xxxx-xxxx" (trunk prefix, DDD, the mobile's 9). */
+const CPF_OR_TRUNK_PHONE = '01190000083';
 
 describe('formatLookupTyping', () => {
   test('formats a phone as it is typed', () => {
@@ -11,6 +20,13 @@ describe('formatLookupTyping', () => {
   });
   test('shows 11 digits that are a CPF and no mobile as a CPF', () => {
     expect(formatLookupTyping('52998224725')).toBe('529.982.247-25');
+  });
+  test('keeps every digit typed past a complete phone or CPF', () => {
+    expect(formatLookupTyping('(11) 98765-43219')).toBe('119876543219');
+    expect(formatLookupTyping('529.982.247-251')).toBe('529982247251');
+    expect(formatLookupTyping('+55 11 98765-43219')).toBe('+55119876543219');
+    // A trunk 0 and 11 digits is still a phone.
+    expect(formatLookupTyping('011987654321')).toBe('(11) 98765-4321');
   });
   test('leaves #id and text with letters as typed', () => {
     expect(formatLookupTyping('#12')).toBe('#12');
@@ -32,15 +48,98 @@ describe('classifyTyped', () => {
   });
 });
 
+describe('autoSearch', () => {
+  test('the fixtures are what they claim', () => {
+    expect(isValidCpf(MARIA)).toBe(false);
+    expect(isValidCpf(PHONE_AND_CPF)).toBe(true);
+    expect(classifyLookup(PHONE_AND_CPF).kind).toBe('phone');
+    expect(isValidCpf(CPF_OR_TRUNK_PHONE)).toBe(true);
+  });
+  test('a complete mobile searches by itself, an incomplete one does not', () => {
+    expect(autoSearch('(11) 98765-4321')).toMatchObject({
+      kind: 'phone',
+      celular: '+5511987654321',
+    });
+    expect(autoSearch('+55 11 98765-4321')).toMatchObject({ kind: 'phone' });
+    expect(autoSearch('(11) 98765-432')).toBeNull();
+    expect(autoSearch('(11) 3456-7890')).toBeNull(); // a landline: Enter says why
+  });
+  test('a CPF with valid check digits searches by itself, a wrong one does not', () => {
+    expect(autoSearch('529.982.247-25')).toMatchObject({ kind: 'cpf', cpf: '52998224725' });
+    expect(autoSearch('529.982.247-24')).toBeNull();
+  });
+  test('eleven digits read two ways wait for Enter', () => {
+    expect(autoSearch(formatLookupTyping(PHONE_AND_CPF))).toBeNull();
+    expect(autoSearch(formatLookupTyping(CPF_OR_TRUNK_PHONE))).toBeNull();
+    // "55 11 9876543…" typed without "+": the start of +55 11 98765-4321 (DDD 55 reads too).
+    expect(autoSearch('55119876543')).toBeNull();
+    expect(autoSearch('5511987654321')).toMatchObject({ celular: '+5511987654321' });
+  });
+  test('a customer code never searches by itself', () => {
+    expect(autoSearch('#123')).toBeNull();
+  });
+});
+
 describe('CustomerSearch', () => {
+  test('a complete mobile searches at its last digit, once, with no Enter', async () => {
+    const onSearch = vi.fn();
+    const onEdit = vi.fn();
+    render(<CustomerSearch onSearch={onSearch} onEdit={onEdit} />);
+    const field = screen.getByLabelText(/buscar cliente/i) as HTMLInputElement;
+    await userEvent.type(field, MARIA.slice(0, 10));
+    expect(onSearch).not.toHaveBeenCalled();
+    await userEvent.type(field, MARIA.slice(10));
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    // It left: nothing says to press Enter.
+    expect(screen.queryByText(/Enter para buscar/)).toBeNull();
+    expect(onSearch).toHaveBeenCalledWith(
+      { kind: 'phone', celular: '+5511987654321' },
+      expect.objectContaining({ kind: 'phone' }),
+    );
+    expect(onEdit).toHaveBeenCalledTimes(11);
+    // Typing on: the digit stays in the field, and nothing more is searched.
+    await userEvent.type(field, '7');
+    expect(field.value).toBe('119876543217');
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    expect(screen.getByText(/dígitos a mais/)).toBeTruthy();
+    // Taking it back completes the same phone again: searched again (a fresh balance).
+    await userEvent.type(field, '{Backspace}');
+    expect(field.value).toBe('(11) 98765-4321');
+    expect(onSearch).toHaveBeenCalledTimes(2);
+  });
+
+  test('a mobile that is also a valid CPF waits for Enter, says so, and Enter reads a phone', async () => {
+    const onSearch = vi.fn();
+    render(<CustomerSearch onSearch={onSearch} />);
+    const field = screen.getByLabelText(/buscar cliente/i);
+    await userEvent.type(field, PHONE_AND_CPF);
+    expect(onSearch).not.toHaveBeenCalled();
+    expect(screen.getByText(/Enter para buscar/)).toBeTruthy();
+    await userEvent.type(field, '{Enter}');
+    expect(onSearch).toHaveBeenCalledWith(
+      { kind: 'phone', celular: `+55${PHONE_AND_CPF}` },
+      expect.anything(),
+    );
+  });
+
+  test('a CPF searches by itself once its check digits match', async () => {
+    const onSearch = vi.fn();
+    render(<CustomerSearch onSearch={onSearch} />);
+    await userEvent.type(screen.getByLabelText(/buscar cliente/i), '52998224725');
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    expect(onSearch).toHaveBeenCalledWith({ kind: 'cpf', cpf: '52998224725' }, expect.anything());
+  });
+
   test('says what it understood and searches on Enter', async () => {
     const onSearch = vi.fn();
     render(<CustomerSearch onSearch={onSearch} />);
     const field = screen.getByLabelText(/buscar cliente/i);
-    await userEvent.type(field, '52998224725');
-    expect(screen.getByText('CPF 529.982.247-25')).toBeTruthy();
+    await userEvent.type(field, '#42');
+    expect(screen.getByText('Código do cliente #42')).toBeTruthy();
+    expect(screen.getByText(/Enter para buscar/)).toBeTruthy();
+    expect(onSearch).not.toHaveBeenCalled();
     await userEvent.type(field, '{Enter}');
-    expect(onSearch).toHaveBeenCalledWith({ kind: 'cpf', cpf: '52998224725' }, expect.anything());
+    expect(onSearch).toHaveBeenCalledWith({ kind: 'id', id_cliente: 42 }, expect.anything());
   });
 
   test('invalid input says why and sends nothing', async () => {

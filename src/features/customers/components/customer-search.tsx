@@ -2,7 +2,7 @@ import { useState, type FormEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
 import { useHydrated } from '@/hooks/use-hydrated';
-import { formatCpf, formatCpfTyping } from '@/lib/cpf';
+import { formatCpf, formatCpfTyping, isValidCpf } from '@/lib/cpf';
 import { classifyLookup, type LookupClassification } from '@/lib/lookup';
 import { formatPhoneTyping } from '@/lib/phone';
 
@@ -10,23 +10,27 @@ const digitsOf = (s: string) => s.replace(/\D/g, '');
 
 /**
  * Formats the search text as it is typed: CPF punctuation when it reads as a CPF, phone
- * formatting otherwise; `#123` and anything with letters stay as typed.
+ * formatting otherwise; `#123` and anything with letters stay as typed. More digits than a
+ * phone or CPF holds stay as typed too: a digit typed past a complete number is never dropped.
  */
 export function formatLookupTyping(text: string): string {
   if (/^\s*(#|id)/i.test(text) || /[^\d\s()+.-]/.test(text)) return text;
-  if (text.includes('.')) return formatCpfTyping(text);
   const digits = digitsOf(text);
-  if (digits === '') return text.startsWith('+') ? '+' : '';
-  if (!text.trimStart().startsWith('+') && digits.length === 11) {
+  const international = text.trimStart().startsWith('+');
+  if (text.includes('.') && digits.length <= 11) return formatCpfTyping(text);
+  if (digits === '') return international ? '+' : '';
+  if (international) return digits.length > 13 ? `+${digits}` : formatPhoneTyping(`+${digits}`);
+  // A 12th digit is a phone's trunk prefix only after a 0 ("0 11 98765-4321").
+  if (digits.length > (digits.startsWith('0') ? 12 : 11)) return digits;
+  if (digits.length === 11) {
     const c = classifyLookup(digits);
     if (c.kind === 'cpf') return formatCpf(digits);
   }
   // A leading 0 is a CPF's first digit (052.551.608-57) or a phone's trunk prefix
   // (0 11 98765-4321): keep the digits as typed until the length tells which, instead of
   // dropping the 0 as a trunk prefix at the first key press.
-  if (!text.trimStart().startsWith('+') && digits.startsWith('0') && digits.length <= 11)
-    return digits;
-  return formatPhoneTyping(text.trimStart().startsWith('+') ? `+${digits}` : digits);
+  if (digits.startsWith('0') && digits.length <= 11) return digits;
+  return formatPhoneTyping(digits);
 }
 
 /**
@@ -38,6 +42,32 @@ export function classifyTyped(text: string): LookupClassification {
   return classifyLookup(ours ? digitsOf(text) : text);
 }
 
+/**
+ * Eleven digits typed bare that read two ways: a mobile that is also a CPF with valid check
+ * digits, or the start of a longer phone after a trunk 0 or the country's 55 typed without
+ * "+" (then a DDD and the mobile's 9 follow: "0 11 9…", "55 11 9…").
+ */
+function twoWays(text: string, c: LookupClassification): boolean {
+  const d = digitsOf(text);
+  return (
+    d.length === 11 &&
+    !text.trimStart().startsWith('+') &&
+    ((c.kind === 'phone' && isValidCpf(d)) || /^(0|55)[1-9]{2}9/.test(d))
+  );
+}
+
+/**
+ * The search the text asks for by itself: a complete mobile or a CPF whose check digits
+ * match, when that is its only reading. Null while the text is incomplete, a customer code
+ * (its length says nothing), or readable two ways (then Enter searches, reading a phone).
+ */
+export function autoSearch(
+  text: string,
+): Extract<LookupClassification, { kind: 'phone' | 'cpf' }> | null {
+  const c = classifyTyped(text);
+  return (c.kind === 'phone' || c.kind === 'cpf') && !twoWays(text, c) ? c : null;
+}
+
 const kindLabel = { phone: 'Celular', cpf: 'CPF', id: 'Código do cliente' } as const;
 
 export function describeLookup(c: LookupClassification): string | null {
@@ -46,16 +76,33 @@ export function describeLookup(c: LookupClassification): string | null {
 
 type Props = {
   onSearch: (key: LookupKey, typed: LookupClassification) => void;
+  /** Every change of the text (before the search it may start by itself). */
+  onEdit?: () => void;
   busy?: boolean;
   disabled?: boolean;
   inputRef?: Ref<HTMLInputElement>;
 };
 
+const keyOf = (c: Exclude<LookupClassification, { kind: 'invalid' }>): LookupKey =>
+  c.kind === 'phone'
+    ? { kind: 'phone', celular: c.celular }
+    : c.kind === 'cpf'
+      ? { kind: 'cpf', cpf: c.cpf }
+      : { kind: 'id', id_cliente: c.id_cliente };
+
 /**
  * One field for phone, CPF or customer id. It says what it understood while typing, and
- * sends nothing until the text is one of the three (CPF check digits included).
+ * sends nothing until the text is one of the three (CPF check digits included). A complete
+ * mobile or CPF searches by itself as its last digit is typed (autoSearch); a code, or
+ * eleven digits that read two ways, wait for Enter.
  */
-export function CustomerSearch({ onSearch, busy = false, disabled = false, inputRef }: Props) {
+export function CustomerSearch({
+  onSearch,
+  onEdit,
+  busy = false,
+  disabled = false,
+  inputRef,
+}: Props) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const understood = text.trim() ? classifyTyped(text) : null;
@@ -66,8 +113,14 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
     let value = next;
     if (next.length < text.length && digitsOf(next) === digitsOf(text) && digitsOf(next) !== '')
       value = next.slice(0, next.search(/\d(?=\D*$)/));
-    setText(formatLookupTyping(value));
-    setError(null);
+    const formatted = formatLookupTyping(value);
+    setText(formatted);
+    // Digits typed past a complete number (the search may have left already): said at once.
+    const c = classifyTyped(formatted);
+    setError(c.kind === 'invalid' && digitsOf(formatted).length > 11 ? c.reason : null);
+    onEdit?.();
+    const auto = formatted !== text ? autoSearch(formatted) : null;
+    if (auto) onSearch(keyOf(auto), auto);
   };
 
   const submit = (e: FormEvent) => {
@@ -78,13 +131,7 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
       return;
     }
     setError(null);
-    const key: LookupKey =
-      c.kind === 'phone'
-        ? { kind: 'phone', celular: c.celular }
-        : c.kind === 'cpf'
-          ? { kind: 'cpf', cpf: c.cpf }
-          : { kind: 'id', id_cliente: c.id_cliente };
-    onSearch(key, c);
+    onSearch(keyOf(c), c);
   };
 
   return (
@@ -124,6 +171,7 @@ export function CustomerSearch({ onSearch, busy = false, disabled = false, input
         ) : hint ? (
           <span className="text-slate-700">
             Entendido: <strong className="text-slate-900">{hint}</strong>
+            {!autoSearch(text) && ' · Enter para buscar'}
           </span>
         ) : (
           <span className="text-slate-700">
