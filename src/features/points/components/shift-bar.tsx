@@ -14,8 +14,8 @@ export function ShiftBar({ onOpenLedger, pdv }: { onOpenLedger: () => void; pdv?
         item · <Kbd>F8</Kbd> usar total dos itens · <Kbd>F9</Kbd> imprimir · <Kbd>Esc</Kbd> próximo
         cliente
       </p>
-      <p className="ml-auto flex items-center gap-2">
-        {pdv && <span className="font-semibold text-slate-900">{pdv}</span>}
+      <p className="ml-auto flex flex-wrap items-center justify-end gap-2">
+        {pdv && <span className="whitespace-nowrap font-semibold text-slate-900">{pdv}</span>}
         <span className="text-slate-700">
           {shift.password ? '● Turno aberto' : '○ Turno fechado'}
         </span>
