@@ -28,7 +28,7 @@ const spa: UserConfig = {
       // manifest anyway; the dialog's imports are mostly the counter's second chunk's).
       resolveDependencies: (file, deps, { hostType }) =>
         hostType === 'js' &&
-        /(^|\/)(counter-heavy|send-to-kiosk|painel|auditoria|hand-over-dialog)-/.test(file)
+        /(^|\/)(counter-heavy|send-to-kiosk|painel|auditoria|hand-over-dialog|pdv-counter)-/.test(file)
           ? []
           : deps,
     },

@@ -21,6 +21,7 @@ import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { handOverUnsupported, mayResumeHandOver } from '@/features/points/hand-over-keys';
 import type { HandOverTarget } from '@/features/points/pending-hand-over';
+import type { PdvCounter } from '@/features/points/components/pdv-counter';
 import {
   ContingencyBanner,
   CustomerPanel,
@@ -30,6 +31,8 @@ import {
   LookupFailed,
   NotFoundPanel,
   Panel,
+  PdvFeed,
+  PdvSalePanel,
   PendingRewards,
   PostedPanel,
   PostingStatus,
@@ -109,9 +112,18 @@ function Counter({ config }: { config: AppConfig }) {
     setResume(false);
   };
 
+  // The store's PDV: its sales (pushed on the event stream), from its own chunk once idle.
+  const [idle, setIdle] = useState(false);
+  const [pdv, setPdv] = useState<PdvCounter | null>(null);
+  /** The sale number for which the cashier chose to type another amount than the PDV's. */
+  const [manual, setManual] = useState(-1);
+  const pdvSale = manual === saleNo ? null : (pdv?.current ?? null);
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
-    idle(() => prefetchCounterParts());
+    idle(() => {
+      void prefetchCounterParts();
+      setIdle(true);
+    });
   }, []);
   // "Próximo cliente" remounts the search field empty: it takes the focus. A search that itself
   // starts a new sale (after a posting) keeps the field as typed: it may have left by itself
@@ -175,9 +187,14 @@ function Counter({ config }: { config: AppConfig }) {
           />
         )}
       </Suspense>
-      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} />
+      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} pdv={pdv?.summary} />
       <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
+          {idle && (
+            <Suspense fallback={null}>
+              <PdvFeed onChange={setPdv} />
+            </Suspense>
+          )}
           <Panel>
             <CustomerSearch
               key={cleared}
@@ -249,6 +266,19 @@ function Counter({ config }: { config: AppConfig }) {
                 onCancel={counter.cancelRegister}
               />
             </Panel>
+          ) : pdvSale &&
+            (customer || ((counter.canRegister || counter.canKeep) && typed?.celular)) ? (
+            <Panel lazy>
+              <PdvSalePanel
+                sale={pdvSale}
+                customer={customer ?? null}
+                celular={typed?.celular ?? null}
+                password={shift.password}
+                posting={posting}
+                focusRef={counter.amountRef}
+                onManual={() => setManual(saleNo)}
+              />
+            </Panel>
           ) : customer || counter.canRegister || counter.canKeep ? (
             <Panel lazy>
               <SalePanel
@@ -265,7 +295,7 @@ function Counter({ config }: { config: AppConfig }) {
             <>
               <SalePlaceholder />
               <Suspense fallback={null}>
-                <SendToKiosk password={shift.password} />
+                <SendToKiosk password={shift.password} pdv={pdv?.current} />
               </Suspense>
             </>
           )}

@@ -65,6 +65,12 @@ export const HandOverDialog = lazy(() =>
   })),
 );
 
+// The store's PDV (its sales pushed to the counter, the panel posting one) is its own chunk,
+// fetched once the counter is idle.
+const pdv = () => import('@/features/points/components/pdv-counter');
+export const PdvFeed = lazy(() => pdv().then((m) => ({ default: m.PdvFeed })));
+export const PdvSalePanel = lazy(() => pdv().then((m) => ({ default: m.PdvSalePanel })));
+
 export const prefetchCounterParts = (): Promise<unknown> => load();
 
 /** A white card; `lazy` for content from the counter's second chunk (shows "Carregando…"). */

@@ -1,5 +1,6 @@
 // The counter's side of the kiosk (a lazy chunk): send the sale's amount to the paired kiosk
-// ("Enviar ao quiosque", F7), follow the customer's claim live and cancel it while unclaimed.
+// ("Enviar ao quiosque", F7), or the PDV's sale waiting at the counter, follow the customer's
+// claim live and cancel it while unclaimed.
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { isApiError } from '@/api/errors';
@@ -17,6 +18,7 @@ import {
   StagedSale,
   type StageForKioskRequest,
 } from '@/api/contract/kiosk';
+import { PdvToKioskAnswer, type PdvSale } from '@/api/contract/integracao';
 
 // The counter's calls stay in this file (the kiosk screen's are in ./api.ts, in its own chunk).
 const listKiosks = (signal?: AbortSignal) =>
@@ -31,6 +33,15 @@ const cancelStaged = (id: string) =>
     path: `/api/quiosque/vendas/${encodeURIComponent(id)}/cancelar`,
     body: {},
     schema: CounterSaleAnswer,
+  });
+
+/** F7 with a PDV sale waiting: the server stages the PDV's amount and basket on the kiosk. */
+const pdvToKiosk = (id: string, body: { quiosque: number; senha_atendente: string }) =>
+  serverRequest({
+    method: 'POST',
+    path: `/api/integracao/balcao/vendas/${encodeURIComponent(id)}/quiosque`,
+    body,
+    schema: PdvToKioskAnswer,
   });
 
 /** This counter's staged sales as the server pushes them (EventSource reconnects by itself). */
@@ -59,7 +70,14 @@ const STATES: Record<StagedSale['estado'], string> = {
   expirado: 'Tempo esgotado: o cliente não pontuou',
 };
 
-export default function SendToKiosk({ password }: { password: string | null }) {
+export default function SendToKiosk({
+  password,
+  pdv,
+}: {
+  password: string | null;
+  /** The PDV's sale waiting at the counter: F7 sends it (its amount and basket) instead. */
+  pdv?: PdvSale | null | undefined;
+}) {
   const kiosks = useQuery({
     queryKey: ['quiosque', 'terminais'],
     queryFn: ({ signal }) => listKiosks(signal),
@@ -87,10 +105,11 @@ export default function SendToKiosk({ password }: { password: string | null }) {
   }, [saleId]);
 
   const open = sale !== null && (sale.estado === 'aguardando' || sale.estado === 'lançando');
+  const fromPdv = pdv?.estado === 'aguardando' ? pdv : null;
   const blocked =
     password === null
       ? 'Abra o turno para enviar ao quiosque.'
-      : valor <= 0
+      : valor <= 0 && !fromPdv
         ? 'Digite o valor da compra.'
         : null;
 
@@ -99,13 +118,13 @@ export default function SendToKiosk({ password }: { password: string | null }) {
     setBusy(true);
     setError(null);
     try {
-      const { venda } = await stageForKiosk({
-        quiosque: kioskId,
-        valor_gasto: valor,
-        senha_atendente: password!,
-      });
-      setSale(venda);
-      setValor(0);
+      const body = { quiosque: kioskId, senha_atendente: password! };
+      if (fromPdv) {
+        setSale((await pdvToKiosk(fromPdv.id, body)).venda_quiosque);
+      } else {
+        setSale((await stageForKiosk({ ...body, valor_gasto: valor })).venda);
+        setValor(0);
+      }
     } catch (err) {
       setError(isApiError(err) ? (err.fieldError('senha_atendente') ?? err.message) : String(err));
     } finally {
@@ -175,15 +194,27 @@ export default function SendToKiosk({ password }: { password: string | null }) {
               ))}
             </SelectField>
           )}
-          <MoneyInput
-            label="Valor para o quiosque"
-            value={valor}
-            onChange={(c) => {
-              setValor(c);
-              setError(null);
-            }}
-            error={error ?? undefined}
-          />
+          {fromPdv ? (
+            <p>
+              Venda do PDV <strong className="tabular">{formatBRL(fromPdv.valor_gasto)}</strong>: o
+              cliente digita o celular no quiosque.
+              {error && (
+                <span role="alert" className="block font-medium text-red-800">
+                  {error}
+                </span>
+              )}
+            </p>
+          ) : (
+            <MoneyInput
+              label="Valor para o quiosque"
+              value={valor}
+              onChange={(c) => {
+                setValor(c);
+                setError(null);
+              }}
+              error={error ?? undefined}
+            />
+          )}
           <Button
             onClick={() => void send()}
             disabled={blocked !== null || busy}
@@ -191,7 +222,8 @@ export default function SendToKiosk({ password }: { password: string | null }) {
             shortcut="F7"
             aria-describedby={blocked ? 'kiosk-send-block' : undefined}
           >
-            Enviar ao quiosque{list.length === 1 ? ` (${list[0]!.nome})` : ''}
+            {fromPdv ? 'Enviar venda do PDV ao quiosque' : 'Enviar ao quiosque'}
+            {list.length === 1 ? ` (${list[0]!.nome})` : ''}
           </Button>
           {blocked && (
             <p id="kiosk-send-block" className="text-sm text-slate-800">

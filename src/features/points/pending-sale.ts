@@ -15,6 +15,8 @@ export type PendingSale = {
   before: { id_cliente: number; compras: number; ultima_compra: string | null; won: number } | null;
   /** When the cashier confirmed it (epoch ms). */
   at: number;
+  /** A PDV sale posted through the counter's PDV route: the server's id of that sale. */
+  pdv?: string;
 };
 
 /** This tab's sessionStorage; null where storage is disabled. */

@@ -214,7 +214,10 @@ export function createPostingFlow(ctx: FlowContext) {
             sentHere = true;
             setPhase({ name: 'sending' });
             try {
-              const answer = await postPoints(sale.body, sale.id, { signal: ac.signal });
+              const answer = await postPoints(sale.body, sale.id, {
+                signal: ac.signal,
+                pdv: sale.pdv,
+              });
               if (answer.kind === 'posted') {
                 clearPendingSale(sale.id);
                 void settle(postedFromResult(sale, answer.result), sale.before);

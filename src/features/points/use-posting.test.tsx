@@ -300,3 +300,82 @@ describe('usePosting', () => {
     expect(keys[0]).toBe(keys[1]);
   });
 });
+
+describe('usePosting with a PDV sale', () => {
+  const LANCAR = '/api/integracao/balcao/vendas/pdv-7/lancar';
+  const pdvBody: PostPointsBody = {
+    valor_gasto: 4590,
+    senha_atendente: '1234',
+    cliente: { celular: '+5511987654321' },
+    itens: [{ descricao: 'Café', qtde: 2, valor: 900 }, { valor: 3690 }],
+  };
+
+  test('posts once through the PDV route, with the customer and password only, keyed as any sale', async () => {
+    let keptWhenSent: unknown = null;
+    const fetchMock = stubFetch((url) => {
+      if (url === LANCAR) keptWhenSent = loadPendingSale();
+      return jsonResponse(200, ok(answer));
+    });
+    const { result } = setup();
+    await act(async () => {
+      await Promise.all([
+        result.current.post(pdvBody, snapshotOf(maria), 'pdv-7'),
+        result.current.post(pdvBody, snapshotOf(maria), 'pdv-7'), // a held Enter: one request
+      ]);
+    });
+    expect(postsTo(fetchMock, LANCAR)).toBe(1);
+    expect(postsTo(fetchMock, PONTUAR)).toBe(0);
+    const init = fetchMock.mock.calls.find(([u]) => String(u) === LANCAR)![1]!;
+    const key = keyOf(init);
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // The server takes the amount and basket from the PDV's sale: only who and the password.
+    expect(JSON.parse(String(init.body))).toEqual({
+      cliente: { celular: '+5511987654321' },
+      senha_atendente: '1234',
+    });
+    expect(keptWhenSent).toMatchObject({ id: key, pdv: 'pdv-7', body: pdvBody });
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    const phase = result.current.phase;
+    expect(phase.name === 'posted' && phase.posted.valor).toBe(4590);
+    expect(loadPendingSale()).toBeNull();
+  });
+
+  test('a lost answer is followed at /api/lancamentos/{key}, never sent again', async () => {
+    let key = '';
+    const fetchMock = stubFetch((url, init) => {
+      if (url === LANCAR) {
+        key = keyOf(init)!;
+        throw new TypeError('Failed to fetch');
+      }
+      return jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 })));
+    });
+    const { result } = setup();
+    await act(async () => void (await result.current.post(pdvBody, snapshotOf(maria), 'pdv-7')));
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, LANCAR)).toBe(1);
+    const phase = result.current.phase;
+    expect(phase.name === 'posted' && phase.posted).toMatchObject({ saleId: key, pontos: 45 });
+  });
+
+  test('a reload sends a pending PDV sale the server never saw through the PDV route, same key', async () => {
+    savePendingSale({
+      id: 'b3f1c1de-0000-4000-8000-000000000001',
+      body: pdvBody,
+      before: null,
+      at: 1,
+      pdv: 'pdv-7',
+    });
+    const keys: string[] = [];
+    const fetchMock = stubFetch((url, init) => {
+      if (url === LANCAR) {
+        keys.push(keyOf(init)!);
+        return jsonResponse(200, ok(answer));
+      }
+      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+    });
+    const { result } = setup();
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    expect(postsTo(fetchMock, PONTUAR)).toBe(0);
+    expect(keys).toEqual(['b3f1c1de-0000-4000-8000-000000000001']);
+  });
+});

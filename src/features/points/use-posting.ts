@@ -73,9 +73,12 @@ export function usePosting(deps: PostingDeps) {
     return flow.current;
   }, [qc, depsRef]);
 
-  /** Sends the posting once. Returns the error when it was refused, for the form to show. */
+  /**
+   * Sends the posting once. Returns the error when it was refused, for the form to show.
+   * `pdv`: a PDV sale's id, posted through the counter's PDV route with the same journal key.
+   */
   const post = useCallback(
-    async (body: PostPointsBody, before: Snapshot): Promise<ApiError | null> => {
+    async (body: PostPointsBody, before: Snapshot, pdv?: string): Promise<ApiError | null> => {
       if (inFlight.current || landed.current) return null;
       inFlight.current = true;
       // The same sale again after it never reached the server keeps its id: if it did arrive
@@ -83,9 +86,9 @@ export function usePosting(deps: PostingDeps) {
       const again = unsent.current;
       unsent.current = null;
       const sale: PendingSale =
-        again && JSON.stringify(again.body) === JSON.stringify(body)
+        again && again.pdv === pdv && JSON.stringify(again.body) === JSON.stringify(body)
           ? again
-          : { id: crypto.randomUUID(), body, before, at: Date.now() };
+          : { id: crypto.randomUUID(), body, before, at: Date.now(), pdv };
       savePendingSale(sale);
       let f: Flow;
       try {

@@ -29,22 +29,30 @@ const PostData = lazySchema(() => z.union([Lancamento, PointsResult]));
 
 /**
  * Sends the sale once with its id. Throws ApiError when refused (the service's own refusal,
- * relayed) or when the answer is lost (then follow it with `fetchLancamento`).
+ * relayed) or when the answer is lost (then follow it with `fetchLancamento`). With `pdv` (the
+ * server's id of a PDV sale) it posts that sale through the counter's PDV route instead: the
+ * server takes the amount and basket from the PDV's sale, and answers exactly as `pontuar`.
  */
 export async function postPoints(
   body: PostPointsBody,
   saleId: string,
-  options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
+  options: { signal?: AbortSignal; headers?: Record<string, string>; pdv?: string } = {},
 ): Promise<PostAnswer> {
-  const data = await apiRequest({
+  const request = {
     method: 'POST',
-    path: '/fidelidade/pontuar',
-    body,
     schema: PostData,
     signal: options.signal,
     headers: { ...options.headers, 'Idempotency-Key': saleId },
     timeoutMs: POST_POINTS_TIMEOUT_MS,
-  });
+  } as const;
+  const data =
+    options.pdv === undefined
+      ? await apiRequest({ ...request, path: '/fidelidade/pontuar', body })
+      : await serverRequest({
+          ...request,
+          path: `/api/integracao/balcao/vendas/${encodeURIComponent(options.pdv)}/lancar`,
+          body: { cliente: body.cliente, senha_atendente: body.senha_atendente },
+        });
   return 'chave' in data
     ? { kind: 'pending', lancamento: data as Lancamento }
     : { kind: 'posted', result: data as PointsResult };

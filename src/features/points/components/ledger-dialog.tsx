@@ -9,6 +9,7 @@ import type { Ledger } from '@/api/contract/postings';
 import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
 import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';
+import { PdvLedger } from '@/features/points/components/pdv-ledger';
 import { formatInteger } from '@/lib/points';
 
 const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
@@ -303,6 +304,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
         {shown?.truncado && (
           <p className="mt-2 text-sm text-slate-700">Mostrando os lançamentos mais recentes.</p>
         )}
+        <PdvLedger query={query} reloads={reloads} />
       </div>
     </dialog>
   );

@@ -1,8 +1,11 @@
 import { Button } from '@/components/ui/button';
 import { useShift } from '@/features/points/shift';
 
-/** The counter's top bar: its keyboard shortcuts, the shift's ledger, and the way to end it. */
-export function ShiftBar({ onOpenLedger }: { onOpenLedger: () => void }) {
+/**
+ * The counter's top bar: its keyboard shortcuts, the PDV's identification rate ("Pontuadas 14
+ * de 20 vendas do PDV"), the shift's ledger, and the way to end it.
+ */
+export function ShiftBar({ onOpenLedger, pdv }: { onOpenLedger: () => void; pdv?: string | null }) {
   const shift = useShift();
   return (
     <div className="flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-300 bg-white px-4 py-1.5 text-sm print:hidden">
@@ -11,7 +14,8 @@ export function ShiftBar({ onOpenLedger }: { onOpenLedger: () => void }) {
         item · <Kbd>F8</Kbd> usar total dos itens · <Kbd>F9</Kbd> imprimir · <Kbd>Esc</Kbd> próximo
         cliente
       </p>
-      <p className="ml-auto flex items-center gap-2">
+      <p className="ml-auto flex flex-wrap items-center justify-end gap-2">
+        {pdv && <span className="whitespace-nowrap font-semibold text-slate-900">{pdv}</span>}
         <span className="text-slate-700">
           {shift.password ? '● Turno aberto' : '○ Turno fechado'}
         </span>
