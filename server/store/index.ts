@@ -10,3 +10,4 @@ export * from './journal';
 export * from './kiosk-sales';
 export * from './dashboard';
 export * from './health';
+export * from './inspect';
