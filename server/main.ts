@@ -87,6 +87,13 @@ const logger = pino(
       })
     : pino.destination({ dest: 1, sync: false }),
 );
+// Which replica ran the migrations (none when the schema was up to date or another ran them).
+if (store.migrated.length > 0) {
+  logger.info(
+    { migrations: store.migrated },
+    `store migrated: ${store.migrated.length} migration(s) applied`,
+  );
+}
 let closeUpstream = (): void => {};
 const lifecycle = createLifecycle();
 const metrics = createMetrics({ store });

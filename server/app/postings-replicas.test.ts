@@ -2,14 +2,16 @@
  * The postings journal across two real app-server replicas (two `server/main.ts` processes)
  * sharing one PostgreSQL and one sandbox process: the same `Idempotency-Key` sent to both at
  * the same moment answers the one posting to both (the loser of the journal's insert reads the
- * winner's entry), never a 500, and the sandbox's own data holds one purchase per key.
+ * winner's entry), never a 500, and the sandbox's own data holds one purchase per key. The two
+ * start at the same moment on an empty database: both serve, and the migrations ran once.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { enrollDirectly, openStore } from '../store';
+import pg from 'pg';
+import { enrollDirectly, migrationNames, openStore } from '../store';
 import { postgresSuite, startPgCluster } from '../testing/pg-cluster';
 import type { PgCluster } from '../testing/pg-cluster';
 import {
@@ -73,7 +75,63 @@ async function caixa(name: string) {
   };
 }
 
+/** The `store migrated` log line of a replica: the migrations it applied (none: no line). */
+function migratedBy(replica: RunningProcess): string[] {
+  return replica
+    .output()
+    .split('\n')
+    .flatMap((l) => {
+      try {
+        const line = JSON.parse(l) as { msg?: string; migrations?: string[] };
+        return line.msg?.startsWith('store migrated') === true ? (line.migrations ?? []) : [];
+      } catch {
+        return [];
+      }
+    });
+}
+
 describe('postings across two app-server replicas on one PostgreSQL', suite, () => {
+  test('started at the same moment on an empty database: both ready, each migration ran once', async () => {
+    const all = migrationNames();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    const { rows } = await client
+      .query<{ name: string }>('select name from kysely_migration order by name')
+      .finally(() => client.end());
+    const byA = migratedBy(a!);
+    const byB = migratedBy(b!);
+    const ready = await Promise.all(
+      [a!, b!].map(async (r) => {
+        const res = await fetch(`${r.url}/readyz`);
+        return { status: res.status, body: (await res.json()) as { store: string } };
+      }),
+    );
+    // A posting through each replica: both serve on the schema the other one may have made.
+    const post = await caixa('Caixa migrações');
+    const posted = await Promise.all(
+      [a!, b!].map((r) =>
+        post(r, randomUUID(), {
+          cliente: { celular: freshPhone() },
+          valor_gasto: 1000,
+          senha_atendente: '1234',
+        }),
+      ),
+    );
+    console.log(
+      `two replicas on an empty database: ${rows.length} of ${all.length} migrations recorded; ` +
+        `applied by A ${byA.length}, by B ${byB.length}; /readyz ${ready.map((r) => r.status).join(' ')}; ` +
+        `a posting through each: ${posted.map((p) => p.status).join(' ')}`,
+    );
+    expect(ready).toEqual([
+      { status: 200, body: expect.objectContaining({ store: 'ok' }) },
+      { status: 200, body: expect.objectContaining({ store: 'ok' }) },
+    ]);
+    expect(posted.map((p) => p.status)).toEqual([200, 200]);
+    expect(rows.map((r) => r.name)).toEqual([...all].sort());
+    // Each migration was applied by exactly one of the two processes.
+    expect([...byA, ...byB].sort()).toEqual([...all].sort());
+  });
+
   test('the same key sent to both replicas at once, 50 times: no 500, one posting per key', async () => {
     // Five terminals of ten keys each (each terminal stays under its burst limit). Every round
     // sends five new keys, each to A and B at the same moment; then every key is sent to both

@@ -376,6 +376,18 @@ export function postgresBackupHelp(command: 'backup' | 'restore'): string {
 /** Scheduled backups' names: app-<UTC time>.db. */
 const SCHEDULED = /^app-(\d{8}T\d{6}Z)\.db$/;
 
+/** When the newest scheduled backup in `dir` was taken (epoch ms, from its name), or null. */
+export function newestScheduledBackup(dir: string): number | null {
+  const newest = readdirSync(dir)
+    .map((n) => SCHEDULED.exec(n)?.[1])
+    .filter((s): s is string => s !== undefined)
+    .sort()
+    .at(-1);
+  return newest === undefined
+    ? null
+    : Date.parse(newest.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'));
+}
+
 /** Deletes all but the newest `keep` scheduled backups in `dir`; returns the names removed. */
 export function pruneBackups(dir: string, keep: number): string[] {
   const names = readdirSync(dir)
@@ -443,17 +455,8 @@ export function startBackupSchedule(options: BackupScheduleOptions): BackupSched
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<unknown> = Promise.resolve();
 
-  const newest = readdirSync(dir)
-    .map((n) => SCHEDULED.exec(n)?.[1])
-    .filter((s): s is string => s !== undefined)
-    .sort()
-    .at(-1);
-  let dueAt =
-    newest === undefined
-      ? now()
-      : Date.parse(
-          newest.replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, '$1-$2-$3T$4:$5:$6Z'),
-        ) + everyMs;
+  const newest = newestScheduledBackup(dir);
+  let dueAt = newest === null ? now() : newest + everyMs;
 
   const once = async (): Promise<BackupResult> => {
     const at = now();

@@ -13,3 +13,4 @@ export * from './audit';
 export * from './health';
 export * from './pdv-sales';
 export * from './reconciliation';
+export * from './inspect';

@@ -78,6 +78,11 @@ export interface SqliteAccess {
 
 export interface Store {
   readonly engine: Engine;
+  /**
+   * The migrations this opening ran (empty when the schema was already up to date, or another
+   * replica ran them first), for the start line.
+   */
+  readonly migrated: readonly string[];
   /** The query builder. Prefer the helpers in terminals.ts / limits.ts where one exists. */
   readonly db: Kysely<Database>;
   /** SQLite only (null on PostgreSQL): the connection for prepared statements. */
@@ -135,7 +140,7 @@ function openSqlite(file: string): BetterSqlite3.Database {
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const now = options.now ?? Date.now;
   const url = options.databaseUrl?.trim() ? options.databaseUrl.trim() : null;
-  let store: Store;
+  let store: Omit<Store, 'migrated'>;
   if (url !== null) {
     store = openPostgres(url, now, options.onQuery);
   } else {
@@ -143,12 +148,11 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     store = openSqliteStore(openSqlite(file), now, options.onQuery);
   }
   try {
-    await migrate(store);
+    return { ...store, migrated: await migrate(store) };
   } catch (err) {
     await store.close();
     throw err;
   }
-  return store;
 }
 
 /**
@@ -165,20 +169,21 @@ export const MIGRATION_LOCK_KEY = '7379539851196589153';
  * before it (racing `create table if not exists`: errors PostgreSQL logs, rescued by a re-check).
  * SQLite: one process's file; the single connection serialises it.
  */
-async function migrate(store: Store): Promise<void> {
+async function migrate(store: Omit<Store, 'migrated'>): Promise<string[]> {
   const run = async (db: Kysely<Database>) => {
     const migrator = new Migrator({
       db,
       provider: { getMigrations: async () => migrations(store.engine) },
     });
-    const { error } = await migrator.migrateToLatest();
+    const { error, results } = await migrator.migrateToLatest();
     if (error !== undefined) throw error;
+    return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
   };
   if (store.engine !== 'postgres') return run(store.db);
-  await store.db.connection().execute(async (session) => {
+  return store.db.connection().execute(async (session) => {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK_KEY}::bigint)`.execute(session);
     try {
-      await run(session);
+      return await run(session);
     } finally {
       // A broken session releases its locks as it ends; the original error matters more.
       await sql`select pg_advisory_unlock(${MIGRATION_LOCK_KEY}::bigint)`
@@ -192,7 +197,7 @@ function openSqliteStore(
   conn: BetterSqlite3.Database,
   now: () => number,
   onQuery?: QueryLog,
-): Store {
+): Omit<Store, 'migrated'> {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: conn }),
     log: queryLog(onQuery),
@@ -275,7 +280,11 @@ function openSqliteStore(
   };
 }
 
-function openPostgres(connectionString: string, now: () => number, onQuery?: QueryLog): Store {
+function openPostgres(
+  connectionString: string,
+  now: () => number,
+  onQuery?: QueryLog,
+): Omit<Store, 'migrated'> {
   const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);

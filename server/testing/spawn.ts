@@ -13,7 +13,7 @@ const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
 /** The environment without anything that configures the server, plus `env`. */
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const configuring =
-    /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_|TRUSTED_PROXIES$)/;
+    /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_|TRUSTED_PROXIES$|BACKUP_)/;
   const clean = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !configuring.test(k)),
   );
@@ -94,6 +94,23 @@ export async function terminalCli(args: string[], env: Record<string, string>): 
     env: cleanEnv(env),
   });
   return stdout;
+}
+
+/** `npm run doctor` with `env` (and nothing else that configures the server): its output. */
+export function doctorCli(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/doctor-cli.ts'], {
+      cwd: root,
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    reapOnExit(child);
+    const out = collect(child);
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, ...out }));
+  });
 }
 
 /** Adds a terminal with the CLI and returns its code. */

@@ -85,7 +85,10 @@ export function RegisterForm({
   }, []);
 
   const onValid = async (body: RegisterCustomerBody) => {
-    // One request per confirmation, whatever the double clicks or held Enter.
+    // One request per confirmation, whatever the double clicks or held Enter. After a success
+    // the form is done: a second submit already queued behind the first (a double click
+    // validated twice, with an answer faster than the re-render disabling the button) must not
+    // register the customer again, so the guard is lifted only when the request failed.
     if (inFlight.current) return;
     inFlight.current = true;
     setProblem(null);
@@ -93,9 +96,8 @@ export function RegisterForm({
       const customer = await register.mutateAsync(body);
       onRegistered(customer);
     } catch (error) {
-      setProblem(toProblem(error, form.setError));
-    } finally {
       inFlight.current = false;
+      setProblem(toProblem(error, form.setError));
     }
   };
 

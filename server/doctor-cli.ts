@@ -1,0 +1,15 @@
+/**
+ * `npm run doctor`: checks the configuration, the store and its migrations, the service with
+ * the tokens, the clock and the backups, and prints a checklist with what to fix for each
+ * problem (server/ops/doctor.ts). Reads the same environment as the server; changes nothing.
+ * Exit status: 0 when nothing failed (warnings included), 1 otherwise.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { formatChecks, runDoctor } from './ops/doctor';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const checks = await runDoctor({ env: process.env, root });
+process.stdout.write(`fidelidade-pdv: verificação da instalação\n\n${formatChecks(checks)}`);
+process.exitCode = checks.some((c) => c.status === 'fail') ? 1 : 0;

@@ -1,0 +1,205 @@
+/**
+ * `npm run doctor`: what a store's IT runs before starting the server, or when it misbehaves.
+ * It reads the configuration as the server would, looks at the store and its migrations without
+ * changing them, reaches the service with the tokens (one harmless read: a page of one reward),
+ * compares the service's clock with this machine's, and looks at the backups. Each item says
+ * what it found and, when something is wrong, how to fix it. It changes nothing and may run
+ * beside a running server.
+ */
+import { accessSync, constants, existsSync } from 'node:fs';
+import path from 'node:path';
+import { readConfig, resolveAppDb } from '../app/config';
+import type { Config } from '../app/config';
+import type { Fetcher } from '../app/upstream/client';
+import { inspectStore } from '../store';
+import { newestScheduledBackup } from './backup';
+import { checkClock, duration, reachSandbox, reachService } from './doctor-service';
+import type { Check, CheckStatus } from './doctor-service';
+
+export interface DoctorOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** The project folder: data/app.db and data/sandbox.db are under it by default. */
+  root: string;
+  /** How requests reach the live service; global fetch by default. */
+  fetcher?: Fetcher;
+  now?: () => number;
+  /** How long the service and the store may take to answer. Default 10 s. */
+  timeoutMs?: number;
+  /** A clock difference above this is reported. Default 60 s. */
+  clockToleranceMs?: number;
+}
+
+const SYMBOL: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', info: '–' };
+
+/** Where a PostgreSQL URL points, without its user and password. */
+function postgresPlace(url: string): string {
+  try {
+    const u = new URL(url);
+    return `PostgreSQL em ${u.host}${u.pathname}`;
+  } catch {
+    return 'PostgreSQL (DATABASE_URL)';
+  }
+}
+
+function describeConfig(config: Config, appDb: string): string {
+  const s = config.server;
+  const mode =
+    s.mode === 'live'
+      ? `serviço real (${s.baseUrl}), estabelecimento ${s.establishmentId}` +
+        (s.establishmentName === null ? '' : ` "${s.establishmentName}"`)
+      : `sandbox embutido, estabelecimento ${s.establishmentId}`;
+  const db = config.access.databaseUrl;
+  return `${mode}; banco ${db === null ? `SQLite em ${appDb}` : postgresPlace(db)}; ouve em ${s.host}:${s.port}`;
+}
+
+async function checkStore(config: Config, appDb: string, timeoutMs: number): Promise<Check> {
+  const title = 'Banco do servidor';
+  const url = config.access.databaseUrl;
+  const place = url === null ? `SQLite em ${appDb}` : postgresPlace(url);
+  const found = await inspectStore({ databaseUrl: url, sqlitePath: appDb, timeoutMs });
+  if (!found.reachable) {
+    return {
+      title,
+      status: 'fail',
+      detail: `${place} não respondeu: ${found.error}`,
+      fix:
+        url === null
+          ? 'Confira APP_DB e se o usuário do serviço pode ler e escrever no arquivo e na pasta dele.'
+          : 'Confira DATABASE_URL (servidor, porta, usuário, senha e banco) e se o PostgreSQL aceita conexões desta máquina (pg_hba.conf, firewall).',
+    };
+  }
+  if (found.unknown.length > 0) {
+    return {
+      title,
+      status: 'fail',
+      detail: `${place} tem migrações que esta versão não conhece (${found.unknown.join(', ')}): uma versão mais nova do servidor já o usou, e esta não inicia nele.`,
+      fix: 'Rode a versão mais nova do servidor, ou restaure o backup feito antes da atualização (docs/backups.md).',
+    };
+  }
+  if (!found.exists) {
+    return { title, status: 'ok', detail: `${place}: será criado quando o servidor iniciar.` };
+  }
+  if (found.pending.length > 0) {
+    return {
+      title,
+      status: 'warn',
+      detail: `${place} responde; ${found.pending.length} migração(ões) pendente(s) (${found.pending.join(', ')}): o servidor as aplica ao iniciar.`,
+      fix: 'Normal numa atualização: faça um backup antes de iniciar a nova versão (docs/backups.md).',
+    };
+  }
+  return { title, status: 'ok', detail: `${place} responde; migrações em dia.` };
+}
+function writable(dir: string): boolean {
+  let d = dir;
+  while (!existsSync(d)) d = path.dirname(d);
+  try {
+    accessSync(d, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function checkBackups(config: Config, now: number): Check {
+  const title = 'Backups';
+  if (config.access.databaseUrl !== null) {
+    return {
+      title,
+      status: 'info',
+      detail:
+        'PostgreSQL: os backups são do banco, com pg_dump (docs/backups.md); não verificados aqui.',
+    };
+  }
+  const b = config.backup;
+  if (b === null) {
+    return config.server.mode === 'sandbox'
+      ? { title, status: 'info', detail: 'sandbox: nenhum backup agendado (BACKUP_DIR).' }
+      : {
+          title,
+          status: 'warn',
+          detail: 'nenhum backup agendado: as vendas guardadas e os terminais só existem no banco.',
+          fix: 'Defina BACKUP_DIR (e BACKUP_KEEP), ou agende npm run backup; guarde o APP_SECRET junto (docs/backups.md).',
+        };
+  }
+  const every = `a cada ${duration(b.everyMs)}, mantém ${b.keep}`;
+  if (!writable(b.dir)) {
+    return {
+      title,
+      status: 'fail',
+      detail: `BACKUP_DIR=${b.dir} não pode ser escrito por este usuário.`,
+      fix: 'Dê ao usuário do serviço permissão de escrita na pasta (ou em ReadWritePaths do systemd).',
+    };
+  }
+  const newest = existsSync(b.dir) ? newestScheduledBackup(b.dir) : null;
+  if (newest === null) {
+    return {
+      title,
+      status: 'ok',
+      detail: `BACKUP_DIR=${b.dir}, ${every}; nenhum ainda (o primeiro sai quando o servidor iniciar).`,
+    };
+  }
+  const age = now - newest;
+  return age > 2 * b.everyMs
+    ? {
+        title,
+        status: 'warn',
+        detail: `BACKUP_DIR=${b.dir}, ${every}; o mais recente tem ${duration(age)}.`,
+        fix: 'O servidor está parado ou os backups falham: procure "store backup failed" no log.',
+      }
+    : {
+        title,
+        status: 'ok',
+        detail: `BACKUP_DIR=${b.dir}, ${every}; o mais recente tem ${duration(age)}.`,
+      };
+}
+
+/** Runs every check, in order: configuration, store, service, clock, backups. */
+export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
+  const now = o.now ?? Date.now;
+  const timeoutMs = o.timeoutMs ?? 10_000;
+  const read = readConfig(o.env);
+  if (!read.ok) {
+    return [
+      {
+        title: 'Configuração',
+        status: 'fail',
+        detail: read.error,
+        fix: 'Corrija as variáveis citadas (a tabela de configuração do README diz o que cada uma aceita); os outros itens são verificados depois disso.',
+      },
+    ];
+  }
+  const config = read.config;
+  const appDb = resolveAppDb(config.access.appDb, o.root);
+  const checks: Check[] = [
+    { title: 'Configuração', status: 'ok', detail: describeConfig(config, appDb) },
+    await checkStore(config, appDb, timeoutMs),
+  ];
+  const server = config.server;
+  if (server.mode === 'live') {
+    const fetcher = o.fetcher ?? { fetch: (req: Request) => fetch(req) };
+    const reached = await reachService({ ...config, server }, { fetcher, now, timeoutMs });
+    checks.push(reached.service, checkClock(reached.clock, o.clockToleranceMs ?? 60_000));
+  } else {
+    checks.push(await reachSandbox({ ...config, server }, o.root), checkClock(null, 0));
+  }
+  checks.push(checkBackups(config, now()));
+  return checks;
+}
+
+/** The checklist for a terminal: one line per item, how to fix it under each problem. */
+export function formatChecks(checks: Check[]): string {
+  const lines = checks.flatMap((c) => [
+    `${SYMBOL[c.status]} ${c.title}: ${c.detail}`,
+    ...(c.fix !== undefined && (c.status === 'fail' || c.status === 'warn')
+      ? [`    Como resolver: ${c.fix}`]
+      : []),
+  ]);
+  const fails = checks.filter((c) => c.status === 'fail').length;
+  const warns = checks.filter((c) => c.status === 'warn').length;
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  const summary =
+    fails === 0 && warns === 0
+      ? 'Tudo certo.'
+      : `${plural(fails, 'problema', 'problemas')}, ${plural(warns, 'aviso', 'avisos')}.`;
+  return `${lines.join('\n')}\n\n${summary}\n`;
+}
