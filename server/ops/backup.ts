@@ -29,7 +29,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { migrationNames } from '../store';
+import { migrationNames, RESTORED_KEPT_REASON } from '../store';
 import type { Store } from '../store';
 
 /** Said by both commands and the docs: a backup without the same APP_SECRET loses things. */
@@ -318,6 +318,7 @@ export function restoreSqlite(backup: string, target: string, now = Date.now()):
   try {
     copyFileSync(source, partial);
     const report = inspectStoreFile(partial, source);
+    markRestoredKeptSales(partial);
     fsyncPath(partial);
     const keptAside: string[] = [];
     let note: string | null = null;
@@ -346,6 +347,21 @@ export function restoreSqlite(backup: string, target: string, now = Date.now()):
     return { target: dest, keptAside, note, report };
   } finally {
     removeSqliteFiles(partial);
+  }
+}
+
+/**
+ * The kept sales still waiting in a restored copy may have been delivered after the backup
+ * was taken: each is marked so that its customer's history is read before it is sent.
+ */
+function markRestoredKeptSales(file: string): void {
+  const db = new BetterSqlite3(file);
+  try {
+    db.prepare("update posting_journal set reason = ? where state = 'aguardando envio'").run(
+      RESTORED_KEPT_REASON,
+    );
+  } finally {
+    db.close();
   }
 }
 

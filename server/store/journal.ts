@@ -57,6 +57,15 @@ export interface RewardHandover {
 
 export type EntryKind = 'pontos' | 'premio';
 
+/**
+ * The reason a restore (server/ops/backup.ts) gives the kept sales still waiting in the backup:
+ * one of them may have been delivered after the backup was taken, which the restored journal
+ * cannot know. The deliverer reads the customer's history before sending such a sale (see
+ * domain/journal/deliver.ts).
+ */
+export const RESTORED_KEPT_REASON =
+  'Restaurada de um backup: o histórico do cliente é conferido antes de enviar.';
+
 export interface JournalEntry {
   key: string;
   establishmentId: number;

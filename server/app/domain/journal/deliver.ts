@@ -3,7 +3,8 @@
  * `deliveryConcurrency` at once, through the same path as a new posting (send.ts); what the
  * counter shows of them (`status`); and a manager's decision on one that needs attention.
  */
-import type { JournalEntry } from '../../../store';
+import { RESTORED_KEPT_REASON, type JournalEntry } from '../../../store';
+import { TOLERANCE_MS, creditsOf } from '../conferencia/match';
 import { circuitOpen, settle, track, type JournalDeps } from './context';
 import { postingMessages } from './messages';
 import { seal, unseal } from './sealed';
@@ -26,7 +27,52 @@ export interface ContingencyStatus {
 /** A manager's decision on a `precisa de atenção` sale. */
 export type Decision = { resend: { password: string } } | { discard: true };
 
+/**
+ * A kept sale a restore brought back may have been delivered after the backup was taken: the
+ * restored journal cannot tell. Before sending it, the customer's history is read: credits
+ * from the sale's time on that the journal does not account for (its own postings of that
+ * customer since) mean it may be there already, and a manager decides. Null: no reading now.
+ */
+async function restoredMayBeThere(deps: JournalDeps, entry: JournalEntry): Promise<boolean | null> {
+  const res = await deps
+    .call('buscar', { celular: entry.customerKey }, AbortSignal.timeout(deps.options.readLimitMs))
+    .catch(() => null);
+  if (res === null) return null;
+  if (res.status === 404) return false;
+  // A refusal is an answer: the history cannot confirm it, so a manager decides.
+  if (res.status >= 400 && res.status < 500 && res.status !== 429) return true;
+  if (res.status !== 200) return null;
+  const data = ((await res.json().catch(() => null)) as { data?: unknown } | null)?.data;
+  const since = entry.createdAt - TOLERANCE_MS;
+  const credits = creditsOf(data).filter((c) => c.at >= since).length;
+  const ours = (
+    await deps.store.list({
+      establishmentId: deps.options.establishmentId,
+      terminalId: null,
+      from: since,
+      to: deps.now() + 1,
+      limit: 1000,
+    })
+  ).filter(
+    (e) =>
+      e.key !== entry.key &&
+      e.customerKey === entry.customerKey &&
+      e.kind !== 'premio' &&
+      e.state === 'lançado',
+  ).length;
+  return credits > ours;
+}
+
 async function deliverOne(deps: JournalDeps, entry: JournalEntry): Promise<void> {
+  if (entry.reason === RESTORED_KEPT_REASON) {
+    const there = await restoredMayBeThere(deps, entry);
+    // No reading: the lease runs out and the sale is claimed again (the circuit pauses it).
+    if (there === null) throw new Error('the customer could not be read');
+    if (there) {
+      await settle(deps, entry, 'precisa de atenção', { reason: postingMessages.restoredCredited });
+      return;
+    }
+  }
   const password = entry.secret === null ? null : unseal(deps.sealKey!, entry.secret, entry.key);
   if (password === null || entry.body === null) {
     await settle(deps, entry, 'precisa de atenção', { reason: postingMessages.keptNoPassword });

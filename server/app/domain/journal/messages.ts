@@ -28,6 +28,8 @@ export const postingMessages = {
     'A resposta do serviço se perdeu e o cadastro do cliente não mostra a compra: será enviada de novo.',
   keptAmbiguous:
     'O cadastro do cliente mudou por outra compra durante a entrega; não dá para saber se esta foi registrada. Um gerente confere o histórico do cliente e reenvia ou descarta.',
+  restoredCredited:
+    'Restaurada de um backup: pode já ter sido entregue depois dele (o histórico do cliente não confirma que não foi). Um gerente confere o histórico e reenvia ou descarta.',
   keptNoPassword:
     'A senha do atendente desta venda não pôde ser lida. Um gerente informa a senha e reenvia.',
   discarded: 'Descartada por um gerente: nada foi lançado.',
