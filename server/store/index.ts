@@ -11,4 +11,5 @@ export * from './kiosk-sales';
 export * from './dashboard';
 export * from './health';
 export * from './pdv-sales';
+export * from './pdv-display';
 export * from './reconciliation';
