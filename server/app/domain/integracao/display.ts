@@ -16,7 +16,7 @@ import { toKiosk } from './counter';
 import type { PdvDeps } from './deps';
 import { publish } from './deps';
 
-export const displayMessages = {
+const displayMessages = {
   busy: 'O quiosque do cliente está ocupado: a venda aguarda o caixa.',
 } as const;
 

@@ -12,12 +12,12 @@ type Rate = Pick<
 >;
 
 /** `70%` of the identified among the sales (cancelled apart); `—` without sales. */
-export function identifiedShare(r: Rate): string {
+function identifiedShare(r: Rate): string {
   return r.total === 0 ? '—' : `${formatInteger(Math.round((100 * r.identificadas) / r.total))}%`;
 }
 
 /** "14 de 20 identificadas (70%)". */
-export function identifiedText(r: Rate): string {
+function identifiedText(r: Rate): string {
   const of = `${formatInteger(r.identificadas)} de ${formatInteger(r.total)} identificadas`;
   return r.total === 0 ? of : `${of} (${identifiedShare(r)})`;
 }
