@@ -1,6 +1,7 @@
 // `npm run bench`: bundle size, sandbox throughput, proxy overhead, sandbox start-up, a long
-// customer history, the counter in Chromium, Lighthouse, and with `--scale` a sandbox of a
-// million customers and two million reward records.
+// customer history, the counter in Chromium, Lighthouse, the store's PDV (a sale to the
+// counter's event stream), and with `--scale` a sandbox of a million customers and two million
+// reward records.
 //
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
 //
@@ -23,6 +24,7 @@ import { buildScaleDb } from './scale-db';
 import { scaleBench } from './scale-bench';
 import { dashboardScaleBench } from './dashboard-scale';
 import { conferenciaBench } from './conferencia-bench';
+import { pdvBench } from './pdv-bench';
 import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
@@ -68,6 +70,10 @@ const JOURNAL = { warmup: 50, rounds: 500 };
 const OPEN_RUNS = 3;
 const HISTORY = { earlier: 3000, postings: 30, lookups: 10 };
 const BROWSER = { loads: 3, keystrokes: 48 };
+/** The store's PDV: sales to the counter's stream, then sales with a known CPF (issue 28). */
+const PDV = { sales: 100, posted: 30, warmup: 5 };
+/** Issue 28: the PDV's sale shows at the counter within 100 ms (p95) on loopback. */
+const PDV_TO_COUNTER_P95_MS = 100;
 const DASHBOARD_SCALE = { entries: 1_000_000, days: 365, requests: 30 };
 const SCALE = { customers: 1_000_000, rewards: 2_000_000, days: 730, lookups: 300, pages: 40 };
 
@@ -434,10 +440,8 @@ async function main(): Promise<number> {
       history.close();
     }
 
-    // 7–8. Pages in Chromium, against the server as `npm start` runs it
-    if (args.browser || args.lighthouse) {
-      await buildServer(root);
-    }
+    // 7–8 (and 8b). Pages in Chromium and the PDV, against the server as `npm start` runs it
+    await buildServer(root);
     if (args.browser) {
       heading(
         `7. Counter in Chromium (${args.runs} runs of ${BROWSER.loads} page loads, ` +
@@ -530,6 +534,43 @@ async function main(): Promise<number> {
           'product: see the README).',
       );
     }
+
+    // 8b. The store's PDV
+    heading(
+      `8b. The store's PDV through the app server (loopback, sandbox mode; ${args.runs} runs of ` +
+        `${PDV.sales} sales and ${PDV.posted} with a known CPF, one at a time, ` +
+        `${PDV.warmup} warm-up each)`,
+    );
+    const toCounterFig = figure('PDV POST -> venda_pdv on the counter stream, p95', 'ms', '<= 100');
+    const toCounterP50Fig = figure('PDV POST -> venda_pdv on the counter stream, p50', 'ms', '-');
+    const toPostedFig = figure('PDV POST (known CPF) -> answer lançada, p95', 'ms', '-');
+    const toPostedP50Fig = figure('PDV POST (known CPF) -> answer lançada, p50', 'ms', '-');
+    for (let run = 0; run < args.runs; run++) {
+      const r = await pdvBench(
+        root,
+        { sandboxDb: tmp.file(`pdv-sandbox-${run}.db`), appDb: tmp.file(`pdv-app-${run}.db`) },
+        PDV,
+      );
+      const counter = summarize(r.toCounterMs);
+      const posted = summarize(r.toPostedMs);
+      toCounterFig.values.push(counter.p95);
+      toCounterP50Fig.values.push(counter.median);
+      toPostedFig.values.push(posted.p95);
+      toPostedP50Fig.values.push(posted.median);
+      print(
+        `run ${run + 1}: to the counter p50 ${ms(counter.median)} ms, p95 ${ms(counter.p95)} ms, ` +
+          `max ${ms(counter.max)} ms; posted p50 ${ms(posted.median)} ms, p95 ` +
+          `${ms(posted.p95)} ms (${r.longPolls} of ${r.toPostedMs.length + PDV.warmup} ` +
+          'needed the long poll)',
+      );
+    }
+    const pdvP95 = median(toCounterFig.values);
+    checks.push({
+      name: 'PDV sale -> counter stream, p95 (median of runs)',
+      figure: `${ms(pdvP95)} ms`,
+      target: `<= ${PDV_TO_COUNTER_P95_MS} ms`,
+      pass: pdvP95 <= PDV_TO_COUNTER_P95_MS,
+    });
 
     // 9. Scale
     if (args.scale) {

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from '@playwright/test';
-import { createJournalStore, openStore } from '../server/store';
+import { addIntegration, createJournalStore, openStore } from '../server/store';
 import {
   amount,
   expect,
@@ -123,6 +123,36 @@ async function keptSaleAt(terminalId: string, at: Date, waitMs: number) {
   }
 }
 
+/** Sales the store's PDV sent for this counter today, in the states given. */
+async function pdvSales(counterId: string, states: string[]) {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    const pdv = await addIntegration(store, { name: 'PDV 1', counterId: Number(counterId) });
+    const t = Date.now() - 60_000;
+    await store.db
+      .insertInto('pdv_sales')
+      .values(
+        states.map((state, i) => ({
+          id: randomUUID(),
+          terminal_id: pdv.terminal.id,
+          counter_id: Number(counterId),
+          sale_id: `e2e-${i}`,
+          fingerprint: 'e2e',
+          amount: 1000,
+          items: null,
+          state,
+          posting_key: null,
+          created_at: t + i,
+          expires_at: t + 600_000,
+          updated_at: t + i,
+        })),
+      )
+      .execute();
+  } finally {
+    await store.close();
+  }
+}
+
 /** What the service (the sandbox's database) recorded since `since`: credits and hand-overs. */
 function serviceRecords(since: number) {
   const db = new Database(server.env.SANDBOX_DB!, { readonly: true });
@@ -203,6 +233,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3_600_000);
   await postingAt(caixa.id, threeDaysAgo, 4500, 45);
   await keptSaleAt(caixa.id, new Date(Date.now() - 2 * 24 * 3_600_000), 10 * 60_000);
+  await pdvSales(caixa.id, ['lançada', 'lançada', 'não identificada', 'cancelada']);
 
   const gerente = await terminal(browser, 'gerente', 'Gerência');
   const page = gerente.page;
@@ -255,6 +286,13 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   const link = page.getByRole('link', { name: 'aguardando retirada' });
   await expect(link.locator('xpath=..')).toContainText(String(waiting));
   await expect(link).toHaveAttribute('href', '/premios?status=pendente_resgate');
+
+  // The PDV's sales: 2 of the 3 identified (the cancelled one apart), on the cashier's counter.
+  await expect(page.getByText('Vendas do PDV: 2 de 3 identificadas (67%)')).toBeVisible();
+  const pdvByTerminal = page.getByRole('table', { name: 'Vendas do PDV por terminal' });
+  await expect(pdvByTerminal.getByRole('row', { name: /Caixa 1/ })).toContainText(
+    'Caixa 13267%101',
+  );
 
   await expectAccessible(page, 'painel, 7 dias');
   const sideways = () =>

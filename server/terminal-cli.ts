@@ -5,6 +5,8 @@
  *   add --role integracao --name "PDV 1" --caixa ID       prints the PDV's bearer token, once
  *   list                                                 every terminal and its state
  *   revoke ID                                            refused from its next request on
+ *   set ID --pdv-direto-quiosque KIOSK|nenhum            the counter's customer display: every
+ *                                                        PDV sale goes straight to that kiosk
  *
  * Uses the same store as the app server: DATABASE_URL (PostgreSQL) or APP_DB (default
  * data/app.db).
@@ -21,8 +23,10 @@ import {
   addTerminal,
   listTerminals,
   openStore,
+  pdvDisplays,
   revokeTerminal,
   ROLES,
+  setPdvDisplay,
 } from './store';
 import type { Role, Store } from './store';
 
@@ -32,7 +36,8 @@ const USAGE = `uso:
   npm run terminal -- add --role caixa|gerente|quiosque --name "Caixa 1"
   npm run terminal -- add --role integracao --name "PDV 1" --caixa ID
   npm run terminal -- list
-  npm run terminal -- revoke ID`;
+  npm run terminal -- revoke ID
+  npm run terminal -- set ID --pdv-direto-quiosque QUIOSQUE|nenhum`;
 
 function fail(message: string): never {
   process.stderr.write(`${message}\n`);
@@ -108,6 +113,7 @@ async function run(store: Store, argv: string[]): Promise<void> {
       process.stdout.write('Nenhum terminal.\n');
       return;
     }
+    const displays = await pdvDisplays(store);
     for (const t of terminals) {
       const extra =
         t.status === 'aguardando código'
@@ -117,7 +123,10 @@ async function run(store: Store, argv: string[]): Promise<void> {
             : t.lastSeenAt !== null
               ? `, visto em ${time(t.lastSeenAt)}`
               : '';
-      const pair = t.counterId === null ? '' : ` (caixa ${t.counterId})`;
+      const display = displays.get(t.id);
+      const pair =
+        (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
+        (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
       process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
     }
     return;
@@ -136,7 +145,40 @@ async function run(store: Store, argv: string[]): Promise<void> {
     process.stdout.write(`Terminal ${id} revogado: a próxima requisição dele será recusada.\n`);
     return;
   }
+  if (command === 'set') {
+    await setDisplay(store, rest);
+    return;
+  }
   fail(USAGE);
+}
+
+/** `set ID --pdv-direto-quiosque KIOSK|nenhum`: the counter's customer display. */
+async function setDisplay(store: Store, rest: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { 'pdv-direto-quiosque': { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const id = Number(positionals[0]);
+  const target = values['pdv-direto-quiosque']?.trim();
+  if (positionals.length !== 1 || !Number.isSafeInteger(id) || id <= 0 || target === undefined) {
+    fail(USAGE);
+  }
+  const off = target === 'nenhum';
+  const kioskId = off ? null : Number(target);
+  if (kioskId !== null && (!Number.isSafeInteger(kioskId) || kioskId <= 0)) {
+    fail(`--pdv-direto-quiosque deve ser o id de um quiosque ou "nenhum"\n${USAGE}`);
+  }
+  const outcome = await setPdvDisplay(store, id, kioskId);
+  if (outcome === 'no-counter') fail(`Terminal ${id} não é um caixa ativo (caixa ou gerente).`);
+  if (outcome === 'no-kiosk') fail(`Terminal ${String(kioskId)} não é um quiosque ativo.`);
+  process.stdout.write(
+    off
+      ? `Caixa ${id}: vendas do PDV aguardam no caixa (F7 passa uma ao quiosque).\n`
+      : `Caixa ${id}: cada venda do PDV vai direto ao quiosque ${String(kioskId)}; ` +
+          `o cliente digita o celular lá, sem tecla no caixa.\n`,
+  );
 }
 
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;

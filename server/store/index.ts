@@ -12,5 +12,6 @@ export * from './dashboard';
 export * from './audit';
 export * from './health';
 export * from './pdv-sales';
+export * from './pdv-display';
 export * from './reconciliation';
 export * from './inspect';

@@ -8,7 +8,7 @@
  * - The CPF or phone the PDV sent is never stored: only inside the request's fingerprint (an
  *   HMAC under the app's secret).
  */
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { PdvSalesTable } from './schema';
 import type { Store } from './store';
 
@@ -165,3 +165,38 @@ export function createPdvSalesStore(store: Store) {
 }
 
 export type PdvSalesStore = ReturnType<typeof createPdvSalesStore>;
+
+/** One group of the dashboard's PDV figures: a local day, a counter and a state. */
+export interface PdvDashboardGroup {
+  /** Days since 1970-01-01 (local, as the journal's dashboard). */
+  day: number;
+  counterId: number | null;
+  state: string;
+  sales: number;
+}
+
+/**
+ * The PDV sales created in [from, to), counted by local day (`offsetMs` from UTC, as
+ * dashboard.ts counts), counter and state: one aggregate read of the covering index
+ * `pdv_sales_created` (created_at, counter_id, state), on both engines. The offset and the
+ * day's length are literals: PostgreSQL must see the grouped and the selected expression as one.
+ */
+export async function pdvDashboardGroups(
+  store: Store,
+  filter: { from: number; to: number; offsetMs: number },
+): Promise<PdvDashboardGroup[]> {
+  const day = sql<number>`(created_at + ${sql.lit(Math.trunc(filter.offsetMs))}) / ${sql.lit(86_400_000)}`;
+  const rows = await store.db
+    .selectFrom('pdv_sales')
+    .select([day.as('day'), 'counter_id', 'state', sql<number>`count(*)`.as('sales')])
+    .where('created_at', '>=', filter.from)
+    .where('created_at', '<', filter.to)
+    .groupBy([day, 'counter_id', 'state'])
+    .execute();
+  return rows.map((r) => ({
+    day: Number(r.day),
+    counterId: r.counter_id === null ? null : Number(r.counter_id),
+    state: r.state,
+    sales: Number(r.sales),
+  }));
+}

@@ -19,6 +19,11 @@ export interface TerminalsTable {
   last_seen_at: number | null;
   /** `integracao`: the counter terminal whose sales the PDV rings up (migration 0009). */
   counter_id: number | null;
+  /**
+   * A counter (`caixa`, `gerente`): the kiosk facing its customers that receives every PDV
+   * sale by itself (migration 0011); null: the cashier passes one with F7.
+   */
+  pdv_kiosk_id: number | null;
 }
 
 export interface EnrollmentCodesTable {

@@ -11,7 +11,9 @@ import {
   DAY_MS,
   dashboardGroupsCached,
   dayFindings,
+  pdvDashboardGroups,
   type DashboardGroup,
+  type PdvDashboardGroup,
   type PostingState,
   type Store,
 } from '../../store';
@@ -146,26 +148,86 @@ export function fold(
   };
 }
 
+type PdvFigures = NonNullable<PainelWire['pdv']>;
+type PdvRate = Omit<PdvFigures, 'terminais' | 'dias'>;
+
+const emptyRate = (): PdvRate => ({
+  total: 0,
+  identificadas: 0,
+  nao_identificadas: 0,
+  em_aberto: 0,
+  canceladas: 0,
+});
+
+/** Counts `n` sales of `state` into a rate (cancelled ones apart from the total). */
+function addSales(rate: PdvRate, state: string, n: number): void {
+  if (state === 'cancelada') {
+    rate.canceladas += n;
+    return;
+  }
+  rate.total += n;
+  if (state === 'lançada') rate.identificadas += n;
+  else if (state === 'não identificada') rate.nao_identificadas += n;
+  else rate.em_aberto += n;
+}
+
+/** The PDV sales' groups folded into the period's, each counter's and each day's rate. */
+export function foldPdv(
+  groups: readonly PdvDashboardGroup[],
+  names: ReadonlyMap<string, string>,
+): PdvFigures {
+  const period = emptyRate();
+  const terminals = new Map<string | null, PdvFigures['terminais'][number]>();
+  const days = new Map<number, PdvRate>();
+  for (const g of groups) {
+    addSales(period, g.state, g.sales);
+    const id = g.counterId === null ? null : String(g.counterId);
+    const t = terminals.get(id) ?? {
+      id,
+      nome: id === null ? null : (names.get(id) ?? null),
+      ...emptyRate(),
+    };
+    addSales(t, g.state, g.sales);
+    terminals.set(id, t);
+    const d = days.get(g.day) ?? emptyRate();
+    addSales(d, g.state, g.sales);
+    days.set(g.day, d);
+  }
+  return {
+    ...period,
+    terminais: [...terminals.values()].sort(
+      (a, b) =>
+        b.total + b.canceladas - (a.total + a.canceladas) ||
+        (a.nome ?? '').localeCompare(b.nome ?? ''),
+    ),
+    dias: [...days]
+      .sort(([a], [b]) => a - b)
+      .map(([d, rate]) => ({ dia: dayText(d), ...rate })),
+  };
+}
+
 /** The dashboard of a period of local days (`fuso`: the browser's offset in minutes). */
 export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<PainelWire> {
   const offsetMs = period.fuso * 60_000;
   const now = deps.now?.() ?? Date.now();
   const today = Math.floor((now + offsetMs) / DAY_MS);
-  const [groups, names, premios, conferidos] = await Promise.all([
-    dashboardGroupsCached(deps.store, {
-      establishmentId: deps.establishmentId,
-      from: period.de * DAY_MS - offsetMs,
-      to: (period.ate + 1) * DAY_MS - offsetMs,
-      offsetMs,
-    }),
+  const range = {
+    from: period.de * DAY_MS - offsetMs,
+    to: (period.ate + 1) * DAY_MS - offsetMs,
+    offsetMs,
+  };
+  const [groups, names, premios, conferidos, pdvGroups] = await Promise.all([
+    dashboardGroupsCached(deps.store, { establishmentId: deps.establishmentId, ...range }),
     deps.terminalNames(),
     rewards(deps, today),
     dayFindings(deps.store, deps.establishmentId, dayText(period.de), dayText(period.ate)),
+    // The store's PDV sales (this server's terminals: one establishment).
+    pdvDashboardGroups(deps.store, range),
   ]);
   const conferencias = [...conferidos].map(([dia, achados]) => ({
     dia,
     achados,
     precisa_atencao: achados > 0,
   }));
-  return { ...fold(groups, period, names), premios, conferencias };
+  return { ...fold(groups, period, names), premios, conferencias, pdv: foldPdv(pdvGroups, names) };
 }

@@ -76,6 +76,19 @@ export type PainelPeriod = z.output<typeof PainelQuery>;
 
 const count = () => z.number().check(z.int(), z.gte(0));
 
+/**
+ * How many of the PDV's sales were identified: `identificadas` (posted to a customer) of
+ * `total` (the sales of the period, cancelled ones apart); the rest is `nao_identificadas`
+ * (expired with nobody identified) or `em_aberto` (still waiting, at a kiosk, being posted).
+ */
+const pdvRate = () => ({
+  total: count(),
+  identificadas: count(),
+  nao_identificadas: count(),
+  em_aberto: count(),
+  canceladas: count(),
+});
+
 /** `data` of `GET /api/painel`. Money is cents; dates `YYYY-MM-DD` (local). */
 export const Painel = /* @__PURE__ */ lazySchema(() =>
   z.object({
@@ -118,6 +131,20 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
      */
     conferencias: z.optional(
       z.array(z.object({ dia: z.string(), achados: count(), precisa_atencao: z.boolean() })),
+    ),
+    /**
+     * The identification rate of the PDV's sales (issue 28): the period's, per counter terminal
+     * (most sales first; `id` null: a counter since removed) and per day (days with sales only,
+     * oldest first). Absent from a server without the integration.
+     */
+    pdv: z.optional(
+      z.object({
+        ...pdvRate(),
+        terminais: z.array(
+          z.object({ id: z.nullable(z.string()), nome: z.nullable(z.string()), ...pdvRate() }),
+        ),
+        dias: z.array(z.object({ dia: z.string(), ...pdvRate() })),
+      }),
     ),
     /**
      * From the service's reward list: waiting to be picked up, and of those the ones whose

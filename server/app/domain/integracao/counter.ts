@@ -7,7 +7,7 @@ import type { SubmitResult } from '../journal/submit';
 import type { PdvSaleRow, Terminal } from '../../../store';
 import { DAY_MS, localDate, startOfLocalDay } from '../../../sandbox/rules/time';
 import { stageSale } from '../kiosk/stage';
-import type { StageOutcome } from '../kiosk/stage';
+import type { StageOutcome, StageRequest } from '../kiosk/stage';
 import type { PdvDeps } from './deps';
 import { publish } from './deps';
 import { pdvMessages, refresh } from './settle';
@@ -82,11 +82,16 @@ export type ToKioskOutcome =
   | { kind: 'staged'; sale: PdvSaleRow; staged: Extract<StageOutcome, { ok: true }>['sale'] }
   | { kind: 'refused'; outcome: Exclude<StageOutcome, { ok: true }> };
 
-/** F7: the waiting sale staged on a kiosk (its staged sale's id is the posting's key). */
+/**
+ * F7: the waiting sale staged on a kiosk (its staged sale's id is the posting's key). The
+ * cashier's password is checked under the terminal's lockout; `trusted`: the server's own
+ * PDV_SENHA_ATENDENTE (a customer display, see display.ts) is not a guess to count, and a
+ * wrong one shows as the claim's refusal, as the PDV's own postings do.
+ */
 export async function toKiosk(
   deps: PdvDeps,
   s: PdvSaleRow,
-  request: { terminalId: number; kioskId: number; senha: string },
+  request: { terminalId: number; kioskId: number; senha: string; trusted?: boolean },
 ): Promise<ToKioskOutcome> {
   if (s.state !== 'aguardando') return { kind: 'busy', sale: s };
   const key = crypto.randomUUID();
@@ -97,7 +102,7 @@ export async function toKiosk(
     null,
   );
   if (taken === null) return { kind: 'busy', sale: await refresh(deps, s) };
-  const staged = await stageSale(deps.kiosk, {
+  const stage: StageRequest = {
     id: key,
     terminalId: request.terminalId,
     kioskId: request.kioskId,
@@ -105,7 +110,12 @@ export async function toKiosk(
     valorGasto: s.amount,
     itens: s.items === null ? null : JSON.parse(s.items),
     senha: request.senha,
-  });
+  };
+  const staged: StageOutcome = request.trusted
+    ? await deps.kiosk.sales
+        .stage({ ...stage, password: stage.senha })
+        .then((r) => (r.ok ? r : { ok: false as const, reason: 'busy' as const }))
+    : await stageSale(deps.kiosk, stage);
   if (!staged.ok) {
     await deps.sales.move(
       s.id,

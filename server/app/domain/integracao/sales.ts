@@ -15,6 +15,7 @@ import { KIOSK_CHANNEL } from '../kiosk/sales';
 import { ServiceUnavailable } from '../kiosk/service';
 import type { PdvDeps } from './deps';
 import { fingerprintOf, publish } from './deps';
+import { toDisplay } from './display';
 import { pdvMessages, refresh } from './settle';
 
 type Request = {
@@ -62,7 +63,9 @@ export async function receiveSale(
     sale.auto === 1 &&
     sale.posting_key !== null &&
     (created || (await deps.postings.get(sale.posting_key)) === null);
-  const now = resumable ? await postKnown(deps, sale, { cpf, celular }) : await refresh(deps, sale);
+  let now = resumable ? await postKnown(deps, sale, { cpf, celular }) : await refresh(deps, sale);
+  // A new sale left for a person: straight to the counter's customer display, when it has one.
+  if (created) now = await toDisplay(deps, now);
   return { kind: created ? 'created' : 'same', sale: now };
 }
 

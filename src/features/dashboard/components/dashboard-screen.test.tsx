@@ -264,3 +264,82 @@ test('the conferência shows a day that needs attention, our entry beside the se
   expect(alerts).toContainEqual(expect.stringContaining('Precisa de atençãoHá lançamentos'));
   expect(screen.getByRole('button', { name: 'Exportar CSV' })).toBeTruthy();
 });
+
+const PDV: NonNullable<PainelWire['pdv']> = {
+  total: 20,
+  identificadas: 14,
+  nao_identificadas: 4,
+  em_aberto: 2,
+  canceladas: 1,
+  terminais: [
+    {
+      id: '1',
+      nome: 'Caixa 1',
+      total: 15,
+      identificadas: 12,
+      nao_identificadas: 2,
+      em_aberto: 1,
+      canceladas: 1,
+    },
+    {
+      id: '2',
+      nome: 'Caixa 2',
+      total: 5,
+      identificadas: 2,
+      nao_identificadas: 2,
+      em_aberto: 1,
+      canceladas: 0,
+    },
+  ],
+  dias: [
+    {
+      dia: '2026-11-20',
+      total: 8,
+      identificadas: 7,
+      nao_identificadas: 1,
+      em_aberto: 0,
+      canceladas: 0,
+    },
+    {
+      dia: '2026-11-22',
+      total: 12,
+      identificadas: 7,
+      nao_identificadas: 3,
+      em_aberto: 2,
+      canceladas: 1,
+    },
+  ],
+};
+
+test('the PDV sales identified: the period, each terminal and each day', async () => {
+  stubFetch(() => jsonResponse(200, ok({ ...PAINEL, pdv: PDV })));
+  open();
+  const section = await screen.findByRole('region', { name: 'Vendas do PDV' });
+  expect(section.textContent).toContain('Vendas do PDV: 14 de 20 identificadas (70%)');
+  const figure = (label: string) =>
+    within(section).getByText(label, { selector: 'dt' }).nextSibling?.textContent;
+  expect(figure('Identificadas')).toBe('70%');
+  expect(figure('Não identificadas')).toBe('4');
+  expect(figure('Em aberto')).toBe('2');
+  expect(figure('Canceladas')).toBe('1');
+  const terminals = screen.getByRole('table', { name: 'Vendas do PDV por terminal' });
+  expect(rows(terminals)).toEqual([
+    ['Caixa 1', '15', '12', '80%', '2', '1', '1'],
+    ['Caixa 2', '5', '2', '40%', '2', '1', '0'],
+  ]);
+  const days = screen.getByRole('table', { name: 'Vendas do PDV por dia' });
+  expect(rows(days)).toEqual([
+    ['20/11/2026', '8', '7', '88%', '1', '0', '0'],
+    ['22/11/2026', '12', '7', '58%', '3', '2', '1'],
+  ]);
+});
+
+test('without PDV sales in the period there is no PDV section', async () => {
+  const none = { ...PDV, total: 0, identificadas: 0, nao_identificadas: 0, em_aberto: 0 };
+  stubFetch(() =>
+    jsonResponse(200, ok({ ...PAINEL, pdv: { ...none, canceladas: 0, terminais: [], dias: [] } })),
+  );
+  open();
+  await screen.findByRole('table', { name: 'Lançamentos por terminal' });
+  expect(screen.queryByRole('region', { name: 'Vendas do PDV' })).toBeNull();
+});

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -18,6 +18,8 @@ import {
 } from '@/features/dashboard/periods';
 import { BarChart } from './bar-chart';
 import { ConferenciaSection } from './conferencia-section';
+import { PdvSales } from './pdv-section';
+import { Figure, Section, TableBox, td, th, thNum, tdNum } from './table-parts';
 
 const STATE_LABELS: Record<Painel['estados'][number]['estado'], string> = {
   enviando: 'Enviando',
@@ -37,49 +39,6 @@ function formatWait(seconds: number | null): string {
   const minutes = Math.round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
-}
-
-const th = 'px-3 py-2 text-left font-semibold';
-const thNum = 'px-3 py-2 text-right font-semibold';
-const td = 'border-t border-slate-200 px-3 py-1.5';
-const tdNum = `${td} text-right tabular-nums`;
-
-/** A table that scrolls inside itself on a narrow screen, never the page. */
-function TableBox({ children, label }: { children: React.ReactNode; label: string }) {
-  return (
-    <div
-      className="overflow-x-auto rounded-md border border-slate-300"
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-    >
-      <table className="w-full text-sm">
-        <caption className="sr-only">{label}</caption>
-        {children}
-      </table>
-    </div>
-  );
-}
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = useId();
-  return (
-    <section aria-labelledby={id} className="min-w-0 space-y-3">
-      <h2 id={id} className="text-lg font-bold">
-        {title}
-      </h2>
-      {children}
-    </section>
-  );
-}
-
-function Figure({ label, value }: { label: string; value: string }) {
-  return (
-    <div className="rounded-md border border-slate-300 bg-white p-3">
-      <dt className="text-sm text-slate-700">{label}</dt>
-      <dd className="text-2xl font-bold tabular-nums">{value}</dd>
-    </div>
-  );
 }
 
 /**
@@ -320,6 +279,7 @@ export function DashboardView({ data }: { data: Painel }) {
       </dl>
       <Rewards premios={data.premios} />
       <Days data={data} />
+      {data.pdv !== undefined && <PdvSales pdv={data.pdv} />}
       <div className="grid gap-6 lg:grid-cols-2">
         <Terminals data={data} />
         <States data={data} />
