@@ -102,6 +102,8 @@ function Counter({ config }: { config: AppConfig }) {
   const [handed, setHanded] = useState<ReadonlySet<number>>(() => new Set());
   const opener = useRef<HTMLElement | null>(null);
   const canHandOver = config.entregaPremios !== false && !handOverOff;
+  // A caixa has no rewards table: no link to it from the customer's panel.
+  const rewardsLink = config.terminal?.navigation.premios !== false;
   const openHandOver = (target: HandOverTarget, from: HTMLElement) => {
     opener.current = from;
     setResume(false);
@@ -225,9 +227,11 @@ function Counter({ config }: { config: AppConfig }) {
               <CustomerPanel
                 customer={customer}
                 balanceFirst
+                rewardsLink={rewardsLink}
                 rewards={
                   <PendingRewards
                     customer={customer}
+                    rewardsLink={rewardsLink}
                     canHandOver={canHandOver}
                     disabled={busyPosting}
                     onHandOver={openHandOver}

@@ -71,6 +71,11 @@ describe('CustomerPanel', () => {
     expect(link.getAttribute('href')).toBe('/premios?id_cliente=42');
   });
 
+  test('a terminal without the rewards table (a caixa) gets no link to it', () => {
+    render(<CustomerPanel customer={customer()} today={TODAY} rewardsLink={false} />);
+    expect(within(panel()).queryByRole('link', { name: 'Ver prêmios deste cliente' })).toBeNull();
+  });
+
   test('balance first: who it is and the balances in the first frame, the rest right after', async () => {
     const c = customer({}, { historico: [entry(9, 5, '2026-03-01 10:00:00', '2027-03-31')] });
     render(<CustomerPanel customer={c} today={TODAY} balanceFirst />);

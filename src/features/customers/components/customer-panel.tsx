@@ -89,8 +89,11 @@ export function CustomerPanel({
   className = '',
   balanceFirst = false,
   rewards,
+  rewardsLink = true,
 }: {
   customer: Customer;
+  /** Whether this terminal may open the rewards table (a caixa may not: no link to it). */
+  rewardsLink?: boolean;
   /** `YYYY-MM-DD` in São Paulo; defaults to now. For "vence em N dias". */
   today?: string;
   className?: string;
@@ -128,12 +131,14 @@ export function CustomerPanel({
             <span className="tabular">Cliente #{customer.id_cliente}</span>
           </p>
         </div>
-        <Link
-          href={`/premios?id_cliente=${customer.id_cliente}`}
-          className="rounded-md px-1 py-1 font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
-        >
-          Ver prêmios deste cliente
-        </Link>
+        {rewardsLink && (
+          <Link
+            href={`/premios?id_cliente=${customer.id_cliente}`}
+            className="rounded-md px-1 py-1 font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
+          >
+            Ver prêmios deste cliente
+          </Link>
+        )}
       </header>
 
       <dl className="grid grid-cols-[1.4fr_1fr_1fr] gap-2">

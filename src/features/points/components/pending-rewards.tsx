@@ -46,8 +46,11 @@ export function PendingRewards({
   disabled = false,
   onHandOver,
   today,
+  rewardsLink = true,
 }: {
   customer: Customer;
+  /** Whether this terminal may open the rewards table ("Ver prêmios deste cliente"). */
+  rewardsLink?: boolean;
   /** False: the setting is off, or the service said it does not take hand-overs. */
   canHandOver: boolean;
   /** A posting is on its way: nothing else leaves the counter meanwhile. */
@@ -126,7 +129,9 @@ export function PendingRewards({
         </ul>
         {more > 0 && (
           <p className="text-sm text-slate-700">
-            E mais {formatInteger(more)} em “Ver prêmios deste cliente”.
+            {rewardsLink
+              ? `E mais ${formatInteger(more)} em “Ver prêmios deste cliente”.`
+              : `E mais ${formatInteger(more)} pendentes.`}
           </p>
         )}
       </>
