@@ -68,14 +68,21 @@ describe('authentication and establishment', () => {
     expect(r.json.message).toMatch(/estabelecimento/);
   });
 
-  test('establishments() gives the demo tokens', () => {
+  test('establishments() gives the demo tokens and attendant passwords', () => {
     expect(sb.establishments()).toEqual([
-      { id: 1, nome: 'Loja Demo', accessToken: 'demo-access-token-1', appToken: 'demo-app-token' },
+      {
+        id: 1,
+        nome: 'Loja Demo',
+        accessToken: 'demo-access-token-1',
+        appToken: 'demo-app-token',
+        senhaAtendente: '1234',
+      },
       {
         id: 2,
         nome: 'Café Carência',
         accessToken: 'demo-access-token-2',
         appToken: 'demo-app-token',
+        senhaAtendente: '4321',
       },
     ]);
   });
