@@ -5,7 +5,6 @@
 // at 390 and 1024 px; a cashier has no link and the API refuses it.
 import { mkdirSync, readFileSync } from 'node:fs';
 import Papa from 'papaparse';
-import type { Browser, Page } from '@playwright/test';
 import {
   amount,
   expect,
@@ -15,7 +14,7 @@ import {
   search,
   test,
 } from './support/fixtures';
-import { enrollAs, ownServer } from './support/own-server';
+import { enrolledTerminal, openShift, ownServer, saoPauloDay } from './support/own-server';
 
 const SHOTS = '/tmp/shots-auditoria';
 mkdirSync(SHOTS, { recursive: true });
@@ -24,29 +23,13 @@ test.describe.configure({ mode: 'serial' });
 
 const server = ownServer('auditoria');
 
-async function terminal(browser: Browser, role: string, name: string) {
-  const page = await (
-    await browser.newContext({ viewport: { width: 1024, height: 900 } })
-  ).newPage();
-  const id = await enrollAs(server, page, role, name);
-  return { page, id };
-}
-
-async function openShift(page: Page) {
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
-}
-
-const saoPauloDay = (at: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
-
 test('a manager reads who did what at Auditoria, filters it and exports it', async ({
   browser,
 }) => {
+  const terminal = (role: string, name: string, width = 1024) =>
+    enrolledTerminal(server, browser, role, name, width);
   test.setTimeout(120_000);
-  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  const caixa = await terminal('caixa', 'Caixa 1');
   await openShift(caixa.page);
   await search(caixa.page, '11987654321');
   await amount(caixa.page).pressSequentially('1234');
@@ -54,7 +37,7 @@ test('a manager reads who did what at Auditoria, filters it and exports it', asy
   await expect(posted(caixa.page)).toBeVisible();
 
   // The manager exports the shift ledger (recorded before the file is written).
-  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const gerente = await terminal('gerente', 'Gerência');
   const page = gerente.page;
   await openShift(page);
   await page.getByRole('button', { name: 'Lançamentos do turno' }).click();

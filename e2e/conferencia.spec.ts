@@ -5,17 +5,15 @@
 // scrolls sideways at 390 and 1024 px.
 import { mkdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from '@playwright/test';
+import { expect, expectAccessible, test } from './support/fixtures';
 import {
-  amount,
-  expect,
-  expectAccessible,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
-import { enrollAs, ownServer } from './support/own-server';
+  brDay,
+  enrolledTerminal,
+  openShift,
+  ownServer,
+  postSale,
+  saoPauloDay,
+} from './support/own-server';
 
 const SHOTS = '/tmp/shots-conferencia';
 mkdirSync(SHOTS, { recursive: true });
@@ -24,42 +22,18 @@ test.describe.configure({ mode: 'serial' });
 
 const server = ownServer('conferencia');
 
-async function terminal(browser: Browser, role: string, name: string) {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 900 } });
-  const page = await context.newPage();
-  await enrollAs(server, page, role, name);
-  return page;
-}
-
-async function openShift(page: Page) {
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
-}
-
-async function post(page: Page, phone: string, cents: string) {
-  await search(page, phone);
-  await amount(page).pressSequentially(cents);
-  await postButton(page).click();
-  await expect(posted(page)).toBeVisible();
-  await page.keyboard.press('Escape');
-}
-
-const saoPauloDay = (at: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
-const brDay = (iso: string) => iso.split('-').reverse().join('/');
-
 test('the manager confers a day: all matched, then a credit gone from the service', async ({
   browser,
 }) => {
+  const terminal = async (role: string, name: string) =>
+    (await enrolledTerminal(server, browser, role, name, 1024)).page;
   test.setTimeout(120_000);
-  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  const caixa = await terminal('caixa', 'Caixa 1');
   await openShift(caixa);
-  await post(caixa, '11987654321', '1234'); // Maria da Silva, 12 points
-  await post(caixa, '21998765432', '5600'); // João Pereira, 56 points
+  await postSale(caixa, '11987654321', '1234'); // Maria da Silva, 12 points
+  await postSale(caixa, '21998765432', '5600'); // João Pereira, 56 points
 
-  const page = await terminal(browser, 'gerente', 'Gerência');
+  const page = await terminal('gerente', 'Gerência');
   await openShift(page);
   await page.goto(`${server.url}/painel`);
   const section = page.getByRole('region', { name: 'Conferência com o serviço' });

@@ -7,16 +7,14 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, Page } from '@playwright/test';
 import { createJournalStore, openStore } from '../server/store';
+import { expect, expectAccessible, test } from './support/fixtures';
 import {
-  amount,
-  expect,
-  expectAccessible,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
-import { enrollAs, ownServer } from './support/own-server';
+  enrolledTerminal,
+  openShift,
+  ownServer,
+  postSale,
+  saoPauloDay,
+} from './support/own-server';
 
 const SHOTS = '/tmp/shots-ledger';
 mkdirSync(SHOTS, { recursive: true });
@@ -27,21 +25,9 @@ const server = ownServer('ledger');
 
 /** A fresh browser enrolled with a new code of `role`, its shift open. */
 async function terminal(browser: Browser, role: string, name: string) {
-  const page = await (await browser.newContext()).newPage();
-  const id = await enrollAs(server, page, role, name);
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
-  return { page, id: String(id) };
-}
-
-async function post(page: Page, phone: string, cents: string) {
-  await search(page, phone);
-  await amount(page).pressSequentially(cents);
-  await postButton(page).click();
-  await expect(posted(page)).toBeVisible();
-  await page.keyboard.press('Escape');
+  const t = await enrolledTerminal(server, browser, role, name);
+  await openShift(t.page);
+  return t;
 }
 
 async function openLedger(page: Page) {
@@ -50,9 +36,6 @@ async function openLedger(page: Page) {
   await expect(dialog).toBeVisible();
   return dialog;
 }
-
-const saoPauloDay = (at: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
 
 /**
  * A settled posting of yesterday by `terminalId`, written to the journal as the server would
@@ -97,8 +80,8 @@ test('a manager sees every terminal, filters by terminal and day and exports the
   test.setTimeout(180_000);
   const caixa1 = await terminal(browser, 'caixa', 'Caixa 1');
   const caixa2 = await terminal(browser, 'caixa', 'Caixa 2');
-  await post(caixa1.page, '11987654321', '1234'); // Maria da Silva
-  await post(caixa2.page, '21998765432', '5600'); // João Pereira
+  await postSale(caixa1.page, '11987654321', '1234'); // Maria da Silva
+  await postSale(caixa2.page, '21998765432', '5600'); // João Pereira
   const yesterday = new Date(Date.now() - 24 * 3_600_000);
   await postingOfYesterday(caixa1.id, yesterday);
 

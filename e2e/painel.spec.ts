@@ -7,18 +7,16 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import type { Browser, Page } from '@playwright/test';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
+import { expect, expectAccessible, test } from './support/fixtures';
 import {
-  amount,
-  expect,
-  expectAccessible,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
-import { enrollAs, ownServer } from './support/own-server';
+  brDay,
+  enrolledTerminal,
+  openShift,
+  ownServer,
+  postSale,
+  saoPauloDay,
+} from './support/own-server';
 
 const SHOTS = '/tmp/shots-painel';
 mkdirSync(SHOTS, { recursive: true });
@@ -26,31 +24,6 @@ mkdirSync(SHOTS, { recursive: true });
 test.describe.configure({ mode: 'serial' });
 
 const server = ownServer('painel');
-
-async function terminal(browser: Browser, role: string, name: string, width = 1024) {
-  const page = await (await browser.newContext({ viewport: { width, height: 900 } })).newPage();
-  const id = await enrollAs(server, page, role, name);
-  return { page, id: String(id) };
-}
-
-async function openShift(page: Page) {
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
-}
-
-async function post(page: Page, phone: string, cents: string) {
-  await search(page, phone);
-  await amount(page).pressSequentially(cents);
-  await postButton(page).click();
-  await expect(posted(page)).toBeVisible();
-  await page.keyboard.press('Escape');
-}
-
-const saoPauloDay = (at: Date) =>
-  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
-const brDay = (iso: string) => iso.split('-').reverse().join('/');
 
 /** A settled posting written to the journal as the server would have, at `at`. */
 async function postingAt(terminalId: string, at: Date, cents: number, points: number) {
@@ -205,12 +178,14 @@ async function counted(since: Date) {
 test('a week of postings appears in the manager’s dashboard as the journal counts it', async ({
   browser,
 }) => {
+  const terminal = (role: string, name: string, width = 1024) =>
+    enrolledTerminal(server, browser, role, name, width);
   test.setTimeout(120_000);
-  const caixa = await terminal(browser, 'caixa', 'Caixa 1');
+  const caixa = await terminal('caixa', 'Caixa 1');
   await openShift(caixa.page);
   const started = Date.now();
-  await post(caixa.page, '11987654321', '1234'); // Maria da Silva
-  await post(caixa.page, '21998765432', '5600'); // João Pereira
+  await postSale(caixa.page, '11987654321', '1234'); // Maria da Silva
+  await postSale(caixa.page, '21998765432', '5600'); // João Pereira
   // Through the app's API with the cashier's terminal: a posting the service refuses (a
   // wrong attendant password) and Maria's pending keychain handed over.
   const api = (path: string, body: object) =>
@@ -235,7 +210,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   await keptSaleAt(caixa.id, new Date(Date.now() - 2 * 24 * 3_600_000), 10 * 60_000);
   await pdvSales(caixa.id, ['lançada', 'lançada', 'não identificada', 'cancelada']);
 
-  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const gerente = await terminal('gerente', 'Gerência');
   const page = gerente.page;
   await openShift(page);
   await page

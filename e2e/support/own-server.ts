@@ -4,8 +4,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
 import { newCode, startServer } from '../../server/testing/spawn';
+import { amount, postButton, posted, search } from './fixtures';
 
 export interface OwnServer {
   /** The environment the server and the terminal CLI run with (APP_DB, SANDBOX_DB, …). */
@@ -54,3 +55,45 @@ export async function enrollAs(
   await expect(page.getByTestId('terminal')).toContainText(name);
   return id;
 }
+
+/**
+ * A fresh browser context enrolled with a new code of `role` (a viewport `width` wide, 900
+ * high; the default viewport when absent): its page and terminal id.
+ */
+export async function enrolledTerminal(
+  own: OwnServer,
+  browser: Browser,
+  role: string,
+  name: string,
+  width?: number,
+): Promise<{ page: Page; id: string }> {
+  const context = await browser.newContext(
+    width === undefined ? {} : { viewport: { width, height: 900 } },
+  );
+  const page = await context.newPage();
+  const id = await enrollAs(own, page, role, name);
+  return { page, id: String(id) };
+}
+
+/** Opens the shift the counter asks for, with the demo attendant password. */
+export async function openShift(page: Page, password = '1234') {
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill(password);
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+/** Posts `cents` for the customer at `phone` and goes back to an empty counter. */
+export async function postSale(page: Page, phone: string, cents: string) {
+  await search(page, phone);
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+  await page.keyboard.press('Escape');
+}
+
+/** `YYYY-MM-DD` of `at` in São Paulo. */
+export const saoPauloDay = (at: Date) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo' }).format(at);
+/** `DD/MM/YYYY` of `YYYY-MM-DD`. */
+export const brDay = (iso: string) => iso.split('-').reverse().join('/');
