@@ -19,7 +19,7 @@ import {
 import { BarChart } from './bar-chart';
 import { ConferenciaSection } from './conferencia-section';
 import { PdvSales } from './pdv-section';
-import { Figure, Section, TableBox, td, th, thNum, tdNum } from './table-parts';
+import { Figure, NumberTable, Section } from './table-parts';
 
 const STATE_LABELS: Record<Painel['estados'][number]['estado'], string> = {
   enviando: 'Enviando',
@@ -107,32 +107,16 @@ function Days({ data }: { data: Painel }) {
         <BarChart title="Lançamentos por dia" bars={bars('lancamentos')} color="#1d4ed8" />
         <BarChart title="Pontos por dia" bars={bars('pontos')} color="#b45309" />
       </div>
-      <TableBox label="Lançamentos e pontos por dia (os números dos gráficos)">
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={th}>
-              Dia
-            </th>
-            <th scope="col" className={thNum}>
-              Lançamentos
-            </th>
-            <th scope="col" className={thNum}>
-              Pontos
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.dias.map((d) => (
-            <tr key={d.dia}>
-              <th scope="row" className={`${td} text-left font-normal`}>
-                {fullDay(d.dia)}
-              </th>
-              <td className={tdNum}>{formatInteger(d.lancamentos)}</td>
-              <td className={tdNum}>{formatInteger(d.pontos)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </TableBox>
+      <NumberTable
+        label="Lançamentos e pontos por dia (os números dos gráficos)"
+        first="Dia"
+        columns={['Lançamentos', 'Pontos']}
+        rows={data.dias.map((d) => ({
+          key: d.dia,
+          name: fullDay(d.dia),
+          cells: [formatInteger(d.lancamentos), formatInteger(d.pontos)],
+        }))}
+      />
     </Section>
   );
 }
@@ -143,36 +127,16 @@ function Terminals({ data }: { data: Painel }) {
       {data.terminais.length === 0 ? (
         <p className="text-slate-700">Nenhum lançamento no período.</p>
       ) : (
-        <TableBox label="Lançamentos por terminal">
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={th}>
-                Terminal
-              </th>
-              <th scope="col" className={thNum}>
-                Lançamentos
-              </th>
-              <th scope="col" className={thNum}>
-                Pontos
-              </th>
-              <th scope="col" className={thNum}>
-                Valor lançado
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.terminais.map((t) => (
-              <tr key={t.id ?? '-'}>
-                <th scope="row" className={`${td} text-left font-normal`}>
-                  {t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`)}
-                </th>
-                <td className={tdNum}>{formatInteger(t.lancamentos)}</td>
-                <td className={tdNum}>{formatInteger(t.pontos)}</td>
-                <td className={tdNum}>{formatBRL(t.valor)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableBox>
+        <NumberTable
+          label="Lançamentos por terminal"
+          first="Terminal"
+          columns={['Lançamentos', 'Pontos', 'Valor lançado']}
+          rows={data.terminais.map((t) => ({
+            key: t.id ?? '-',
+            name: t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`),
+            cells: [formatInteger(t.lancamentos), formatInteger(t.pontos), formatBRL(t.valor)],
+          }))}
+        />
       )}
     </Section>
   );
@@ -184,28 +148,16 @@ function States({ data }: { data: Painel }) {
       {data.estados.length === 0 ? (
         <p className="text-slate-700">Nenhum lançamento no período.</p>
       ) : (
-        <TableBox label="Lançamentos por situação">
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={th}>
-                Situação
-              </th>
-              <th scope="col" className={thNum}>
-                Lançamentos
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.estados.map((s) => (
-              <tr key={s.estado}>
-                <th scope="row" className={`${td} text-left font-normal`}>
-                  {STATE_LABELS[s.estado]}
-                </th>
-                <td className={tdNum}>{formatInteger(s.lancamentos)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </TableBox>
+        <NumberTable
+          label="Lançamentos por situação"
+          first="Situação"
+          columns={['Lançamentos']}
+          rows={data.estados.map((s) => ({
+            key: s.estado,
+            name: STATE_LABELS[s.estado],
+            cells: [formatInteger(s.lancamentos)],
+          }))}
+        />
       )}
     </Section>
   );

@@ -3,7 +3,7 @@
 import type { Painel } from '@/api/contract/painel';
 import { formatInteger } from '@/lib/points';
 import { fullDay } from '@/features/dashboard/periods';
-import { Figure, Section, TableBox, td, th, thNum, tdNum } from './table-parts';
+import { Figure, NumberTable, Section } from './table-parts';
 
 type PdvFigures = NonNullable<Painel['pdv']>;
 type Rate = Pick<
@@ -34,35 +34,23 @@ function RateTable({
   rows: { key: string; name: string; rate: Rate }[];
 }) {
   return (
-    <TableBox label={label}>
-      <thead className="bg-slate-100">
-        <tr>
-          <th scope="col" className={th}>
-            {first}
-          </th>
-          {COLUMNS.map((c) => (
-            <th key={c} scope="col" className={thNum}>
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ key, name, rate }) => (
-          <tr key={key}>
-            <th scope="row" className={`${td} text-left font-normal`}>
-              {name}
-            </th>
-            <td className={tdNum}>{formatInteger(rate.total)}</td>
-            <td className={tdNum}>{formatInteger(rate.identificadas)}</td>
-            <td className={tdNum}>{identifiedShare(rate)}</td>
-            <td className={tdNum}>{formatInteger(rate.nao_identificadas)}</td>
-            <td className={tdNum}>{formatInteger(rate.em_aberto)}</td>
-            <td className={tdNum}>{formatInteger(rate.canceladas)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </TableBox>
+    <NumberTable
+      label={label}
+      first={first}
+      columns={COLUMNS}
+      rows={rows.map(({ key, name, rate }) => ({
+        key,
+        name,
+        cells: [
+          formatInteger(rate.total),
+          formatInteger(rate.identificadas),
+          identifiedShare(rate),
+          formatInteger(rate.nao_identificadas),
+          formatInteger(rate.em_aberto),
+          formatInteger(rate.canceladas),
+        ],
+      }))}
+    />
   );
 }
 
