@@ -11,9 +11,8 @@ import {
   pause,
   UNKNOWN_POLL_MS,
   UNREACHABLE_RETRY_MS,
-  MAX_FOLLOW_UPS,
-  followPause,
 } from '@/features/points/follow';
+import { followWaits } from '@/features/points/follow-waits';
 import { afterHandOver, handOver, isHandOverUnsupported } from '@/features/points/api/hand-over';
 import type { Lancamento } from '@/api/contract/postings';
 import { fetchLancamento } from '@/features/points/api/post-points';
@@ -148,14 +147,9 @@ export async function runHandOver(
     let mustSend = password !== null;
     let sentHere = false;
     let notFound = 0;
-    // Pauses in a row without a settled answer: they grow, and stop at MAX_FOLLOW_UPS (the
+    // Pauses in a row without a settled answer: they grow, and stop at a cap (the
     // dialog says so; opening it again follows the hand-over anew).
-    let followUps = 0;
-    const wait = async (base: number) => {
-      if (followUps >= MAX_FOLLOW_UPS) return false;
-      await pause(followPause(base, followUps++), signal);
-      return true;
-    };
+    const wait = followWaits(signal);
     while (!signal.aborted) {
       if (mustSend && password !== null) {
         mustSend = false;

@@ -14,9 +14,8 @@ import {
   pause,
   UNKNOWN_POLL_MS,
   UNREACHABLE_RETRY_MS,
-  MAX_FOLLOW_UPS,
-  followPause,
 } from '@/features/points/follow';
+import { followWaits } from '@/features/points/follow-waits';
 import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
 import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
 import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
@@ -201,13 +200,8 @@ export function createPostingFlow(ctx: FlowContext) {
         let mustSend = send;
         let sentHere = false;
         let notFound = 0;
-        // Pauses in a row without a settled answer: they grow, and stop at MAX_FOLLOW_UPS.
-        let followUps = 0;
-        const wait = async (base: number) => {
-          if (followUps >= MAX_FOLLOW_UPS) return false;
-          await pause(followPause(base, followUps++), ac.signal);
-          return true;
-        };
+        // Pauses in a row without a settled answer: they grow, and stop at a cap.
+        const wait = followWaits(ac.signal);
         while (!ac.signal.aborted) {
           if (mustSend) {
             mustSend = false;
