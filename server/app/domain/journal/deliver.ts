@@ -3,7 +3,7 @@
  * `deliveryConcurrency` at once, through the same path as a new posting (send.ts); what the
  * counter shows of them (`status`); and a manager's decision on one that needs attention.
  */
-import { RESTORED_KEPT_REASON, type JournalEntry } from '../../../store';
+import { postedEntries, RESTORED_KEPT_REASON, type JournalEntry } from '../../../store';
 import { TOLERANCE_MS, creditsOf } from '../conferencia/match';
 import { circuitOpen, settle, track, type JournalDeps } from './context';
 import { postingMessages } from './messages';
@@ -45,20 +45,15 @@ async function restoredMayBeThere(deps: JournalDeps, entry: JournalEntry): Promi
   const data = ((await res.json().catch(() => null)) as { data?: unknown } | null)?.data;
   const since = entry.createdAt - TOLERANCE_MS;
   const credits = creditsOf(data).filter((c) => c.at >= since).length;
+  // The journal's own postings of this customer the service took since (by when they were
+  // sent, as the credits are stamped), this sale aside: postedEntries leaves it out (not lançado).
   const ours = (
-    await deps.store.list({
+    await postedEntries(deps.store.store, {
       establishmentId: deps.options.establishmentId,
-      terminalId: null,
       from: since,
       to: deps.now() + 1,
-      limit: 1000,
+      customerKey: entry.customerKey,
     })
-  ).filter(
-    (e) =>
-      e.key !== entry.key &&
-      e.customerKey === entry.customerKey &&
-      e.kind !== 'premio' &&
-      e.state === 'lançado',
   ).length;
   return credits > ours;
 }
