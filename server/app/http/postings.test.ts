@@ -381,7 +381,10 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
     // 40 + 90 = 130: the reward's 100 points are debited, the balance is 30.
     expect(((await big.json()) as { data: { saldo_atual: number } }).data.saldo_atual).toBe(30);
     const mine = await ledger('1:caixa', today());
-    expect(mine.body.data.lancamentos.map((l) => [l.valor_gasto, l.pontos, l.estado])).toEqual([
+    // Each sale with its own points (two sales journaled in the same millisecond have no order
+    // between them: the ledger's tie-break is the random key), largest sale first.
+    const rows = mine.body.data.lancamentos.map((l) => [l.valor_gasto, l.pontos, l.estado]);
+    expect(rows.sort((a, b) => Number(b[0]) - Number(a[0]))).toEqual([
       [9050, 90, 'lançado'],
       [4000, 40, 'lançado'],
     ]);
