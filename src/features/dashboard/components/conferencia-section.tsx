@@ -12,7 +12,7 @@ import { previousDay, type Achado, type Conferencia } from '@/api/contract/confe
 import { useQueryClient } from '@tanstack/react-query';
 import { startConferencia, useConferencia } from '@/features/dashboard/api/conferencia';
 import { painelKeys } from '@/features/dashboard/api/painel';
-import { ACHADO_LABELS } from '@/features/dashboard/conferencia-labels';
+import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
 
 const th = 'px-3 py-2 text-left font-semibold align-bottom';
 const td = 'border-t border-slate-200 px-3 py-1.5 align-top';
@@ -176,7 +176,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
       )}
       <p className="text-sm text-slate-700">
         Conferida em {formatLocalDateTime(new Date(c.concluida_em ?? c.iniciada_em))}
-        {c.origem === 'noite' ? ' (automática, à noite)' : ''} · {formatInteger(c.clientes)}{' '}
+        {runOrigin(c)} · {formatInteger(c.clientes)}{' '}
         clientes lidos
       </p>
       <Summary c={c} />
