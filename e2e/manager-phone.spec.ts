@@ -50,7 +50,7 @@ async function pdv(token: string, method: string, path: string, body?: object) {
 /** Sends a sale; one of a registered customer (`posted`) is awaited until it is posted. */
 async function sale(
   token: string,
-  body: { id_venda: string; valor_gasto: number } & object,
+  body: { id_venda: string; valor_gasto: number; cpf?: string; celular?: string },
   posted = false,
 ) {
   expect((await pdv(token, 'POST', '', body)).status).toBe(201);

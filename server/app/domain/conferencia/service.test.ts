@@ -39,7 +39,7 @@ async function setup(startAt: string) {
 
 /** The run of `dia` the dashboard reads: how it started and who asked. */
 const runOf = async (s: ConferenciaService, dia: string) => {
-  const c = await s.latest({ dia });
+  const c = await s.latest({ dia, fuso: null });
   return c && { dia: c.dia, origem: c.origem, disparo: c.disparo };
 };
 
@@ -84,6 +84,6 @@ test('a server started within the nightly hour runs it on time; a manager’s ru
   await p.service.tick();
   expect(await runOf(p.service, '2026-11-21')).toMatchObject({ disparo: 'no_horario' });
 
-  const asked = await p.service.request({ dia: '2026-11-20' });
+  const asked = await p.service.request({ dia: '2026-11-20', fuso: null });
   expect(asked.ok && asked.conferencia).toMatchObject({ origem: 'gerente', disparo: null });
 });
