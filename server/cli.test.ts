@@ -103,12 +103,16 @@ describe('an unknown option or argument', { timeout: 60_000 }, () => {
   });
 });
 
-test('backup and restore answer in Portuguese, as the other commands do', async () => {
-  const missing = path.join(dir, 'nada.db');
-  const backup = await cli('backup-cli.ts', ['backup', path.join(dir, 'copia.db')]);
-  expect(backup.code).toBe(1);
-  expect(backup.stderr).toBe(`Cópia recusada: não há banco em ${appDb}\n`);
-  const restore = await cli('backup-cli.ts', ['restore', missing]);
-  expect(restore.code).toBe(1);
-  expect(restore.stderr).toBe(`Restauração recusada: não há arquivo ${missing}\n`);
-});
+test(
+  'backup and restore answer in Portuguese, as the other commands do',
+  { timeout: 60_000 },
+  async () => {
+    const missing = path.join(dir, 'nada.db');
+    const backup = await cli('backup-cli.ts', ['backup', path.join(dir, 'copia.db')]);
+    expect(backup.code).toBe(1);
+    expect(backup.stderr).toBe(`Cópia recusada: não há banco em ${appDb}\n`);
+    const restore = await cli('backup-cli.ts', ['restore', missing]);
+    expect(restore.code).toBe(1);
+    expect(restore.stderr).toBe(`Restauração recusada: não há arquivo ${missing}\n`);
+  },
+);
