@@ -88,6 +88,24 @@ const serverLayers = [
   },
 ];
 
+/**
+ * A <dialog> opens through openModal() (src/lib/modal.ts), which calls showModal() and then
+ * focuses the element marked `data-autofocus`. React's `autoFocus` runs before the effect that
+ * calls showModal(), which then moves the focus to the dialog's first button ("Cancelar").
+ */
+const dialogRules = [
+  {
+    selector: "JSXElement[openingElement.name.name='dialog'] JSXAttribute[name.name='autoFocus']",
+    message:
+      'autoFocus in a <dialog> is undone by showModal(): mark the element data-autofocus; openModal() (src/lib/modal.ts) focuses it.',
+  },
+  {
+    selector: "CallExpression[callee.property.name='showModal']",
+    message:
+      'Open a <dialog> with openModal() from src/lib/modal.ts: it calls showModal() and then focuses the element marked data-autofocus.',
+  },
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -141,7 +159,13 @@ export default tseslint.config(
     languageOptions: { globals: globals.browser },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // Every modal dialog opens one way, so Enter confirms and Esc cancels in each.
+      'no-restricted-syntax': ['error', ...dialogRules],
     },
+  },
+  {
+    files: ['src/lib/modal.ts'],
+    rules: { 'no-restricted-syntax': ['error', dialogRules[0]] },
   },
   {
     files: ['server/**/*.ts'],

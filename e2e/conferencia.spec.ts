@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { expect, expectAccessible, test } from './support/fixtures';
+import { overflowing } from './support/layout';
 import {
   brDay,
   enrolledTerminal,
@@ -84,14 +85,10 @@ test('the manager confers a day: all matched, then a credit gone from the servic
   expect(csv).toContain('12,34');
 
   await expectAccessible(page, 'painel, conferência');
-  const sideways = () =>
-    page.evaluate(
-      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-    );
-  expect(await sideways()).toBe(false);
+  expect(await overflowing(page)).toEqual([]); // every element within its box
   await section.screenshot({ path: `${SHOTS}/conferencia-1024.png` });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await sideways()).toBe(false);
+  expect(await overflowing(page)).toEqual([]); // every element within its box
   await section.screenshot({ path: `${SHOTS}/conferencia-390.png` });
 
   // A cashier cannot confer.

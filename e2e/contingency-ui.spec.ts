@@ -58,6 +58,20 @@ function sandboxPostings(celular: string): number[] {
   }
 }
 
+/** The state the app server's journal holds for the sale to `celular` (one sale each here). */
+function journalState(celular: string): string {
+  const db = new Database(appDb, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db
+      .prepare('select state from posting_journal where customer_key = ?')
+      .all(celular) as { state: string }[];
+    expect(rows).toHaveLength(1);
+    return rows[0]!.state;
+  } finally {
+    db.close();
+  }
+}
+
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   dir = mkdtempSync(path.join(tmpdir(), 'contingency-ui-'));
@@ -276,18 +290,27 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   await expect(ledger.getByRole('region', { name: 'Lista de lançamentos' })).toBeFocused();
   await expect(row(resent.money)).toContainText('Lançado', { timeout: 20_000 });
 
-  await row(discarded.money).getByRole('button', { name: 'Descartar' }).click();
+  await row(discarded.money).getByRole('button', { name: 'Descartar', exact: true }).click();
   const confirm = row(discarded.money).getByRole('group', { name: /Descartar a venda/ });
-  await expect(confirm.getByRole('button', { name: 'Manter' })).toBeFocused();
+  // The question opens on its confirm button, as every confirmation: Enter confirms.
+  await expect(confirm.getByRole('button', { name: /^Descartar venda/ })).toBeFocused();
   await manager.screenshot({ path: 'test-results/contingency-11-manager-discard.png' });
-  // Esc backs out of the question, not out of the ledger.
+  // Esc backs out of the question, not out of the ledger: nothing decided.
   await manager.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
   await expect(ledger).toBeVisible();
-  await expect(row(discarded.money).getByRole('button', { name: 'Descartar' })).toBeFocused();
+  const discardButton = row(discarded.money).getByRole('button', {
+    name: 'Descartar',
+    exact: true,
+  });
+  await expect(discardButton).toBeFocused();
+  expect(journalState(discarded.phone)).toBe('precisa de atenção');
+  // Enter on "Descartar" asks again; Enter on "Descartar venda" discards it.
   await manager.keyboard.press('Enter');
-  await row(discarded.money).getByRole('button', { name: 'Descartar venda' }).click();
+  await expect(confirm.getByRole('button', { name: /^Descartar venda/ })).toBeFocused();
+  await manager.keyboard.press('Enter');
   await expect(row(discarded.money)).toContainText('Descartado');
+  expect(journalState(discarded.phone)).toBe('descartado');
   await expect(row(discarded.money).getByRole('button')).toHaveCount(0);
   await manager.screenshot({ path: 'test-results/contingency-12-manager-decided.png' });
 

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { enroll, newCode, startServer } from '../server/testing/spawn';
 import { forbiddenKeys } from '../server/app/domain/kiosk/view';
 import {
@@ -355,6 +356,82 @@ test('leaving kiosk mode needs the attendant password; the kiosk can stage a sal
   await page.getByRole('button', { name: 'Sair do modo quiosque' }).tap();
   await expect(page.getByRole('heading', { name: 'Modo quiosque encerrado' })).toBeVisible();
   await expectAccessible(page, 'exited');
+  await context.close();
+});
+
+/** How many times the store's audit trail recorded this kiosk leaving kiosk mode. */
+function kioskExits(kioskId: number): number {
+  const db = new Database(env.APP_DB!, { readonly: true });
+  try {
+    const row = db
+      .prepare(
+        "select count(*) as n from audit_log where action = 'quiosque.saida' and terminal_id = ?",
+      )
+      .get(kioskId) as { n: number };
+    return row.n;
+  } finally {
+    db.close();
+  }
+}
+
+test('with a keyboard, leaving kiosk mode is a confirmation: the password has the focus, Esc goes back, Enter leaves', async ({
+  browser,
+}) => {
+  const { context, page, id } = await terminalContext(browser, 'quiosque', 'Quiosque teclado');
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Atendente' }).tap();
+  await expect(page.getByRole('heading', { name: 'Área do atendente' })).toBeVisible();
+  const password = page.getByLabel('Senha do atendente');
+  await expect(password).toBeFocused();
+  // Esc goes back, nothing done: still in kiosk mode, no exit recorded.
+  await page.keyboard.type('1234');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
+  expect(kioskExits(id)).toBe(0);
+  await expect(page.getByRole('button', { name: 'Atendente' })).toBeVisible();
+  // Enter leaves, once, as the audit trail counts it.
+  await page.getByRole('button', { name: 'Atendente' }).tap();
+  await expect(password).toBeFocused();
+  await page.keyboard.type('1234');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Modo quiosque encerrado' })).toBeVisible();
+  expect(kioskExits(id)).toBe(1);
+  console.log(`kiosk keyboard e2e: Esc recorded no exit, Enter recorded ${kioskExits(id)}`);
+  await context.close();
+});
+
+test('the idle question has "Continuar" focused: Enter or Esc keeps the customer on screen', async ({
+  browser,
+}) => {
+  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque ocioso 2');
+  await page.clock.install();
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
+  await tapDigits(page, '11987654321');
+  const lookups: string[] = [];
+  page.on('request', (r) => r.url().endsWith('/api/quiosque/saldo') && lookups.push(r.url()));
+  // The wait counts from this tap; the clock is paused past the answer (as in the test above).
+  const tappedAt = await page.evaluate(() => Date.now());
+  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  const balance = page.getByRole('heading', { name: 'Olá, Maria!' });
+  await expect(balance).toBeVisible();
+  await page.clock.pauseAt(tappedAt + 29_000);
+  const dialog = page.getByRole('alertdialog', { name: 'Ainda está aí?' });
+  for (const [key, wait] of [
+    ['Enter', 1_500],
+    ['Escape', 19_500],
+  ] as const) {
+    await page.clock.runFor(wait);
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole('button', { name: 'Continuar' })).toBeFocused();
+    await page.keyboard.press(key);
+    await expect(dialog).toBeHidden();
+    // Past where the countdown would have ended: the customer is still there.
+    await page.clock.runFor(12_000);
+    await expect(balance).toBeVisible();
+    await expect(dialog).toBeHidden();
+  }
+  expect(lookups).toHaveLength(1);
   await context.close();
 });
 

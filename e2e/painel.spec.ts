@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
 import { expect, expectAccessible, test } from './support/fixtures';
+import { overflowing } from './support/layout';
 import {
   brDay,
   enrolledTerminal,
@@ -270,11 +271,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   );
 
   await expectAccessible(page, 'painel, 7 dias');
-  const sideways = () =>
-    page.evaluate(
-      () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-    );
-  expect(await sideways()).toBe(false);
+  expect(await overflowing(page)).toEqual([]); // every element within its box
   await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
 
   // Today only.
@@ -286,7 +283,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByRole('button', { name: '7 dias' }).click();
   await expect(byDay.getByRole('row')).toHaveCount(8);
-  expect(await sideways()).toBe(false);
+  expect(await overflowing(page)).toEqual([]); // every element within its box
   await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
 
   // Opened directly (the server paints the page and preloads the dashboard's chunk).

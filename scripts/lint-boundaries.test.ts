@@ -177,4 +177,37 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
     );
     expect(errors).toEqual([expect.stringMatching(/No sleeping in e2e/)]);
   });
+
+  test('a dialog opened by showModal() or focused by autoFocus fails; openModal() passes', async () => {
+    const wrong = await boundaryErrors(
+      'src/features/points/components/fixture.tsx',
+      [
+        'export const open = (d: HTMLDialogElement) => d.showModal();',
+        'export const X = () => (',
+        '  <dialog>',
+        '    <button autoFocus>Entregar</button>',
+        '  </dialog>',
+        ');',
+        '',
+      ].join('\n'),
+    );
+    expect(wrong).toEqual([
+      expect.stringMatching(/Open a <dialog> with openModal\(\)/),
+      expect.stringMatching(/autoFocus in a <dialog> is undone by showModal\(\)/),
+    ]);
+    const right = await boundaryErrors(
+      'src/features/points/components/fixture.tsx',
+      [
+        "import { openModal } from '@/lib/modal';",
+        'export const open = (d: HTMLDialogElement) => openModal(d);',
+        'export const X = () => (',
+        '  <dialog>',
+        '    <button data-autofocus>Entregar</button>',
+        '  </dialog>',
+        ');',
+        '',
+      ].join('\n'),
+    );
+    expect(right).toEqual([]);
+  });
 });

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveAppDb } from './app/config';
+import { readArgs, unknownCommand, usageError } from './cli-args';
 import {
   APP_SECRET_NOTE,
   BackupRefused,
@@ -20,9 +21,9 @@ import {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const USAGE = `usage:
-  npm run backup -- FILE     copy the store (APP_DB, default data/app.db) to FILE, a new file
-  npm run restore -- FILE    with the server stopped, put the backup FILE in the store's place`;
+const USAGE = `uso:
+  npm run backup -- ARQUIVO    copia o banco (APP_DB, padrão data/app.db) para ARQUIVO, um arquivo novo
+  npm run restore -- ARQUIVO   com o servidor parado, põe a cópia ARQUIVO no lugar do banco`;
 
 function size(bytes: number): string {
   return bytes >= 1024 * 1024
@@ -32,23 +33,24 @@ function size(bytes: number): string {
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  if ((command !== 'backup' && command !== 'restore') || args.length !== 1 || args[0] === '') {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
+  if (command !== 'backup' && command !== 'restore') {
+    unknownCommand(command, USAGE);
   }
+  const typed = readArgs(args, {}, USAGE, { positionals: 1 }).positionals[0];
+  if (typed === undefined || typed === '') usageError('falta o ARQUIVO', USAGE);
   if (process.env.DATABASE_URL?.trim()) {
     process.stderr.write(`${postgresBackupHelp(command)}\n`);
     return 2;
   }
   const store = resolveAppDb(process.env.APP_DB?.trim() || null, root);
-  const file = args[0]!;
+  const file = typed;
   if (command === 'backup') {
     try {
       const r = await backupSqlite(store, file);
       process.stdout.write(
-        `Backed up ${store}\n` +
-          `       to ${r.file}\n` +
-          `(${size(r.bytes)}, schema ${r.migration ?? 'empty'}, PRAGMA integrity_check ok, ${r.ms} ms).\n\n` +
+        `Cópia de ${store}\n` +
+          `    feita em ${r.file}\n` +
+          `(${size(r.bytes)}, esquema ${r.migration ?? 'vazio'}, PRAGMA integrity_check ok, ${r.ms} ms).\n\n` +
           `${APP_SECRET_NOTE}\n`,
       );
       return 0;
@@ -60,18 +62,18 @@ async function main(argv: string[]): Promise<number> {
     const r = restoreSqlite(file, store);
     const { report } = r;
     process.stdout.write(
-      `Restored ${path.resolve(file)}\n` +
-        `    into ${r.target}\n` +
-        `It holds ${report.terminals} terminal(s), ${report.journal} journal entr${report.journal === 1 ? 'y' : 'ies'} ` +
-        `and ${report.keptWaiting} kept sale(s) not yet delivered; schema ${report.migrations.at(-1)}` +
+      `Restaurado ${path.resolve(file)}\n` +
+        `   no lugar de ${r.target}\n` +
+        `Ele tem ${report.terminals} terminal(is), ${report.journal} ${report.journal === 1 ? 'lançamento' : 'lançamentos'} no diário ` +
+        `e ${report.keptWaiting} venda(s) guardada(s) ainda não entregue(s); esquema ${report.migrations.at(-1)}` +
         (report.pending.length > 0
-          ? ` (the server runs ${report.pending.join(', ')} when it starts).\n`
+          ? ` (o servidor roda ${report.pending.join(', ')} ao iniciar).\n`
           : '.\n') +
         (r.keptAside.length > 0
-          ? `The previous store was kept as ${r.keptAside.join(', ')}: delete it once the restored store is checked.\n`
-          : `There was no store at ${r.target} before.\n`) +
-        (r.note !== null ? `Note: ${r.note}.\n` : '') +
-        `\nStart the server with the APP_SECRET it had when the backup was made.\n${APP_SECRET_NOTE}\n`,
+          ? `O banco anterior foi guardado como ${r.keptAside.join(', ')}: apague-o depois de conferir o restaurado.\n`
+          : `Não havia banco em ${r.target} antes.\n`) +
+        (r.note !== null ? `Observação: ${r.note}.\n` : '') +
+        `\nInicie o servidor com o APP_SECRET que ele tinha quando a cópia foi feita.\n${APP_SECRET_NOTE}\n`,
     );
     return 0;
   } catch (err) {
@@ -79,12 +81,13 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function refused(command: string, err: unknown): number {
+function refused(command: 'backup' | 'restore', err: unknown): number {
   const message = err instanceof Error ? err.message : String(err);
+  const what = command === 'backup' ? 'Cópia' : 'Restauração';
   process.stderr.write(
     err instanceof BackupRefused
-      ? `${command} refused: ${message}\n`
-      : `${command} failed: ${message}\n`,
+      ? `${what} recusada: ${message}\n`
+      : `${what} falhou: ${message}\n`,
   );
   return 1;
 }

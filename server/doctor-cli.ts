@@ -6,9 +6,14 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readArgs } from './cli-args';
 import { formatChecks, runDoctor } from './ops/doctor';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const USAGE = `uso:
+  npm run doctor    confere a configuração, o banco, o serviço, o relógio e as cópias (sem argumentos)`;
+readArgs(process.argv.slice(2), {}, USAGE);
 
 const checks = await runDoctor({ env: process.env, root });
 process.stdout.write(`fidelidade-pdv: verificação da instalação\n\n${formatChecks(checks)}`);

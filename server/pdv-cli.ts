@@ -13,8 +13,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { resolveAppDb } from './app/config';
+import { readArgs, unknownCommand, usageError } from './cli-args';
 import {
   addIntegration,
   integrationByToken,
@@ -37,7 +37,7 @@ function fail(message: string): never {
 /** `45,90` / `45.90` / `4590` (no separator: reais) → cents. */
 function cents(text: string): number {
   const m = /^(\d{1,7})(?:[,.](\d{1,2}))?$/.exec(text.trim());
-  if (m === null) fail(`valor inválido: ${text} (ex.: 45,90)`);
+  if (m === null) usageError(`valor inválido: ${text} (ex.: 45,90)`, USAGE);
   return Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
 }
 
@@ -55,7 +55,7 @@ function items(text: string): { descricao: string; qtde?: number; valor: number 
       if (bits.length === 3) {
         return { descricao: bits[0]!, qtde: Number(bits[1]), valor: cents(bits[2]!) };
       }
-      return fail(`item inválido: ${part} (descrição:valor ou descrição:qtde:valor)`);
+      return usageError(`item inválido: ${part} (descrição:valor ou descrição:qtde:valor)`, USAGE);
     });
 }
 
@@ -132,51 +132,74 @@ function show(status: number, body: { message?: string; data?: { venda?: Venda }
 }
 
 async function call(token: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${baseUrl}${url}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Parameters<typeof show>[1] };
+  let res: Response;
+  try {
+    res = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch (err) {
+    type Cause = { code?: string; message?: string; errors?: { code?: string }[] };
+    const cause = (err as { cause?: Cause }).cause;
+    const why = cause?.code ?? cause?.errors?.[0]?.code ?? cause?.message ?? String(err);
+    process.stderr.write(`Não foi possível falar com o servidor em ${baseUrl} (${why}).\n`);
+    process.exit(1);
+  }
+  const text = await res.text();
+  try {
+    return { status: res.status, body: JSON.parse(text) as Parameters<typeof show>[1] };
+  } catch {
+    return { status: res.status, body: { message: text.slice(0, 200) } };
+  }
 }
 
 const [command, ...rest] = process.argv.slice(2);
-const { values, positionals } = parseArgs({
-  args: rest,
-  allowPositionals: true,
-  options: {
+/** Each command's options; the one argument they all take (the amount, or the sale's id). */
+const OPTIONS = {
+  venda: {
     cpf: { type: 'string' },
     celular: { type: 'string' },
     itens: { type: 'string' },
     id: { type: 'string' },
-    aguardar: { type: 'string' },
   },
-});
-if (positionals.length !== 1) fail(USAGE);
+  estado: { aguardar: { type: 'string' } },
+  cancelar: {},
+} as const;
+if (command !== 'venda' && command !== 'estado' && command !== 'cancelar') {
+  unknownCommand(command, USAGE);
+}
+const { values, positionals } = readArgs(rest, OPTIONS[command], USAGE, { positionals: 1 });
+if (positionals.length !== 1) {
+  usageError(command === 'venda' ? 'falta o valor da venda' : 'falta o id da venda', USAGE);
+}
+const option = (name: string): string | undefined =>
+  (values as Record<string, string | undefined>)[name];
 const token = process.env.PDV_TOKEN?.trim() || (await demoToken());
 const arg = positionals[0]!;
 if (command === 'venda') {
-  const phone = values.celular?.replace(/\D/g, '');
+  const phone = option('celular')?.replace(/\D/g, '');
+  const itens = option('itens');
+  const cpf = option('cpf');
   const r = await call(token, 'POST', '/api/integracao/vendas', {
-    id_venda: values.id ?? `demo-${Date.now().toString(36)}`,
+    id_venda: option('id') ?? `demo-${Date.now().toString(36)}`,
     valor_gasto: cents(arg),
-    ...(values.itens === undefined ? {} : { itens: items(values.itens) }),
-    ...(values.cpf === undefined ? {} : { cpf: values.cpf }),
+    ...(itens === undefined ? {} : { itens: items(itens) }),
+    ...(cpf === undefined ? {} : { cpf }),
     ...(phone === undefined
       ? {}
       : { celular: phone.startsWith('55') ? `+${phone}` : `+55${phone}` }),
   });
   show(r.status, r.body);
 } else if (command === 'estado') {
-  const wait = values.aguardar === undefined ? '' : `?aguardar=${Number(values.aguardar)}`;
+  const aguardar = option('aguardar');
+  const wait = aguardar === undefined ? '' : `?aguardar=${Number(aguardar)}`;
   const r = await call(token, 'GET', `/api/integracao/vendas/${encodeURIComponent(arg)}${wait}`);
   show(r.status, r.body);
-} else if (command === 'cancelar') {
+} else {
   const r = await call(token, 'POST', `/api/integracao/vendas/${encodeURIComponent(arg)}/cancelar`);
   show(r.status, r.body);
-} else {
-  fail(USAGE);
 }

@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { resolveAppDb } from './app/config';
+import { readArgs, unknownCommand, usageError } from './cli-args';
 import { createAuditTrail } from './app/domain/audit';
 import type { Actor } from './app/domain/audit';
 import {
@@ -44,6 +44,16 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** A terminal's id as typed (`revoke 3`, `set 3 …`), or a usage error naming what was typed. */
+function terminalId(typed: string | undefined): number {
+  if (typed === undefined) usageError('falta o id do terminal', USAGE);
+  const id = Number(typed);
+  if (!/^\d+$/.test(typed) || !Number.isSafeInteger(id) || id <= 0) {
+    usageError(`id de terminal inválido: ${typed}`, USAGE);
+  }
+  return id;
+}
+
 function time(ms: number): string {
   return new Date(ms).toLocaleString('pt-BR', { timeZone: 'America/Sao_Paulo' });
 }
@@ -59,28 +69,77 @@ const CLI_ACTOR: Actor = {
   requestId: `cli-${randomUUID()}`,
 };
 
-async function run(store: Store, argv: string[]): Promise<void> {
-  const audit = createAuditTrail({ store });
+type Command =
+  | { command: 'add'; role: Role; name: string; counterId: number | null }
+  | { command: 'list' }
+  | { command: 'revoke'; id: number }
+  | { command: 'set'; id: number; kioskId: number | null };
+
+/** The command line, checked before the store is opened: a usage error changes nothing. */
+function parseCommand(argv: string[]): Command {
   const [command, ...rest] = argv;
   if (command === 'add') {
-    const { values } = parseArgs({
-      args: rest,
-      options: { role: { type: 'string' }, name: { type: 'string' }, caixa: { type: 'string' } },
-      strict: true,
-    });
+    const { values } = readArgs(
+      rest,
+      { role: { type: 'string' }, name: { type: 'string' }, caixa: { type: 'string' } },
+      USAGE,
+    );
     const role = values.role as Role | undefined;
     if (role === undefined || !ROLES.includes(role)) {
-      fail(`--role deve ser um de: ${ROLES.join(', ')}\n${USAGE}`);
+      usageError(`--role deve ser um de: ${ROLES.join(', ')}`, USAGE);
     }
     const name = values.name?.trim() ?? '';
-    if (name === '' || name.length > 60) fail(`--name deve ter de 1 a 60 caracteres\n${USAGE}`);
-    if (role === 'integracao') {
-      const counterId = Number(values.caixa);
-      if (!Number.isSafeInteger(counterId) || counterId <= 0) {
-        fail(
-          `--caixa deve ser o id do terminal de caixa do PDV (npm run terminal -- list)\n${USAGE}`,
-        );
-      }
+    if (name === '' || name.length > 60) usageError('--name deve ter de 1 a 60 caracteres', USAGE);
+    if (role !== 'integracao') {
+      if (values.caixa !== undefined) usageError('--caixa só vale com --role integracao', USAGE);
+      return { command, role, name, counterId: null };
+    }
+    const counterId = Number(values.caixa);
+    if (!Number.isSafeInteger(counterId) || counterId <= 0) {
+      usageError(
+        '--caixa deve ser o id do terminal de caixa do PDV (npm run terminal -- list)',
+        USAGE,
+      );
+    }
+    return { command, role, name, counterId };
+  }
+  if (command === 'list') {
+    readArgs(rest, {}, USAGE);
+    return { command };
+  }
+  if (command === 'revoke') {
+    return {
+      command,
+      id: terminalId(readArgs(rest, {}, USAGE, { positionals: 1 }).positionals[0]),
+    };
+  }
+  if (command === 'set') {
+    const { values, positionals } = readArgs(
+      rest,
+      { 'pdv-direto-quiosque': { type: 'string' } },
+      USAGE,
+      { positionals: 1 },
+    );
+    const id = terminalId(positionals[0]);
+    const target = values['pdv-direto-quiosque']?.trim();
+    if (target === undefined) usageError('falta --pdv-direto-quiosque', USAGE);
+    const kioskId = target === 'nenhum' ? null : Number(target);
+    if (
+      kioskId !== null &&
+      (!/^\d+$/.test(target) || !Number.isSafeInteger(kioskId) || kioskId <= 0)
+    ) {
+      usageError('--pdv-direto-quiosque deve ser o id de um quiosque ou "nenhum"', USAGE);
+    }
+    return { command, id, kioskId };
+  }
+  return unknownCommand(command, USAGE);
+}
+
+async function run(store: Store, cmd: Command): Promise<void> {
+  const audit = createAuditTrail({ store });
+  if (cmd.command === 'add') {
+    const { role, name, counterId } = cmd;
+    if (counterId !== null) {
       let added: Awaited<ReturnType<typeof addIntegration>>;
       try {
         added = await addIntegration(store, { name, counterId });
@@ -94,7 +153,6 @@ async function run(store: Store, argv: string[]): Promise<void> {
       );
       return;
     }
-    if (values.caixa !== undefined) fail(`--caixa só vale com --role integracao\n${USAGE}`);
     const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
     await audit.recordOrThrow(CLI_ACTOR, 'terminal.criado', {
       terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
@@ -107,33 +165,12 @@ async function run(store: Store, argv: string[]): Promise<void> {
     );
     return;
   }
-  if (command === 'list') {
-    const terminals = await listTerminals(store);
-    if (terminals.length === 0) {
-      process.stdout.write('Nenhum terminal.\n');
-      return;
-    }
-    const displays = await pdvDisplays(store);
-    for (const t of terminals) {
-      const extra =
-        t.status === 'aguardando código'
-          ? ` (código válido até ${time(t.codeExpiresAt!)})`
-          : t.status === 'revogado'
-            ? ` em ${time(t.revokedAt!)}`
-            : t.lastSeenAt !== null
-              ? `, visto em ${time(t.lastSeenAt)}`
-              : '';
-      const display = displays.get(t.id);
-      const pair =
-        (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
-        (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
-      process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
-    }
+  if (cmd.command === 'list') {
+    await list(store);
     return;
   }
-  if (command === 'revoke') {
-    const id = Number(rest[0]);
-    if (rest.length !== 1 || !Number.isSafeInteger(id) || id <= 0) fail(USAGE);
+  if (cmd.command === 'revoke') {
+    const { id } = cmd;
     const before = (await listTerminals(store)).find((t) => t.id === id);
     if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
     // A terminal revoked before stays as it was: nothing new to record.
@@ -145,42 +182,47 @@ async function run(store: Store, argv: string[]): Promise<void> {
     process.stdout.write(`Terminal ${id} revogado: a próxima requisição dele será recusada.\n`);
     return;
   }
-  if (command === 'set') {
-    await setDisplay(store, rest);
+  await setDisplay(store, cmd.id, cmd.kioskId);
+}
+
+async function list(store: Store): Promise<void> {
+  const terminals = await listTerminals(store);
+  if (terminals.length === 0) {
+    process.stdout.write('Nenhum terminal.\n');
     return;
   }
-  fail(USAGE);
+  const displays = await pdvDisplays(store);
+  for (const t of terminals) {
+    const extra =
+      t.status === 'aguardando código'
+        ? ` (código válido até ${time(t.codeExpiresAt!)})`
+        : t.status === 'revogado'
+          ? ` em ${time(t.revokedAt!)}`
+          : t.lastSeenAt !== null
+            ? `, visto em ${time(t.lastSeenAt)}`
+            : '';
+    const display = displays.get(t.id);
+    const pair =
+      (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
+      (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
+    process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
+  }
 }
 
 /** `set ID --pdv-direto-quiosque KIOSK|nenhum`: the counter's customer display. */
-async function setDisplay(store: Store, rest: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: rest,
-    options: { 'pdv-direto-quiosque': { type: 'string' } },
-    allowPositionals: true,
-    strict: true,
-  });
-  const id = Number(positionals[0]);
-  const target = values['pdv-direto-quiosque']?.trim();
-  if (positionals.length !== 1 || !Number.isSafeInteger(id) || id <= 0 || target === undefined) {
-    fail(USAGE);
-  }
-  const off = target === 'nenhum';
-  const kioskId = off ? null : Number(target);
-  if (kioskId !== null && (!Number.isSafeInteger(kioskId) || kioskId <= 0)) {
-    fail(`--pdv-direto-quiosque deve ser o id de um quiosque ou "nenhum"\n${USAGE}`);
-  }
+async function setDisplay(store: Store, id: number, kioskId: number | null): Promise<void> {
   const outcome = await setPdvDisplay(store, id, kioskId);
   if (outcome === 'no-counter') fail(`Terminal ${id} não é um caixa ativo (caixa ou gerente).`);
   if (outcome === 'no-kiosk') fail(`Terminal ${String(kioskId)} não é um quiosque ativo.`);
   process.stdout.write(
-    off
+    kioskId === null
       ? `Caixa ${id}: vendas do PDV aguardam no caixa (F7 passa uma ao quiosque).\n`
-      : `Caixa ${id}: cada venda do PDV vai direto ao quiosque ${String(kioskId)}; ` +
+      : `Caixa ${id}: cada venda do PDV vai direto ao quiosque ${kioskId}; ` +
           `o cliente digita o celular lá, sem tecla no caixa.\n`,
   );
 }
 
+const cmd = parseCommand(process.argv.slice(2));
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;
 let store: Store;
 try {
@@ -194,7 +236,7 @@ try {
   );
 }
 try {
-  await run(store, process.argv.slice(2));
+  await run(store, cmd);
 } finally {
   await store.close();
 }

@@ -232,6 +232,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       rate: options.pdvRate ?? PDV_RATE_DEFAULT,
       logger,
       audit,
+      publicOrigin: options.publicOrigin,
     });
   }
 

@@ -163,9 +163,9 @@ describe('backup', () => {
       const committedAfter = w.last();
       expect(run.stderr).toBe('');
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain(`Backed up ${db}`);
+      expect(run.stdout).toContain(`Cópia de ${db}`);
       expect(run.stdout).toMatch(/PRAGMA integrity_check ok/);
-      expect(run.stdout).toMatch(/Keep APP_SECRET with the backups/);
+      expect(run.stdout).toMatch(/Guarde o APP_SECRET junto com as cópias/);
 
       expect(integrity(file)).toBe('ok');
       const { n, min, max } = journalRange(file);
@@ -222,7 +222,7 @@ describe('backup', () => {
     const dir = freshDir();
     const store = await openStore({ sqlitePath: path.join(dir, 'app.db') });
     writeFileSync(path.join(dir, 'taken.db'), 'mine');
-    await expect(backupSqlite(store, path.join(dir, 'taken.db'))).rejects.toThrow(/already exists/);
+    await expect(backupSqlite(store, path.join(dir, 'taken.db'))).rejects.toThrow(/já existe/);
     await store.close();
     expect(readFileSync(path.join(dir, 'taken.db'), 'utf8')).toBe('mine');
   });
@@ -256,9 +256,11 @@ describe('restore', () => {
     expect(run.code).toBe(0);
     const aside = readdirSync(dir).filter((n) => n.startsWith('app.db.before-restore-'));
     expect(aside).toEqual([expect.stringMatching(/^app\.db\.before-restore-\d{8}T\d{6}Z$/)]);
-    expect(run.stdout).toContain(`into ${db}`);
-    expect(run.stdout).toContain('It holds 2 terminal(s), 3 journal entries and 1 kept sale(s)');
-    expect(run.stdout).toContain(`The previous store was kept as ${path.join(dir, aside[0]!)}`);
+    expect(run.stdout).toContain(`no lugar de ${db}`);
+    expect(run.stdout).toContain(
+      'Ele tem 2 terminal(is), 3 lançamentos no diário e 1 venda(s) guardada(s) ainda não entregue(s)',
+    );
+    expect(run.stdout).toContain(`O banco anterior foi guardado como ${path.join(dir, aside[0]!)}`);
     expect(run.stdout).toMatch(/APP_SECRET/);
     // Only the store, its backup and the previous store: nothing half-done left behind.
     expect(readdirSync(dir).sort()).toEqual(['app.db', aside[0], 'backup.db'].sort());
@@ -292,7 +294,7 @@ describe('restore', () => {
     const { db, backup } = await storeAndBackup(dir);
     writeFileSync(db, 'garbage '.repeat(1000));
     const r = restoreSqlite(backup, db, Date.parse('2026-11-26T10:00:00Z'));
-    expect(r.note).toMatch(/^the current store could not be read \(file is not a database\)/);
+    expect(r.note).toMatch(/^o banco atual não pôde ser lido \(file is not a database\)/);
     expect(r.keptAside).toEqual([`${db}.before-restore-20261126T100000Z`]);
     expect(readFileSync(r.keptAside[0]!, 'utf8')).toBe('garbage '.repeat(1000));
     expect(integrity(db)).toBe('ok');
@@ -325,7 +327,7 @@ describe('restore', () => {
     const text = path.join(dir, 'notes.txt');
     writeFileSync(text, 'not a database\n'.repeat(100));
     expect(await refused(dir, db, text)).toBe(
-      `restore refused: ${text} is not an SQLite database, so not a store of this app\n`,
+      `Restauração recusada: ${text} não é um banco SQLite, então não é um banco deste app\n`,
     );
 
     const other = path.join(dir, 'other.db');
@@ -333,7 +335,7 @@ describe('restore', () => {
     conn.exec('create table t (x)');
     conn.close();
     expect(await refused(dir, db, other)).toMatch(
-      /is not a store of this app \(it has no migrations table\)/,
+      /não é um banco deste app \(não tem a tabela de migrações\)/,
     );
 
     const newer = path.join(dir, 'newer.db');
@@ -344,10 +346,10 @@ describe('restore', () => {
       .run('9999_from_the_future', new Date().toISOString());
     edit.close();
     expect(await refused(dir, db, newer)).toMatch(
-      /comes from a newer version of the app \(migration 9999_from_the_future unknown to this one/,
+      /vem de uma versão mais nova do app \(migração 9999_from_the_future desconhecida desta/,
     );
 
-    expect(await refused(dir, db, path.join(dir, 'missing.db'))).toMatch(/there is no file/);
+    expect(await refused(dir, db, path.join(dir, 'missing.db'))).toMatch(/não há arquivo/);
   });
 
   test('refuses while the store is open (a server running), then restores once it is closed', async () => {
@@ -357,7 +359,7 @@ describe('restore', () => {
     const running = await openStore({ sqlitePath: db });
     try {
       expect(await refused(dir, db, backup, before)).toMatch(
-        /app\.db is in use \(the server, or another command, has it open\): stop the server/,
+        /app\.db está em uso \(o servidor, ou outro comando, o tem aberto\): pare o servidor/,
       );
     } finally {
       await running.close();
@@ -373,7 +375,7 @@ describe('restore', () => {
     const backup = await cli('backup', 'x.dump', env);
     expect(backup.code).toBe(2);
     expect(backup.stderr).toMatch(/pg_dump --format=custom/);
-    expect(backup.stderr).toMatch(/Keep APP_SECRET with the backups/);
+    expect(backup.stderr).toMatch(/Guarde o APP_SECRET junto com as cópias/);
     const restore = await cli('restore', 'x.dump', env);
     expect(restore.code).toBe(2);
     expect(restore.stderr).toMatch(/pg_restore --clean --if-exists/);

@@ -34,11 +34,11 @@ import type { Store } from '../store';
 
 /** Said by both commands and the docs: a backup without the same APP_SECRET loses things. */
 export const APP_SECRET_NOTE =
-  'Keep APP_SECRET with the backups (in the same password manager or vault, not in a file next ' +
-  'to them): the attendant passwords of kept sales and of kiosk sales are sealed with it, and ' +
-  'terminal credentials are signed with it. Restored under another APP_SECRET, kept sales cannot ' +
-  'be delivered and every terminal must enroll again. (In sandbox mode without APP_SECRET, the ' +
-  'secret is the file app-secret beside the store.)';
+  'Guarde o APP_SECRET junto com as cópias (no mesmo cofre de senhas, não num arquivo ao lado ' +
+  'delas): as senhas de atendente das vendas guardadas e das vendas do quiosque são seladas com ' +
+  'ele, e as credenciais dos terminais são assinadas com ele. Restaurado com outro APP_SECRET, as ' +
+  'vendas guardadas não podem ser entregues e todo terminal precisa ser registrado de novo. (No ' +
+  'sandbox sem APP_SECRET, o segredo é o arquivo app-secret ao lado do banco.)';
 
 /** A backup or restore that was refused; its message says why and what to do. */
 export class BackupRefused extends Error {
@@ -88,7 +88,7 @@ export async function backupSqlite(
   const started = performance.now();
   const file = path.resolve(dest);
   if (existsSync(file)) {
-    throw new BackupRefused(`${file} already exists: a backup never overwrites a file`);
+    throw new BackupRefused(`${file} já existe: uma cópia nunca sobrescreve um arquivo`);
   }
   mkdirSync(path.dirname(file), { recursive: true });
   const partial = `${file}.partial-${process.pid}`;
@@ -97,12 +97,12 @@ export async function backupSqlite(
   let conn: BetterSqlite3.Database;
   const own = typeof source === 'string';
   if (typeof source === 'string') {
-    if (!existsSync(source)) throw new BackupRefused(`there is no store at ${source}`);
+    if (!existsSync(source)) throw new BackupRefused(`não há banco em ${source}`);
     conn = new BetterSqlite3(source, { readonly: true, fileMustExist: true });
     conn.pragma('busy_timeout = 5000');
   } else {
     if (source.sqlite === null) {
-      throw new BackupRefused('the store is PostgreSQL: back it up with pg_dump');
+      throw new BackupRefused('o banco é PostgreSQL: faça a cópia com pg_dump');
     }
     conn = source.sqlite.conn;
   }
@@ -120,7 +120,7 @@ export async function backupSqlite(
     // better-sqlite3 reports a step the source refused (busy) before it counted any page as a
     // finished backup of nothing: never take that for a copy.
     if (progress.totalPages === 0 || !existsSync(partial)) {
-      throw new Error('the store was busy and nothing was copied: try again');
+      throw new Error('o banco estava ocupado e nada foi copiado: tente de novo');
     }
     const copy = new BetterSqlite3(partial, { fileMustExist: true });
     let migration: string | null;
@@ -154,7 +154,7 @@ function checkIntegrity(conn: BetterSqlite3.Database, name: string): void {
   const problems = lines.map((l) => l.integrity_check).filter((l) => l !== 'ok');
   if (problems.length > 0) {
     throw new BackupRefused(
-      `${name} fails PRAGMA integrity_check: ${problems.slice(0, 3).join('; ')}`,
+      `${name} falha no PRAGMA integrity_check: ${problems.slice(0, 3).join('; ')}`,
     );
   }
 }
@@ -165,7 +165,7 @@ function appliedMigrations(conn: BetterSqlite3.Database, name: string): string[]
     .prepare("select 1 from sqlite_master where type = 'table' and name = 'kysely_migration'")
     .get();
   if (table === undefined) {
-    throw new BackupRefused(`${name} is not a store of this app (it has no migrations table)`);
+    throw new BackupRefused(`${name} não é um banco deste app (não tem a tabela de migrações)`);
   }
   return conn.prepare('select name from kysely_migration order by name').pluck().all().map(String);
 }
@@ -192,7 +192,7 @@ export function inspectStoreFile(copy: string, file = copy): StoreFileReport {
   try {
     conn = new BetterSqlite3(copy, { fileMustExist: true });
   } catch (err) {
-    throw new BackupRefused(`cannot open ${file}: ${(err as Error).message}`);
+    throw new BackupRefused(`não foi possível abrir ${file}: ${(err as Error).message}`);
   }
   try {
     try {
@@ -202,8 +202,8 @@ export function inspectStoreFile(copy: string, file = copy): StoreFileReport {
       const code = (err as { code?: string }).code;
       throw new BackupRefused(
         code === 'SQLITE_NOTADB'
-          ? `${file} is not an SQLite database, so not a store of this app`
-          : `${file} cannot be read as a store: ${(err as Error).message}`,
+          ? `${file} não é um banco SQLite, então não é um banco deste app`
+          : `${file} não pode ser lido como banco: ${(err as Error).message}`,
       );
     }
     const applied = appliedMigrations(conn, file);
@@ -211,14 +211,14 @@ export function inspectStoreFile(copy: string, file = copy): StoreFileReport {
     const newer = applied.filter((m) => !known.includes(m));
     if (newer.length > 0) {
       throw new BackupRefused(
-        `${file} comes from a newer version of the app (migration ${newer.join(', ')} unknown ` +
-          `to this one, which knows up to ${known.at(-1)}): upgrade the app, then restore`,
+        `${file} vem de uma versão mais nova do app (migração ${newer.join(', ')} desconhecida ` +
+          `desta, que conhece até ${known.at(-1)}): atualize o app, depois restaure`,
       );
     }
     if (applied.length === 0 || applied.some((m, i) => m !== known[i])) {
       throw new BackupRefused(
-        `${file} does not look like a store of this app: its migrations (${applied.join(', ') || 'none'}) ` +
-          `are not the first ones of this code`,
+        `${file} não parece um banco deste app: as migrações dele (${applied.join(', ') || 'nenhuma'}) ` +
+          `não são as primeiras deste código`,
       );
     }
     const count = (sql: string) => Number(conn.prepare(sql).pluck().get());
@@ -281,13 +281,13 @@ function takeOver(target: string): string | null {
     const code = (err as { code?: string }).code ?? '';
     if (BUSY.test(code)) {
       throw new BackupRefused(
-        `${target} is in use (the server, or another command, has it open): stop the server, ` +
-          'then run the restore again. Nothing was changed.',
+        `${target} está em uso (o servidor, ou outro comando, o tem aberto): pare o servidor ` +
+          'e rode a restauração de novo. Nada foi alterado.',
       );
     }
     // A damaged store (the reason for many a restore) is replaced; any other error stops here.
     if (!DAMAGED.test(code)) throw err;
-    return `the current store could not be read (${(err as Error).message}); kept aside as it was`;
+    return `o banco atual não pôde ser lido (${(err as Error).message}); guardado à parte como estava`;
   } finally {
     conn?.close();
   }
@@ -303,13 +303,13 @@ export function restoreSqlite(backup: string, target: string, now = Date.now()):
   const source = path.resolve(backup);
   const dest = path.resolve(target);
   if (!existsSync(source) || !statSync(source).isFile()) {
-    throw new BackupRefused(`there is no file ${source}`);
+    throw new BackupRefused(`não há arquivo ${source}`);
   }
-  if (source === dest) throw new BackupRefused(`${source} is the store itself`);
+  if (source === dest) throw new BackupRefused(`${source} é o próprio banco`);
   if (existsSync(`${source}-wal`)) {
     throw new BackupRefused(
-      `${source}-wal exists beside it: this is a store in use or left by a crash, not a backup ` +
-        '(make one with npm run backup)',
+      `${source}-wal existe ao lado dele: é um banco em uso ou deixado por uma queda, não uma ` +
+        'cópia (faça uma com npm run backup)',
     );
   }
   mkdirSync(path.dirname(dest), { recursive: true });
@@ -329,7 +329,7 @@ export function restoreSqlite(backup: string, target: string, now = Date.now()):
       const aside = `${dest}.before-restore-${stamp(now)}`;
       for (const suffix of ['', '-wal', '-shm', '-journal']) {
         if (!existsSync(dest + suffix)) continue;
-        if (existsSync(aside + suffix)) throw new BackupRefused(`${aside + suffix} exists already`);
+        if (existsSync(aside + suffix)) throw new BackupRefused(`${aside + suffix} já existe`);
         renameSync(dest + suffix, aside + suffix);
         keptAside.push(aside + suffix);
       }
@@ -370,21 +370,21 @@ export function postgresBackupHelp(command: 'backup' | 'restore'): string {
   const lines =
     command === 'backup'
       ? [
-          'The store is PostgreSQL (DATABASE_URL is set): back it up with pg_dump, which takes a',
-          'consistent snapshot while the servers run, for example:',
+          'O banco é PostgreSQL (DATABASE_URL definida): faça a cópia com pg_dump, que tira uma',
+          'foto consistente com os servidores rodando, por exemplo:',
           '',
           '  pg_dump --format=custom --file=app-$(date -u +%Y%m%dT%H%M%SZ).dump "$DATABASE_URL"',
           '',
-          "Use the pg_dump of the server's major version or newer. See docs/backups.md.",
+          'Use o pg_dump da versão principal do servidor, ou mais nova. Veja docs/backups.md.',
         ]
       : [
-          'The store is PostgreSQL (DATABASE_URL is set): restore a pg_dump file with pg_restore,',
-          'with every app server stopped, into an empty database (or with --clean), for example:',
+          'O banco é PostgreSQL (DATABASE_URL definida): restaure um arquivo do pg_dump com',
+          'pg_restore, com todos os servidores parados, num banco vazio (ou com --clean), por exemplo:',
           '',
           '  pg_restore --clean --if-exists --no-owner --single-transaction \\',
           '    --dbname="$DATABASE_URL" app-20260101T030000Z.dump',
           '',
-          'then start the servers (they migrate it if the dump is older). See docs/backups.md.',
+          'depois inicie os servidores (eles o migram se a cópia for mais antiga). Veja docs/backups.md.',
         ];
   return [...lines, '', APP_SECRET_NOTE].join('\n');
 }

@@ -514,6 +514,17 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0012_reconciliation_trigger': {
+      async up(db: AnyDb) {
+        // What started a nightly run: 'on_time' (at CONFERENCIA_HORA), 'startup' (the first
+        // check of a server started past that hour), 'late' (a later check, catching up).
+        // Null: a manager's run, or a nightly one recorded before this column.
+        await db.schema
+          .alterTable('reconciliation_runs')
+          .addColumn('nightly_trigger', 'text')
+          .execute();
+      },
+    },
   };
 }
 

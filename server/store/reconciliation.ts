@@ -15,6 +15,12 @@ import type { ReconciliationRunsTable } from './schema';
 import type { Store } from './store';
 
 export type RunOrigin = 'noite' | 'gerente';
+/**
+ * What started a nightly run: the check at CONFERENCIA_HORA, the first check of a process that
+ * started past that hour, or a later check catching up (the hour passed without one).
+ */
+export type NightlyTrigger = 'on_time' | 'startup' | 'late';
+const TRIGGERS: readonly string[] = ['on_time', 'startup', 'late'] satisfies NightlyTrigger[];
 
 export interface ReconciliationRun {
   id: number;
@@ -22,6 +28,8 @@ export interface ReconciliationRun {
   day: string;
   offsetMin: number;
   origin: RunOrigin;
+  /** A nightly run's start; null for a manager's run (or a run older than the column). */
+  trigger: NightlyTrigger | null;
   state: 'em andamento' | 'concluída';
   owner: string | null;
   leaseUntil: number;
@@ -80,6 +88,10 @@ function fromRow(r: Selectable<ReconciliationRunsTable>): ReconciliationRun {
     day: r.day,
     offsetMin: Number(r.offset_min),
     origin: r.origin === 'noite' ? 'noite' : 'gerente',
+    trigger:
+      r.nightly_trigger !== null && TRIGGERS.includes(r.nightly_trigger)
+        ? (r.nightly_trigger as NightlyTrigger)
+        : null,
     state: r.state === 'concluída' ? 'concluída' : 'em andamento',
     owner: r.owner,
     leaseUntil: Number(r.lease_until),
@@ -101,6 +113,8 @@ export interface NewRun {
   day: string;
   offsetMin: number;
   origin: RunOrigin;
+  /** Given for a nightly run (`origin` 'noite'). */
+  trigger?: NightlyTrigger;
   owner: string;
   leaseUntil: number;
   /** The day's customers (their keys) and how many postings they have. */
@@ -128,6 +142,7 @@ export async function createRun(
           day: run.day,
           offset_min: run.offsetMin,
           origin: run.origin,
+          nightly_trigger: run.trigger ?? null,
           state: 'em andamento',
           owner: run.owner,
           lease_until: run.leaseUntil,

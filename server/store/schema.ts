@@ -208,6 +208,8 @@ export interface ReconciliationRunsTable {
   findings: Generated<number>;
   /** JSON: findings by kind. */
   summary: string | null;
+  /** A nightly run's start: 'on_time' | 'startup' | 'late'; null otherwise (migration 0012). */
+  nightly_trigger: string | null;
 }
 
 /** One customer of a run: read or still to read, and what was found (JSON). */

@@ -117,6 +117,12 @@ export const Conferencia = /* @__PURE__ */ lazySchema(() =>
       dia: z.string(),
       situacao: z.enum(['em andamento', 'concluída']),
       origem: z.enum(['noite', 'gerente']),
+      /**
+       * How a nightly run started: at CONFERENCIA_HORA (`no_horario`), at the server's start
+       * past that hour (`ao_iniciar`), or later, catching up (`atrasada`). Null for a
+       * manager's run, and for a nightly run recorded before this was kept.
+       */
+      disparo: z.nullable(z.enum(['no_horario', 'ao_iniciar', 'atrasada'])),
       /** A finding that needs attention was found (informational ones apart). */
       precisa_atencao: z.boolean(),
       iniciada_em: z.number(),

@@ -1,12 +1,13 @@
 // The counter ("Caixa"): find or register the customer and post the purchase's points.
 // This route only composes: the customer's state lives in the customers feature
-// (useCounterCustomer), the posting's in the points feature (usePosting); neither imports
-// the other, and the route hands each what it needs of the other.
+// (useCounterCustomer), the posting's, the hand-over's and the store's PDV's in the points
+// feature (usePosting, useHandOver, usePdvSale); neither feature imports the other, and the
+// route hands each what it needs of the other.
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Config as AppConfig } from '@/api/contract/config';
 import { useHotkey } from '@/hooks/use-hotkey';
-import { useHydrated } from '@/hooks/use-hydrated';
+import { whenIdle } from '@/lib/idle';
 import { useLatest } from '@/hooks/use-latest';
 import { useShownAfter } from '@/hooks/use-shown-after';
 import type { LookupClassification } from '@/lib/lookup';
@@ -19,20 +20,16 @@ import { SalePlaceholder } from '@/features/points/components/sale-placeholder';
 import { ShiftBar } from '@/features/points/components/shift-bar';
 import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
-import { handOverUnsupported, mayResumeHandOver } from '@/features/points/hand-over-keys';
-import type { HandOverTarget } from '@/features/points/pending-hand-over';
-import type { PdvCounter } from '@/features/points/components/pdv-counter';
+import { useHandOver } from '@/features/points/use-hand-over';
+import { PdvSalePanel, usePdvSale } from '@/features/points/use-pdv-sale';
 import {
   ContingencyBanner,
   CustomerPanel,
-  HandOverDialog,
   LedgerDialog,
   Loading,
   LookupFailed,
   NotFoundPanel,
   Panel,
-  PdvFeed,
-  PdvSalePanel,
   PendingRewards,
   PostedPanel,
   PostingStatus,
@@ -90,43 +87,13 @@ function Counter({ config }: { config: AppConfig }) {
   const busyPosting = postingBusy(phase);
   const searching = useShownAfter(lookup.isFetching, SEARCHING_SHOWN_AFTER_MS);
 
-  // Handing a reward over: the dialog (its own chunk) opens for a reward chosen, or by itself
-  // to follow one a reload left pending. "Entregar" shows unless the setting turns it off or
-  // the service said, once, that it does not take hand-overs.
-  const [chosen, setChosen] = useState<HandOverTarget | null>(null);
-  // Once React owns the page (the server's paint knows nothing of this tab's storage).
-  const [resume, setResume] = useState(mayResumeHandOver);
-  const hydrated = useHydrated();
-  const handOver = chosen ? { target: chosen } : hydrated && resume ? { target: null } : null;
-  const [handOverOff, setHandOverOff] = useState(handOverUnsupported);
-  const [handed, setHanded] = useState<ReadonlySet<number>>(() => new Set());
-  const opener = useRef<HTMLElement | null>(null);
-  const canHandOver = config.entregaPremios !== false && !handOverOff;
+  // Handing a reward over, and the store's PDV: each from its feature.
+  const handOver = useHandOver(config, establishment, [counter.amountEl, searchRef]);
+  const pdv = usePdvSale(saleNo);
   // A caixa has no rewards table: no link to it from the customer's panel.
   const rewardsLink = config.terminal?.navigation.premios !== false;
-  const openHandOver = (target: HandOverTarget, from: HTMLElement) => {
-    opener.current = from;
-    setResume(false);
-    setChosen(target);
-  };
-  const closeHandOver = () => {
-    setChosen(null);
-    setResume(false);
-  };
-
-  // The store's PDV: its sales (pushed on the event stream), from its own chunk once idle.
-  const [idle, setIdle] = useState(false);
-  const [pdv, setPdv] = useState<PdvCounter | null>(null);
-  /** The sale number for which the cashier chose to type another amount than the PDV's. */
-  const [manual, setManual] = useState(-1);
-  const pdvSale = manual === saleNo ? null : (pdv?.current ?? null);
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 1));
-    idle(() => {
-      void prefetchCounterParts();
-      setIdle(true);
-    });
-  }, []);
+  // The counter's second chunk, fetched once it is idle, long before a phone is typed.
+  useEffect(() => whenIdle(() => void prefetchCounterParts()), []);
   // "Próximo cliente" remounts the search field empty: it takes the focus. A search that itself
   // starts a new sale (after a posting) keeps the field as typed: it may have left by itself
   // at the last digit, while the cashier is still typing. While the shift is closed
@@ -153,33 +120,14 @@ function Counter({ config }: { config: AppConfig }) {
     posting.reset();
     counter.next();
     setCleared((n) => n + 1);
-    setHanded(new Set());
+    handOver.forget();
   };
 
   return (
     <main className="flex flex-1 flex-col">
       <h1 className="sr-only">Caixa</h1>
+      {handOver.dialog}
       {/* The contingency state and the ledger dialog come with the counter's second chunk. */}
-      <Suspense fallback={null}>
-        {handOver && (
-          <HandOverDialog
-            target={handOver.target}
-            password={shift.password}
-            establishment={establishment}
-            terminal={config.terminal?.name ?? null}
-            onPasswordRejected={() => shift.close('rejected')}
-            onOutcome={(state, target) => {
-              if (state.name === 'unsupported') setHandOverOff(true);
-              if (state.name === 'done' || state.name === 'already') {
-                setHanded((s) => new Set(s).add(target.reward.id_premio_cliente));
-              }
-            }}
-            onClose={closeHandOver}
-            // Back where it was opened; a row handed over has left: the amount, or the search.
-            focusAfter={[opener, counter.amountEl, searchRef]}
-          />
-        )}
-      </Suspense>
       <Suspense fallback={null}>
         <ContingencyBanner />
         {ledgerOpen && (
@@ -189,14 +137,10 @@ function Counter({ config }: { config: AppConfig }) {
           />
         )}
       </Suspense>
-      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} pdv={pdv?.summary} />
+      <ShiftBar onOpenLedger={() => setLedgerOpen(true)} pdv={pdv.summary} />
       <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
-          {idle && (
-            <Suspense fallback={null}>
-              <PdvFeed onChange={setPdv} />
-            </Suspense>
-          )}
+          {pdv.feed}
           <Panel>
             <CustomerSearch
               key={cleared}
@@ -232,9 +176,9 @@ function Counter({ config }: { config: AppConfig }) {
                   <PendingRewards
                     customer={customer}
                     rewardsLink={rewardsLink}
-                    canHandOver={canHandOver}
+                    canHandOver={handOver.available}
                     disabled={busyPosting}
-                    onHandOver={openHandOver}
+                    onHandOver={handOver.open}
                   />
                 }
               />
@@ -258,7 +202,7 @@ function Counter({ config }: { config: AppConfig }) {
                 celular={customer?.celular ?? typed?.celular ?? ''}
                 establishment={establishment}
                 onNext={nextCustomer}
-                handOver={canHandOver ? { handed, onHandOver: openHandOver } : undefined}
+                handOver={handOver.forPosted}
               />
             </Panel>
           ) : counter.registering && counter.canRegister ? (
@@ -270,17 +214,17 @@ function Counter({ config }: { config: AppConfig }) {
                 onCancel={counter.cancelRegister}
               />
             </Panel>
-          ) : pdvSale &&
+          ) : pdv.sale &&
             (customer || ((counter.canRegister || counter.canKeep) && typed?.celular)) ? (
             <Panel lazy>
               <PdvSalePanel
-                sale={pdvSale}
+                sale={pdv.sale}
                 customer={customer ?? null}
                 celular={typed?.celular ?? null}
                 password={shift.password}
                 posting={posting}
                 focusRef={counter.amountRef}
-                onManual={() => setManual(saleNo)}
+                onManual={pdv.typeAnother}
               />
             </Panel>
           ) : customer || counter.canRegister || counter.canKeep ? (
@@ -299,7 +243,7 @@ function Counter({ config }: { config: AppConfig }) {
             <>
               <SalePlaceholder />
               <Suspense fallback={null}>
-                <SendToKiosk password={shift.password} pdv={pdv?.current} />
+                <SendToKiosk password={shift.password} pdv={pdv.waiting} />
               </Suspense>
             </>
           )}

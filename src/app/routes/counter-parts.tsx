@@ -57,20 +57,6 @@ export const ShiftDialog = part('ShiftDialog');
 // The kiosk's counter side is its own chunk (the kiosk feature), fetched when shown.
 export const SendToKiosk = lazy(() => import('@/features/kiosk/send-to-kiosk'));
 
-// Handing a reward over (its dialog, flow and slip) is its own chunk too, fetched on the first
-// "Entregar" (or to follow a hand-over a reload left pending).
-export const HandOverDialog = lazy(() =>
-  import('@/features/points/components/hand-over-dialog').then((m) => ({
-    default: m.HandOverDialog,
-  })),
-);
-
-// The store's PDV (its sales pushed to the counter, the panel posting one) is its own chunk,
-// fetched once the counter is idle.
-const pdv = () => import('@/features/points/components/pdv-counter');
-export const PdvFeed = lazy(() => pdv().then((m) => ({ default: m.PdvFeed })));
-export const PdvSalePanel = lazy(() => pdv().then((m) => ({ default: m.PdvSalePanel })));
-
 export const prefetchCounterParts = (): Promise<unknown> => load();
 
 /** A white card; `lazy` for content from the counter's second chunk (shows "Carregando…"). */

@@ -139,7 +139,10 @@ export function KioskScreen({ onExit }: { onExit: () => void }) {
   );
 }
 
-/** "Ainda está aí?": any touch dismisses it (and restarts the wait); 0 goes back to the start. */
+/**
+ * "Ainda está aí?": any touch dismisses it (and restarts the wait), as does any key (Enter on
+ * "Continuar", which has the focus, or Esc); 0 goes back to the start.
+ */
 function IdleDialog({ left }: { left: number }) {
   return (
     <div
@@ -155,7 +158,7 @@ function IdleDialog({ left }: { left: number }) {
         <p className="text-2xl" aria-live="polite">
           Voltando ao início em <strong data-testid="countdown">{left}</strong> s
         </p>
-        <button type="button" className={`${keyClass} bg-amber-400 px-8 text-2xl`}>
+        <button type="button" autoFocus className={`${keyClass} bg-amber-400 px-8 text-2xl`}>
           Continuar
         </button>
       </div>

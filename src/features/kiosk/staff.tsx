@@ -1,9 +1,12 @@
 // The attendant's area of the kiosk: leave kiosk mode, or stage a sale on the kiosk itself
-// when no counter is paired. Both ask the attendant password.
-import { useCallback, useState } from 'react';
+// when no counter is paired. Both ask the attendant password. With a keyboard (a kiosk with
+// one) it answers as the app's confirmations do: the password field has the focus as it opens,
+// Enter confirms (leaving, or sending the amount typed) and Esc goes back.
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { StagedSale } from '@/api/contract/kiosk';
 import { isApiError } from '@/api/errors';
 import { VALOR_GASTO_MAX as MAX_CENTS } from '@/api/wire';
+import { useLatest } from '@/hooks/use-latest';
 import { formatBRL } from '@/lib/money';
 import { exitKiosk, stageHere } from './api';
 import { Keypad, keyClass } from './keypad';
@@ -50,6 +53,32 @@ export function Staff({
       );
     }
   };
+  const stage = () =>
+    void run(async () => {
+      const { venda } = await stageHere({ valor_gasto: valor, senha_atendente: senha });
+      if (venda) onStaged(venda);
+    });
+  const exit = () =>
+    void run(async () => {
+      await exitKiosk(senha);
+      onExited();
+    });
+
+  const passwordField = useRef<HTMLInputElement>(null);
+  useEffect(() => passwordField.current?.focus(), []);
+  // Enter: the action the attendant typed for (an amount typed: send it; else leave).
+  const keys = useLatest({ busy, valor, stage, exit, onBack });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const k = keys.current;
+      if (e.key === 'Escape') k.onBack();
+      else if (e.key === 'Enter' && !k.busy) (k.valor > 0 ? k.stage : k.exit)();
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [keys]);
   const fieldClass = (active: boolean) =>
     `min-h-16 rounded-xl border-4 bg-white px-4 text-3xl text-slate-950 ${active ? 'border-amber-400' : 'border-slate-400'}`;
   return (
@@ -59,6 +88,7 @@ export function Staff({
         <label className="flex flex-col gap-2 text-xl">
           Senha do atendente
           <input
+            ref={passwordField}
             type="password"
             readOnly
             inputMode="none"
@@ -95,12 +125,7 @@ export function Staff({
         <button
           type="button"
           disabled={busy || valor === 0}
-          onClick={() =>
-            void run(async () => {
-              const { venda } = await stageHere({ valor_gasto: valor, senha_atendente: senha });
-              if (venda) onStaged(venda);
-            })
-          }
+          onClick={stage}
           className={`${keyClass} bg-emerald-600 px-4 text-2xl text-white`}
         >
           Enviar {valor > 0 ? formatBRL(valor) : 'venda'} para o cliente
@@ -116,12 +141,7 @@ export function Staff({
           <button
             type="button"
             disabled={busy}
-            onClick={() =>
-              void run(async () => {
-                await exitKiosk(senha);
-                onExited();
-              })
-            }
+            onClick={exit}
             className={`${keyClass} bg-red-700 px-4 text-2xl text-white`}
           >
             Sair do modo quiosque

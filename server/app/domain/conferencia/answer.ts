@@ -8,6 +8,13 @@ import {
 } from '../../../../src/api/contract/conferencia';
 import { runCustomers, type PostedEntry, type ReconciliationRun, type Store } from '../../../store';
 
+/** A nightly run's start, as the answer says it. */
+const DISPARO = {
+  on_time: 'no_horario',
+  startup: 'ao_iniciar',
+  late: 'atrasada',
+} as const satisfies Record<NonNullable<ReconciliationRun['trigger']>, string>;
+
 export function emptySummary(): Record<AchadoTipo, number> {
   return Object.fromEntries(ACHADO_TIPOS.map((t) => [t, 0])) as Record<AchadoTipo, number>;
 }
@@ -26,6 +33,7 @@ export async function toWire(
     dia: run.day,
     situacao: run.state,
     origem: run.origin,
+    disparo: run.trigger === null ? null : DISPARO[run.trigger],
     precisa_atencao: ACHADO_ATENCAO.some((t) => resumo[t] > 0),
     iniciada_em: run.startedAt,
     concluida_em: run.finishedAt,

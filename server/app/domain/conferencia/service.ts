@@ -26,6 +26,7 @@ import {
   pendingCustomers,
   postedEntries,
   renewRun,
+  type NightlyTrigger,
   runCustomers,
   saveCustomer,
   unreportedRuns,
@@ -76,6 +77,8 @@ interface Ctx {
   offsetMin: number;
   stopping: AbortController;
   working: Map<number, Promise<void>>;
+  /** Whether this process has made its first check for the nightly run (its start-up). */
+  checkedOnce: boolean;
 }
 
 /** Waits `ms`; false when the service stops meanwhile. */
@@ -242,6 +245,7 @@ async function start(
   day: string,
   offset: number,
   origin: RunOrigin,
+  trigger?: NightlyTrigger,
 ): Promise<{ created: boolean; run: ReconciliationRun | null }> {
   const from = dayNumber(day) * DAY_MS - offset * 60_000;
   const entries = await postedEntries(ctx.store, {
@@ -254,6 +258,7 @@ async function start(
     day,
     offsetMin: offset,
     origin,
+    ...(trigger === undefined ? {} : { trigger }),
     owner: ctx.me,
     leaseUntil: ctx.store.now() + ctx.leaseMs,
     customers: [...new Set(entries.map((e) => e.customerKey))].sort(),
@@ -261,7 +266,13 @@ async function start(
   });
   if (result.created && result.run !== null) {
     ctx.deps.log?.info(
-      { conferencia: result.run.id, dia: day, origem: origin, clientes: result.run.customers },
+      {
+        conferencia: result.run.id,
+        dia: day,
+        origem: origin,
+        ...(trigger === undefined ? {} : { disparo: trigger }),
+        clientes: result.run.customers,
+      },
       'conferência iniciada',
     );
     kick(ctx, result.run);
@@ -287,12 +298,18 @@ async function tick(ctx: Ctx): Promise<void> {
   }
   for (const run of await unreportedRuns(store, deps.establishmentId)) await report(ctx, run);
   const hour = Math.floor(((store.now() + ctx.offsetMin * 60_000) % DAY_MS) / 3_600_000);
-  if (hour >= (deps.nightlyHour ?? 3)) {
+  const nightly = deps.nightlyHour ?? 3;
+  if (hour >= nightly) {
     const yesterday = dayText(todayIn(ctx, ctx.offsetMin) - 1);
     if ((await latestRun(store, deps.establishmentId, yesterday, 'noite')) === null) {
-      await start(ctx, yesterday, ctx.offsetMin, 'noite');
+      // Said as it happened: the check at the hour, or catching up on a night without one
+      // (at this process's start, or later).
+      const trigger: NightlyTrigger =
+        hour === nightly ? 'on_time' : ctx.checkedOnce ? 'late' : 'startup';
+      await start(ctx, yesterday, ctx.offsetMin, 'noite', trigger);
     }
   }
+  ctx.checkedOnce = true;
 }
 
 /** The day a request names (default: yesterday) in its time zone (default: the store's). */
@@ -310,6 +327,7 @@ export function createConferencia(deps: ConferenciaDeps) {
     offsetMin: deps.offsetMin ?? -180,
     stopping: new AbortController(),
     working: new Map(),
+    checkedOnce: false,
   };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const schedule = (delay: number): void => {

@@ -44,14 +44,18 @@ export interface IntegracaoOptions extends PdvSetup {
   rate: { limit: number; windowMs: number };
   /** Where a password lockout started at the counter's PDV routes is recorded. */
   audit?: AuditTrail | null;
+  /** PUBLIC_ORIGIN: the document's `servers` (else the origin it was asked at). */
+  publicOrigin?: string | null;
 }
 
 /** Mounts the integration API; answers the function that stops its sweeper. */
 export function mountIntegracao(app: Hono<Vars>, options: IntegracaoOptions): () => void {
-  const { access, rate, audit, ...setup } = options;
+  const { access, rate, audit, publicOrigin = null, ...setup } = options;
   const deps = createPdvDeps(setup);
   const routes = new Hono<Vars>();
-  routes.get('/openapi.json', (c) => c.json(openApiDocument(new URL(c.req.url).origin)));
+  routes.get('/openapi.json', (c) =>
+    c.json(openApiDocument(publicOrigin ?? new URL(c.req.url).origin)),
+  );
   routes.use('/vendas', pdvAuth(deps, rate));
   routes.use('/vendas/*', pdvAuth(deps, rate));
   routes.route('/', pdvRoutes(deps));

@@ -1,7 +1,10 @@
 /**
  * `GET /api/integracao/openapi.json`: the PDV's endpoints as an OpenAPI 3.1 document, built
  * from the same zod schemas the server checks requests with (zod's own `toJSONSchema`), so
- * the document cannot drift from what the server accepts and answers.
+ * the document cannot drift from what the server accepts and answers. Each operation has a
+ * stable `operationId`: a PDV vendor's generated client names its methods after them, so
+ * renaming one breaks that client's code (openapi-lint.test.ts holds them and lints the
+ * document with Redocly's recommended rules).
  */
 import * as z from 'zod/mini';
 import {
@@ -49,6 +52,7 @@ const saleIdParam = {
   schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
 };
 
+/** `serverUrl`: PUBLIC_ORIGIN when set, else the origin the document was asked at. */
 export function openApiDocument(serverUrl: string): object {
   const sale = schema(PdvSaleAnswer, 'output');
   const error = { type: 'object' };
@@ -64,6 +68,10 @@ export function openApiDocument(serverUrl: string): object {
       description:
         'O PDV da loja envia cada venda; clientes já cadastrados são pontuados na hora, os ' +
         'demais aguardam o caixa. Valores em centavos. Nunca devolve CPF nem celular completo.',
+      license: {
+        name: 'Proprietária: uso da loja e de quem integra o PDV dela',
+        identifier: 'LicenseRef-Proprietary',
+      },
     },
     servers: [{ url: serverUrl }],
     components: {
@@ -79,6 +87,7 @@ export function openApiDocument(serverUrl: string): object {
     paths: {
       '/api/integracao/vendas': {
         post: {
+          operationId: 'criarVenda',
           summary: 'Envia uma venda (id_venda é a chave de idempotência)',
           requestBody: {
             required: true,
@@ -95,6 +104,7 @@ export function openApiDocument(serverUrl: string): object {
       },
       '/api/integracao/vendas/{id_venda}': {
         get: {
+          operationId: 'consultarVenda',
           summary: 'Estado da venda, pontos, prêmios e o cliente (nome e celular mascarado)',
           parameters: [
             saleIdParam,
@@ -115,6 +125,7 @@ export function openApiDocument(serverUrl: string): object {
       },
       '/api/integracao/vendas/{id_venda}/cancelar': {
         post: {
+          operationId: 'cancelarVenda',
           summary: 'Cancela uma venda ainda não lançada',
           parameters: [saleIdParam],
           responses: {

@@ -1,7 +1,8 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@/api/contract/auditoria';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { SelectField } from '@/components/ui/field';
 import { formatInteger } from '@/lib/points';
@@ -10,8 +11,6 @@ import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
 
-const th = 'px-3 py-2 text-left font-semibold';
-const td = 'border-t border-slate-200 px-3 py-1.5 align-top';
 
 type Draft = { de: string; ate: string; acao: string; terminal: string };
 
@@ -106,57 +105,32 @@ function Filters({
 }
 
 function Entries({ items }: { items: readonly AuditEntry[] }) {
-  const caption = useId();
   return (
-    <div
-      className="overflow-x-auto rounded-md border border-slate-300"
-      role="region"
-      aria-labelledby={caption}
-      tabIndex={0}
-    >
-      <table className="w-full text-sm">
-        <caption id={caption} className="sr-only">
-          Registros de auditoria
-        </caption>
-        <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={th}>
-              Quando
-            </th>
-            <th scope="col" className={th}>
-              Terminal
-            </th>
-            <th scope="col" className={th}>
-              Ação
-            </th>
-            <th scope="col" className={th}>
-              Detalhes
-            </th>
-            <th scope="col" className={th}>
-              Requisição
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {items.map((e) => (
-            <tr key={e.id}>
-              <td className={`${td} whitespace-nowrap tabular-nums`}>{whenText(e.quando)}</td>
-              <td className={td}>
-                {e.terminal ? (e.terminal.nome ?? `nº ${e.terminal.id}`) : 'Linha de comando'}
-                {e.papel && e.terminal && <span className="block text-slate-700">{e.papel}</span>}
-              </td>
-              <th scope="row" className={`${td} text-left font-semibold`}>
-                {actionLabel(e.acao)}
-              </th>
-              <td className={`${td} min-w-48`}>{detailsText(e)}</td>
-              <td className={`${td} font-mono text-xs break-all text-slate-700`}>
-                {e.requisicao ?? '—'}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <FitTable
+      label="Registros de auditoria"
+      cards="text"
+      rowHeader={2}
+      columns={[
+        { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
+        { header: 'Terminal' },
+        { header: 'Ação', cell: 'font-semibold' },
+        { header: 'Detalhes', cell: 'min-w-48' },
+        { header: 'Requisição', cell: 'font-mono text-xs break-all text-slate-700' },
+      ]}
+      rows={items.map((e) => ({
+        key: String(e.id),
+        cells: [
+          whenText(e.quando),
+          <>
+            {e.terminal ? (e.terminal.nome ?? `nº ${e.terminal.id}`) : 'Linha de comando'}
+            {e.papel && e.terminal && <span className="block text-slate-700">{e.papel}</span>}
+          </>,
+          actionLabel(e.acao),
+          detailsText(e),
+          e.requisicao ?? '—',
+        ],
+      }))}
+    />
   );
 }
 

@@ -4,6 +4,7 @@
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
 import { formatDateTime, formatLocalDateTime, localDay } from '@/lib/dates';
 import { formatBRL } from '@/lib/money';
@@ -12,10 +13,8 @@ import { previousDay, type Achado, type Conferencia } from '@/api/contract/confe
 import { useQueryClient } from '@tanstack/react-query';
 import { startConferencia, useConferencia } from '@/features/dashboard/api/conferencia';
 import { painelKeys } from '@/features/dashboard/api/painel';
-import { ACHADO_LABELS } from '@/features/dashboard/conferencia-labels';
+import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
 
-const th = 'px-3 py-2 text-left font-semibold align-bottom';
-const td = 'border-t border-slate-200 px-3 py-1.5 align-top';
 
 function Summary({ c }: { c: NonNullable<Conferencia> }) {
   const r = c.resumo;
@@ -86,59 +85,31 @@ function Findings({ c }: { c: NonNullable<Conferencia> }) {
           {exported && `Arquivo ${exported} gerado.`}
         </p>
       </div>
-      <div
-        className="overflow-x-auto rounded-md border border-slate-300"
-        role="region"
-        aria-label="Achados da conferência"
-        tabIndex={0}
-      >
-        <table className="w-full text-sm">
-          <caption className="sr-only">
-            Achados da conferência: nosso lançamento e o registro do serviço lado a lado
-          </caption>
-          <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={th}>
-                Achado
-              </th>
-              <th scope="col" className={th}>
-                Cliente
-              </th>
-              <th scope="col" className={th}>
-                Nosso lançamento
-              </th>
-              <th scope="col" className={th}>
-                No serviço
-              </th>
-              <th scope="col" className={th}>
-                Detalhe
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {c.achados.map((a, i) => (
-              <tr
-                key={`${a.tipo}-${a.lancamento?.chave ?? ''}-${a.servico?.id_cartela_cliente ?? i}`}
-              >
-                <th scope="row" className={`${td} text-left font-semibold`}>
-                  {ACHADO_LABELS[a.tipo]}
-                </th>
-                <td className={td}>
-                  <span className="block">{a.nome ?? 'Cliente'}</span>
-                  <span className="block tabular-nums text-slate-700">{a.celular}</span>
-                </td>
-                <td className={td}>
-                  <Ours a={a} />
-                </td>
-                <td className={td}>
-                  <Theirs a={a} />
-                </td>
-                <td className={`${td} min-w-48`}>{a.detalhe}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <FitTable
+        label="Achados da conferência"
+        caption="Achados da conferência: nosso lançamento e o registro do serviço lado a lado"
+        cards="text"
+        columns={[
+          { header: 'Achado', cell: 'font-semibold' },
+          { header: 'Cliente' },
+          { header: 'Nosso lançamento' },
+          { header: 'No serviço' },
+          { header: 'Detalhe', cell: 'min-w-48' },
+        ]}
+        rows={c.achados.map((a, i) => ({
+          key: `${a.tipo}-${a.lancamento?.chave ?? ''}-${a.servico?.id_cartela_cliente ?? i}`,
+          cells: [
+            ACHADO_LABELS[a.tipo],
+            <>
+              <span className="block">{a.nome ?? 'Cliente'}</span>
+              <span className="block text-slate-700 tabular-nums">{a.celular}</span>
+            </>,
+            <Ours a={a} />,
+            <Theirs a={a} />,
+            a.detalhe,
+          ],
+        }))}
+      />
     </div>
   );
 }
@@ -176,7 +147,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
       )}
       <p className="text-sm text-slate-700">
         Conferida em {formatLocalDateTime(new Date(c.concluida_em ?? c.iniciada_em))}
-        {c.origem === 'noite' ? ' (automática, à noite)' : ''} · {formatInteger(c.clientes)}{' '}
+        {runOrigin(c)} · {formatInteger(c.clientes)}{' '}
         clientes lidos
       </p>
       <Summary c={c} />

@@ -201,6 +201,7 @@ test('the conferência shows a day that needs attention, our entry beside the se
     dia: '2026-11-21',
     situacao: 'concluída',
     origem: 'gerente',
+    disparo: null,
     precisa_atencao: true,
     iniciada_em: Date.UTC(2026, 10, 22, 6),
     concluida_em: Date.UTC(2026, 10, 22, 6, 1),
@@ -342,4 +343,36 @@ test('without PDV sales in the period there is no PDV section', async () => {
   open();
   await screen.findByRole('table', { name: 'Lançamentos por terminal' });
   expect(screen.queryByRole('region', { name: 'Vendas do PDV' })).toBeNull();
+});
+
+test.each([
+  ['gerente', null, /clientes lidos$/],
+  ['noite', 'no_horario', /\(automática, à noite\)/],
+  ['noite', 'ao_iniciar', /\(automática, ao iniciar o servidor: a da noite não tinha rodado\)/],
+  ['noite', 'atrasada', /\(automática, atrasada: a da noite não tinha rodado\)/],
+] as const)('a run asked by %s (%s) is labelled as it started', async (origem, disparo, label) => {
+  const resumo = {
+    ausente: 0,
+    duplicado: 0,
+    pontos_divergentes: 0,
+    nao_conferido: 0,
+    nao_lancado_por_nos: 0,
+  };
+  const run = { id: 4, dia: '2026-11-21', situacao: 'concluída', origem, disparo };
+  const conferencia = {
+    ...run,
+    precisa_atencao: false,
+    iniciada_em: Date.UTC(2026, 10, 22, 17),
+    concluida_em: Date.UTC(2026, 10, 22, 17, 1),
+    ...{ clientes: 0, clientes_lidos: 0, leituras: 0, lancamentos: 0, confirmados: 0 },
+    resumo,
+    achados: [],
+  };
+  stubFetch((url) =>
+    jsonResponse(200, ok(String(url).includes('/conferencia') ? conferencia : PAINEL)),
+  );
+  open();
+  const line = await screen.findByText(/^Conferida em/);
+  expect(line.textContent).toMatch(label);
+  if (origem === 'gerente') expect(line.textContent).not.toMatch(/automática/);
 });

@@ -1,32 +1,12 @@
-// The dashboard's building blocks: a figure, a titled section and a table that scrolls inside
-// itself on a narrow screen, with the cell classes every table of the dashboard uses.
+// The dashboard's building blocks: a figure, a titled section and its number tables (cards on
+// a phone, never scrolling sideways).
 import { useId } from 'react';
-
-const th = 'px-3 py-2 text-left font-semibold';
-const thNum = 'px-3 py-2 text-right font-semibold';
-const td = 'border-t border-slate-200 px-3 py-1.5';
-const tdNum = `${td} text-right tabular-nums`;
-
-/** A table that scrolls inside itself on a narrow screen, never the page. */
-function TableBox({ children, label }: { children: React.ReactNode; label: string }) {
-  return (
-    <div
-      className="overflow-x-auto rounded-md border border-slate-300"
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-    >
-      <table className="w-full text-sm">
-        <caption className="sr-only">{label}</caption>
-        {children}
-      </table>
-    </div>
-  );
-}
+import { FitTable } from '@/components/ui/fit-table';
 
 /**
  * The dashboard's tables: a header row, then one row a thing (its name as the row's header)
- * with its numbers, already formatted, right-aligned.
+ * with its numbers, already formatted, right-aligned. Where they do not fit (a phone), one
+ * card a thing.
  */
 export function NumberTable({
   label,
@@ -41,34 +21,11 @@ export function NumberTable({
   rows: readonly { key: string; name: string; cells: readonly string[] }[];
 }) {
   return (
-    <TableBox label={label}>
-      <thead className="bg-slate-100">
-        <tr>
-          <th scope="col" className={th}>
-            {first}
-          </th>
-          {columns.map((c) => (
-            <th key={c} scope="col" className={thNum}>
-              {c}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map(({ key, name, cells }) => (
-          <tr key={key}>
-            <th scope="row" className={`${td} text-left font-normal`}>
-              {name}
-            </th>
-            {cells.map((c, i) => (
-              <td key={i} className={tdNum}>
-                {c}
-              </td>
-            ))}
-          </tr>
-        ))}
-      </tbody>
-    </TableBox>
+    <FitTable
+      label={label}
+      columns={[{ header: first }, ...columns.map((header) => ({ header, numeric: true }))]}
+      rows={rows.map(({ key, name, cells }) => ({ key, cells: [name, ...cells] }))}
+    />
   );
 }
 

@@ -31,14 +31,16 @@ export function AttentionActions({ entry, onDone }: Props) {
   const resendButton = useRef<HTMLButtonElement>(null);
   const discardButton = useRef<HTMLButtonElement>(null);
   const passwordField = useRef<HTMLInputElement>(null);
-  const keepButton = useRef<HTMLButtonElement>(null);
+  const confirmDiscard = useRef<HTMLButtonElement>(null);
   /** Where the focus goes back to when a step is cancelled. */
   const back = useRef<'resend' | 'discard' | null>(null);
   const sale = formatBRL(entry.valor_gasto);
 
   useEffect(() => {
+    // Each step as the app's confirmations: Enter confirms (the password's form, or
+    // "Descartar venda" focused), Esc backs out.
     if (mode === 'resend') passwordField.current?.focus();
-    else if (mode === 'discard') keepButton.current?.focus();
+    else if (mode === 'discard') confirmDiscard.current?.focus();
     else if (back.current === 'resend') resendButton.current?.focus();
     else if (back.current === 'discard') discardButton.current?.focus();
   }, [mode]);
@@ -133,10 +135,10 @@ export function AttentionActions({ entry, onDone }: Props) {
         />
         {alert}
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" size="sm" busy={busy} disabled={busy}>
+          <Button type="submit" size="sm" busy={busy} disabled={busy} shortcut="Enter">
             Reenviar venda
           </Button>
-          <Button variant="secondary" size="sm" onClick={cancel} disabled={busy}>
+          <Button variant="secondary" size="sm" onClick={cancel} disabled={busy} shortcut="Esc">
             Cancelar
           </Button>
         </div>
@@ -158,15 +160,17 @@ export function AttentionActions({ entry, onDone }: Props) {
         {alert}
         <div className="flex flex-wrap gap-2">
           <Button
+            ref={confirmDiscard}
             variant="danger"
             size="sm"
             busy={busy}
             disabled={busy}
+            shortcut="Enter"
             onClick={() => void decide('discard')}
           >
             Descartar venda
           </Button>
-          <Button ref={keepButton} variant="secondary" size="sm" onClick={cancel} disabled={busy}>
+          <Button variant="secondary" size="sm" onClick={cancel} disabled={busy} shortcut="Esc">
             Manter
           </Button>
         </div>

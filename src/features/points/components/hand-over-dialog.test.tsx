@@ -413,6 +413,8 @@ describe('HandOverDialog: refusals', () => {
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Este prêmio já foi entregue.' });
     expect(outcome()).toContain('Nada foi entregue agora.');
+    // Said once: the heading, not again as the alert's title.
+    expect(dialog().textContent?.match(/já foi entregue/g)).toHaveLength(1);
     expect(onOutcome).toHaveBeenCalledWith(
       { name: 'already', message: expect.any(String) },
       target,

@@ -14,6 +14,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useLatest } from '@/hooks/use-latest';
 import { formatDate } from '@/lib/dates';
+import { openModal } from '@/lib/modal';
 import { maskPhone } from '@/lib/phone';
 import { CATEGORY_LABELS } from '@/lib/rewards';
 import { runHandOver, settled, type HandOverState } from '@/features/points/hand-over-flow';
@@ -46,6 +47,13 @@ const sameReward = (a: HandOverTarget, b: HandOverTarget) =>
 
 /** "Maria da Silva", or the masked phone of a customer with no name. */
 const whom = (t: HandOverTarget) => t.customer.nome ?? maskPhone(t.customer.celular);
+
+const ALREADY_HANDED = 'Este prêmio já foi entregue.';
+/** The same sentence, whatever its case, spaces or final full stop. */
+const sameWords = (a: string, b: string) => {
+  const norm = (t: string) => t.trim().replace(/\s+/g, ' ').replace(/\.$/, '').toLowerCase();
+  return norm(a) === norm(b);
+};
 
 /** Busy: the request is on its way or the server is deciding, so the dialog stays. */
 const busy = (s: HandOverState) => s.name === 'sending' || s.name === 'verifying';
@@ -98,8 +106,8 @@ export function HandOverDialog({
   };
 
   useEffect(() => {
-    const d = dialog.current;
-    if (d && !d.open) d.showModal();
+    // The focus on "Entregar": Enter confirms, Esc cancels.
+    if (dialog.current) openModal(dialog.current);
     if (resumed) launch(resumed, null);
     return () => running.current?.abort();
     // Once, as the dialog opens.
@@ -205,7 +213,7 @@ export function HandOverDialog({
               type="submit"
               variant="success"
               size="lg"
-              autoFocus
+              data-autofocus
               disabled={password === null}
               shortcut="Enter"
             >
@@ -342,11 +350,13 @@ function Outcome({
         </div>
       );
     case 'already':
+      // Said once, as the heading; the service's own words only when they say something else.
       return (
         <div id="handover-body" className="flex flex-col gap-2">
-          {heading('Este prêmio já foi entregue.')}
-          <Alert tone="warning" title={state.message}>
-            <p>Nada foi entregue agora. A lista de prêmios do cliente foi atualizada.</p>
+          {heading(ALREADY_HANDED)}
+          <Alert tone="warning" title="Nada foi entregue agora.">
+            {!sameWords(state.message, ALREADY_HANDED) && <p>{state.message}</p>}
+            <p>A lista de prêmios do cliente foi atualizada.</p>
           </Alert>
         </div>
       );

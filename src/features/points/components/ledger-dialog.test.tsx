@@ -247,7 +247,7 @@ test('a manager resends with the corrected password: asked, checked, sent, and t
   await user.click(await screen.findByRole('button', { name: 'Reenviar' }));
   const field = screen.getByLabelText('Senha do atendente (corrigida)');
   expect(document.activeElement).toBe(field);
-  await user.click(screen.getByRole('button', { name: 'Reenviar venda' }));
+  await user.click(screen.getByRole('button', { name: /^Reenviar venda/ }));
   expect(screen.getByText('Informe a senha do atendente.')).toBeTruthy();
   expect(decisions(mock)).toEqual([]);
   await user.type(field, '4321{Enter}');
@@ -288,7 +288,7 @@ test('a wrong or refused decision says why in Portuguese and keeps what was type
   expect(document.activeElement).toBe(field);
 });
 
-test('discarding asks first; Esc backs out to the button; another manager deciding first is said', async () => {
+test('discarding asks first, on its confirm button; Esc backs out; another manager deciding first is said', async () => {
   const user = userEvent.setup();
   const { mock } = serveAttention(() =>
     jsonResponse(409, {
@@ -302,13 +302,15 @@ test('discarding asks first; Esc backs out to the button; another manager decidi
   await user.click(discard);
   const confirm = screen.getByRole('group', { name: 'Descartar a venda de R$ 25,90' });
   expect(within(confirm).getByText(/Nenhum ponto será lançado/)).toBeTruthy();
-  expect(document.activeElement).toBe(within(confirm).getByRole('button', { name: 'Manter' }));
+  expect(document.activeElement).toBe(
+    within(confirm).getByRole('button', { name: /^Descartar venda/ }),
+  );
   await user.keyboard('{Escape}');
   expect(screen.queryByRole('group', { name: /Descartar a venda/ })).toBeNull();
   expect(screen.getByRole('dialog', { hidden: true }).hasAttribute('open')).toBe(true);
   expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Descartar' }));
   await user.click(screen.getByRole('button', { name: 'Descartar' }));
-  await user.click(screen.getByRole('button', { name: 'Descartar venda' }));
+  await user.keyboard('{Enter}');
   expect(
     await screen.findByText('Esta venda não precisa mais de atenção (outro gerente já decidiu).'),
   ).toBeTruthy();

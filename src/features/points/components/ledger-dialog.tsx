@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
 import { SelectField } from '@/components/ui/field';
 import { localDay } from '@/lib/dates';
+import { openModal } from '@/lib/modal';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import type { Ledger } from '@/api/contract/postings';
@@ -78,7 +79,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
-    dialog.current?.showModal();
+    if (dialog.current) openModal(dialog.current);
   }, []);
 
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { useLatest } from '@/hooks/use-latest';
 import { TextField } from '@/components/ui/field';
+import { openModal } from '@/lib/modal';
 import { useShift } from '@/features/points/shift';
 
 const reasons = {
@@ -34,11 +35,10 @@ export function ShiftDialog({
     if (!d) return;
     if (isOpen) openedFor.current = reason;
     if (isOpen && !d.matches(':modal')) {
-      if (d.open) d.close(); // painted open by the app server: opened again, modal
       // No focus to give back on close: Chromium hands a text field its focus back without
       // a caret (typing goes nowhere); `onOpened` places the focus instead.
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
-      d.showModal();
+      openModal(d); // on the password field (painted open by the server: opened again)
     }
     if (!isOpen && d.open) {
       d.close();
@@ -86,7 +86,7 @@ export function ShiftDialog({
           label="Senha do atendente"
           type="password"
           autoComplete="off"
-          autoFocus
+          data-autofocus
           value={value}
           error={error}
           onChange={(e) => setValue(e.target.value)}

@@ -1,0 +1,163 @@
+// The manager's screens on a phone and on a small laptop, as the report that found them
+// scrolling sideways: two counters, each with its store's PDV sending sales through the real
+// integration API (identified or not, one cancelled), a cashier's posting, a conferência that
+// finds a credit deleted behind its back, and the audit trail of all that. At 390 and 1024 px
+// no element of /painel or /auditoria is wider than its box (each measured: scrollWidth
+// against clientWidth); on the phone the wide tables are cards that still show every figure.
+import { mkdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import type { Page } from '@playwright/test';
+import { addIntegration, openStore } from '../server/store';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { overflowing, tableBoxes } from './support/layout';
+import {
+  brDay,
+  enrolledTerminal,
+  openShift,
+  ownServer,
+  postSale,
+  saoPauloDay,
+} from './support/own-server';
+
+const SHOTS = '/tmp/shots-manager-phone';
+mkdirSync(SHOTS, { recursive: true });
+
+test.describe.configure({ mode: 'serial' });
+
+const server = ownServer('telefone');
+
+/** A PDV paired with the counter `counterId`: its bearer token. */
+async function pdvFor(counterId: string, name: string): Promise<string> {
+  const store = await openStore({ sqlitePath: server.env.APP_DB! });
+  try {
+    return (await addIntegration(store, { name, counterId: Number(counterId) })).token;
+  } finally {
+    await store.close();
+  }
+}
+
+/** The PDV's call: its answer's status and sale. */
+async function pdv(token: string, method: string, path: string, body?: object) {
+  const res = await fetch(`${server.url}/api/integracao/vendas${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as { data: { venda: { estado: string } } };
+  return { status: res.status, estado: json.data.venda.estado };
+}
+
+/** Sends a sale; one of a registered customer (`posted`) is awaited until it is posted. */
+async function sale(
+  token: string,
+  body: { id_venda: string; valor_gasto: number; cpf?: string; celular?: string },
+  posted = false,
+) {
+  expect((await pdv(token, 'POST', '', body)).status).toBe(201);
+  if (!posted) return;
+  await expect
+    .poll(async () => (await pdv(token, 'GET', `/${body.id_venda}?aguardar=5`)).estado, {
+      timeout: 20_000,
+    })
+    .toBe('lançada');
+}
+
+/** Nothing wider than its box; the table boxes' widths for the log. */
+async function expectNothingSideways(page: Page, where: string) {
+  const boxes = await tableBoxes(page);
+  console.log(
+    `[manager-phone] ${where}: ${boxes.map((b) => `${b.element} ${b.content} in ${b.box}`).join('; ') || 'no table box (cards)'}`,
+  );
+  expect(await overflowing(page), where).toEqual([]);
+}
+
+test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every figure shown', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const caixa1 = await enrolledTerminal(server, browser, 'caixa', 'Caixa 1', 1024);
+  const caixa2 = await enrolledTerminal(server, browser, 'caixa', 'Caixa 2', 1024);
+  await openShift(caixa1.page);
+  await postSale(caixa1.page, '21998765432', '5600'); // João Pereira, 56 points
+  // Each counter's PDV: Maria by CPF and João by phone are posted at once; the others wait.
+  const pdv1 = await pdvFor(caixa1.id, 'PDV 1');
+  const pdv2 = await pdvFor(caixa2.id, 'PDV 2');
+  await sale(pdv1, { id_venda: 'NFCE-101', valor_gasto: 4590, cpf: '52998224725' }, true);
+  await sale(pdv1, { id_venda: 'NFCE-102', valor_gasto: 2000 });
+  await sale(pdv1, { id_venda: 'NFCE-103', valor_gasto: 1250 });
+  expect((await pdv(pdv1, 'POST', '/NFCE-103/cancelar')).estado).toBe('cancelada');
+  await sale(pdv2, { id_venda: 'NFCE-201', valor_gasto: 3000, celular: '+5521998765432' }, true);
+  await sale(pdv2, { id_venda: 'NFCE-202', valor_gasto: 1500, cpf: '11144477735' });
+  // The service loses the cashier's credit to João (straight in the sandbox's database).
+  const db = new Database(server.env.SANDBOX_DB!);
+  try {
+    const joao = db.prepare("select id from clientes where celular = '+5521998765432'").get() as {
+      id: number;
+    };
+    const removed = db
+      .prepare('delete from cartela where cliente_id = ? and pontos = 56 and data_ms > ?')
+      .run(joao.id, Date.now() - 3_600_000);
+    expect(removed.changes).toBe(1);
+  } finally {
+    db.close();
+  }
+
+  const { page } = await enrolledTerminal(server, browser, 'gerente', 'Gerência', 1024);
+  await openShift(page);
+  await page.goto(`${server.url}/painel`);
+  await expect(page.getByText('Vendas do PDV: 2 de 4 identificadas (50%)')).toBeVisible();
+  const section = page.getByRole('region', { name: 'Conferência com o serviço' });
+  await section.getByLabel(/^Dia/).fill(brDay(saoPauloDay(new Date())));
+  await section.getByRole('button', { name: 'Conferir agora' }).click();
+  await expect(section.getByText('Precisa de atenção')).toBeVisible({ timeout: 30_000 });
+
+  // 1024 px: tables, each within its box.
+  const pdvByTerminal = page.getByRole('table', { name: 'Vendas do PDV por terminal' });
+  await expect(pdvByTerminal.getByRole('row', { name: /Caixa 1/ })).toContainText(
+    'Caixa 12150%011',
+  );
+  await expect(pdvByTerminal.getByRole('row', { name: /Caixa 2/ })).toContainText(
+    'Caixa 22150%010',
+  );
+  await expect(section.getByRole('table', { name: /Achados da conferência/ })).toBeVisible();
+  await expectNothingSideways(page, 'painel 1024');
+  await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
+
+  // 390 px: the wide tables are cards; every figure still there, the rate included.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const cards = page.getByRole('list', { name: 'Vendas do PDV por terminal' });
+  await expect(cards).toBeVisible();
+  await expect(pdvByTerminal).toHaveCount(0);
+  const card1 = cards.getByRole('listitem').filter({ hasText: 'Caixa 1' });
+  for (const figure of ['Vendas2', 'Identificadas1', 'Taxa50%', 'Em aberto1', 'Canceladas1']) {
+    await expect(card1).toContainText(figure);
+  }
+  await expect(page.getByRole('list', { name: 'Vendas do PDV por dia' })).toBeVisible();
+  const byTerminal = page.getByRole('list', { name: 'Lançamentos por terminal' });
+  await expect(byTerminal.getByRole('listitem').filter({ hasText: 'Caixa 1' })).toContainText(
+    'Valor lançadoR$',
+  );
+  await expect(section.getByRole('list', { name: 'Achados da conferência' })).toContainText(
+    'Ausente no serviço',
+  );
+  await expectNothingSideways(page, 'painel 390');
+  await expectAccessible(page, 'painel 390');
+  await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
+  for (const name of ['Vendas do PDV', 'Por terminal', 'Conferência com o serviço']) {
+    await page
+      .getByRole('region', { name, exact: true })
+      .screenshot({ path: `${SHOTS}/painel-390-${name.split(' ')[0]!.toLowerCase()}.png` });
+  }
+
+  // The audit trail: the terminals created and enrolled, the conferência's day.
+  await page.goto(`${server.url}/auditoria`);
+  const entries = page.getByRole('list', { name: 'Registros de auditoria' });
+  await expect(entries.getByRole('listitem').first()).toBeVisible();
+  await expectNothingSideways(page, 'auditoria 390');
+  await expectAccessible(page, 'auditoria 390');
+  await page.screenshot({ path: `${SHOTS}/auditoria-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await expect(page.getByRole('table', { name: 'Registros de auditoria' })).toBeVisible();
+  await expectNothingSideways(page, 'auditoria 1024');
+  await page.screenshot({ path: `${SHOTS}/auditoria-1024.png`, fullPage: true });
+});
