@@ -86,7 +86,7 @@ export async function startServer(env: Record<string, string>) {
     };
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${String(err)}\nstderr: ${out.stderr}`);
+    throw new Error(`${String(err)}\nstderr: ${out.stderr}`, { cause: err });
   }
 }
 
