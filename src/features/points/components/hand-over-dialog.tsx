@@ -106,10 +106,12 @@ export function HandOverDialog({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  // The focus follows the step: the answer's main button once settled, the status meanwhile.
+  // The focus follows the step: "Entregar" to confirm, the answer's main button once settled,
+  // the status meanwhile. Given here, after showModal: React's autoFocus would run before it,
+  // on a dialog not shown yet, where a browser gives no focus (Chromium's showModal then put
+  // it on "Cancelar", so Enter cancelled).
   useEffect(() => {
-    if (state.name === 'confirm') return;
-    (settled(state) ? primary.current : statusHeading.current)?.focus();
+    (state.name === 'confirm' || settled(state) ? primary.current : statusHeading.current)?.focus();
   }, [state]);
 
   // Nothing chosen and nothing pending (another tab settled it): nothing to show.
@@ -202,10 +204,10 @@ export function HandOverDialog({
               Cancelar
             </Button>
             <Button
+              ref={primary}
               type="submit"
               variant="success"
               size="lg"
-              autoFocus
               disabled={password === null}
               shortcut="Enter"
             >
