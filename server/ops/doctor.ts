@@ -1,11 +1,11 @@
 /**
  * `npm run doctor`: what a store's IT runs before starting the server, or when it misbehaves.
  * It reports the Node.js running it (warning on one package.json does not support), reads the
- * configuration as the server would, looks at the store and its migrations without
- * changing them, reaches the service with the tokens (one harmless read: a page of one reward),
- * compares the service's clock with this machine's, and looks at the backups. Each item says
- * what it found and, when something is wrong, how to fix it. It changes nothing and may run
- * beside a running server.
+ * configuration as the server would, looks at the store and its migrations without changing
+ * them, reaches the service with the tokens (one harmless read: a page of one reward), compares
+ * the service's clock with this machine's, and looks at the backups. Each item says what it
+ * found and, when something is wrong, how to fix it. It changes nothing and may run beside a
+ * running server.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
