@@ -2,8 +2,8 @@ import { defineConfig, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
-import { compileHintPlugin } from './scripts/compile-hint';
-import { precompressPlugin } from './scripts/precompress';
+import { compileHintPlugin } from './scripts/compile-hint.ts';
+import { precompressPlugin } from './scripts/precompress.ts';
 
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 

@@ -63,7 +63,7 @@ export function buildScaleDb(dbPath: string, o: ScaleOptions): ScaleDb {
   db.pragma('cache_size = -262144'); // 256 MB while loading
   const rand = prng(1_000_003);
   const samples: ScaleDb['samples'] = [];
-  let customers = 0;
+  let customers: number;
   try {
     const premios = db
       .prepare<[], { id: number; categoria: string }>(

@@ -16,7 +16,9 @@ test('a pending reward is handed over from the customer panel, with one confirma
   await entregar.first().click();
   const dialog = page.getByRole('alertdialog', { name: `Entregar ${VALE} a ${JOAO.name}?` });
   await expect(dialog).toBeVisible();
-  await dialog.getByRole('button', { name: /^Entregar/ }).click();
+  // The focus is on "Entregar": Enter confirms (not "Cancelar", where showModal puts it).
+  await expect(dialog.getByRole('button', { name: /^Entregar/ })).toBeFocused();
+  await page.keyboard.press('Enter');
   await expect(page.getByText(/Prêmio entregue/).first()).toBeVisible();
   // The panel's list follows: one Vale left to hand over.
   await expect(panel.getByRole('button', { name: `Entregar ${VALE}` })).toHaveCount(1);

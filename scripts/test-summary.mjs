@@ -3,13 +3,15 @@
 // The line before it says why they did not: tests left out because what they need is missing
 // here (Vitest's `meta.leftOut`, see server/store/pg-cluster.ts), e.g.
 // `41 PostgreSQL tests left out: PostgreSQL binaries not found …`, and any other skips.
-// A report that is missing (its suite never ran) counts as one failure.
+// A report that is missing (its suite never ran) counts as one failure; so does a test that never
+// finished (Vitest's `pending`: its worker died under it, e.g. a native addon's abort).
 // Exit code: 0 only when every report exists and nothing failed.
 import { readFileSync } from 'node:fs';
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+let unfinished = 0;
 /** Tests left out: count by JSON `[needs, why]`. */
 const leftOut = new Map();
 
@@ -21,6 +23,7 @@ function vitest(r) {
     // A file that failed to load has no tests but fails the suite.
     if (f.status === 'failed' && (f.assertionResults ?? []).length === 0) failed += 1;
     for (const t of f.assertionResults ?? []) {
+      if (t.status === 'pending') unfinished += 1;
       const why = t.meta?.leftOut;
       if (t.status !== 'skipped' || why === undefined) continue;
       const key = JSON.stringify([why.needs, why.why]);
@@ -50,6 +53,12 @@ for (const file of process.argv.slice(2)) {
   else playwright(report);
 }
 
+if (unfinished > 0) {
+  console.log(
+    `${unfinished} ${unfinished === 1 ? 'test' : 'tests'} never finished (a worker died?)`,
+  );
+  failed += unfinished;
+}
 let explained = 0;
 for (const [key, n] of leftOut) {
   const [needs, why] = JSON.parse(key);

@@ -98,4 +98,15 @@ describe('the run summary', () => {
     expect(lines.at(-1)).toBe('0 passed, 2 failed');
     expect(code).toBe(1);
   });
+
+  test('tests whose worker died under them are failures, said on the line before', async () => {
+    const r = await summary(
+      report(vitestReport([result('passed'), result('pending'), result('pending')])),
+    );
+    expect(r.lines.slice(-2)).toEqual([
+      '2 tests never finished (a worker died?)',
+      '1 passed, 2 failed',
+    ]);
+    expect(r.code).toBe(1);
+  });
 });

@@ -1,7 +1,7 @@
 /**
- * `npm run doctor`: checks the configuration, the store and its migrations, the service with
- * the tokens, the clock and the backups, and prints a checklist with what to fix for each
- * problem (server/ops/doctor.ts). Reads the same environment as the server; changes nothing.
+ * `npm run doctor`: reports the Node.js running it, checks the configuration, the store and its
+ * migrations, the service with the tokens, the clock and the backups, and prints a checklist
+ * with what to fix for each problem (server/ops/doctor.ts). Reads the same environment as the server; changes nothing.
  * Exit status: 0 when nothing failed (warnings included), 1 otherwise.
  */
 import path from 'node:path';

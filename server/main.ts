@@ -19,6 +19,7 @@ import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
 import { startBackupSchedule } from './ops/backup';
 import type { BackupSchedule } from './ops/backup';
+import { currentRuntime } from './ops/runtime';
 import { openStore, storeCounts } from './store';
 import type { Store } from './store';
 
@@ -37,6 +38,22 @@ process.env.NODE_ENV ??= 'production';
 function die(message: string): never {
   process.stderr.write(`fidelidade-pdv: ${message}\n`);
   process.exit(1);
+}
+
+// A runtime package.json's `engines` does not list (started some other way than through npm,
+// which brings Node.js 24): said first, since SQLite's native driver may crash it below.
+let runtime: ReturnType<typeof currentRuntime>;
+try {
+  runtime = currentRuntime(root);
+} catch (err) {
+  die(
+    `cannot read the supported Node.js versions: ${err instanceof Error ? err.message : String(err)}`,
+  );
+}
+if (!runtime.supported) {
+  process.stderr.write(
+    `fidelidade-pdv: warning: Node.js ${runtime.version} (${runtime.execPath}) is not supported (package.json engines: ${runtime.engines}); start it with npm start, or node_modules/.bin/node\n`,
+  );
 }
 
 // The environment is read here, once; everything below receives what it needs.
@@ -243,13 +260,14 @@ const server = serve(
     logger.info(
       {
         url,
+        node: process.version,
         mode: options.mode,
         establishmentId: options.establishmentId,
         store: store.engine,
         publicOrigin: accessEnv.publicOrigin,
         autoEnroll: accessEnv.autoEnroll,
       },
-      `listening on ${url}; ${enrollment}`,
+      `listening on ${url} (Node.js ${process.version}); ${enrollment}`,
     );
   },
 );

@@ -88,7 +88,7 @@ export function readServerEnv(env: Env): EnvResult {
   if (missing.length > 0) {
     errors.unshift(`live mode (LOYALTY_BASE_URL is set) needs ${missing.join(', ')}`);
   }
-  let url: URL | null = null;
+  let url: URL | null;
   try {
     url = new URL(baseUrl);
   } catch {
@@ -167,7 +167,7 @@ export function readAccessEnv(env: Env, server: ServerEnv): AccessEnvResult {
   let publicOrigin: string | null = null;
   const origin = value(env, 'PUBLIC_ORIGIN');
   if (origin !== undefined) {
-    let url: URL | null = null;
+    let url: URL | null;
     try {
       url = new URL(origin);
     } catch {

@@ -5,7 +5,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { collect, enroll, exited, newCode, start, waitFor } from '../testing/spawn';
+import { readEngines } from '../ops/runtime';
+import {
+  collect,
+  enroll,
+  exited,
+  newCode,
+  root,
+  start,
+  unsupportedSystemNode,
+  waitFor,
+} from '../testing/spawn';
 
 const SECRET = 'main-test-secret-0123456789abcdef0123';
 
@@ -56,6 +66,7 @@ describe('server/main.ts in live mode', () => {
         /listening on (http:\/\/127\.0\.0\.1:(\d+))[^"]*/,
       );
       expect(url).not.toMatch(/:0$/);
+      expect(line).toContain(`(Node.js ${process.version})`);
       expect(line).toContain('terminals need an enrollment code');
 
       const config = await fetch(`${url}/api/config`);
@@ -122,6 +133,24 @@ describe('server/main.ts in live mode', () => {
     ]);
     expect(out.stdout + out.stderr).not.toContain('live-app-token-xyz');
   }, 90_000);
+
+  const system = unsupportedSystemNode();
+  test.skipIf(system === null)(
+    `on the machine's own unsupported Node.js (${system?.version ?? 'none here'}) it says so first`,
+    async () => {
+      const child = start(
+        { LOYALTY_BASE_URL: upstreamUrl, APP_SECRET: SECRET, PORT: '0' },
+        system!.path,
+      );
+      const out = collect(child);
+      expect(await exited(child)).toBe(1);
+      expect(out.stderr.trim().split('\n')).toEqual([
+        `fidelidade-pdv: warning: Node.js ${system!.version} (${system!.path}) is not supported (package.json engines: ${readEngines(root)}); start it with npm start, or node_modules/.bin/node`,
+        'fidelidade-pdv: live mode (LOYALTY_BASE_URL is set) needs LOYALTY_APP_TOKEN, LOYALTY_ACCESS_TOKEN, LOYALTY_ESTABLISHMENT_ID',
+      ]);
+    },
+    90_000,
+  );
 });
 
 describe('server/main.ts in sandbox mode', () => {

@@ -123,6 +123,11 @@ test('/metrics parses as Prometheus text and its counters move with a posting', 
   expect(types.get('pdv_upstream_calls_total')).toBe('counter');
   expect(types.get('process_cpu_seconds_total')).toBe('counter');
   expect(types.get('pdv_store_query_duration_seconds')).toBe('histogram');
+  // The runtime the server runs on (the one npm brings, as this test's).
+  const [major, minor, patch] = process.versions.node.split('.');
+  expect(before).toContain(
+    `nodejs_version_info{version="${process.version}",major="${major}",minor="${minor}",patch="${patch}"} 1`,
+  );
   const phone = freshPhone();
   const res = await post(cookies[0]!, phone);
   expect(res.status).toBeLessThan(300);

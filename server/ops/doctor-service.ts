@@ -31,7 +31,7 @@ export function duration(ms: number): string {
 /** The service's own words from an error answer (`message`), or the start of its text. */
 async function serviceMessage(res: Response): Promise<string> {
   const text = await res.text().catch(() => '');
-  let message: unknown = null;
+  let message: unknown;
   try {
     message = (JSON.parse(text) as { message?: unknown }).message;
   } catch {

@@ -6,14 +6,16 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrations } from '../store/migrations';
 import { APP_SECRET_FOR_TESTS, startSandbox } from '../testing/processes';
 import type { RunningProcess } from '../testing/processes';
-import { doctorCli, root } from '../testing/spawn';
+import { doctorCli, root, unsupportedSystemNode } from '../testing/spawn';
 import { formatChecks, runDoctor } from './doctor';
+import { readEngines } from './runtime';
 
 let dir = '';
 let sandbox: RunningProcess | null = null;
@@ -62,6 +64,9 @@ describe('npm run doctor', () => {
     const r = await doctorCli(live('good'));
     console.log(r.stdout);
     expect(r.code).toBe(0);
+    expect(line(r.stdout, 'Node.js')).toBe(
+      `✓ Node.js: ${process.version} em ${process.execPath} (o projeto pede ${readEngines(root)}).`,
+    );
     expect(line(r.stdout, 'Configuração')).toMatch(
       /^✓ Configuração: serviço real \(http:\/\/127\.0\.0\.1:\d+\), estabelecimento 1;/,
     );
@@ -187,4 +192,46 @@ describe('the clock', () => {
     expect(text).toMatch(/Como resolver: Ative a sincronização de horário/);
     expect(checks.some((c) => c.status === 'fail')).toBe(false);
   });
+});
+
+describe('the Node.js running it', () => {
+  test('an unsupported one: a warning saying how to run the supported one; SQLite left closed', async () => {
+    const checks = await runDoctor({
+      root,
+      env: { APP_DB: path.join(dir, 'old-node', 'app.db'), SANDBOX_DB: path.join(dir, 'x.db') },
+      runtime: { version: 'v20.20.2', execPath: '/usr/bin/node' },
+    });
+    const text = formatChecks(checks);
+    expect(line(text, 'Node.js')).toBe(
+      `! Node.js: v20.20.2 em /usr/bin/node: versão não suportada (o projeto pede ${readEngines(root)}); os arquivos SQLite não foram abertos nela.`,
+    );
+    expect(text).toMatch(/Como resolver: Rode pelo npm .* node_modules\/\.bin\/node/);
+    expect(line(text, 'Banco do servidor')).toBe(
+      '– Banco do servidor: não verificado nesta versão do Node.js (veja acima).',
+    );
+    expect(checks.some((c) => c.status === 'fail')).toBe(false);
+    expect(text).toContain('0 problemas, 1 aviso.');
+  });
+
+  // For real: the machine's own Node.js, when it is one the project does not support (Node.js
+  // 20 on CI's machine). Loading better-sqlite3 13 there would crash it; the doctor does not.
+  const system = unsupportedSystemNode();
+  test.skipIf(system === null)(
+    `the machine's own unsupported Node.js (${system?.version ?? 'none here'}) runs it: a warning, exit 0`,
+    async () => {
+      const r = await doctorCli(
+        {
+          APP_DB: path.join(dir, 'system-node', 'app.db'),
+          SANDBOX_DB: path.join(dir, 'sandbox.db'),
+        },
+        system!.path,
+      );
+      console.log(r.stdout);
+      expect(r.code).toBe(0);
+      expect(line(r.stdout, 'Node.js')).toBe(
+        `! Node.js: ${system!.version} em ${system!.path}: versão não suportada (o projeto pede ${readEngines(root)}); os arquivos SQLite não foram abertos nela.`,
+      );
+      expect(r.stdout).toContain('0 problemas, 1 aviso.');
+    },
+  );
 });

@@ -1,10 +1,11 @@
 /**
  * `npm run doctor`: what a store's IT runs before starting the server, or when it misbehaves.
- * It reads the configuration as the server would, looks at the store and its migrations without
- * changing them, reaches the service with the tokens (one harmless read: a page of one reward),
- * compares the service's clock with this machine's, and looks at the backups. Each item says
- * what it found and, when something is wrong, how to fix it. It changes nothing and may run
- * beside a running server.
+ * It reports the Node.js running it (warning on one package.json does not support), reads the
+ * configuration as the server would, looks at the store and its migrations without changing
+ * them, reaches the service with the tokens (one harmless read: a page of one reward), compares
+ * the service's clock with this machine's, and looks at the backups. Each item says what it
+ * found and, when something is wrong, how to fix it. It changes nothing and may run beside a
+ * running server.
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +16,8 @@ import { inspectStore } from '../store';
 import { newestScheduledBackup } from './backup';
 import { checkClock, duration, reachSandbox, reachService } from './doctor-service';
 import type { Check, CheckStatus } from './doctor-service';
+import { currentRuntime } from './runtime';
+import type { Runtime } from './runtime';
 
 export interface DoctorOptions {
   env: Readonly<Record<string, string | undefined>>;
@@ -27,6 +30,8 @@ export interface DoctorOptions {
   timeoutMs?: number;
   /** A clock difference above this is reported. Default 60 s. */
   clockToleranceMs?: number;
+  /** The Node.js to report; this process's by default. */
+  runtime?: { version: string; execPath: string };
 }
 
 const SYMBOL: Record<CheckStatus, string> = { ok: '✓', warn: '!', fail: '✗', info: '–' };
@@ -39,6 +44,30 @@ function postgresPlace(url: string): string {
   } catch {
     return 'PostgreSQL (DATABASE_URL)';
   }
+}
+
+/**
+ * The Node.js running the doctor (npm runs it on the one the server runs on). SQLite's driver
+ * is a native addon that may crash an unsupported runtime (better-sqlite3 13 does on Node.js
+ * 20), so on one the SQLite files are not opened: the caller leaves those checks out.
+ */
+function checkRuntime(runtime: Runtime): Check {
+  const title = 'Node.js';
+  const where = `${runtime.version} em ${runtime.execPath}`;
+  if (runtime.supported) {
+    return { title, status: 'ok', detail: `${where} (o projeto pede ${runtime.engines}).` };
+  }
+  return {
+    title,
+    status: 'warn',
+    detail: `${where}: versão não suportada (o projeto pede ${runtime.engines}); os arquivos SQLite não foram abertos nela.`,
+    fix: 'Rode pelo npm (npm run doctor, npm start): o npm install traz o Node.js 24 em node_modules/.bin/node. Num serviço, use esse binário: ExecStart=/opt/fidelidade-pdv/node_modules/.bin/node dist-server/main.js.',
+  };
+}
+
+/** A check not run because the runtime is unsupported (see checkRuntime). */
+function notOnThisRuntime(title: string): Check {
+  return { title, status: 'info', detail: 'não verificado nesta versão do Node.js (veja acima).' };
 }
 
 function describeConfig(config: Config, appDb: string): string {
@@ -153,13 +182,16 @@ function checkBackups(config: Config, now: number): Check {
       };
 }
 
-/** Runs every check, in order: configuration, store, service, clock, backups. */
+/** Runs every check, in order: Node.js, configuration, store, service, clock, backups. */
 export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
   const now = o.now ?? Date.now;
   const timeoutMs = o.timeoutMs ?? 10_000;
+  const runtime = currentRuntime(o.root, o.runtime);
+  const runtimeCheck = checkRuntime(runtime);
   const read = readConfig(o.env);
   if (!read.ok) {
     return [
+      runtimeCheck,
       {
         title: 'Configuração',
         status: 'fail',
@@ -170,9 +202,14 @@ export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
   }
   const config = read.config;
   const appDb = resolveAppDb(config.access.appDb, o.root);
+  // PostgreSQL's client is plain JavaScript: checked on any runtime.
+  const storeCheckable = runtime.supported || config.access.databaseUrl !== null;
   const checks: Check[] = [
+    runtimeCheck,
     { title: 'Configuração', status: 'ok', detail: describeConfig(config, appDb) },
-    await checkStore(config, appDb, timeoutMs),
+    storeCheckable
+      ? await checkStore(config, appDb, timeoutMs)
+      : notOnThisRuntime('Banco do servidor'),
   ];
   const server = config.server;
   if (server.mode === 'live') {
@@ -180,7 +217,12 @@ export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
     const reached = await reachService({ ...config, server }, { fetcher, now, timeoutMs });
     checks.push(reached.service, checkClock(reached.clock, o.clockToleranceMs ?? 60_000));
   } else {
-    checks.push(await reachSandbox({ ...config, server }, o.root), checkClock(null, 0));
+    checks.push(
+      runtime.supported
+        ? await reachSandbox({ ...config, server }, o.root)
+        : notOnThisRuntime('Serviço de fidelidade'),
+      checkClock(null, 0),
+    );
   }
   checks.push(checkBackups(config, now()));
   return checks;

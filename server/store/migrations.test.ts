@@ -1,7 +1,8 @@
 // Upgrades on PostgreSQL: app-server replicas starting at the same moment on one database, empty
 // or left at an older version, migrate it once (an advisory lock held around the whole run) and
 // all serve.
-import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { addTerminal, listTerminals, openStore } from './index';

@@ -3,7 +3,8 @@
  * the only dialect branch is the auto-increment key. Append new migrations at the end with
  * the next number: never edit one that has landed (deployed databases already ran it).
  */
-import type { Kysely, Migration } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { sql } from 'kysely';
 import type { Engine } from './engine';
 

@@ -71,7 +71,7 @@ function start(
       while ((nl = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
-        let parsed: Record<string, unknown> | null = null;
+        let parsed: Record<string, unknown>;
         try {
           parsed = JSON.parse(line) as Record<string, unknown>;
         } catch {

@@ -1,10 +1,12 @@
 /** Helpers for tests that run the real app server process (`server/main.ts`) and the CLI. */
-import { execFile, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { readEngines, satisfies } from '../ops/runtime';
 import { reapOnExit } from './processes';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -24,8 +26,9 @@ function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
  * Node with tsx's loader rather than the tsx CLI: the CLI relays SIGTERM with a 30 ms
  * handshake that a loaded machine misses (it then kills the server, exit 143).
  */
-export function start(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+/** `server/main.ts` with `env` on `node` (this process's Node.js by default). */
+export function start(env: Record<string, string>, node = process.execPath): ChildProcess {
+  const child = spawn(node, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
     env: cleanEnv(env),
     stdio: 'pipe',
@@ -83,7 +86,7 @@ export async function startServer(env: Record<string, string>) {
     };
   } catch (err) {
     child.kill('SIGKILL');
-    throw new Error(`${String(err)}\nstderr: ${out.stderr}`);
+    throw new Error(`${String(err)}\nstderr: ${out.stderr}`, { cause: err });
   }
 }
 
@@ -96,12 +99,13 @@ export async function terminalCli(args: string[], env: Record<string, string>): 
   return stdout;
 }
 
-/** `npm run doctor` with `env` (and nothing else that configures the server): its output. */
+/** `npm run doctor` with `env` (and nothing else that configures the server) on `node`: its output. */
 export function doctorCli(
   env: Record<string, string>,
+  node = process.execPath,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/doctor-cli.ts'], {
+    const child = spawn(node, ['--import', 'tsx', 'server/doctor-cli.ts'], {
       cwd: root,
       env: cleanEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -173,4 +177,15 @@ export function rawRequest(
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/**
+ * The machine's own `/usr/bin/node` when it is a version package.json does not support (Node.js
+ * 20 on CI's machine), to run the CLIs on for real; null elsewhere.
+ */
+export function unsupportedSystemNode(): { path: string; version: string } | null {
+  const system = '/usr/bin/node';
+  if (!existsSync(system)) return null;
+  const version = execFileSync(system, ['--version'], { encoding: 'utf8' }).trim();
+  return satisfies(version, readEngines(root)) ? null : { path: system, version };
 }

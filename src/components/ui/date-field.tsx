@@ -116,8 +116,7 @@ export function DateField({
     <TextField
       label={
         <>
-          {label}
-          <span className="sr-only"> ({DATE_PLACEHOLDER})</span>
+          {label} <span className="sr-only">({DATE_PLACEHOLDER})</span>
         </>
       }
       type="text"

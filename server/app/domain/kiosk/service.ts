@@ -28,7 +28,7 @@ export function kioskService(options: KioskServiceOptions) {
     } catch {
       throw new ServiceUnavailable();
     }
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = await res.json();
     } catch {

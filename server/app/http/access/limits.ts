@@ -35,7 +35,7 @@ async function verdictOf(c: AccessContext) {
   // the journal's own refusal (a 422 for a missing key, say) a verdict on the password.
   if (c.get('noVerdict') === true || status === 202) return 'none';
   if (status !== 422) return status >= 200 && status < 300 ? 'right' : 'none';
-  let body: unknown = null;
+  let body: unknown;
   try {
     body = await c.res.clone().json();
   } catch {
