@@ -185,6 +185,8 @@ export interface LedgerFilter {
 /** The customer's slot as a posting finds it before journaling (see `slotState`). */
 export interface SlotState {
   held: boolean;
+  /** The posting holding it (its key), when held. */
+  holder?: string;
   turn: number;
   queued?: boolean;
   /** With `lookup`: that terminal's latest lookup when it is of this customer, else null. */
@@ -569,6 +571,7 @@ function kyselyJournal(store: Store): JournalStore {
       const lookup = options?.lookup;
       return {
         held: row.slot !== null,
+        ...(row.slot !== null ? { holder: row.slot } : {}),
         turn: row.turn === null ? 0 : Number(row.turn),
         ...(options?.queued ? { queued: Boolean(Number(row.queued)) } : {}),
         ...(lookup === undefined
@@ -979,6 +982,8 @@ function sqliteHotPath(sqlite: SqliteAccess): HotPath {
         })!;
         return {
           held: row.slot !== null,
+          ...(row.slot !== null ? { holder: row.slot } : {}),
+          ...(row.slot !== null ? { holder: row.slot } : {}),
           turn: row.turn === null ? 0 : Number(row.turn),
           ...(queued ? { queued: Boolean(Number(row.queued)) } : {}),
           ...(terminalId === undefined

@@ -62,6 +62,7 @@ export async function postAtCounter(
       cliente: request.cliente,
       ...(s.items === null ? {} : { itens: JSON.parse(s.items) as unknown[] }),
     },
+    counter: true,
   });
   if (result.kind !== 'entry') {
     // Nothing journaled: back to waiting, for another try.
