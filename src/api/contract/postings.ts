@@ -89,6 +89,7 @@ export const PostedExtra = /* @__PURE__ */ lazySchema(() =>
     ),
   }),
 );
+export type PostedExtra = z.infer<typeof PostedExtra>;
 export type PostedExtraWire = z.input<typeof PostedExtra>;
 
 /** The shift ledger (`data` of `GET /api/lancamentos?de&ate[&terminal]`). */
