@@ -10,7 +10,7 @@ import type { SqliteAccess, Store, TransactionOptions } from './store';
 import { POSTING_STATES } from '../../src/api/wire';
 import { lookupFromRow, lookupQueries, type CustomerLookup, type LookupStore } from './lookups';
 
-export type { CustomerLookup, PointsPatch } from './lookups';
+export type { CustomerLookup } from './lookups';
 
 export type PostingState = (typeof POSTING_STATES)[number];
 /** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
