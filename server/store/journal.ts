@@ -8,9 +8,15 @@ import type BetterSqlite3 from 'better-sqlite3';
 import type { CustomerLookupsTable, PostingJournalTable } from './schema';
 import type { SqliteAccess, Store, TransactionOptions } from './store';
 import { POSTING_STATES } from '../../src/api/wire';
-import { lookupFromRow, lookupQueries, type CustomerLookup, type LookupStore } from './lookups';
+import {
+  lookupFromRow,
+  lookupQueries,
+  type CustomerLookup,
+  type CustomerReading,
+  type LookupStore,
+} from './lookups';
 
-export type { CustomerLookup } from './lookups';
+export type { CustomerLookup, CustomerReading } from './lookups';
 
 export type PostingState = (typeof POSTING_STATES)[number];
 /** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
@@ -24,21 +30,6 @@ export const UNSETTLED: readonly PostingState[] = [
 
 /** How the upstream answer was lost, which decides how long "unchanged" must last. */
 export type LostKind = 'reset' | 'timeout' | 'crash';
-
-/** The customer as read just before sending (or when re-checking). */
-export interface CustomerReading {
-  exists: boolean;
-  id_cliente: number | null;
-  nome: string | null;
-  compras: number;
-  ultima_compra: string | null;
-  saldo: number;
-  saldo_carencia: number;
-  /** Points of the newest credit in the history (the posting's own, once it landed). */
-  ultimo_credito: number | null;
-  /** When the read was sent (epoch ms); absent in readings journaled before it was kept. */
-  readAt?: number;
-}
 
 /** The records of one reward of one customer, read before a hand-over is sent. */
 export interface RewardRecords {
@@ -193,7 +184,7 @@ export interface SlotState {
   lookup?: CustomerLookup | null;
 }
 
-export interface JournalStore extends LookupStore {
+export interface JournalStore extends LookupStore<JournalEntry> {
   /** The store the journal writes to. */
   readonly store: Store;
   /** Inserts the entry unless its key exists; then answers the existing one. */

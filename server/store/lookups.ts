@@ -12,7 +12,21 @@ import type { Selectable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CustomerLookupsTable, PostingJournalTable } from './schema';
 import type { Store } from './store';
-import type { CustomerReading, JournalEntry } from './journal';
+
+/** The customer as read just before sending, by a counter's lookup, or when re-checking. */
+export interface CustomerReading {
+  exists: boolean;
+  id_cliente: number | null;
+  nome: string | null;
+  compras: number;
+  ultima_compra: string | null;
+  saldo: number;
+  saldo_carencia: number;
+  /** Points of the newest credit in the history (the posting's own, once it landed). */
+  ultimo_credito: number | null;
+  /** When the read was sent (epoch ms); absent in readings journaled by earlier versions. */
+  readAt?: number;
+}
 
 /** A terminal's lookup of a customer, as kept. */
 export interface CustomerLookup {
@@ -34,18 +48,15 @@ export interface PointsPatch {
   customerName: string | null;
 }
 
-export interface LookupStore {
+/** `E`: the journal's entry (journal.ts), which these queries answer. */
+export interface LookupStore<E> {
   /** Keeps the terminal's latest lookup (replacing its previous one), not flushed on its own. */
   saveLookup(lookup: CustomerLookup): Promise<void>;
   /**
    * The customer's newest posting settled `lançado` at or after `since` whose points are not
    * known yet (its answer did not tell them), or null.
    */
-  unpointed(
-    establishmentId: number,
-    customerKey: string,
-    since: number,
-  ): Promise<JournalEntry | null>;
+  unpointed(establishmentId: number, customerKey: string, since: number): Promise<E | null>;
   /** Sets a posted entry's points and reading, unless they are known already. */
   completePoints(key: string, patch: PointsPatch, now: number): Promise<boolean>;
 }
@@ -73,12 +84,16 @@ function lookupRow(l: CustomerLookup): Selectable<CustomerLookupsTable> {
 }
 
 /** The queries; `toEntry` reads a journal row (journal.ts's own, passed to avoid a cycle). */
-export function lookupQueries(
+export function lookupQueries<E>(
   store: Store,
-  toEntry: (r: Selectable<PostingJournalTable>) => JournalEntry,
-): LookupStore {
+  toEntry: (r: Selectable<PostingJournalTable>) => E,
+): LookupStore<E> {
   const db = store.db;
   let upsert: BetterSqlite3.Statement<[Selectable<CustomerLookupsTable>]> | null = null;
+  let unpointedRow: BetterSqlite3.Statement<
+    [number, string, number],
+    Selectable<PostingJournalTable>
+  > | null = null;
   return {
     async saveLookup(lookup) {
       const row = lookupRow(lookup);
@@ -116,6 +131,19 @@ export function lookupQueries(
     },
 
     async unpointed(establishmentId, customerKey, since) {
+      const sqlite = store.sqlite;
+      if (sqlite !== null) {
+        // Prepared too: every kept lookup of a customer with postings asks it.
+        unpointedRow ??= sqlite.conn.prepare(
+          `select * from posting_journal
+           where establishment_id = ? and customer_key = ? and state = 'lançado'
+             and kind = 'pontos' and points is null and snapshot is not null and settled_at >= ?
+           order by settled_at desc limit 1`,
+        );
+        const statement = unpointedRow;
+        const found = await sqlite.run(() => statement.get(establishmentId, customerKey, since));
+        return found === undefined ? null : toEntry(found);
+      }
       const row = await db
         .selectFrom('posting_journal')
         .selectAll()

@@ -96,7 +96,10 @@ export async function lookupAnswered(
     reading,
     readAt: token.at,
   });
-  if (reading.exists) await pointsFromReading(deps, token.customerKey, reading, 'lookup');
+  // A customer no posting of ours ever took the slot of (turn 0) has none to complete.
+  if (reading.exists && token.turn > 0) {
+    await pointsFromReading(deps, token.customerKey, reading, 'lookup');
+  }
 }
 
 /**
