@@ -15,6 +15,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { browserRound } from './browser-bench';
+import { callsBench } from './calls-bench';
 import { analyzeBundle, buildSpa } from './bundle';
 import { journalOverhead } from './journal-bench';
 import { historyBench } from './history-bench';
@@ -571,6 +572,25 @@ async function main(): Promise<number> {
       target: `<= ${PDV_TO_COUNTER_P95_MS} ms`,
       pass: pdvP95 <= PDV_TO_COUNTER_P95_MS,
     });
+
+    // 8c. Calls to the service per customer served (counted by the server's /metrics)
+    if (args.browser) {
+      heading(
+        `8c. Calls to the loyalty service per customer served at the counter (${args.runs} runs)`,
+      );
+      const start = (run: number) => startServer(root, tmp.file(`calls-${run}.db`));
+      for (const k of await callsBench({ runs: args.runs, start, print })) {
+        const name = `calls to the service per customer served, ${k.label}`;
+        figure(name, '', `<= ${k.target}`).values.push(...k.totals);
+        const worst = Math.max(...k.totals);
+        checks.push({
+          name,
+          figure: String(worst),
+          target: `<= ${k.target}`,
+          pass: worst <= k.target,
+        });
+      }
+    }
 
     // 9. Scale
     if (args.scale) {

@@ -208,6 +208,7 @@ let closeJournal = async (): Promise<void> => {};
       establishmentId: options.establishmentId,
       logger,
       limits: config.journal,
+      observer: metrics.journal,
       contingency: { circuit, appSecret: secret, limits: contingency.journal },
     });
     options = { ...options, postings };

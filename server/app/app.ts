@@ -15,7 +15,7 @@ import { createTerminals } from './domain/access/terminals';
 import { createAuditTrail } from './domain/audit';
 import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
-import type { PostingService } from './domain/journal/service';
+import type { LookupToken, PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
 import { createLifecycle } from './domain/ops/lifecycle';
 import type { Lifecycle } from './domain/ops/lifecycle';
@@ -288,10 +288,25 @@ function mountForwarding(app: AppServer, client: UpstreamClient, options: AppSer
     if (options.circuit?.isOpen()) return fail(c, 503, messages.contingency);
     return next();
   });
+  const postings = options.postings;
   app.all(
     `${PROXY_PREFIX}*`,
     createProxyHandler({
       forwarder: createForwarder(client, options.mode),
+      // A counter's lookups, kept by the journal: a posting's snapshot, a posting's points.
+      lookups: postings
+        ? {
+            started(c, body) {
+              const t = (c.get('terminal' as never) as AccessVars['terminal']) ?? null;
+              if (t === null || (t.role !== 'caixa' && t.role !== 'gerente')) {
+                return Promise.resolve(null);
+              }
+              return postings.lookupStarted(String(t.id), body);
+            },
+            answered: (token, status, text) =>
+              void postings.lookupAnswered(token as LookupToken, status, text),
+          }
+        : null,
       upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
       maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
       maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,

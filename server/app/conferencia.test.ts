@@ -60,6 +60,7 @@ const headers = (server: RunningProcess) => ({
   'content-type': 'application/json',
 });
 
+/** A counter's posting, and its refresh of the customer after the answer (which tells its points). */
 async function post(server: RunningProcess, celular: string, valor: number): Promise<void> {
   const res = await fetch(`${server.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
     method: 'POST',
@@ -67,18 +68,26 @@ async function post(server: RunningProcess, celular: string, valor: number): Pro
     body: JSON.stringify({ cliente: { celular }, valor_gasto: valor, senha_atendente: '1234' }),
   });
   expect(res.status, await res.text()).toBe(200);
+  const refresh = await fetch(`${server.url}/api/v4/estabelecimentos/1/clientes/buscar`, {
+    method: 'POST',
+    headers: headers(server),
+    body: JSON.stringify({ celular }),
+  });
+  expect(refresh.status).toBe(200);
 }
 
-/** Waits until the journal holds `n` postings settled as lançado (settled after the answer). */
+/** Waits until the journal holds `n` postings settled as lançado, their points known. */
 async function settled(n: number): Promise<void> {
   const db = new Database(appDb(), { readonly: true });
   try {
     const end = Date.now() + 20_000;
     const count = () =>
       (
-        db.prepare("select count(*) as n from posting_journal where state = 'lançado'").get() as {
-          n: number;
-        }
+        db
+          .prepare(
+            "select count(*) as n from posting_journal where state = 'lançado' and points is not null",
+          )
+          .get() as { n: number }
       ).n;
     while (count() < n) {
       if (Date.now() > end) throw new Error(`only ${count()} of ${n} postings settled`);

@@ -45,6 +45,7 @@ export const OperationsEnv = z.object({
   JOURNAL_UNKNOWN_HORIZON_MS: ms('JOURNAL_UNKNOWN_HORIZON_MS'),
   JOURNAL_RECHECK_MS: ms('JOURNAL_RECHECK_MS'),
   JOURNAL_LEASE_MS: ms('JOURNAL_LEASE_MS'),
+  JOURNAL_LOOKUP_REUSE_MS: ms('JOURNAL_LOOKUP_REUSE_MS'),
   JOURNAL_RETENTION_DAYS: optional(
     z.string().regex(/^\d+$/, 'JOURNAL_RETENTION_DAYS must be a whole number of days'),
   ),

@@ -276,6 +276,7 @@ describe('readConfig', () => {
     const r = readConfig({
       JOURNAL_WAIT_MS: '2500',
       JOURNAL_RETENTION_DAYS: '2',
+      JOURNAL_LOOKUP_REUSE_MS: '0',
       CONTINGENCY_FAILURES: '5',
       CONTINGENCY_PROBE_MS: '250',
       CONTINGENCY_MAX_HOURS: '1.5',
@@ -288,7 +289,11 @@ describe('readConfig', () => {
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.config.journal).toEqual({ waitMs: 2500, retentionMs: 2 * 24 * 3_600_000 });
+    expect(r.config.journal).toEqual({
+      waitMs: 2500,
+      retentionMs: 2 * 24 * 3_600_000,
+      lookupReuseMs: 0,
+    });
     expect(r.config.contingency).toEqual({
       failures: 5,
       probeMs: 250,

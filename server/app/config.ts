@@ -303,6 +303,7 @@ export function readConfig(env: Env): ConfigResult {
         unknownHorizonMs: v.JOURNAL_UNKNOWN_HORIZON_MS,
         recheckMs: v.JOURNAL_RECHECK_MS,
         leaseMs: v.JOURNAL_LEASE_MS,
+        lookupReuseMs: v.JOURNAL_LOOKUP_REUSE_MS,
         retentionMs: v.JOURNAL_RETENTION_DAYS
           ? Number(v.JOURNAL_RETENTION_DAYS) * 24 * 3_600_000
           : undefined,

@@ -128,6 +128,8 @@ test('/metrics parses as Prometheus text and its counters move with a posting', 
   expect(before).toContain(
     `nodejs_version_info{version="${process.version}",major="${major}",minor="${minor}",patch="${patch}"} 1`,
   );
+  expect(types.get('pdv_posting_upstream_calls')).toBe('histogram');
+  expect(types.get('pdv_posting_snapshots_total')).toBe('counter');
   const phone = freshPhone();
   const res = await post(cookies[0]!, phone);
   expect(res.status).toBeLessThan(300);
@@ -141,6 +143,13 @@ test('/metrics parses as Prometheus text and its counters move with a posting', 
   expect(sample(after, route)).toBeGreaterThan(sample(before, route));
   const queries = 'pdv_store_query_duration_seconds_count{outcome="ok"}';
   expect(sample(after, queries)).toBeGreaterThan(sample(before, queries));
+  // No lookup before it: the posting read the customer (its snapshot), then sent: two calls.
+  expect(sample(after, 'pdv_posting_snapshots_total{source="read"}')).toBe(
+    sample(before, 'pdv_posting_snapshots_total{source="read"}') + 1,
+  );
+  await expect
+    .poll(async () => sample(await metrics(), 'pdv_posting_upstream_calls_sum'))
+    .toBe(sample(before, 'pdv_posting_upstream_calls_sum') + 2);
   expect(after).not.toContain(phone.slice(3));
   expect(after).not.toContain('demo-access-token');
 });

@@ -161,7 +161,7 @@ describeEngines('postings journal on %s', (engine) => {
       entry: await store.get(winner.key),
     });
     expect(await store.get(sales.find((e) => e !== winner)!.key)).toBeNull();
-    expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 1 });
+    expect(await store.slotState(1, phone)).toEqual({ held: true, holder: winner.key, turn: 1 });
     // The same key again is that sale.
     expect(await store.start(winner, 1)).toMatchObject({ kind: 'exists' });
     // Settled: the final state and the slot's release are one write.
@@ -175,7 +175,7 @@ describeEngines('postings journal on %s', (engine) => {
     // The slow path's slot counts a turn too.
     const slow = started();
     expect(await store.takeSlot(1, phone, slow.key, T0)).toBe(true);
-    expect(await store.slotState(1, phone)).toEqual({ held: true, turn: 2 });
+    expect(await store.slotState(1, phone)).toEqual({ held: true, holder: slow.key, turn: 2 });
     await store.releaseSlot(slow.key);
     expect(await store.start(started(), 2)).toMatchObject({ kind: 'started' });
   });
@@ -192,6 +192,7 @@ describeEngines('postings journal on %s', (engine) => {
     expect(await store.takeSlot(1, phone, 'other', T0)).toBe(true);
     expect(await store.slotState(1, phone, { queued: true })).toEqual({
       held: true,
+      holder: 'other',
       turn: 1,
       queued: true,
     });

@@ -5,9 +5,18 @@
  */
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { PostingJournalTable } from './schema';
+import type { CustomerLookupsTable, PostingJournalTable } from './schema';
 import type { SqliteAccess, Store, TransactionOptions } from './store';
 import { POSTING_STATES } from '../../src/api/wire';
+import {
+  lookupFromRow,
+  lookupQueries,
+  type CustomerLookup,
+  type CustomerReading,
+  type LookupStore,
+} from './lookups';
+
+export type { CustomerLookup, CustomerReading } from './lookups';
 
 export type PostingState = (typeof POSTING_STATES)[number];
 /** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
@@ -21,19 +30,6 @@ export const UNSETTLED: readonly PostingState[] = [
 
 /** How the upstream answer was lost, which decides how long "unchanged" must last. */
 export type LostKind = 'reset' | 'timeout' | 'crash';
-
-/** The customer as read just before sending (or when re-checking). */
-export interface CustomerReading {
-  exists: boolean;
-  id_cliente: number | null;
-  nome: string | null;
-  compras: number;
-  ultima_compra: string | null;
-  saldo: number;
-  saldo_carencia: number;
-  /** Points of the newest credit in the history (the posting's own, once it landed). */
-  ultimo_credito: number | null;
-}
 
 /** The records of one reward of one customer, read before a hand-over is sent. */
 export interface RewardRecords {
@@ -177,7 +173,18 @@ export interface LedgerFilter {
   limit?: number;
 }
 
-export interface JournalStore {
+/** The customer's slot as a posting finds it before journaling (see `slotState`). */
+export interface SlotState {
+  held: boolean;
+  /** The posting holding it (its key), when held. */
+  holder?: string;
+  turn: number;
+  queued?: boolean;
+  /** With `lookup`: that terminal's latest lookup when it is of this customer, else null. */
+  lookup?: CustomerLookup | null;
+}
+
+export interface JournalStore extends LookupStore<JournalEntry> {
   /** The store the journal writes to. */
   readonly store: Store;
   /** Inserts the entry unless its key exists; then answers the existing one. */
@@ -205,13 +212,14 @@ export interface JournalStore {
   /**
    * The customer's slot: held by a posting now, and how many postings have taken it; with
    * `queued`, also whether the customer has a kept sale not delivered yet (see
-   * `customerQueued`), in the same statement.
+   * `customerQueued`); with `lookup` (a terminal's id), that terminal's latest lookup of this
+   * customer: all in the same statement.
    */
   slotState(
     establishmentId: number,
     customerKey: string,
-    options?: { queued?: boolean },
-  ): Promise<{ held: boolean; turn: number; queued?: boolean }>;
+    options?: { queued?: boolean; lookup?: string },
+  ): Promise<SlotState>;
   /**
    * The fast path, one transaction: journals the entry as already sent (with the snapshot read
    * while the slot was free at `turn`) and takes the slot, unless the key exists or another
@@ -441,6 +449,32 @@ export function createJournalStore(store: Store): JournalStore {
   return store.sqlite === null ? kysely : { ...kysely, ...sqliteHotPath(store.sqlite) };
 }
 
+/** The lookup columns a slot read selects (null when the terminal's lookup is of another). */
+interface LookupColumns {
+  lookup_turn: number | bigint | null;
+  lookup_reading: string | null;
+  lookup_read_at: number | bigint | null;
+}
+
+function lookupOf(
+  r: LookupColumns,
+  establishmentId: number,
+  terminalId: string,
+  customerKey: string,
+): CustomerLookup | null {
+  if (r.lookup_turn === null || r.lookup_reading === null || r.lookup_read_at === null) {
+    return null;
+  }
+  return lookupFromRow({
+    establishment_id: establishmentId,
+    terminal_id: terminalId,
+    customer_key: customerKey,
+    turn: Number(r.lookup_turn),
+    reading: r.lookup_reading,
+    read_at: Number(r.lookup_read_at),
+  } satisfies Selectable<CustomerLookupsTable>);
+}
+
 /** Every query built with Kysely: what PostgreSQL runs, and SQLite off its hot path. */
 function kyselyJournal(store: Store): JournalStore {
   const db = store.db;
@@ -456,6 +490,7 @@ function kyselyJournal(store: Store): JournalStore {
   return {
     store,
     get,
+    ...lookupQueries(store, fromRow),
 
     async create(e) {
       const res = await db
@@ -513,12 +548,26 @@ function kyselyJournal(store: Store): JournalStore {
           options?.queued
             ? eb.exists(queuedOf(db, establishmentId, customerKey)).as('queued')
             : eb.val(0).as('queued'),
+          ...(['turn', 'reading', 'read_at'] as const).map((column) =>
+            eb
+              .selectFrom('customer_lookups')
+              .select(column)
+              .where('establishment_id', '=', establishmentId)
+              .where('terminal_id', '=', options?.lookup ?? '')
+              .where('customer_key', '=', customerKey)
+              .as(`lookup_${column}`),
+          ),
         ])
         .executeTakeFirstOrThrow();
+      const lookup = options?.lookup;
       return {
         held: row.slot !== null,
+        ...(row.slot !== null ? { holder: row.slot } : {}),
         turn: row.turn === null ? 0 : Number(row.turn),
         ...(options?.queued ? { queued: Boolean(Number(row.queued)) } : {}),
+        ...(lookup === undefined
+          ? {}
+          : { lookup: lookupOf(row as LookupColumns, establishmentId, lookup, customerKey) }),
       };
     },
 
@@ -804,7 +853,7 @@ type HotPath = Pick<JournalStore, 'get' | 'update' | 'slotState' | 'start' | 'fi
 function sqliteHotPath(sqlite: SqliteAccess): HotPath {
   const { conn } = sqlite;
   const inFlight = IN_FLIGHT.map((s) => `'${s}'`).join(', ');
-  const slotSql = (queued: boolean) =>
+  const slotSql = (queued: boolean, lookup: boolean) =>
     `select
        (select key from posting_slots
          where establishment_id = @establishmentId and customer_key = @customerKey) as slot,
@@ -817,14 +866,31 @@ function sqliteHotPath(sqlite: SqliteAccess): HotPath {
                   and (state = 'aguardando envio'
                     or (state in (${inFlight}) and settled_at is null and body is not null)))`
            : '0'
-       } as queued`;
+       } as queued${['turn', 'reading', 'read_at']
+         .map((column) =>
+           lookup
+             ? `,
+       (select ${column} from customer_lookups
+         where establishment_id = @establishmentId and terminal_id = @terminalId
+           and customer_key = @customerKey) as lookup_${column}`
+             : `, null as lookup_${column}`,
+         )
+         .join('')}`;
+  type SlotParams = { establishmentId: number; customerKey: string; terminalId?: string };
+  /** The slot's statement of each shape (with the kept-sales check, with a lookup), prepared once. */
+  const slotStatements = new Map<string, BetterSqlite3.Statement<[SlotParams], SlotRow>>();
+  const slotStatement = (queued: boolean, lookup: boolean) => {
+    const shape = `${queued}:${lookup}`;
+    let stmt = slotStatements.get(shape);
+    if (stmt === undefined) {
+      stmt = conn.prepare<[SlotParams], SlotRow>(slotSql(queued, lookup));
+      slotStatements.set(shape, stmt);
+    }
+    return stmt;
+  };
   const st = {
     get: conn.prepare<[string], Selectable<PostingJournalTable>>(
       'select * from posting_journal where key = ?',
-    ),
-    slot: conn.prepare<[{ establishmentId: number; customerKey: string }], SlotRow>(slotSql(false)),
-    slotQueued: conn.prepare<[{ establishmentId: number; customerKey: string }], SlotRow>(
-      slotSql(true),
     ),
     takeSlot: conn.prepare(
       `insert into posting_slots (establishment_id, customer_key, key, taken_at) values (?, ?, ?, ?)
@@ -899,11 +965,21 @@ function sqliteHotPath(sqlite: SqliteAccess): HotPath {
     slotState: (establishmentId, customerKey, options) =>
       sqlite.run(() => {
         const queued = options?.queued === true;
-        const row = (queued ? st.slotQueued : st.slot).get({ establishmentId, customerKey })!;
+        const terminalId = options?.lookup;
+        const row = slotStatement(queued, terminalId !== undefined).get({
+          establishmentId,
+          customerKey,
+          ...(terminalId === undefined ? {} : { terminalId }),
+        })!;
         return {
           held: row.slot !== null,
+          ...(row.slot !== null ? { holder: row.slot } : {}),
+          ...(row.slot !== null ? { holder: row.slot } : {}),
           turn: row.turn === null ? 0 : Number(row.turn),
           ...(queued ? { queued: Boolean(Number(row.queued)) } : {}),
+          ...(terminalId === undefined
+            ? {}
+            : { lookup: lookupOf(row, establishmentId, terminalId, customerKey) }),
         };
       }),
 
@@ -945,7 +1021,7 @@ function sqliteHotPath(sqlite: SqliteAccess): HotPath {
   };
 }
 
-interface SlotRow {
+interface SlotRow extends LookupColumns {
   slot: string | null;
   turn: number | bigint | null;
   queued: number;

@@ -113,6 +113,23 @@ export interface PostingTurnsTable {
 }
 
 /**
+ * Per establishment + counter terminal: its latest lookup of a customer through the proxy
+ * (see readings.ts), one row per terminal.
+ */
+export interface CustomerLookupsTable {
+  establishment_id: number;
+  terminal_id: string;
+  /** The customer's phone (E.164), as the journal's slot names it. */
+  customer_key: string;
+  /** The customer's posting turn (posting_turns) when the read was sent, its slot free. */
+  turn: number;
+  /** JSON: the customer as read (CustomerReading in journal.ts). */
+  reading: string;
+  /** When the read was sent. */
+  read_at: number;
+}
+
+/**
  * Sales staged for a kiosk (see kiosk-sales.ts): the counter (or the kiosk itself) puts an
  * amount on a kiosk, the customer claims it there. Shared by every replica.
  */
@@ -256,6 +273,7 @@ export interface Database {
   posting_journal: PostingJournalTable;
   posting_slots: PostingSlotsTable;
   posting_turns: PostingTurnsTable;
+  customer_lookups: CustomerLookupsTable;
   kiosk_sales: KioskSalesTable;
   dashboard_days: DashboardDaysTable;
   pdv_sales: PdvSalesTable;

@@ -30,6 +30,8 @@ interface Customer {
   compras: number;
   ultima: string | null;
   saldo: number;
+  /** Points held in carência (with `carencia`: every purchase's, until the next day). */
+  carencia: number;
   /** Points of each purchase, oldest first. */
   credits: number[];
 }
@@ -38,9 +40,10 @@ interface Customer {
  * A stand-in of the service's pontuar and buscar, with a queue of outcomes for pontuar. It
  * counts commits per phone and the most pontuar requests in flight at once per phone. One
  * point per 100 cents; with `rewardCost`, a posting that brings the balance to the cost wins
- * a reward and the cost is debited (as the service does).
+ * a reward and the cost is debited (as the service does); with `carencia`, a purchase's points
+ * are held in carência (as an establishment that counts them the next day).
  */
-export function scriptedUpstream(options: { rewardCost?: number } = {}) {
+export function scriptedUpstream(options: { rewardCost?: number; carencia?: boolean } = {}) {
   const customers = new Map<string, Customer>();
   const outcomes: Outcome[] = [];
   const inFlight = new Map<string, number>();
@@ -66,6 +69,7 @@ export function scriptedUpstream(options: { rewardCost?: number } = {}) {
         compras: 0,
         ultima: null,
         saldo: 0,
+        carencia: 0,
         credits: [],
       };
       customers.set(celular, c);
@@ -75,7 +79,8 @@ export function scriptedUpstream(options: { rewardCost?: number } = {}) {
     c.ultima = `2026-11-23 10:00:${String(c.compras).padStart(2, '0')}`;
     const points = Math.floor(valor / 100);
     c.credits.push(points);
-    c.saldo += points;
+    if (options.carencia) c.carencia += points;
+    else c.saldo += points;
     if (options.rewardCost !== undefined) {
       while (c.saldo >= options.rewardCost) c.saldo -= options.rewardCost;
     }
@@ -110,11 +115,12 @@ export function scriptedUpstream(options: { rewardCost?: number } = {}) {
         data: {
           id_cliente: c.id,
           nome: c.nome,
+          celular: c.celular,
           compras: c.compras,
           ultima_compra: c.ultima,
           carteira: {
             saldo: c.saldo,
-            saldo_carencia: 0,
+            saldo_carencia: c.carencia,
             historico: c.credits.map((pontos) => ({ tipo: 'credito', pontos })).reverse(),
           },
         },
@@ -137,7 +143,7 @@ export function scriptedUpstream(options: { rewardCost?: number } = {}) {
             id_cliente: c.id,
             id_ponto: 1000 + calls,
             saldo_atual: c.saldo,
-            saldo_carencia: 0,
+            saldo_carencia: c.carencia,
           },
         });
       if (outcome === 'ok') return answerOf(commit(celular, cliente.nome, valor));

@@ -32,12 +32,20 @@ async function setup(as: Role | null = 'gerente') {
     () => sandbox.close(),
     () => service.stop(),
   );
-  const pontuar = (celular: string, valor: number, senha = '1234') =>
-    app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+  /** A counter's posting, and its refresh of the customer after the answer (as the counter). */
+  const pontuar = async (celular: string, valor: number, senha = '1234') => {
+    const res = await app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: JSON.stringify({ valor_gasto: valor, senha_atendente: senha, cliente: { celular } }),
     });
+    await app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ celular }),
+    });
+    return res;
+  };
   const painel = (query: string) => app.request(`/api/painel?${query}`);
   return { app, pontuar, painel };
 }

@@ -147,10 +147,22 @@ describe('pontuar through the journal', () => {
   });
 
   test('GET /api/lancamentos/{key} tells what became of the sale; an unknown key is a 404', async () => {
-    const { app, pontuar } = await setup();
+    const { app, pontuar, compras } = await setup();
     const key = randomUUID();
-    await pontuar(sale('+5511955550005'), key);
-    const res = await app.request(`/api/lancamentos/${key}`);
+    const answer = await pontuar(sale('+5511955550005'), key);
+    // No carência in Loja Demo: the answer tells the balance, not the points.
+    expect(((await answer.json()) as { data: unknown }).data).toMatchObject({
+      saldo_atual: 25,
+      resultado: { pontos: null },
+    });
+    // The counter's refresh of the customer right after tells them.
+    expect(await compras('+5511955550005')).toBe(1);
+    let res = await app.request(`/api/lancamentos/${key}`);
+    for (let i = 0; i < 50; i++) {
+      if (((await res.clone().json()) as { data: { pontos: unknown } }).data.pontos !== null) break;
+      await new Promise((r) => setTimeout(r, 20));
+      res = await app.request(`/api/lancamentos/${key}`);
+    }
     expect(res.status).toBe(200);
     const body = (await res.json()) as { data: Record<string, unknown> };
     expect(body.data).toMatchObject({
@@ -282,6 +294,8 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
       store: journal.store,
       call: clientOf(upstream).call,
       establishmentId: 1,
+      // No counter refreshes the customer here: the journal reads the points at once.
+      pointsWaitMs: 0,
     });
     const app = new Hono<{ Variables: RequestLogVars }>();
     const routes = postingRoutes({
@@ -380,7 +394,11 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
     const big = await pontuar('1:caixa', sale('+5511955554001', 9050));
     // 40 + 90 = 130: the reward's 100 points are debited, the balance is 30.
     expect(((await big.json()) as { data: { saldo_atual: number } }).data.saldo_atual).toBe(30);
-    const mine = await ledger('1:caixa', today());
+    let mine = await ledger('1:caixa', today());
+    for (let i = 0; i < 50 && mine.body.data.lancamentos.some((l) => l.pontos === null); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      mine = await ledger('1:caixa', today());
+    }
     // Each sale with its own points (two sales journaled in the same millisecond have no order
     // between them: the ledger's tie-break is the random key), largest sale first.
     const rows = mine.body.data.lancamentos.map((l) => [l.valor_gasto, l.pontos, l.estado]);

@@ -33,7 +33,7 @@ import { actorOf } from './actor';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
 import { validate } from './validate';
-import { contingencyData, ledgerData, toLancamento } from '../domain/journal/answers';
+import { contingencyData, ledgerData, postedExtra, toLancamento } from '../domain/journal/answers';
 import { postingMessages } from '../domain/journal/messages';
 import type { JournalEntry, PostingService } from '../domain/journal/service';
 import type { SubmitResult } from '../domain/journal/submit';
@@ -115,6 +115,27 @@ function relayed(c: Context, body: string, status: number): Response {
   });
 }
 
+/**
+ * A posting the service answered: its answer, with what the journal adds to its `data`
+ * (`resultado`: the points, when the answer tells them), so the counter draws the result from
+ * this one answer.
+ */
+function posted(c: Context, e: JournalEntry, body: string, status: number): Response {
+  let answer: { data?: unknown } | null;
+  try {
+    answer = JSON.parse(body) as { data?: unknown } | null;
+  } catch {
+    return relayed(c, body, status);
+  }
+  const data = answer?.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    return relayed(c, body, status);
+  }
+  const extra = postedExtra(e, data as Record<string, unknown>);
+  c.header('Cache-Control', 'no-store');
+  return c.json({ ...answer, data: { ...data, ...extra } }, status as ContentfulStatusCode);
+}
+
 /** The request's body as a JSON object, or the answer refusing it. */
 async function jsonObject(c: Context, maxBytes: number): Promise<object | Response> {
   const text = await c.req.text();
@@ -161,7 +182,9 @@ export function submitted(
   }
   const settled = e.state === 'lançado' || e.state === 'recusado';
   if (settled && e.answerStatus !== null && e.answerBody !== null) {
-    return relayed(c, e.answerBody, e.answerStatus);
+    return e.state === 'lançado' && e.kind === 'pontos'
+      ? posted(c, e, e.answerBody, e.answerStatus)
+      : relayed(c, e.answerBody, e.answerStatus);
   }
   return answer(c, e, 202);
 }
@@ -223,13 +246,16 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (c.req.param('id') !== String(establishmentId)) return fail(c, 403, messages.forbidden);
     const body = await jsonObject(c, options.maxBodyBytes);
     if (body instanceof Response) return body;
+    const viewer = viewerOf(c);
     const result = await service.submit({
       key: c.req.header('idempotency-key'),
-      terminalId: viewerOf(c)?.terminalId ?? null,
+      terminalId: viewer?.terminalId ?? null,
       requestId: requestIdOf(c),
       body,
+      // A counter's browser refreshes the customer after the answer (see lookups.ts).
+      counter: viewer?.role === 'caixa' || viewer?.role === 'gerente',
     });
-    return submitted(c, result, viewerOf(c));
+    return submitted(c, result, viewer);
   });
 
   app.post(HANDOVER_PATH, async (c) => {

@@ -19,9 +19,20 @@ function forwardedSearch(c: ProxyContext, url: URL): string {
   return text === '' ? '' : `?${text}`;
 }
 
+/**
+ * What hears a customer lookup (`clientes/buscar`) pass through: `started` before it leaves
+ * (null: not heard of again), `answered` with the service's answer, after it was relayed.
+ */
+export interface LookupHooks {
+  started(c: Context, body: unknown): Promise<unknown>;
+  answered(token: unknown, status: number, text: string): void;
+}
+
 export interface ProxyOptions {
   /** Sends an operation to the service with this server's tokens. */
   forwarder: Forwarder;
+  /** The postings journal keeps a counter's lookups (see domain/journal/lookups.ts). */
+  lookups?: LookupHooks | null;
   upstreamTimeoutMs: number;
   maxBodyBytes: number;
   /** Largest upstream answer relayed to the browser; larger is a 502. */
@@ -159,9 +170,31 @@ function errorCode(err: unknown): string {
   return typeof code === 'string' ? code : err.name;
 }
 
+/** The JSON of a request body, or undefined. */
+function jsonOf(bytes: ArrayBuffer | Uint8Array | null | undefined): unknown {
+  if (bytes === null || bytes === undefined || bytes.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function createProxyHandler(options: ProxyOptions) {
   const { forwarder } = options;
   const mode = forwarder.mode;
+  const lookups = options.lookups ?? null;
+
+  /** A lookup's token when the hooks want to hear its answer (null otherwise). */
+  async function lookupStarted(
+    c: ProxyContext,
+    rest: string,
+    method: string,
+    body: ArrayBuffer | Uint8Array | null | undefined,
+  ): Promise<unknown> {
+    if (lookups === null || method !== 'POST' || rest !== 'clientes/buscar') return null;
+    return lookups.started(c, jsonOf(body));
+  }
 
   /**
    * The embedded sandbox (in this process, over a local SQLite file): called with the
@@ -174,10 +207,12 @@ export function createProxyHandler(options: ProxyOptions) {
   async function embedded(
     c: ProxyContext,
     url: URL,
+    rest: string,
     method: string,
     withBody: boolean,
   ): Promise<Response> {
     const body = withBody ? await c.req.arrayBuffer() : null;
+    const lookup = await lookupStarted(c, rest, method, body);
     let res: Response;
     try {
       res = await forwarder.send(url, forwardedSearch(c, url), {
@@ -199,6 +234,13 @@ export function createProxyHandler(options: ProxyOptions) {
       await res.body?.cancel();
       return c.body(null, status as 204, relayedHeaders(res.headers));
     }
+    if (lookup !== null && lookups !== null) {
+      // Read once here (a whole string already), relayed as it came, then heard.
+      const text = await res.text();
+      const relayed = new Response(text, { status, headers: relayedHeaders(res.headers) });
+      lookups.answered(lookup, status, text);
+      return relayed;
+    }
     return keepRelayedHeaders(res);
   }
 
@@ -218,7 +260,9 @@ export function createProxyHandler(options: ProxyOptions) {
       }
       // The embedded sandbox takes the body as it comes when its length is declared (and
       // within the limit: HTTP framing holds it to that length).
-      if (mode === 'sandbox' && declared !== undefined) return embedded(c, url, method, true);
+      if (mode === 'sandbox' && declared !== undefined) {
+        return embedded(c, url, check.rest, method, true);
+      }
       try {
         body = await readLimited(c.req.raw.body, options.maxBodyBytes);
       } catch (err) {
@@ -226,8 +270,9 @@ export function createProxyHandler(options: ProxyOptions) {
         throw err;
       }
     } else if (mode === 'sandbox') {
-      return embedded(c, url, method, false);
+      return embedded(c, url, check.rest, method, false);
     }
+    const lookup = await lookupStarted(c, check.rest, method, body);
 
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -276,6 +321,9 @@ export function createProxyHandler(options: ProxyOptions) {
     const status = answer.status as ContentfulStatusCode;
     const headers = relayedHeaders(answer.headers);
     if (NULL_BODY_STATUSES.has(status)) return c.body(null, status as 204, headers);
+    if (lookup !== null && lookups !== null) {
+      lookups.answered(lookup, status, new TextDecoder().decode(answer.body));
+    }
     return c.body(answer.body, status, headers);
   };
 }

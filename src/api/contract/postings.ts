@@ -72,6 +72,26 @@ export type Lancamento = z.infer<typeof Lancamento>;
 /** A posting as the server writes it (the browser fills `tipo` and `premio` when absent). */
 export type LancamentoWire = z.input<typeof Lancamento>;
 
+/**
+ * What the journal adds to the service's own answer to `pontuar` (its 200, relayed, and the
+ * counter's PDV posting's): `data.resultado`, what that answer tells beyond the balances after
+ * the posting (the service's own `saldo_atual`, `saldo_carencia`: PointsResult in
+ * src/api/schemas.ts). `pontos`: the points the purchase earned, when the answer and the
+ * journal's snapshot of the customer tell them (points held in carência); null: the
+ * customer's next read tells them (its newest credit). The same on every sending of the same
+ * sale. A server from before it sends the service's answer alone.
+ */
+export const PostedExtra = /* @__PURE__ */ lazySchema(() =>
+  z.object({
+    resultado: z.pipe(
+      z.optional(z.object({ pontos: z.nullable(z.number()) })),
+      z.transform((v) => v ?? { pontos: null }),
+    ),
+  }),
+);
+export type PostedExtra = z.infer<typeof PostedExtra>;
+export type PostedExtraWire = z.input<typeof PostedExtra>;
+
 /** The shift ledger (`data` of `GET /api/lancamentos?de&ate[&terminal]`). */
 export const Ledger = /* @__PURE__ */ lazySchema(() =>
   z.object({

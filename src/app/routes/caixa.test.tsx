@@ -184,6 +184,15 @@ describe('the counter hands a reward over', () => {
   });
 
   test('right after a posting that won it: "Entregar agora", then "✓ Entregue"', async () => {
+    const carteira = customerWire().carteira as { historico: unknown[] };
+    const historico = carteira.historico;
+    const credit25 = {
+      id_cartela_cliente: 8,
+      pontos: 25,
+      data: '2024-06-11 09:00:00',
+      tipo: 'credito',
+      data_validade: '2025-06-30',
+    };
     let won = 0;
     let waiting = 0;
     const vale = rewardWire({ id_premio_cliente: 4, id_premio: 3, nome: VALE });
@@ -197,6 +206,8 @@ describe('the counter hands a reward over', () => {
               compras: 3 + won,
               conquistados_premio_fidelidade: won,
               pendente_resgate_premio_fidelidade: waiting,
+              // After the posting, its credit is the newest of the history: its points.
+              ...(won ? { carteira: { ...carteira, historico: [credit25, ...historico] } } : {}),
             }),
           ),
         );

@@ -4,7 +4,7 @@
 // feature (usePosting, useHandOver, usePdvSale); neither feature imports the other, and the
 // route hands each what it needs of the other.
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Config as AppConfig } from '@/api/contract/config';
 import { useHotkey } from '@/hooks/use-hotkey';
 import { whenIdle } from '@/lib/idle';
@@ -12,7 +12,6 @@ import { useLatest } from '@/hooks/use-latest';
 import { useShownAfter } from '@/hooks/use-shown-after';
 import type { LookupClassification } from '@/lib/lookup';
 import type { LookupKey } from '@/api/keys';
-import { fetchFreshCustomer } from '@/features/customers/api/find-customer';
 import { CustomerSearch } from '@/features/customers/components/customer-search';
 import { LookupNotices } from '@/features/customers/components/lookup-notices';
 import { useCounterCustomer } from '@/features/customers/use-counter-customer';
@@ -22,6 +21,7 @@ import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { useHandOver } from '@/features/points/use-hand-over';
 import { PdvSalePanel, usePdvSale } from '@/features/points/use-pdv-sale';
+import type { RereadTarget } from '@/features/points/posting-types';
 import {
   ContingencyBanner,
   CustomerPanel,
@@ -40,9 +40,9 @@ import {
   ShiftDialog,
 } from './counter-parts';
 
-/** Asked only after a posting that won rewards: its code loads then. */
-const newestRewards = (id_cliente: number, count: number) =>
-  import('@/features/rewards/api/newest-rewards').then((m) => m.newestRewards(id_cliente, count));
+/** The customer's one refresh after a posting: its code loads with the posting's. */
+const refresh = (qc: QueryClient, target: RereadTarget) =>
+  import('@/features/customers/api/refresh-customer').then((m) => m.refreshCustomer(qc, target));
 
 /**
  * A search answers in tens of milliseconds: "Buscando cliente…" and the button's spinner show
@@ -75,8 +75,7 @@ function Counter({ config }: { config: AppConfig }) {
   const searchRef = useRef<HTMLInputElement>(null);
   const [ledgerOpen, setLedgerOpen] = useState(false);
   const posting = usePosting({
-    reread: (target) => fetchFreshCustomer(qc, target),
-    newestRewards,
+    reread: (target) => refresh(qc, target),
     onPasswordRejected: () => shift.close('rejected'),
     // A customer registered by the posting itself: show their panel from now on.
     onPosted: (p) => !customer && counter.open(p.id_cliente, false),

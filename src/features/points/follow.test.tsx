@@ -58,7 +58,6 @@ test('a server out of reach is asked at growing pauses, then the counter stops a
   });
   const deps: PostingDeps = {
     reread: async () => null,
-    newestRewards: async () => [],
     onPasswordRejected: () => {},
   };
   const qc = createQueryClient();

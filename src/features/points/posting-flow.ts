@@ -5,7 +5,7 @@
 // first load: the logic is the same whichever module holds it.
 import type { Dispatch, RefObject, SetStateAction } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Customer, PointsResult } from '@/api/schemas';
+import type { Customer, RewardRecord } from '@/api/schemas';
 import { REWARD_CATEGORIES } from '@/api/wire';
 import { ApiError, toApiError } from '@/api/errors';
 import {
@@ -17,7 +17,13 @@ import {
 } from '@/features/points/follow';
 import { followWaits } from '@/features/points/follow-waits';
 import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
-import { afterPosted, fetchLancamento, postPoints } from '@/features/points/api/post-points';
+import {
+  applyPointsResult,
+  fetchLancamento,
+  postPoints,
+  type Posted as PostedAnswer,
+} from '@/features/points/api/post-points';
+import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { clearPendingSale, withSaleLock, type PendingSale } from '@/features/points/pending-sale';
 import type { Phase, Posted, PostingDeps, Snapshot } from '@/features/points/posting-types';
 
@@ -29,6 +35,24 @@ export function snapshotOf(customer: Customer | null): Snapshot {
     ultima_compra: customer.ultima_compra ?? null,
     won: rewardsWon(customer),
   };
+}
+
+/**
+ * The points a purchase earned, from a read of its customer after it: the newest credit of
+ * the history, when exactly this one purchase was added since `before` (else unknown).
+ */
+export function earnedFrom(before: Snapshot, after: Customer): number | null {
+  if (after.compras !== (before?.compras ?? 0) + 1 || !after.ultima_compra) return null;
+  const credit = after.carteira.historico?.find((e) => e.tipo.toLowerCase() === 'credito');
+  return credit?.pontos ?? null;
+}
+
+/** The `count` rewards a posting won: the newest of those waiting (newest first). */
+function newestOf(records: readonly RewardRecord[], count: number): RewardRecord[] {
+  const newestFirst = (a: RewardRecord, b: RewardRecord) =>
+    (a.data_conquista < b.data_conquista ? 1 : a.data_conquista > b.data_conquista ? -1 : 0) ||
+    b.id_premio_cliente - a.id_premio_cliente;
+  return [...records].sort(newestFirst).slice(0, count);
 }
 
 /** Rewards ever won, over the five categories (`conquistados_*`). */
@@ -99,52 +123,45 @@ export function createPostingFlow(ctx: FlowContext) {
     );
   };
 
+  /**
+   * The rewards the posting won, by the customer's counters before and after it; when some
+   * were, the customer's rewards waiting are read again (once: the panel's list and these).
+   */
   const findRewards = async (before: Snapshot, after: Customer | null, posted: Posted) => {
     if (!after) return { state: 'unknown' as const };
     const count = rewardsWon(after) - (before?.won ?? 0);
     if (count <= 0) return { state: 'done' as const, count: 0, names: [], records: [] };
     try {
-      const records = await depsRef.current.newestRewards(posted.id_cliente, count);
+      const page = await qc.fetchQuery({ ...pendingRewardsQuery(posted.id_cliente), staleTime: 0 });
+      const records = newestOf(page.data, count);
       return { state: 'done' as const, count, names: records.map((r) => r.nome), records };
     } catch {
       return { state: 'done' as const, count, names: [], records: [] };
     }
   };
 
-  /** The points the purchase earned: the journal's, which the ledger shows too. */
-  const earnedPoints = async (posted: Posted) => {
-    if (posted.pontos !== null) return;
-    let pontos: number | null;
-    try {
-      pontos = (await fetchLancamento(posted.saleId, { waitSeconds: 0 })).pontos;
-    } catch {
-      return; // unknown: the result just does not say it
-    }
-    if (pontos === null) return;
-    setPhase((p) =>
-      p.name === 'posted' && p.posted.saleId === posted.saleId
-        ? { name: 'posted', posted: { ...p.posted, pontos } }
-        : p,
-    );
-  };
-
-  /** Shows the posted sale, then re-reads the customer to tell whether a reward was won. */
-  const settle = async (posted: Posted, before: Snapshot) => {
+  /**
+   * Shows the posted sale from its answer at once; then the customer's one refresh (the
+   * panel's), which also tells the points when the answer did not, and the rewards won.
+   */
+  const settle = async (posted: Posted, sale: PendingSale) => {
+    const before = sale.before;
     landed.current = true;
     setPhase({ name: 'posted', posted });
-    depsRef.current.onPosted?.(posted);
-    void afterPosted(qc, posted);
-    void earnedPoints(posted);
+    applyPointsResult(qc, posted);
     let after: Customer | null;
     try {
-      after = await depsRef.current.reread({ id_cliente: posted.id_cliente });
+      after = await depsRef.current.reread({ celular: sale.body.cliente.celular });
     } catch {
       after = null;
     }
+    // A customer the posting registered opens from what was just read.
+    depsRef.current.onPosted?.(posted);
+    const pontos = posted.pontos ?? (after ? earnedFrom(before, after) : null);
     const rewards = await findRewards(before, after, posted);
     setPhase((p) =>
       p.name === 'posted' && p.posted.saleId === posted.saleId
-        ? { name: 'posted', posted: { ...p.posted, rewards } }
+        ? { name: 'posted', posted: { ...p.posted, pontos, rewards } }
         : p,
     );
   };
@@ -161,7 +178,7 @@ export function createPostingFlow(ctx: FlowContext) {
     switch (l.estado) {
       case 'lançado':
         clearPendingSale(sale.id);
-        void settle(postedFrom(sale, l), sale.before);
+        void settle(postedFrom(sale, l), sale);
         return { done: true, error: null };
       case 'recusado':
         if (l.resposta) {
@@ -214,7 +231,7 @@ export function createPostingFlow(ctx: FlowContext) {
               });
               if (answer.kind === 'posted') {
                 clearPendingSale(sale.id);
-                void settle(postedFromResult(sale, answer.result), sale.before);
+                void settle(postedFromResult(sale, answer.result), sale);
                 return null;
               }
               const outcome = apply(sale, answer.lancamento);
@@ -281,7 +298,7 @@ export function createPostingFlow(ctx: FlowContext) {
   return { run };
 }
 
-function postedFromResult(sale: PendingSale, result: PointsResult): Posted {
+function postedFromResult(sale: PendingSale, result: PostedAnswer): Posted {
   return {
     saleId: sale.id,
     id_cliente: result.id_cliente,
@@ -289,7 +306,7 @@ function postedFromResult(sale: PendingSale, result: PointsResult): Posted {
     saldo_atual: result.saldo_atual,
     saldo_carencia: result.saldo_carencia,
     valor: sale.body.valor_gasto,
-    pontos: null,
+    pontos: result.resultado.pontos,
     at: new Date(),
     verified: false,
     rewards: { state: 'checking' },

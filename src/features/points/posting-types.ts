@@ -51,10 +51,11 @@ export type Phase =
   | { name: 'posted'; posted: Posted };
 
 export type PostingDeps = {
-  /** A fresh read (never from cache) of the sale's customer. */
+  /**
+   * The counter's one refresh of the sale's customer after the answer: a fresh read (never
+   * from cache), written into the counter's cache (its panel redraws from it).
+   */
   reread: (target: RereadTarget) => Promise<Customer | null>;
-  /** The customer's newest `count` rewards (newest first). */
-  newestRewards: (id_cliente: number, count: number) => Promise<RewardRecord[]>;
   /** The service refused the attendant password. */
   onPasswordRejected: () => void;
   /** The posting is known to have landed (answered, or learned from the journal). */

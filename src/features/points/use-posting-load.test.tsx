@@ -42,7 +42,6 @@ const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 145, saldo_carencia
 function setup(hook: typeof usePosting = usePosting) {
   const deps: PostingDeps = {
     reread: async () => null,
-    newestRewards: async () => [],
     onPasswordRejected: () => {},
   };
   const qc = createQueryClient();

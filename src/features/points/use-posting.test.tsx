@@ -6,7 +6,14 @@ import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
-import { customerWire, jsonResponse, ok, rewardWire, stubFetch } from '@/testing/fixtures';
+import {
+  customerWire,
+  jsonResponse,
+  ok,
+  rewardPageWire,
+  rewardWire,
+  stubFetch,
+} from '@/testing/fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon, snapshotOf } from './posting-flow';
 import type { PostingDeps, RereadTarget } from './posting-types';
@@ -68,7 +75,6 @@ describe('snapshotOf', () => {
 function setup(over: Partial<PostingDeps> = {}) {
   const deps = {
     reread: vi.fn<(t: RereadTarget) => Promise<Customer | null>>(async () => customer()),
-    newestRewards: vi.fn<(id: number, count: number) => Promise<RewardRecord[]>>(async () => []),
     onPasswordRejected: vi.fn<() => void>(),
     onPosted: vi.fn(),
     ...over,
@@ -157,32 +163,72 @@ describe('usePosting', () => {
     });
   });
 
-  test('the points the purchase earned are the journal’s, asked for once it is answered', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        key = keyOf(init)!;
-        return jsonResponse(200, ok(answer));
-      }
-      return jsonResponse(200, ok(lancamento(key, { pontos: 25 })));
+  test('the points the answer tells show at once, with no follow-up to our server', async () => {
+    const fetchMock = stubFetch(() =>
+      jsonResponse(200, ok({ ...answer, resultado: { pontos: 25 } })),
+    );
+    let refreshed!: (c: Customer | null) => void;
+    const { result, deps } = setup({
+      reread: vi.fn(() => new Promise<Customer | null>((r) => (refreshed = r))),
     });
-    const { result } = setup();
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    // Before the customer's refresh has answered: the result is complete already.
+    await waitFor(() => {
+      const phase = result.current.phase;
+      expect(phase.name === 'posted' && phase.posted).toMatchObject({
+        pontos: 25,
+        saldo_atual: 145,
+        rewards: { state: 'checking' },
+      });
+    });
+    await act(async () => refreshed(customer({ compras: 4 })));
+    expect(deps.reread).toHaveBeenCalledExactlyOnceWith({ celular: '+5511987654321' });
+    const asked = fetchMock.mock.calls.map(([u]) => String(u));
+    expect(asked).toEqual([PONTUAR]);
+  });
+
+  test('the answer does not tell the points: the refresh of the customer does (its newest credit)', async () => {
+    const fetchMock = stubFetch(() =>
+      jsonResponse(200, ok({ ...answer, resultado: { pontos: null } })),
+    );
+    const newest = {
+      id_cartela_cliente: 8,
+      pontos: 25,
+      tipo: 'credito',
+      data: '2024-06-11 09:00:00',
+      data_validade: '2025-06-30',
+    };
+    const after = customer({
+      compras: 4,
+      ultima_compra: '2024-06-11 09:00:00',
+      carteira: { ...(customerWire().carteira as object), historico: [newest] },
+    });
+    const { result } = setup({ reread: vi.fn(async () => after) });
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => {
       const phase = result.current.phase;
-      expect(phase.name === 'posted' && phase.posted.pontos).toBe(25);
+      expect(phase.name === 'posted' && phase.posted).toMatchObject({
+        pontos: 25,
+        rewards: { state: 'done', count: 0 },
+      });
     });
-    const asked = fetchMock.mock.calls.map(([u]) => String(u));
-    expect(asked).toContain(`/api/lancamentos/${key}`); // no wait: it is settled already
-    expect(postsTo(fetchMock, PONTUAR)).toBe(1);
+    expect(fetchMock.mock.calls.map(([u]) => String(u))).toEqual([PONTUAR]);
   });
 
-  test('a posting that won a reward brings the reward, for "Entregar agora"', async () => {
-    const won = RewardRecord.parse(rewardWire({ nome: 'Vale-compras de R$ 10,00' }));
-    stubFetch(() => jsonResponse(200, ok(answer)));
-    const { result, deps } = setup({
+  test('a posting that won a reward brings the reward, for "Entregar agora", in one read', async () => {
+    const won = rewardWire({
+      id_premio_cliente: 901,
+      nome: 'Vale-compras de R$ 10,00',
+      data_conquista: '2024-06-11 09:00:00',
+    });
+    const older = rewardWire({ id_premio_cliente: 900, nome: 'Café grátis' });
+    const fetchMock = stubFetch((url) =>
+      url === PONTUAR
+        ? jsonResponse(200, ok(answer))
+        : jsonResponse(200, ok(rewardPageWire({ data: [older, won], total: 2, to: 2 }))),
+    );
+    const { result } = setup({
       reread: vi.fn(async () => customer({ compras: 4, conquistados_premio_fidelidade: 1 })),
-      newestRewards: vi.fn(async () => [won]),
     });
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => {
@@ -191,25 +237,24 @@ describe('usePosting', () => {
         state: 'done',
         count: 1,
         names: ['Vale-compras de R$ 10,00'],
-        records: [won],
+        records: [RewardRecord.parse(won)],
       });
     });
-    expect(deps.newestRewards).toHaveBeenCalledWith(42, 1);
+    const reads = fetchMock.mock.calls.map(([u]) => String(u)).filter((u) => u !== PONTUAR);
+    expect(reads).toEqual([
+      '/api/v4/estabelecimentos/1/recompensas?id_cliente=42&status=pendente_resgate&itens_por_pagina=100',
+    ]);
   });
 
-  test('the journal not knowing the points yet leaves them unsaid', async () => {
-    let key = '';
-    stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        key = keyOf(init)!;
-        return jsonResponse(200, ok(answer));
-      }
-      return jsonResponse(200, ok(lancamento(key, { pontos: null })));
-    });
-    const { result } = setup();
+  test('neither the answer nor the refresh tells the points: left unsaid', async () => {
+    stubFetch(() => jsonResponse(200, ok(answer)));
+    // The refresh shows the same purchases as before: it cannot tell which credit is this one.
+    const { result } = setup({ reread: vi.fn(async () => customer()) });
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
-    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => {
+      const phase = result.current.phase;
+      expect(phase.name === 'posted' && phase.posted.rewards.state).toBe('done');
+    });
     const phase = result.current.phase;
     expect(phase.name === 'posted' && phase.posted.pontos).toBeNull();
   });

@@ -62,6 +62,7 @@ export async function postAtCounter(
       cliente: request.cliente,
       ...(s.items === null ? {} : { itens: JSON.parse(s.items) as unknown[] }),
     },
+    counter: true,
   });
   if (result.kind !== 'entry') {
     // Nothing journaled: back to waiting, for another try.
@@ -74,7 +75,12 @@ export async function postAtCounter(
     await publish(deps, back);
     return { kind: 'submitted', result, sale: back ?? s };
   }
-  return { kind: 'submitted', result, sale: await refresh(deps, s) };
+  // The answer leaves now: the sale follows the posting (its customer read for the PDV's
+  // display) in the background, as the PDV's sweep would a second later.
+  void refresh(deps, s).catch((err: unknown) =>
+    deps.logger?.warn({ sale: s.id, err: String(err) }, 'pdv sale not followed'),
+  );
+  return { kind: 'submitted', result, sale: s };
 }
 
 export type ToKioskOutcome =

@@ -25,15 +25,12 @@ export const pdvMessages = {
   atKiosk: 'No quiosque: o cliente pontua lá.',
 } as const;
 
-/** Rewards won by this posting: the pending ones won at or after it was sent. */
-async function rewardsWon(
-  deps: PdvDeps,
-  idCliente: unknown,
+/** Rewards won by this posting: of the customer's rewards waiting, those won since it was sent. */
+function rewardsWon(
+  pending: readonly unknown[],
   since: number,
-): Promise<{ nome: string; valido_ate: string }[]> {
-  if (typeof idCliente !== 'number') return [];
+): { nome: string; valido_ate: string }[] {
   const from = formatTimestamp(since - 2_000);
-  const pending = await deps.service.pendingRewards(idCliente);
   return pending
     .map((r) => (r ?? {}) as Record<string, unknown>)
     .filter((r) => typeof r.data_conquista === 'string' && r.data_conquista >= from)
@@ -49,13 +46,13 @@ async function posted(deps: PdvDeps, s: PdvSaleRow, e: JournalEntry): Promise<Pd
   let customer: string | null = null;
   let rewards: string | null = null;
   try {
-    const data = await deps.service.find(e.customerKey);
+    // One read of the customer and their rewards waiting: the view, the points, the rewards won.
     const read = await readCustomer(deps.kiosk, e.customerKey);
     if (read !== null) {
       points = read.lastCredit ?? points;
       customer = JSON.stringify(read.view);
     }
-    rewards = JSON.stringify(await rewardsWon(deps, data?.id_cliente, e.sentAt ?? e.createdAt));
+    rewards = JSON.stringify(rewardsWon(read?.pending ?? [], e.sentAt ?? e.createdAt));
   } catch {
     // The points are posted; the customer's view is a nicety the PDV may miss.
   }

@@ -6,9 +6,11 @@ import type {
   ContingencyWire,
   LancamentoWire,
   LedgerWire,
+  PostedExtraWire,
 } from '../../../../src/api/contract/postings';
 import type { CustomerReading, JournalEntry } from '../../../store';
 import type { ContingencyStatus } from './deliver';
+import { answerPoints } from './lookups';
 
 function customerOf(r: CustomerReading | null): LancamentoWire['cliente'] {
   if (r === null || !r.exists) return null;
@@ -58,6 +60,16 @@ export function toLancamento(e: JournalEntry, terminalName: string | null = null
     resposta: e.answerStatus === null ? null : { status: e.answerStatus, corpo },
     cliente: customerOf(e.reading),
   };
+}
+
+/**
+ * What the journal adds to a posting's answer (`data` of the service's 200): what that answer
+ * tells with the snapshot, so the same on every sending of the sale.
+ */
+export function postedExtra(e: JournalEntry, data: Record<string, unknown>): PostedExtraWire {
+  const pontos =
+    e.snapshot === null || e.endedAt === null ? null : answerPoints(e.snapshot, data, e.endedAt);
+  return { resultado: { pontos } };
 }
 
 /**

@@ -66,13 +66,35 @@ export interface PostingServiceOptions {
   random?: () => number;
   /** Rewards may be handed over at the counter (REWARD_HANDOVER). Default true. */
   rewardHandover?: boolean;
+  /**
+   * A counter terminal's lookup of a customer is a posting's snapshot up to this long after it
+   * was sent, nothing posted for that customer since (see lookups.ts); 0: never. Default 60 s.
+   */
+  lookupReuseMs?: number;
+  /**
+   * A counter's posting whose answer did not tell its points waits this long for the counter's
+   * refresh of the customer to tell them, then the journal reads the customer. Default 3 s.
+   */
+  pointsWaitMs?: number;
+  /** Told how postings went, for the metrics (see JournalObserver). */
+  observer?: JournalObserver | null;
+}
+
+/** What the journal tells the metrics of its postings (domain/ops/metrics.ts). */
+export interface JournalObserver {
+  /** How a posting's snapshot was had: its terminal's lookup, or a read of the journal's own. */
+  snapshot(source: 'lookup' | 'read'): void;
+  /** How a posting's points were learned: its answer, a counter's read after it, or ours. */
+  points(source: 'answer' | 'lookup' | 'read'): void;
+  /** The calls to the service one posting took here, from its journaling to its verdict. */
+  postingCalls(calls: number): void;
 }
 
 /** The options with their defaults (what `PostingService.options` shows). */
 export type JournalOptions = Required<
   Omit<
     PostingServiceOptions,
-    'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random' | 'rewardHandover'
+    'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random' | 'rewardHandover' | 'observer'
   >
 >;
 
@@ -98,6 +120,8 @@ function withDefaults(options: PostingServiceOptions): JournalOptions {
     retryBaseMs: Math.max(1, options.retryBaseMs ?? 2_000),
     retryCapMs: Math.max(1, options.retryCapMs ?? 5 * 60_000),
     verifyGiveUpMs: options.verifyGiveUpMs ?? 24 * 3_600_000,
+    lookupReuseMs: Math.max(0, options.lookupReuseMs ?? 60_000),
+    pointsWaitMs: Math.max(0, options.pointsWaitMs ?? 3_000),
   };
 }
 
@@ -113,6 +137,9 @@ export interface JournalDeps {
   readonly random: () => number;
   readonly sealKey: SealKey | null;
   readonly circuit: PostingServiceOptions['circuit'];
+  readonly observer: JournalObserver | null;
+  /** Postings waiting for a read that tells their points (see lookups.ts `pointsLater`). */
+  readonly pointTimers: Set<ReturnType<typeof setTimeout>>;
   /** An entry's key is emitted on every write of it by this process (waiters wake up). */
   readonly events: EventEmitter;
   /** The detached work of this process (stop() waits for it). */
@@ -149,6 +176,8 @@ export function createDeps(options: PostingServiceOptions): JournalDeps {
     random: options.random ?? Math.random,
     sealKey: options.sealKey ?? null,
     circuit: options.circuit,
+    observer: options.observer ?? null,
+    pointTimers: new Set(),
     events,
     running: new Set(),
     working: new Set(),
@@ -167,6 +196,22 @@ export const circuitOpen = (deps: JournalDeps): boolean => deps.circuit?.isOpen(
 /** The wait before a kept sale's next try (doubling from retryBaseMs up to retryCapMs). */
 export const retryDelay = (deps: JournalDeps, attempt: number): number =>
   backoffMs(attempt, deps.options.retryBaseMs, deps.options.retryCapMs, deps.random);
+
+/** The calls to the service a posting took in this process (JournalObserver.postingCalls). */
+export interface Tally {
+  calls: number;
+}
+
+/** `deps`' calls to the service, each counted in `tally`. */
+export function counted(deps: JournalDeps, tally: Tally): Pick<JournalDeps, 'call' | 'options'> {
+  return {
+    options: deps.options,
+    call: (op, body, signal) => {
+      tally.calls += 1;
+      return deps.call(op, body, signal);
+    },
+  };
+}
 
 export function track(deps: JournalDeps, p: Promise<void>): void {
   deps.running.add(p);

@@ -123,15 +123,19 @@ export async function readOutcome(
         return { kind: 'failed' };
       }
     }).catch((): ReadOutcome => ({ kind: 'failed' }));
+  // Every reading says when it was sent (a posting's points may be told by its carência).
+  const readAt = deps.options.now();
+  const stamped = (outcome: ReadOutcome): ReadOutcome =>
+    outcome.kind === 'read' ? { kind: 'read', reading: { ...outcome.reading, readAt } } : outcome;
   const absent: ReadOutcome = { kind: 'read', reading: ABSENT };
   const byId = snapshot?.id_cliente ?? null;
   const first = await once(byId !== null ? { id_cliente: byId } : { celular: customerKey });
-  if (first !== 'absent') return first;
+  if (first !== 'absent') return stamped(first);
   if (byId === null && cpf !== null) {
     const second = await once({ cpf });
-    return second === 'absent' ? absent : second;
+    return stamped(second === 'absent' ? absent : second);
   }
-  return absent;
+  return stamped(absent);
 }
 
 /** Reads the customer; null when there is no reading (no answer, or a refusal). */

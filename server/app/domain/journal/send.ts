@@ -7,6 +7,7 @@
 import type { CustomerReading, EntryPatch, JournalEntry, LostKind } from '../../../store';
 import { backoffMs } from './backoff';
 import {
+  counted,
   keepable,
   keepRefusal,
   leased,
@@ -16,7 +17,9 @@ import {
   sleep,
   write,
   type JournalDeps,
+  type Tally,
 } from './context';
+import { answerPoints, pointsFromSnapshot, pointsLater } from './lookups';
 import { postingMessages } from './messages';
 import {
   compareReadings,
@@ -113,12 +116,21 @@ async function unreadBeforeSending(
   await settle(deps, entry, 'recusado', { reason: postingMessages.readFailed });
 }
 
+/** How a posting is sent: its calls so far, and whether a counter reads the customer after it. */
+export interface Sending {
+  tally: Tally;
+  /** Posted at a counter (see Submission.counter). */
+  counter: boolean;
+}
+
 /** The detached life of one posting, from its slot to its verdict. */
 export async function run(
   deps: JournalDeps,
   entry: JournalEntry,
   body: Record<string, unknown>,
+  options: { counter?: boolean } = {},
 ): Promise<void> {
+  const tally: Tally = { calls: 0 };
   await leased(deps, entry.key, async () => {
     // One posting per customer at a time: wait our turn (bounded).
     if (!(await waitSlot(deps, entry))) return;
@@ -126,7 +138,7 @@ export async function run(
       typeof (body.cliente as { cpf?: unknown }).cpf === 'string'
         ? (body.cliente as { cpf: string }).cpf
         : null;
-    const outcome = await readOutcome(deps, entry.customerKey, null, cpf);
+    const outcome = await readOutcome(counted(deps, tally), entry.customerKey, null, cpf);
     if (outcome.kind === 'refused') {
       await refusedRead(deps, entry, outcome);
       return;
@@ -136,6 +148,7 @@ export async function run(
       await unreadBeforeSending(deps, entry, body);
       return;
     }
+    pointsFromSnapshot(deps, entry.customerKey, snapshot);
     // The snapshot and the send time are journaled before anything leaves, and only while
     // the entry is still this process's and still unsent: if a sweep settled it meanwhile
     // (its lease ran out), nothing is sent.
@@ -152,7 +165,11 @@ export async function run(
       deps.log?.warn({ key: entry.key }, 'posting taken over before it was sent; not sent');
       return;
     }
-    await send(deps, { ...entry, snapshot, sentAt }, body, snapshot);
+    deps.observer?.snapshot('read');
+    await send(deps, { ...entry, snapshot, sentAt }, body, snapshot, {
+      tally,
+      counter: options.counter === true,
+    });
   });
 }
 
@@ -168,10 +185,13 @@ async function earnedPoints(
   sending: JournalEntry,
   snapshot: CustomerReading,
   data: Record<string, unknown>,
+  tally: Tally,
 ): Promise<EntryPatch> {
   const id = typeof data.id_cliente === 'number' ? data.id_cliente : snapshot.id_cliente;
-  const reading = await readFor(deps, sending.customerKey, { ...snapshot, id_cliente: id }, null);
+  const known = { ...snapshot, id_cliente: id };
+  const reading = await readFor(counted(deps, tally), sending.customerKey, known, null);
   if (reading === null || compareReadings(snapshot, reading) !== 'posted') return {};
+  deps.observer?.points('read');
   return {
     points: reading.ultimo_credito,
     reading,
@@ -209,19 +229,66 @@ async function settleRefusal(
   return true;
 }
 
+/**
+ * Settles a posting the service answered: with its points when the answer tells them; else a
+ * counter's posting now (its refresh of the customer, or our read later, tells them), and
+ * any other once the customer is read (its slot still held).
+ */
+async function settlePosted(
+  deps: JournalDeps,
+  sending: JournalEntry,
+  snapshot: CustomerReading,
+  answer: { status: number; text: string; data: Record<string, unknown>; endedAt: number },
+  how: Sending,
+): Promise<void> {
+  const patch = {
+    answerStatus: answer.status,
+    answerBody: answer.text,
+    endedAt: answer.endedAt,
+    reason: null,
+  };
+  const points = answerPoints(snapshot, answer.data, answer.endedAt);
+  if (points !== null) {
+    deps.observer?.points('answer');
+    await settle(deps, sending, 'lançado', { ...patch, points });
+  } else if (how.counter) {
+    await settle(deps, sending, 'lançado', patch);
+    pointsLater(deps, sending);
+  } else {
+    await settle(deps, sending, 'lançado', patch, () =>
+      earnedPoints(deps, sending, snapshot, answer.data, how.tally),
+    );
+  }
+}
+
 /** Sends the posting (journaled as sent, its slot held) and settles it from what follows. */
 export async function send(
   deps: JournalDeps,
   sending: JournalEntry,
   body: Record<string, unknown>,
   snapshot: CustomerReading,
+  how: Sending,
+): Promise<void> {
+  try {
+    await sendOnce(deps, sending, body, snapshot, how);
+  } finally {
+    deps.observer?.postingCalls(how.tally.calls);
+  }
+}
+
+async function sendOnce(
+  deps: JournalDeps,
+  sending: JournalEntry,
+  body: Record<string, unknown>,
+  snapshot: CustomerReading,
+  how: Sending,
 ): Promise<void> {
   let status: number | null = null;
   let text = '';
   let lost: LostKind | null = null;
   try {
     const answer = await withLimit(deps.options.upstreamLimitMs, async (signal) => {
-      const res = await deps.call('pontuar', body, signal);
+      const res = await counted(deps, how.tally).call('pontuar', body, signal);
       return { status: res.status, text: await res.text() };
     });
     status = answer.status;
@@ -233,13 +300,7 @@ export async function send(
   if (status !== null) {
     const data = postedAnswer(status, text);
     if (data !== null) {
-      await settle(
-        deps,
-        sending,
-        'lançado',
-        { answerStatus: status, answerBody: text, endedAt, reason: null },
-        () => earnedPoints(deps, sending, snapshot, data),
-      );
+      await settlePosted(deps, sending, snapshot, { status, text, data, endedAt }, how);
       return;
     }
     if (await settleRefusal(deps, sending, status, text, endedAt)) return;
@@ -255,5 +316,5 @@ export async function send(
     lostKind: lost,
     endedAt,
   });
-  await verify(deps, { ...sending, state: 'verificando' }, lost ?? 'reset', endedAt);
+  await verify(deps, { ...sending, state: 'verificando' }, lost ?? 'reset', endedAt, how.tally);
 }

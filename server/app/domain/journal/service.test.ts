@@ -226,7 +226,7 @@ describe('answers', () => {
     expect(e.state).toBe('lançado');
     expect(e.answerStatus).toBe(200);
     expect(JSON.parse(e.answerBody!).data.saldo_atual).toBe(25);
-    expect(e.snapshot).toEqual(ABSENT);
+    expect(e.snapshot).toEqual({ ...ABSENT, readAt: expect.any(Number) });
     expect((await stored(journal, e.key)).points).toBe(25);
   });
 

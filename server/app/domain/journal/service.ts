@@ -36,7 +36,7 @@
  * entries, re-checks, pruning), ledger.ts (reading entries, long polls, the shift ledger).
  */
 import type { JournalEntry, JournalStore, Store } from '../../../store';
-import { createDeps, type JournalOptions, type PostingServiceOptions } from './context';
+import { createDeps, track, type JournalOptions, type PostingServiceOptions } from './context';
 import {
   contingencyStatus,
   deliver,
@@ -46,12 +46,15 @@ import {
 } from './deliver';
 import { handOver, type HandoverResult, type HandoverSwitch } from './handover';
 import { getEntry, ledger, waitEntry, type LedgerFilter } from './ledger';
+import { lookupAnswered, lookupStarted, type LookupToken } from './lookups';
 import { submit, type Submission, type SubmitResult } from './submit';
 import { startSweep, stopSweep, sweep } from './sweep';
 
 export type { JournalEntry } from '../../../store';
 
 export type { HandoverResult } from './handover';
+
+export type { LookupToken } from './lookups';
 
 export interface PostingService {
   submit(s: Submission): Promise<SubmitResult>;
@@ -76,6 +79,16 @@ export interface PostingService {
   stop(): Promise<void>;
   /** Contingency as the counter shows it. */
   status(): Promise<ContingencyStatus>;
+  /**
+   * A counter terminal's lookup of a customer about to be sent to the service: what keeping
+   * its answer needs (null: it is not kept). See lookups.ts.
+   */
+  lookupStarted(terminalId: string, body: unknown): Promise<LookupToken | null>;
+  /**
+   * The lookup's answer: kept as that terminal's lookup, in the background (stop() waits for
+   * it; the promise is for tests, never rejects).
+   */
+  lookupAnswered(token: LookupToken, status: number, text: string): Promise<void>;
   /**
    * A manager's decision on a `precisa de atenção` sale: resend with the (corrected)
    * attendant password, or discard. Null when the sale is not in that state.
@@ -110,6 +123,9 @@ export function createPostingService(options: PostingServiceOptions): PostingSer
     async stop() {
       deps.stopped = true;
       unsubscribe?.();
+      // Postings still waiting for a read that tells their points keep them unknown.
+      for (const timer of deps.pointTimers) clearTimeout(timer);
+      deps.pointTimers.clear();
       await stopSweep(deps);
       await deps.delivery.running;
       await Promise.allSettled([...deps.running]);
@@ -117,6 +133,14 @@ export function createPostingService(options: PostingServiceOptions): PostingSer
     deliver: () => deliver(deps),
     journalsIn: (other) => other === deps.store.store,
     status: () => contingencyStatus(deps),
+    lookupStarted: (terminalId, body) => lookupStarted(deps, terminalId, body),
+    lookupAnswered(token, status, text) {
+      const kept = lookupAnswered(deps, token, status, text).catch((err: unknown) =>
+        deps.log?.warn({ err: String(err) }, 'lookup not kept'),
+      );
+      track(deps, kept);
+      return kept;
+    },
     resolve: (key, decision) => resolve(deps, key, decision),
     options: deps.options,
   };

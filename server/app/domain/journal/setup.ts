@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { createJournalStore, type Store } from '../../../store';
 import { createCircuit, type Circuit } from '../../upstream/circuit';
-import type { PostingServiceOptions, UpstreamCall } from './context';
+import type { JournalObserver, PostingServiceOptions, UpstreamCall } from './context';
 import { sealKeyFrom } from './sealed';
 import { createPostingService, type PostingService } from './service';
 
@@ -48,6 +48,8 @@ export interface JournalSetup {
   logger: Logger;
   /** The journal's limits (config.ts: JOURNAL_*); defaults where absent. */
   limits?: Partial<PostingServiceOptions>;
+  /** The metrics' observer of postings. */
+  observer?: JournalObserver | null;
   /** Contingency: the circuit, APP_SECRET (seals kept sales) and its limits (config.ts: CONTINGENCY_*). */
   contingency?: {
     circuit: Circuit | null;
@@ -64,6 +66,7 @@ export function startJournal(deps: JournalSetup): PostingService {
     call: deps.call,
     establishmentId: deps.establishmentId,
     logger: deps.logger,
+    observer: deps.observer ?? null,
     now: () => store.now(),
     ...deps.limits,
     ...(contingency === null

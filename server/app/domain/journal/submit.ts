@@ -6,10 +6,21 @@
  */
 import type { JournalEntry, NewEntry } from '../../../store';
 import { firstError, validatePontuar } from '../../../sandbox/rules/validation';
-import { circuitOpen, keepable, keepRefusal, leased, track, type JournalDeps } from './context';
+import type { SlotState } from '../../../store';
+import {
+  circuitOpen,
+  counted,
+  keepable,
+  keepRefusal,
+  leased,
+  track,
+  type JournalDeps,
+  type Tally,
+} from './context';
 import { deliver } from './deliver';
 import { postingFingerprint } from './fingerprint';
 import { wait } from './ledger';
+import { lookupSnapshot, pointsFromSnapshot } from './lookups';
 import { postingMessages } from './messages';
 import { readOutcome, type ReadOutcome } from './readings';
 import { run, send } from './send';
@@ -19,6 +30,11 @@ export interface Submission {
   terminalId: string | null;
   requestId: string | null;
   body: unknown;
+  /**
+   * Posted at a counter, which reads the customer again right after the answer (its panel's
+   * refresh): the points the answer does not tell are taken from that read (see lookups.ts).
+   */
+  counter?: boolean;
 }
 
 export type SubmitResult =
@@ -115,7 +131,8 @@ function detach(deps: JournalDeps, key: string, work: () => Promise<void>): void
 async function startFast(
   deps: JournalDeps,
   { fresh, body, cpf }: Checked,
-  slot: { held: boolean; turn: number },
+  slot: SlotState,
+  counter: boolean,
 ): Promise<
   | { started: JournalEntry }
   | { existing: JournalEntry }
@@ -123,10 +140,18 @@ async function startFast(
   | 'unreachable'
 > {
   const { store } = deps;
-  const outcome = slot.held ? null : await readOutcome(deps, fresh.customerKey, null, cpf);
+  const tally: Tally = { calls: 0 };
+  // The terminal's lookup moments before, when nothing was posted for the customer since;
+  // else a read of its own.
+  const kept = slot.held ? null : lookupSnapshot(deps, slot, cpf);
+  const outcome =
+    slot.held || kept !== null
+      ? null
+      : await readOutcome(counted(deps, tally), fresh.customerKey, null, cpf);
   // The service refused the read: its answer is the cashier's, nothing journaled or kept.
   if (outcome?.kind === 'refused') return { refused: outcome };
-  const snapshot = outcome?.kind === 'read' ? outcome.reading : null;
+  const snapshot = kept ?? (outcome?.kind === 'read' ? outcome.reading : null);
+  if (kept === null && snapshot !== null) pointsFromSnapshot(deps, fresh.customerKey, snapshot);
   // The service could not be read with the customer's slot free: nothing was sent.
   if (snapshot === null && !slot.held && deps.sealKey !== null) return 'unreachable';
   if (snapshot !== null) {
@@ -138,8 +163,9 @@ async function startFast(
     if (started.kind === 'exists') return { existing: started.existing };
     if (started.kind === 'started') {
       const entry = started.entry;
+      deps.observer?.snapshot(kept !== null ? 'lookup' : 'read');
       detach(deps, entry.key, () =>
-        leased(deps, entry.key, () => send(deps, entry, body, snapshot)),
+        leased(deps, entry.key, () => send(deps, entry, body, snapshot, { tally, counter })),
       );
       return { started: entry };
     }
@@ -148,7 +174,7 @@ async function startFast(
   if (!created.created) return { existing: created.existing };
   const entry = await store.get(fresh.key);
   if (entry === null) throw new Error('journal entry missing after insert');
-  detach(deps, entry.key, () => run(deps, entry, body));
+  detach(deps, entry.key, () => run(deps, entry, body, { counter }));
   return { started: entry };
 }
 
@@ -162,8 +188,10 @@ export async function submit(deps: JournalDeps, s: Submission): Promise<SubmitRe
   // once before the journaling: the slot, and whether this customer has kept sales (they
   // must be delivered first, in order). A key journaled before is found by the journaling
   // itself (insert-if-absent), so a new sale pays no read for it.
+  // With the terminal's lookup of this customer, when a lookup may be the snapshot.
   const slot = await deps.store.slotState(fresh.establishmentId, fresh.customerKey, {
     queued: deps.sealKey !== null,
+    ...(s.terminalId !== null && deps.options.lookupReuseMs > 0 ? { lookup: s.terminalId } : {}),
   });
   let existing: JournalEntry | null = null;
   let started: JournalEntry | null = null;
@@ -171,7 +199,7 @@ export async function submit(deps: JournalDeps, s: Submission): Promise<SubmitRe
   // must be delivered first (in order).
   let keepIt = deps.sealKey !== null && (circuitOpen(deps) || slot.queued === true);
   if (!keepIt) {
-    const fast = await startFast(deps, checked, slot);
+    const fast = await startFast(deps, checked, slot, s.counter === true);
     if (fast === 'unreachable') keepIt = true;
     else if ('refused' in fast) {
       return { kind: 'refused', status: fast.refused.status, body: fast.refused.text };

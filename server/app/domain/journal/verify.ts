@@ -5,7 +5,7 @@
  * entry is parked (`verificando` / `desconhecido`) and re-checked by the sweep.
  */
 import type { JournalEntry, LostKind } from '../../../store';
-import { park, requeue, settle, type JournalDeps } from './context';
+import { counted, park, requeue, settle, type JournalDeps, type Tally } from './context';
 import { verifyHandover } from './handover-verify';
 import { postingMessages } from './messages';
 import { ABSENT, compareReadings, readFor } from './readings';
@@ -17,12 +17,14 @@ export async function verify(
   entry: JournalEntry,
   kind: LostKind,
   endedAt: number,
+  /** The posting's calls so far, when this process sent it. */
+  tally: Tally = { calls: 0 },
 ): Promise<void> {
   // A reward handed over is decided by the customer's records of that reward.
   if (entry.kind === 'premio') return verifyHandover(deps, entry, kind, endedAt);
   const { options } = deps;
   const snapshot = entry.snapshot ?? ABSENT;
-  const reading = await readFor(deps, entry.customerKey, entry.snapshot, null);
+  const reading = await readFor(counted(deps, tally), entry.customerKey, entry.snapshot, null);
   const t = deps.now();
   const horizon = kind === 'reset' ? options.quietMs : options.unknownHorizonMs;
   const waiting: 'verificando' | 'desconhecido' = kind === 'reset' ? 'verificando' : 'desconhecido';
@@ -33,6 +35,7 @@ export async function verify(
   const verdict = compareReadings(snapshot, reading);
   const lost = { reading, lostKind: kind, endedAt };
   if (verdict === 'posted') {
+    if (reading.ultimo_credito !== null) deps.observer?.points('read');
     await settle(deps, entry, 'lançado', {
       reason: postingMessages.verifiedPosted,
       reading,

@@ -12,16 +12,23 @@ import { kioskCustomer } from './view';
 
 type View = z.input<typeof KioskCustomer>;
 
-/** The view and the points of the customer's newest credit (a posting's own points). */
+/**
+ * The view and the points of the customer's newest credit (a posting's own points), and the
+ * rewards waiting it was read with (the service's records).
+ */
 export async function readCustomer(
   deps: Pick<KioskDeps, 'service'>,
   celular: string,
-): Promise<{ view: View; lastCredit: number | null } | null> {
+): Promise<{ view: View; lastCredit: number | null; pending: unknown[] } | null> {
   const data = await deps.service.find(celular);
   if (data === null) return null;
   const id = typeof data.id_cliente === 'number' ? data.id_cliente : null;
-  const rewards = id === null ? [] : await deps.service.pendingRewards(id);
-  return { view: kioskCustomer(data, rewards), lastCredit: readPosted(data).ultimo_credito };
+  const pending = id === null ? [] : await deps.service.pendingRewards(id);
+  return {
+    view: kioskCustomer(data, pending),
+    lastCredit: readPosted(data).ultimo_credito,
+    pending,
+  };
 }
 
 type Lookup<T> =

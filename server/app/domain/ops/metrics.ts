@@ -6,6 +6,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { storeCounts } from '../../../store';
 import type { Store } from '../../../store';
 import type { Fetcher } from '../../upstream/client';
+import type { JournalObserver } from '../journal/context';
 import type { PostingService } from '../journal/service';
 
 export interface MetricsDeps {
@@ -68,6 +69,37 @@ function reconciliationGauges(registry: Registry) {
   };
 }
 
+/** What the postings journal tells of its postings: their calls, snapshots and points. */
+function journalMetrics(registry: Registry): JournalObserver {
+  const postingCalls = new Histogram({
+    name: 'pdv_posting_upstream_calls',
+    help:
+      'Calls to the loyalty service one posting took here, from its journaling to its verdict ' +
+      '(the snapshot read, pontuar, the points read, verification reads).',
+    buckets: [0, 1, 2, 3, 4, 6, 10],
+    registers: [registry],
+  });
+  const snapshots = new Counter({
+    name: 'pdv_posting_snapshots_total',
+    help: "How postings' snapshots were had: the terminal's lookup moments before, or a read.",
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  const points = new Counter({
+    name: 'pdv_posting_points_total',
+    help:
+      "How postings' points were learned: their answer, a counter's read after it (lookup), " +
+      "or a read of the journal's own.",
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  return {
+    snapshot: (source) => snapshots.inc({ source }),
+    points: (source) => points.inc({ source }),
+    postingCalls: (calls) => postingCalls.observe(calls),
+  };
+}
+
 export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
@@ -97,6 +129,7 @@ export function createMetrics(deps: MetricsDeps) {
     buckets: SECONDS,
     registers: [registry],
   });
+  const journal = journalMetrics(registry);
   const storeSeconds = new Histogram({
     name: 'pdv_store_query_duration_seconds',
     help: 'Time of a store query through the query builder, by outcome (ok, error).',
@@ -161,6 +194,8 @@ export function createMetrics(deps: MetricsDeps) {
 
   return {
     contentType: registry.contentType,
+    /** What the postings journal tells of its postings (its snapshots, points and calls). */
+    journal,
     /** The journal, once started (its circuit and sales waiting are read at each scrape). */
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;

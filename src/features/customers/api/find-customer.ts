@@ -1,6 +1,6 @@
 // buscar: look a customer up by phone, CPF or id. Not found is a normal outcome at the
 // counter (it opens registration), so a 404 "Cliente não encontrado" resolves to null.
-import { queryOptions, skipToken, useQuery, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/api/client';
 import { ApiError } from '@/api/errors';
 import { customerKeys, type LookupKey } from '@/api/keys';
@@ -61,16 +61,4 @@ export function useCustomer(key: LookupKey | null) {
     queryKey: key ? customerKeys.detail(key) : [...customerKeys.details(), null],
     queryFn: key ? ({ signal }) => findCustomer(key, { signal }) : skipToken,
   });
-}
-
-/** A fresh read of a customer (never from the cache), by id or by the phone sent. */
-export function fetchFreshCustomer(
-  qc: QueryClient,
-  target: { id_cliente: number } | { celular: string },
-): Promise<Customer | null> {
-  const key: LookupKey =
-    'id_cliente' in target
-      ? { kind: 'id', id_cliente: target.id_cliente }
-      : { kind: 'phone', celular: target.celular };
-  return qc.fetchQuery({ ...customerQuery(key), staleTime: 0, retry: 2 });
 }

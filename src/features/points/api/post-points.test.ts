@@ -31,13 +31,26 @@ const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia
 const SALE = '0b6f3c8e-2a4d-4c1e-9f5a-7d2e8b9c1a30';
 
 test('postPoints posts to pontuar with the sale id and returns the result', async () => {
-  const fetchMock = stubFetch(() => jsonResponse(200, ok(answer, 'Pontos lançados')));
-  expect(await postPoints(body, SALE)).toEqual({ kind: 'posted', result: answer });
+  const fetchMock = stubFetch(() =>
+    jsonResponse(200, ok({ ...answer, resultado: { pontos: 10 } }, 'Pontos lançados')),
+  );
+  expect(await postPoints(body, SALE)).toEqual({
+    kind: 'posted',
+    result: { ...answer, resultado: { pontos: 10 } },
+  });
   expect(fetchMock.mock.calls[0]![0]).toBe('/api/v4/estabelecimentos/1/fidelidade/pontuar');
   expect(sentBody(fetchMock)).toEqual(body);
   expect((fetchMock.mock.calls[0]![1]!.headers as Record<string, string>)['Idempotency-Key']).toBe(
     SALE,
   );
+});
+
+test("a server that adds nothing to the service's answer: the points are not told", async () => {
+  stubFetch(() => jsonResponse(200, ok(answer, 'Pontos lançados')));
+  expect(await postPoints(body, SALE)).toEqual({
+    kind: 'posted',
+    result: { ...answer, resultado: { pontos: null } },
+  });
 });
 
 test('a wrong attendant password lands on its field', async () => {

@@ -13,7 +13,7 @@ import * as z from 'zod/mini';
 import { lazySchema } from '@/lib/lazy-schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest, serverRequest } from '@/api/client';
-import { Lancamento } from '@/api/contract/postings';
+import { Lancamento, PostedExtra } from '@/api/contract/postings';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { PointsResult, type Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
@@ -22,10 +22,15 @@ export const POST_POINTS_TIMEOUT_MS = 15_000;
 /** The server holds a follow-up request at most this long while the posting is in flight. */
 export const FOLLOW_WAIT_SECONDS = 8;
 
+/** The service's answer and what our server adds to it (`resultado`: the points, if told). */
+export type Posted = PointsResult & PostedExtra;
+
 export type PostAnswer =
-  { kind: 'posted'; result: PointsResult } | { kind: 'pending'; lancamento: Lancamento };
+  { kind: 'posted'; result: Posted } | { kind: 'pending'; lancamento: Lancamento };
 
 const PostData = lazySchema(() => z.union([Lancamento, PointsResult]));
+/** What a server adds nothing to, or adds what this counter cannot read: no points told. */
+const NOTHING_ADDED: PostedExtra = { resultado: { pontos: null } };
 
 /**
  * Sends the sale once with its id. Throws ApiError when refused (the service's own refusal,
@@ -55,7 +60,13 @@ export async function postPoints(
         });
   return 'chave' in data
     ? { kind: 'pending', lancamento: data as Lancamento }
-    : { kind: 'posted', result: data as PointsResult };
+    : {
+        kind: 'posted',
+        result: {
+          ...(data as PointsResult),
+          ...(PostedExtra.safeParse(data).data ?? NOTHING_ADDED),
+        },
+      };
 }
 
 /** The posting's state; the server waits up to `waitSeconds` for it to change. */

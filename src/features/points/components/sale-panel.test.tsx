@@ -55,7 +55,6 @@ function setup(
 ) {
   const deps = {
     reread: vi.fn(async () => Customer.parse(customerWire({ compras: 4 }))),
-    newestRewards: vi.fn(async () => []),
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();
