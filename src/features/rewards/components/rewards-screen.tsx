@@ -1,5 +1,5 @@
 // The managers' reward table: filters in the URL, one page of the service's list at a time.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -98,11 +98,15 @@ export function RewardsScreen() {
     headingRef.current?.focus(); // the button goes away with the filter
   };
 
-  const data = rangeError === null ? query.data : undefined;
+  // The page's rows are drawn in a transition: React Query's answer re-renders at once and in
+  // one piece (a store update), and a page of rows on a slow phone is a long task; deferred,
+  // React renders them in slices the browser can answer a tap between.
+  const data = useDeferredValue(rangeError === null ? query.data : undefined);
   const busy = query.isPlaceholderData;
   let status = '';
   if (rangeError) status = 'Corrija o período para ver os prêmios.';
-  else if (query.isPending) status = 'Carregando prêmios…';
+  else if (query.isPending || (data === undefined && !query.isError))
+    status = 'Carregando prêmios…';
   else if (data && busy) status = `${rangeText(data)} · carregando…`;
   else if (data) status = rangeText(data);
 
@@ -178,7 +182,7 @@ export function RewardsScreen() {
               </Button>
             </div>
           </Alert>
-        ) : query.isPending ? (
+        ) : query.isPending || data === undefined ? (
           <LoadingSkeleton />
         ) : data && data.total === 0 ? (
           <EmptyState filtered={hasActiveFilters(filters)} />
