@@ -36,6 +36,7 @@ const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page
 export function RewardsScreen() {
   const { search } = useLocation();
   const { filters, ignored } = parseRewardSearch(search);
+  const searchText = search.toString();
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
   const query = useQuery({
@@ -46,20 +47,6 @@ export function RewardsScreen() {
   const exporter = useRewardsExport();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
-
-  // The next page is fetched ahead, so "Próxima" shows it at once.
-  const queryClient = useQueryClient();
-  const shown = query.isPlaceholderData ? undefined : query.data;
-  const nextPage =
-    shown && shown.current_page < shown.last_page && shown.data.length > 0
-      ? shown.current_page + 1
-      : null;
-  const searchText = search.toString();
-  useEffect(() => {
-    if (nextPage === null) return;
-    const { filters: current } = parseRewardSearch(searchText);
-    void queryClient.prefetchQuery(rewardsQuery(toRequestFilters({ ...current, page: nextPage })));
-  }, [queryClient, searchText, nextPage]);
 
   // A 422 lands on the filter it names; what no filter owns stays in the error box.
   const serverErrors: FilterErrors = {};
@@ -102,6 +89,29 @@ export function RewardsScreen() {
   // one piece (a store update), and a page of rows on a slow phone is a long task; deferred,
   // React renders them in slices the browser can answer a tap between.
   const data = useDeferredValue(rangeError === null ? query.data : undefined);
+
+  // The next page is fetched ahead, so "Próxima" shows it at once: once this page is drawn,
+  // when the browser is idle (its request and answer stay out of the drawing).
+  const queryClient = useQueryClient();
+  const shown = !query.isPlaceholderData && data === query.data ? data : undefined;
+  const nextPage =
+    shown && shown.current_page < shown.last_page && shown.data.length > 0
+      ? shown.current_page + 1
+      : null;
+  useEffect(() => {
+    if (nextPage === null) return;
+    const { filters: current } = parseRewardSearch(searchText);
+    const prefetch = () =>
+      void queryClient.prefetchQuery(
+        rewardsQuery(toRequestFilters({ ...current, page: nextPage })),
+      );
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(prefetch, 1);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(prefetch, { timeout: 1_000 });
+    return () => cancelIdleCallback(idle);
+  }, [queryClient, searchText, nextPage]);
   const busy = query.isPlaceholderData;
   let status = '';
   if (rangeError) status = 'Corrija o período para ver os prêmios.';
