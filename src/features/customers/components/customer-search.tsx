@@ -144,15 +144,15 @@ export function CustomerSearch({
   const keyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const field = e.currentTarget;
     const end = text.length;
-    if (e.ctrlKey || e.metaKey || e.altKey || field.readOnly || field.value !== text) return;
+    const next = /^\d$/.test(e.key)
+      ? text + e.key
+      : e.key === 'Backspace' && end > 0
+        ? text.slice(0, -1)
+        : null;
+    if (next === null || e.ctrlKey || e.metaKey || e.altKey || field.readOnly) return;
     if (field.selectionStart !== end || field.selectionEnd !== end) return;
-    if (/^\d$/.test(e.key)) {
-      e.preventDefault();
-      change(text + e.key);
-    } else if (e.key === 'Backspace' && end > 0) {
-      e.preventDefault();
-      change(text.slice(0, -1));
-    }
+    e.preventDefault();
+    change(next);
   };
 
   const submit = (e: FormEvent) => {
