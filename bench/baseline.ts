@@ -63,8 +63,8 @@ export function resolveBaseline(root: string, asked?: string): { ref: string; sh
     (b) => tryGit(root, ['rev-parse', '--verify', '--quiet', `${b}^{commit}`]) !== null,
   );
   if (main !== undefined) {
-    const base = git(root, ['merge-base', 'HEAD', main]);
-    if (base !== head) return { ref: `merge-base HEAD ${main}`, sha: base };
+    const base = tryGit(root, ['merge-base', 'HEAD', main]);
+    if (base !== null && base !== head) return { ref: `merge-base HEAD ${main}`, sha: base };
   }
   const changed = git(root, [
     'log',
