@@ -103,10 +103,13 @@ function roundLine(r: BrowserRound, frames: string): string {
       ? `; Enter -> lançado p50 ${ms(median(r.postedMs))} ms, p95 ${ms(p95(r.postedMs))} ms ` +
         `over ${r.postedMs.length}`
       : '';
+  const p50 = (xs: readonly number[]) => ms(median(xs));
   return (
     `${frames}keydown->paint p95: amount ${ms(r.amountP95Ms)} ms, search field ` +
     `${ms(r.searchP95Ms)} ms (${r.searchKeyToPaintMs.length} keys), bare <input> ` +
-    `${ms(r.bareP95Ms)} ms (${r.bareKeyToPaintMs.length} keys each)${posted}`
+    `${ms(r.bareP95Ms)} ms (${r.bareKeyToPaintMs.length} keys each); medians ` +
+    `${p50(r.amountKeyToPaintMs)}, ${p50(r.searchKeyToPaintMs)}, ` +
+    `${p50(r.bareKeyToPaintMs)} ms${posted}`
   );
 }
 
