@@ -1,6 +1,8 @@
-// Lighthouse performance scores of the counter (/), the rewards page (/premios) and the kiosk
-// (/quiosque), mobile (Lighthouse's default: Moto G-class CPU throttling, slow 4G) and desktop,
-// against the app server as `npm start` runs it, driving Debian's Chromium.
+// Lighthouse performance scores of the counter (/), the rewards page (/premios), the dashboard
+// (/painel: the sandbox on loopback enrolls each new browser as a manager, so Lighthouse's
+// fresh profile sees it) and the kiosk (/quiosque), mobile (Lighthouse's default: Moto G-class
+// CPU throttling, slow 4G) and desktop, against the app server as `npm start` runs it, driving
+// Debian's Chromium.
 
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +23,9 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-export const PAGES = ['/', '/premios', '/quiosque'] as const;
+export const PAGES = ['/', '/premios', '/painel', '/quiosque'] as const;
+/** The pages whose mobile figures are compared with the previous release's. */
+export const COMPARED_PAGES = ['/', '/premios', '/painel'] as const;
 export type FormFactor = 'mobile' | 'desktop';
 
 export interface LighthouseResult {
@@ -75,29 +79,24 @@ async function audit(
 }
 
 /**
- * One Lighthouse run per page and form factor. A run Lighthouse itself reports as failed
- * (NO_NAVSTART and the like, seen on a loaded machine) is tried again, twice at most.
+ * One Lighthouse run of one page. A run Lighthouse itself reports as failed (NO_NAVSTART and
+ * the like, seen on a loaded machine) is tried again, twice at most.
  */
-export async function lighthouseRound(
+export async function auditPage(
   baseUrl: string,
+  page: string,
+  formFactor: FormFactor,
   onRetry: (message: string) => void = () => undefined,
-): Promise<LighthouseResult[]> {
-  const out: LighthouseResult[] = [];
-  for (const formFactor of ['mobile', 'desktop'] as const) {
-    for (const page of PAGES) {
-      for (let attempt = 1; ; attempt++) {
-        try {
-          out.push(await audit(baseUrl, page, formFactor));
-          break;
-        } catch (err) {
-          const message = err instanceof Error ? err.message : String(err);
-          if (attempt >= 3) throw err;
-          onRetry(`${message} (attempt ${attempt}, trying again)`);
-        }
-      }
+): Promise<LighthouseResult> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(baseUrl, page, formFactor);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (attempt >= 3) throw err;
+      onRetry(`${message} (attempt ${attempt}, trying again)`);
     }
   }
-  return out;
 }
 
 /** What a `variantRelay` keeps of the pages it relays; what is false is taken away. */

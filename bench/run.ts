@@ -4,8 +4,11 @@
 // reward records.
 //
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
+//                    [--baseline=<git ref>|none]
 //
-// Figures measured in repeated runs print as min / median / max over the runs.
+// Figures measured in repeated runs print as min / median / max over the runs. The counter in
+// Chromium and Lighthouse's mobile pages are measured beside the previous release, built from
+// git in the same run (baseline.ts says which commit that is by default).
 //
 // The machine is small and noisy (2 shared cores), so the only timing target is a RATIO of two
 // figures measured in the same run, interleaved; absolute latencies are printed for reading,
@@ -14,18 +17,25 @@
 
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { browserRound } from './browser-bench';
 import { callsBench } from './calls-bench';
+import { buildBaseline, resolveBaseline, type Baseline } from './baseline';
 import { analyzeBundle, buildSpa } from './bundle';
 import { journalOverhead } from './journal-bench';
 import { historyBench } from './history-bench';
-import { lighthouseRound, PAGES, VARIANTS, variantAudit } from './lighthouse-bench';
-import type { LighthouseResult } from './lighthouse-bench';
 import { buildScaleDb } from './scale-db';
 import { scaleBench } from './scale-bench';
 import { dashboardScaleBench } from './dashboard-scale';
 import { conferenciaBench } from './conferencia-bench';
 import { pdvBench } from './pdv-bench';
+import { BROWSER, counterSection, lighthouseSection } from './release-bench';
+import {
+  comparisonTable,
+  lowerThanBefore,
+  spread,
+  type Check,
+  type Compared,
+  type Figure,
+} from './report';
 import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
@@ -70,7 +80,6 @@ const JOURNAL_ADDED_LIMIT_MS = 2;
 const JOURNAL = { warmup: 50, rounds: 500 };
 const OPEN_RUNS = 3;
 const HISTORY = { earlier: 3000, postings: 30, lookups: 10 };
-const BROWSER = { loads: 3, keystrokes: 48 };
 /** The store's PDV: sales to the counter's stream, then sales with a known CPF (issue 28). */
 const PDV = { sales: 100, posted: 30, warmup: 5 };
 /** Issue 28: the PDV's sale shows at the counter within 100 ms (p95) on loopback. */
@@ -83,69 +92,34 @@ interface Args {
   scale: boolean;
   lighthouse: boolean;
   browser: boolean;
+  /** The previous release's git ref; undefined: the default (baseline.ts); 'none': skipped. */
+  baseline: string | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { runs: 3, scale: false, lighthouse: true, browser: true };
+  const args: Args = {
+    runs: 3,
+    scale: false,
+    lighthouse: true,
+    browser: true,
+    baseline: undefined,
+  };
   for (const a of argv) {
     const runs = /^--runs=(\d+)$/.exec(a);
+    const baseline = /^--baseline=(.+)$/.exec(a);
     if (runs) args.runs = Math.max(1, Number(runs[1]));
+    else if (baseline) args.baseline = baseline[1];
     else if (a === '--scale') args.scale = true;
     else if (a === '--no-lighthouse') args.lighthouse = false;
     else if (a === '--no-browser') args.browser = false;
-    else throw new Error(`unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser)`);
+    else {
+      throw new Error(
+        `unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser, ` +
+          '--baseline=<git ref>|none)',
+      );
+    }
   }
   return args;
-}
-
-/** One figure of issue 12's table: a value per run. */
-interface Figure {
-  name: string;
-  unit: string;
-  values: number[];
-  target: string;
-}
-
-const fmt = (v: number, unit: string): string =>
-  unit === 'ms'
-    ? ms(v)
-    : unit === 'KB'
-      ? (v / 1000).toFixed(1)
-      : unit === 'x'
-        ? v.toFixed(2)
-        : v.toFixed(0);
-
-/** min / median / max of the runs. */
-function spread(values: readonly number[], unit: string): string {
-  const s = summarize(values);
-  return values.length === 1
-    ? fmt(s.median, unit)
-    : `${fmt(s.min, unit)} / ${fmt(s.median, unit)} / ${fmt(s.max, unit)}`;
-}
-
-interface Check {
-  name: string;
-  figure: string;
-  target: string;
-  pass: boolean;
-}
-
-/** A row of the Lighthouse table: score, LCP, FCP and TBT as min / median / max over runs. */
-function lighthouseRow(label: string, results: LighthouseResult[]): string[] {
-  const times = (['lcpMs', 'fcpMs', 'tbtMs'] as const).map((key) =>
-    spread(
-      results.map((x) => x[key]),
-      'ms',
-    ),
-  );
-  return [
-    label,
-    spread(
-      results.map((x) => x.score),
-      '',
-    ),
-    ...times,
-  ];
 }
 
 function heading(text: string): void {
@@ -159,6 +133,8 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const checks: Check[] = [];
   const figures: Figure[] = [];
+  const compared: Compared[] = [];
+  let previousLabel = '';
   const figure = (name: string, unit: string, target: string): Figure => {
     const f: Figure = { name, unit, values: [], target };
     figures.push(f);
@@ -441,99 +417,33 @@ async function main(): Promise<number> {
       history.close();
     }
 
-    // 7–8 (and 8b). Pages in Chromium and the PDV, against the server as `npm start` runs it
+    // 7–8 (and 8b). Pages in Chromium and the PDV, against the server as `npm start` runs it;
+    // the counter and Lighthouse beside the previous release, built from git in this run.
     await buildServer(root);
+    let previous: Baseline | null = null;
+    if ((args.browser || args.lighthouse) && args.baseline !== 'none') {
+      const chosen = resolveBaseline(root, args.baseline);
+      heading(`Previous release: ${chosen.sha.slice(0, 7)} (${chosen.ref})`);
+      const started = performance.now();
+      previous = await buildBaseline(root, chosen, tmp.file('previous-release'));
+      previousLabel = `previous release ${chosen.sha.slice(0, 7)}`;
+      print(
+        `${previous.describe}\nbuilt from git archive in ` +
+          `${((performance.now() - started) / 1000).toFixed(1)} s (this node_modules)`,
+      );
+    }
+    const section = { root, previous, runs: args.runs, tmp, print, figure, checks, compared };
     if (args.browser) {
       heading(
-        `7. Counter in Chromium (${args.runs} runs of ${BROWSER.loads} page loads, ` +
-          `${BROWSER.keystrokes} keystrokes in the amount field each)`,
+        `7. Counter in Chromium (${args.runs} runs of ${BROWSER.loads} page loads` +
+          `${previous ? ', this build and the previous release in turn' : ''}; per load ` +
+          `${BROWSER.keystrokes} keys per field, ${BROWSER.postings} customers served)`,
       );
-      const searchFig = figure(
-        "phone's last digit -> customer panel, first search after a load",
-        'ms',
-        '<= 60',
-      );
-      const keyFig = figure('keydown -> next paint, amount field, p95', 'ms', '<= 16');
-      const searchKeyFig = figure('keydown -> next paint, search field (same run), p95', 'ms', '-');
-      const bareFig = figure('keydown -> next paint, bare <input> (the floor), p95', 'ms', '-');
-      const freeKeyFig = figure(
-        'keydown -> next paint, amount field, p95, frames unthrottled',
-        'ms',
-        '<= 16',
-      );
-      const freeBareFig = figure(
-        'keydown -> next paint, bare <input>, p95, frames unthrottled',
-        'ms',
-        '-',
-      );
-      for (let run = 0; run < args.runs; run++) {
-        const server = await startServer(root, tmp.file(`browser-${run}.db`));
-        try {
-          const r = await browserRound(server.url, BROWSER);
-          searchFig.values.push(summarize(r.firstSearchMs).median);
-          keyFig.values.push(r.amountP95Ms);
-          searchKeyFig.values.push(r.searchP95Ms);
-          bareFig.values.push(r.bareP95Ms);
-          print(
-            `run ${run + 1}: first search ${r.firstSearchMs.map(ms).join(', ')} ms; ` +
-              `amount keydown->paint p95 ${ms(r.amountP95Ms)} ms over ${r.amountKeyToPaintMs.length} keys ` +
-              `(search field ${ms(r.searchP95Ms)} ms, bare <input> ${ms(r.bareP95Ms)} ms)`,
-          );
-          const free = await browserRound(server.url, { ...BROWSER, frameClock: 'unthrottled' });
-          freeKeyFig.values.push(free.amountP95Ms);
-          freeBareFig.values.push(free.bareP95Ms);
-          print(
-            `run ${run + 1}, frames unthrottled: amount keydown->paint p95 ` +
-              `${ms(free.amountP95Ms)} ms over ${free.amountKeyToPaintMs.length} keys ` +
-              `(search field ${ms(free.searchP95Ms)} ms, bare <input> ${ms(free.bareP95Ms)} ms)`,
-          );
-        } finally {
-          await server.stop();
-        }
-      }
+      await counterSection(section);
     }
     if (args.lighthouse) {
       heading(`8. Lighthouse performance (${args.runs} runs; Debian's Chromium, headless)`);
-      const all: LighthouseResult[][] = [];
-      const variants = VARIANTS.map((v) => ({ ...v, results: [] as LighthouseResult[] }));
-      for (let run = 0; run < args.runs; run++) {
-        const server = await startServer(root, tmp.file(`lighthouse-${run}.db`));
-        try {
-          all.push(await lighthouseRound(server.url, print));
-          for (const v of variants) v.results.push(await variantAudit(server.url, v.keep));
-        } finally {
-          await server.stop();
-        }
-      }
-      const rows: string[][] = [];
-      for (const formFactor of ['mobile', 'desktop'] as const) {
-        for (const page of PAGES) {
-          const of = all
-            .map((r) => r.find((x) => x.page === page && x.formFactor === formFactor))
-            .filter((x): x is LighthouseResult => x !== undefined);
-          rows.push(lighthouseRow(`${formFactor} ${page}`, of));
-          figure(
-            `Lighthouse ${formFactor} ${page}`,
-            '',
-            formFactor === 'mobile' ? '>= 98' : '',
-          ).values.push(...of.map((x) => x.score));
-        }
-      }
-      rows.splice(1, 0, ...variants.map((v) => lighthouseRow(`mobile / ${v.label}`, v.results)));
-      for (const v of variants) {
-        figure(`Lighthouse mobile / ${v.label}`, '', '-').values.push(
-          ...v.results.map((x) => x.score),
-        );
-      }
-      print(table(['page', 'score', 'LCP ms', 'FCP ms', 'TBT ms'], rows));
-      print(
-        'min / median / max over the runs. The variants of / are measured in the same runs ' +
-          'through a relay: "without JavaScript" is / as the server sends it with its module ' +
-          'scripts removed (header, stylesheet and config kept), the ceiling of a page that ' +
-          'runs no script; "without COOP" drops the page\'s Cross-Origin-Opener-Policy header, ' +
-          'which makes the browser start a new renderer for the page (the header stays in the ' +
-          'product: see the README).',
-      );
+      await lighthouseSection(section);
     }
 
     // 8b. The store's PDV
@@ -708,6 +618,17 @@ async function main(): Promise<number> {
       figures.map((f) => [f.name, f.unit, spread(f.values, f.unit), f.target]),
     ),
   );
+
+  if (compared.length > 0 && previousLabel !== '') {
+    heading(
+      `This build against the ${previousLabel} (min / median / max over ${args.runs} runs, ` +
+        'measured in turn in each run)',
+    );
+    print(comparisonTable(compared, previousLabel));
+    const lower = compared.filter((c) => lowerThanBefore(c) === true).length;
+    const judged = compared.filter((c) => lowerThanBefore(c) !== null).length;
+    print(`lower than before (medians of the runs): ${lower} of ${judged} figures`);
+  }
 
   heading('Summary');
   print(

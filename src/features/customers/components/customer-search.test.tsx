@@ -3,7 +3,14 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isValidCpf } from '@/lib/cpf';
 import { classifyLookup } from '@/lib/lookup';
+import { parsePhoneBR } from '@/lib/phone';
 import { autoSearch, classifyTyped, CustomerSearch, formatLookupTyping } from './customer-search';
+
+// libphonenumber's reading of a phone, counted (and done as it is).
+vi.mock('@/lib/phone', async (actual) => {
+  const phone = await actual<typeof import('@/lib/phone')>();
+  return { ...phone, parsePhoneBR: vi.fn(phone.parsePhoneBR) };
+});
 
 /** Maria's mobile (sandbox demo data); its 11 digits are no valid CPF. */
 const MARIA = '11987654321';
@@ -157,5 +164,35 @@ describe('CustomerSearch', () => {
     expect(field.value).toBe('(11)');
     await userEvent.type(field, '{Backspace}');
     expect(field.value).toBe('(1');
+  });
+
+  test('a key reads the typed phone once (libphonenumber), however many parts show it', async () => {
+    render(<CustomerSearch onSearch={vi.fn()} />);
+    const field = screen.getByLabelText(/buscar cliente/i) as HTMLInputElement;
+    await userEvent.type(field, MARIA.slice(0, 9));
+    vi.mocked(parsePhoneBR).mockClear();
+    // The tenth digit: a phone to read (the field, its hint and the search it may start).
+    await userEvent.type(field, MARIA.slice(9, 10));
+    expect(field.value).toBe('(11) 98765-432');
+    expect(parsePhoneBR).toHaveBeenCalledTimes(1);
+    // The eleventh: formatted, read, searched by itself, hinted; still one reading.
+    vi.mocked(parsePhoneBR).mockClear();
+    await userEvent.type(field, MARIA.slice(10));
+    expect(field.value).toBe('(11) 98765-4321');
+    expect(screen.getByText('Celular (11) 98765-4321')).toBeTruthy();
+    expect(parsePhoneBR).toHaveBeenCalledTimes(1);
+  });
+
+  test('a digit typed inside the text or over a selection is formatted as well', async () => {
+    render(<CustomerSearch onSearch={vi.fn()} />);
+    const field = screen.getByLabelText(/buscar cliente/i) as HTMLInputElement;
+    await userEvent.type(field, '1987654321');
+    expect(field.value).toBe('(19) 8765-4321');
+    // The DDD's first digit was missing: typed after "(".
+    await userEvent.type(field, '1', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(field.value).toBe('(11) 98765-4321');
+    // Everything selected, then a digit: it replaces the text.
+    await userEvent.type(field, '5', { initialSelectionStart: 0, initialSelectionEnd: 15 });
+    expect(field.value).toBe('(5');
   });
 });

@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type Ref } from 'react';
+import { useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
 import { useHydrated } from '@/hooks/use-hydrated';
@@ -7,6 +7,17 @@ import { classifyLookup, type LookupClassification } from '@/lib/lookup';
 import { formatPhoneTyping } from '@/lib/phone';
 
 const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+/**
+ * classifyLookup of the last text asked. A key asks for the same text's reading up to five
+ * times (formatting it, its error, the search it may start, the hint and its "Enter"), and a
+ * phone's reading runs libphonenumber: once a key is enough.
+ */
+let lastReading: { text: string; reading: LookupClassification } | null = null;
+function readLookup(text: string): LookupClassification {
+  if (lastReading?.text !== text) lastReading = { text, reading: classifyLookup(text) };
+  return lastReading.reading;
+}
 
 /**
  * Formats the search text as it is typed: CPF punctuation when it reads as a CPF, phone
@@ -23,7 +34,7 @@ export function formatLookupTyping(text: string): string {
   // A 12th digit is a phone's trunk prefix only after a 0 ("0 11 98765-4321").
   if (digits.length > (digits.startsWith('0') ? 12 : 11)) return digits;
   if (digits.length === 11) {
-    const c = classifyLookup(digits);
+    const c = readLookup(digits);
     if (c.kind === 'cpf') return formatCpf(digits);
   }
   // A leading 0 is a CPF's first digit (052.551.608-57) or a phone's trunk prefix
@@ -39,7 +50,7 @@ export function formatLookupTyping(text: string): string {
  */
 export function classifyTyped(text: string): LookupClassification {
   const ours = /^[\d()\s-]+$/.test(text) && !text.trim().startsWith('+');
-  return classifyLookup(ours ? digitsOf(text) : text);
+  return readLookup(ours ? digitsOf(text) : text);
 }
 
 /**
@@ -123,6 +134,27 @@ export function CustomerSearch({
     if (auto) onSearch(keyOf(auto), auto);
   };
 
+  /**
+   * A digit or Backspace at the end of the text (a phone or CPF being typed) is applied here,
+   * before the browser edits the field: the field then changes once, to React's formatted text,
+   * instead of twice (the browser's edit, then React's), and no input event follows. Anything
+   * else (a selection, the caret inside the text, paste, a keyboard that sends no key) takes
+   * the browser's way to `change`.
+   */
+  const keyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const field = e.currentTarget;
+    const end = text.length;
+    const next = /^\d$/.test(e.key)
+      ? text + e.key
+      : e.key === 'Backspace' && end > 0
+        ? text.slice(0, -1)
+        : null;
+    if (next === null || e.ctrlKey || e.metaKey || e.altKey || field.readOnly) return;
+    if (field.selectionStart !== end || field.selectionEnd !== end) return;
+    e.preventDefault();
+    change(next);
+  };
+
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const c = classifyTyped(text);
@@ -154,6 +186,7 @@ export function CustomerSearch({
           placeholder="(11) 98765-4321 · 529.982.247-25 · #123"
           aria-invalid={error ? true : undefined}
           aria-describedby="lookup-status"
+          onKeyDown={keyDown}
           onChange={(e) => change(e.target.value)}
           className={`min-w-0 flex-1 rounded-md border bg-white px-3 py-2 text-xl tabular placeholder:text-slate-500 ${
             error ? 'border-red-700' : 'border-slate-400'

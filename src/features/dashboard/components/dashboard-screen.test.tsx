@@ -1,11 +1,18 @@
-import { afterEach, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { configure, getConfig, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import type { PainelWire } from '@/api/contract/painel';
 import { DashboardScreen } from './dashboard-screen';
+
+// The screen draws its data in a transition, which React renders in slices; in jsdom each
+// findBy/waitFor query polled meanwhile takes the thread for tens of milliseconds, so the
+// data can take longer than the default second to show on a busy machine.
+const { asyncUtilTimeout } = getConfig();
+beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
+afterAll(() => configure({ asyncUtilTimeout }));
 
 afterEach(() => {
   window.history.replaceState(null, '', '/');
@@ -260,6 +267,8 @@ test('the conferência shows a day that needs attention, our entry beside the se
       'O serviço creditou duas vezes esta venda.',
     ],
   ]);
+  // The period's figures (and their alert) may show a moment after the conferência's table.
+  await screen.findByText('Conferência: precisa de atenção');
   const alerts = screen.getAllByRole('alert').map((a) => a.textContent);
   expect(alerts).toContainEqual(expect.stringContaining('Conferência: precisa de atenção'));
   expect(alerts).toContainEqual(expect.stringContaining('Precisa de atençãoHá lançamentos'));

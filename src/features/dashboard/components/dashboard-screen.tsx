@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -246,6 +246,9 @@ export function DashboardScreen() {
   const choice = parsePeriodSearch(search);
   const { period } = choice;
   const painel = usePainel(period);
+  // The figures are drawn in a transition (see RewardsScreen): in slices, not in one task as
+  // the answer arrives.
+  const data = useDeferredValue(painel.data);
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <h1 className="text-2xl font-bold">Painel</h1>
@@ -269,8 +272,10 @@ export function DashboardScreen() {
             <Button onClick={() => void painel.refetch()}>Tentar novamente</Button>
           </div>
         </Alert>
+      ) : data === undefined ? (
+        <p role="status">Carregando o painel…</p>
       ) : (
-        <DashboardView data={painel.data} />
+        <DashboardView data={data} />
       )}
       <ConferenciaSection />
     </main>

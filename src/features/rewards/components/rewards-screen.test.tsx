@@ -1,12 +1,19 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, getConfig, act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/testing/fixtures';
 import { todayInSaoPaulo } from '@/lib/dates';
 import { RewardsScreen } from './rewards-screen';
+
+// The screen draws its data in a transition, which React renders in slices; in jsdom each
+// findBy/waitFor query polled meanwhile takes the thread for tens of milliseconds, so the
+// data can take longer than the default second to show on a busy machine.
+const { asyncUtilTimeout } = getConfig();
+beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
+afterAll(() => configure({ asyncUtilTimeout }));
 
 const scrollIntoView = vi.fn();
 beforeEach(() => {

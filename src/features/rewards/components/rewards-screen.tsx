@@ -1,5 +1,5 @@
 // The managers' reward table: filters in the URL, one page of the service's list at a time.
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useDeferredValue, useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -36,6 +36,7 @@ const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page
 export function RewardsScreen() {
   const { search } = useLocation();
   const { filters, ignored } = parseRewardSearch(search);
+  const searchText = search.toString();
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
   const query = useQuery({
@@ -46,20 +47,6 @@ export function RewardsScreen() {
   const exporter = useRewardsExport();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
-
-  // The next page is fetched ahead, so "Próxima" shows it at once.
-  const queryClient = useQueryClient();
-  const shown = query.isPlaceholderData ? undefined : query.data;
-  const nextPage =
-    shown && shown.current_page < shown.last_page && shown.data.length > 0
-      ? shown.current_page + 1
-      : null;
-  const searchText = search.toString();
-  useEffect(() => {
-    if (nextPage === null) return;
-    const { filters: current } = parseRewardSearch(searchText);
-    void queryClient.prefetchQuery(rewardsQuery(toRequestFilters({ ...current, page: nextPage })));
-  }, [queryClient, searchText, nextPage]);
 
   // A 422 lands on the filter it names; what no filter owns stays in the error box.
   const serverErrors: FilterErrors = {};
@@ -98,11 +85,38 @@ export function RewardsScreen() {
     headingRef.current?.focus(); // the button goes away with the filter
   };
 
-  const data = rangeError === null ? query.data : undefined;
+  // The page's rows are drawn in a transition: React Query's answer re-renders at once and in
+  // one piece (a store update), and a page of rows on a slow phone is a long task; deferred,
+  // React renders them in slices the browser can answer a tap between.
+  const data = useDeferredValue(rangeError === null ? query.data : undefined);
+
+  // The next page is fetched ahead, so "Próxima" shows it at once: once this page is drawn,
+  // when the browser is idle (its request and answer stay out of the drawing).
+  const queryClient = useQueryClient();
+  const shown = !query.isPlaceholderData && data === query.data ? data : undefined;
+  const nextPage =
+    shown && shown.current_page < shown.last_page && shown.data.length > 0
+      ? shown.current_page + 1
+      : null;
+  useEffect(() => {
+    if (nextPage === null) return;
+    const { filters: current } = parseRewardSearch(searchText);
+    const prefetch = () =>
+      void queryClient.prefetchQuery(
+        rewardsQuery(toRequestFilters({ ...current, page: nextPage })),
+      );
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(prefetch, 1);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(prefetch, { timeout: 1_000 });
+    return () => cancelIdleCallback(idle);
+  }, [queryClient, searchText, nextPage]);
   const busy = query.isPlaceholderData;
   let status = '';
   if (rangeError) status = 'Corrija o período para ver os prêmios.';
-  else if (query.isPending) status = 'Carregando prêmios…';
+  else if (query.isPending || (data === undefined && !query.isError))
+    status = 'Carregando prêmios…';
   else if (data && busy) status = `${rangeText(data)} · carregando…`;
   else if (data) status = rangeText(data);
 
@@ -178,7 +192,7 @@ export function RewardsScreen() {
               </Button>
             </div>
           </Alert>
-        ) : query.isPending ? (
+        ) : query.isPending || data === undefined ? (
           <LoadingSkeleton />
         ) : data && data.total === 0 ? (
           <EmptyState filtered={hasActiveFilters(filters)} />

@@ -158,11 +158,14 @@ export function RewardsCards({
       >
         <Caption pageLabel={pageLabel} />
       </h2>
+      {/* A phone shows the filters and totals first: the cards start below the fold, and the
+          browser lays out and paints each only as it comes near the screen (a card's height
+          is kept once drawn; until then, that of a typical card). */}
       <ul className="flex flex-col gap-2">
         {records.map((r) => (
           <li
             key={r.id_premio_cliente}
-            className="flex flex-col gap-2 rounded-lg border border-slate-300 bg-white p-3 text-slate-900"
+            className="flex flex-col gap-2 rounded-lg border border-slate-300 bg-white p-3 text-slate-900 [contain-intrinsic-size:auto_11rem] [content-visibility:auto]"
           >
             <div className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
               <h3 className="min-w-0 font-semibold break-words">{r.nome}</h3>
