@@ -21,6 +21,8 @@ export interface Terminal {
   lastSeenAt: number | null;
   /** `integracao`: the counter terminal it rings up for. */
   counterId: number | null;
+  /** The store (establishment) it belongs to; null: the default store (rows from before). */
+  establishmentId: number | null;
 }
 
 export type TerminalStatus = 'aguardando código' | 'código expirado' | 'ativo' | 'revogado';
@@ -56,6 +58,7 @@ type Row = {
   revoked_at: number | null;
   last_seen_at: number | null;
   counter_id: number | null;
+  establishment_id: number | null;
 };
 
 function toTerminal(r: Row): Terminal {
@@ -68,6 +71,7 @@ function toTerminal(r: Row): Terminal {
     revokedAt: r.revoked_at,
     lastSeenAt: r.last_seen_at,
     counterId: r.counter_id,
+    establishmentId: r.establishment_id === null ? null : Number(r.establishment_id),
   };
 }
 
@@ -80,12 +84,13 @@ const COLUMNS = [
   'revoked_at',
   'last_seen_at',
   'counter_id',
+  'establishment_id',
 ] as const;
 
 /** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
 export async function addTerminal(
   store: Store,
-  input: { name: string; role: Role; ttlMs?: number },
+  input: { name: string; role: Role; ttlMs?: number; establishmentId?: number | null },
 ): Promise<{ terminal: Terminal; code: string; expiresAt: number }> {
   const name = input.name.trim();
   if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
@@ -95,7 +100,12 @@ export async function addTerminal(
   const terminal = await store.transaction(async (trx) => {
     const row = await trx
       .insertInto('terminals')
-      .values({ name, role: input.role, created_at: now })
+      .values({
+        name,
+        role: input.role,
+        created_at: now,
+        establishment_id: input.establishmentId ?? null,
+      })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     await trx
@@ -283,7 +293,7 @@ export async function activeTerminal(
  */
 export async function enrollDirectly(
   store: Store,
-  input: { name: string; role: Role },
+  input: { name: string; role: Role; establishmentId?: number | null },
 ): Promise<{ terminal: Terminal; nonce: string }> {
   const now = store.now();
   const nonce = randomBytes(18).toString('base64url');
@@ -296,6 +306,7 @@ export async function enrollDirectly(
       enrolled_at: now,
       credential_nonce: nonce,
       last_seen_at: now,
+      establishment_id: input.establishmentId ?? null,
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -322,7 +333,7 @@ export async function addIntegration(
   if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
   const counter = await store.db
     .selectFrom('terminals')
-    .select(['id'])
+    .select(['id', 'establishment_id'])
     .where('id', '=', input.counterId)
     .where('role', 'in', ['caixa', 'gerente'])
     .where('revoked_at', 'is', null)
@@ -339,6 +350,8 @@ export async function addIntegration(
         enrolled_at: now,
         last_seen_at: now,
         counter_id: input.counterId,
+        // The PDV belongs to its counter's store.
+        establishment_id: counter.establishment_id,
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
@@ -417,6 +430,7 @@ export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
       'terminals.revoked_at',
       'terminals.last_seen_at',
       'terminals.counter_id',
+      'terminals.establishment_id',
       'c.code_expires_at',
     ])
     .orderBy('terminals.id')
@@ -437,4 +451,28 @@ export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
       codeExpiresAt: status === 'aguardando código' ? codeExpiresAt : null,
     };
   });
+}
+
+/**
+ * Terminals from before the chain (no store named) become the default store's: run once at
+ * start by every replica (idempotent), so that every terminal names its store.
+ */
+export async function adoptTerminals(store: Store, establishmentId: number): Promise<number> {
+  const res = await store.db
+    .updateTable('terminals')
+    .set({ establishment_id: establishmentId })
+    .where('establishment_id', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** The store a terminal belongs to (null: default store; undefined: no such terminal). */
+export async function terminalStore(store: Store, id: number): Promise<number | null | undefined> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select('establishment_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return row.establishment_id === null ? null : Number(row.establishment_id);
 }
