@@ -3,8 +3,7 @@
  * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
  * the live service. See server/README-server.md for the variables.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
@@ -17,6 +16,7 @@ import { readConfig, resolveAppDb } from './app/config';
 import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
+import { appSecretFor } from './ops/app-secret';
 import { startBackupSchedule } from './ops/backup';
 import type { BackupSchedule } from './ops/backup';
 import { currentRuntime } from './ops/runtime';
@@ -79,16 +79,8 @@ try {
   );
 }
 
-/** APP_SECRET, or in sandbox mode a random one kept beside the store (created once). */
-function sandboxSecret(): string {
-  const file = path.join(path.dirname(appDb), 'app-secret');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
-  }
-  return readFileSync(file, 'utf8').trim();
-}
-const secret = accessEnv.appSecret ?? sandboxSecret();
+// APP_SECRET, or in sandbox mode a random one kept beside the store (created once).
+const secret = appSecretFor(accessEnv.appSecret, appDb);
 
 // JSON lines for machines (a service's journal, a log shipper); readable lines when a person
 // reads stdout in a terminal. JSON is written asynchronously (a synchronous write per request

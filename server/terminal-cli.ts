@@ -1,7 +1,10 @@
 /**
  * `npm run terminal -- <command>`: a manager enrolls and revokes terminals on the server.
  *
- *   add --role caixa|gerente|quiosque --name "Caixa 1"   prints a one-time code (15 minutes)
+ *   add --role caixa|gerente|quiosque|rede --name "Caixa 1" [--loja ID]
+ *                                                        prints a one-time code (15 minutes);
+ *                                                        --loja: the store (default: the
+ *                                                        default store); see npm run loja
  *   add --role integracao --name "PDV 1" --caixa ID       prints the PDV's bearer token, once
  *   list                                                 every terminal and its state
  *   revoke ID                                            refused from its next request on
@@ -14,13 +17,15 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveAppDb } from './app/config';
+import { defaultEstablishmentId, resolveAppDb } from './app/config';
 import { readArgs, unknownCommand, usageError } from './cli-args';
 import { createAuditTrail } from './app/domain/audit';
 import type { Actor } from './app/domain/audit';
 import {
   addIntegration,
   addTerminal,
+  adoptTerminals,
+  listStores,
   listTerminals,
   openStore,
   pdvDisplays,
@@ -33,7 +38,7 @@ import type { Role, Store } from './store';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
-  npm run terminal -- add --role caixa|gerente|quiosque --name "Caixa 1"
+  npm run terminal -- add --role caixa|gerente|quiosque|rede --name "Caixa 1" [--loja ID]
   npm run terminal -- add --role integracao --name "PDV 1" --caixa ID
   npm run terminal -- list
   npm run terminal -- revoke ID
@@ -70,7 +75,7 @@ const CLI_ACTOR: Actor = {
 };
 
 type Command =
-  | { command: 'add'; role: Role; name: string; counterId: number | null }
+  | { command: 'add'; role: Role; name: string; counterId: number | null; store: number | null }
   | { command: 'list' }
   | { command: 'revoke'; id: number }
   | { command: 'set'; id: number; kioskId: number | null };
@@ -81,7 +86,12 @@ function parseCommand(argv: string[]): Command {
   if (command === 'add') {
     const { values } = readArgs(
       rest,
-      { role: { type: 'string' }, name: { type: 'string' }, caixa: { type: 'string' } },
+      {
+        role: { type: 'string' },
+        name: { type: 'string' },
+        caixa: { type: 'string' },
+        loja: { type: 'string' },
+      },
       USAGE,
     );
     const role = values.role as Role | undefined;
@@ -90,10 +100,19 @@ function parseCommand(argv: string[]): Command {
     }
     const name = values.name?.trim() ?? '';
     if (name === '' || name.length > 60) usageError('--name deve ter de 1 a 60 caracteres', USAGE);
+    const typedStore = values.loja?.trim();
+    const store = typedStore === undefined ? null : Number(typedStore);
+    if (
+      typedStore !== undefined &&
+      (!/^\d+$/.test(typedStore) || !Number.isSafeInteger(store) || store! <= 0)
+    ) {
+      usageError(`--loja deve ser o id do estabelecimento da loja: ${typedStore}`, USAGE);
+    }
     if (role !== 'integracao') {
       if (values.caixa !== undefined) usageError('--caixa só vale com --role integracao', USAGE);
-      return { command, role, name, counterId: null };
+      return { command, role, name, counterId: null, store };
     }
+    if (store !== null) usageError('--loja não vale com --role integracao (é a do caixa)', USAGE);
     const counterId = Number(values.caixa);
     if (!Number.isSafeInteger(counterId) || counterId <= 0) {
       usageError(
@@ -101,7 +120,7 @@ function parseCommand(argv: string[]): Command {
         USAGE,
       );
     }
-    return { command, role, name, counterId };
+    return { command, role, name, counterId, store: null };
   }
   if (command === 'list') {
     readArgs(rest, {}, USAGE);
@@ -135,10 +154,19 @@ function parseCommand(argv: string[]): Command {
   return unknownCommand(command, USAGE);
 }
 
-async function run(store: Store, cmd: Command): Promise<void> {
-  const audit = createAuditTrail({ store });
+/** The store a new terminal goes to: the default one, or one of `npm run loja -- list`. */
+async function storeOf(store: Store, typed: number | null, defaultId: number): Promise<number> {
+  if (typed === null || typed === defaultId) return defaultId;
+  const known = (await listStores(store)).some((s) => s.establishmentId === typed);
+  if (!known) fail(`A loja ${typed} não existe. Veja as lojas com: npm run loja -- list`);
+  return typed;
+}
+
+async function run(store: Store, cmd: Command, defaultId: number): Promise<void> {
   if (cmd.command === 'add') {
     const { role, name, counterId } = cmd;
+    const establishmentId = await storeOf(store, cmd.store, defaultId);
+    const audit = createAuditTrail({ store, establishmentId, defaultId });
     if (counterId !== null) {
       let added: Awaited<ReturnType<typeof addIntegration>>;
       try {
@@ -153,12 +181,12 @@ async function run(store: Store, cmd: Command): Promise<void> {
       );
       return;
     }
-    const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
+    const { terminal, code, expiresAt } = await addTerminal(store, { name, role, establishmentId });
     await audit.recordOrThrow(CLI_ACTOR, 'terminal.criado', {
       terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
     });
     process.stdout.write(
-      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado.\n` +
+      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado na loja ${establishmentId}.\n` +
         `Código de registro: ${code}\n` +
         `Válido por 15 minutos (até ${time(expiresAt)}), uma única vez.\n` +
         `No navegador do terminal, na tela "Este terminal não está registrado", digite o código.\n`,
@@ -166,12 +194,17 @@ async function run(store: Store, cmd: Command): Promise<void> {
     return;
   }
   if (cmd.command === 'list') {
-    await list(store);
+    await list(store, defaultId);
     return;
   }
   if (cmd.command === 'revoke') {
     const { id } = cmd;
     const before = (await listTerminals(store)).find((t) => t.id === id);
+    const audit = createAuditTrail({
+      store,
+      establishmentId: before?.establishmentId ?? defaultId,
+      defaultId,
+    });
     if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
     // A terminal revoked before stays as it was: nothing new to record.
     if (before?.revokedAt === null) {
@@ -185,7 +218,7 @@ async function run(store: Store, cmd: Command): Promise<void> {
   await setDisplay(store, cmd.id, cmd.kioskId);
 }
 
-async function list(store: Store): Promise<void> {
+async function list(store: Store, defaultId: number): Promise<void> {
   const terminals = await listTerminals(store);
   if (terminals.length === 0) {
     process.stdout.write('Nenhum terminal.\n');
@@ -205,7 +238,8 @@ async function list(store: Store): Promise<void> {
     const pair =
       (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
       (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
-    process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
+    const loja = `loja ${t.establishmentId ?? defaultId}`;
+    process.stdout.write(`${t.id}\t${t.role}\t${loja}\t${t.name}${pair}\t${t.status}${extra}\n`);
   }
 }
 
@@ -214,6 +248,11 @@ async function setDisplay(store: Store, id: number, kioskId: number | null): Pro
   const outcome = await setPdvDisplay(store, id, kioskId);
   if (outcome === 'no-counter') fail(`Terminal ${id} não é um caixa ativo (caixa ou gerente).`);
   if (outcome === 'no-kiosk') fail(`Terminal ${String(kioskId)} não é um quiosque ativo.`);
+  if (outcome === 'other-store') {
+    fail(
+      `O quiosque ${String(kioskId)} é de outra loja: o caixa ${id} só usa quiosques da loja dele.`,
+    );
+  }
   process.stdout.write(
     kioskId === null
       ? `Caixa ${id}: vendas do PDV aguardam no caixa (F7 passa uma ao quiosque).\n`
@@ -223,6 +262,8 @@ async function setDisplay(store: Store, id: number, kioskId: number | null): Pro
 }
 
 const cmd = parseCommand(process.argv.slice(2));
+const defaultId = defaultEstablishmentId(process.env);
+if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;
 let store: Store;
 try {
@@ -236,7 +277,9 @@ try {
   );
 }
 try {
-  await run(store, cmd);
+  // Terminals from before the chain are the default store's (as the server does at start).
+  await adoptTerminals(store, defaultId);
+  await run(store, cmd, defaultId);
 } finally {
   await store.close();
 }

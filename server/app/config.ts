@@ -132,6 +132,15 @@ export function readServerEnv(env: Env): EnvResult {
   };
 }
 
+/**
+ * The default store's establishment for the command lines (`npm run terminal`, `loja`), which
+ * need no tokens: LOYALTY_ESTABLISHMENT_ID, or the sandbox's 1. Null when it is malformed.
+ */
+export function defaultEstablishmentId(env: Env): number | null {
+  const text = value(env, 'LOYALTY_ESTABLISHMENT_ID');
+  return text === undefined ? 1 : integer(text, 1, Number.MAX_SAFE_INTEGER);
+}
+
 /** Who may reach the server and how terminals are recognised (see README, "Terminais"). */
 export interface AccessEnv {
   /** e.g. https://pdv.loja.com.br: the one origin the terminals use. Null: loopback names only. */
