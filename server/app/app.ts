@@ -98,6 +98,12 @@ export interface AppServerOptions {
   conferencia?: ConferenciaService | null;
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
+  /**
+   * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
+   * dashboard and audit trail are this store's only (`defaultId`: the default store's
+   * establishment, whose are the records naming none). Absent: one store, nothing scoped.
+   */
+  chain?: { defaultId: number } | null;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -106,8 +112,21 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const logger = options.logger ?? pino();
   const app = new Hono<{ Variables: AccessVars }>();
   const client = clientOf(options);
-  const terminals = createTerminals({ store: options.store, secret: options.secret });
-  const audit = options.audit ?? createAuditTrail({ store: options.store, log: logger });
+  const chain = options.chain ?? null;
+  /** A chain's store: what only this store's records are read and written under. */
+  const scope = chain === null ? null : options.establishmentId;
+  const terminals = createTerminals({
+    store: options.store,
+    secret: options.secret,
+    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
+  });
+  const audit =
+    options.audit ??
+    createAuditTrail({
+      store: options.store,
+      log: logger,
+      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
+    });
   const access = createAccess({
     audit,
     terminals,
@@ -193,6 +212,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         store: options.store,
         client,
         establishmentId: options.establishmentId,
+        scoped: chain !== null,
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
@@ -218,6 +238,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
       audit,
+      establishmentId: scope,
     });
     // The store's PDV: its sales, posted through the journal or waiting at the counter.
     mountIntegracao(app, {
@@ -233,6 +254,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       audit,
       publicOrigin: options.publicOrigin,
+      establishmentId: scope,
     });
   }
 

@@ -129,16 +129,27 @@ export async function addTerminal(
 export async function redeemCode(
   store: Store,
   code: string,
+  /** A chain's store: only a code of one of its terminals (null: any). */
+  establishmentId: number | null = null,
 ): Promise<{ terminal: Terminal; nonce: string } | null> {
   const now = store.now();
   const nonce = randomBytes(18).toString('base64url');
   const redeemed = await store.transaction(async (trx) => {
-    const used = await trx
+    let q = trx
       .updateTable('enrollment_codes')
       .set({ used_at: now })
       .where('code_hash', '=', hashCode(code))
       .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
+      .where('expires_at', '>', now);
+    if (establishmentId !== null) {
+      q = q.where('terminal_id', 'in', (eb) =>
+        eb
+          .selectFrom('terminals')
+          .select('terminals.id')
+          .where('terminals.establishment_id', '=', establishmentId),
+      );
+    }
+    const used = await q
       .returning('terminal_id')
       .executeTakeFirst();
     if (used === undefined) return null;
@@ -367,11 +378,19 @@ export async function addIntegration(
 
 /** Pairs an integration terminal with another counter terminal (the sandbox's demo PDV). */
 export async function pairIntegration(store: Store, id: number, counterId: number): Promise<void> {
+  // A PDV stays inside its store: only a counter of the same store.
   await store.db
     .updateTable('terminals')
     .set({ counter_id: counterId })
     .where('id', '=', id)
     .where('role', '=', 'integracao')
+    .where((eb) =>
+      eb(
+        'establishment_id',
+        'is not distinct from',
+        eb.selectFrom('terminals as c').select('c.establishment_id').where('c.id', '=', counterId),
+      ),
+    )
     .execute();
   await terminalChanged(store, id);
 }
@@ -407,10 +426,17 @@ export async function revokeTerminal(store: Store, id: number): Promise<boolean>
   return res !== undefined;
 }
 
-export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
+/** Every terminal, or (`establishmentId`) one store's. */
+export async function listTerminals(
+  store: Store,
+  establishmentId?: number | null,
+): Promise<ListedTerminal[]> {
   const now = store.now();
-  const rows = await store.db
-    .selectFrom('terminals')
+  let q = store.db.selectFrom('terminals');
+  if (establishmentId !== undefined && establishmentId !== null) {
+    q = q.where('terminals.establishment_id', '=', establishmentId);
+  }
+  const rows = await q
     .leftJoin(
       (eb) =>
         eb
@@ -464,6 +490,19 @@ export async function adoptTerminals(store: Store, establishmentId: number): Pro
     .where('establishment_id', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+/** The store of the terminal an unused enrollment code is for (undefined: no such code). */
+export async function codeStore(store: Store, code: string): Promise<number | null | undefined> {
+  const row = await store.db
+    .selectFrom('enrollment_codes')
+    .innerJoin('terminals', 'terminals.id', 'enrollment_codes.terminal_id')
+    .select('terminals.establishment_id')
+    .where('enrollment_codes.code_hash', '=', hashCode(code))
+    .where('enrollment_codes.used_at', 'is', null)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return row.establishment_id === null ? null : Number(row.establishment_id);
 }
 
 /** The store a terminal belongs to (null: default store; undefined: no such terminal). */

@@ -24,6 +24,8 @@ export interface PainelDeps {
   /** The service's client (the reward list); null: no rewards figures. */
   client: Pick<UpstreamClient, 'json'> | null;
   establishmentId: number;
+  /** A chain's store: the PDV's figures are this store's terminals' only. */
+  scoped?: boolean;
   /** Names of the terminals by id. */
   terminalNames: () => Promise<ReadonlyMap<string, string>>;
   now?: () => number;
@@ -221,8 +223,11 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     deps.terminalNames(),
     rewards(deps, today),
     dayFindings(deps.store, deps.establishmentId, dayText(period.de), dayText(period.ate)),
-    // The store's PDV sales (this server's terminals: one establishment).
-    pdvDashboardGroups(deps.store, range),
+    // The store's PDV sales (this store's terminals).
+    pdvDashboardGroups(deps.store, {
+      ...range,
+      establishmentId: deps.scoped ? deps.establishmentId : null,
+    }),
   ]);
   const conferencias = [...conferidos].map(([dia, achados]) => ({
     dia,

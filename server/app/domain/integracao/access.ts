@@ -9,10 +9,18 @@ import type { Store, Terminal } from '../../../store';
 export const PDV_RATE_DEFAULT = { limit: 120, windowMs: 10_000 };
 
 /** The integration terminal of an `Authorization` header's bearer token, or null. */
-export async function identifyPdv(store: Store, authorization: string | undefined) {
+export async function identifyPdv(
+  store: Store,
+  authorization: string | undefined,
+  /** A chain's store: only its PDVs (absent: any). */
+  establishmentId?: number | null,
+) {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (m === null) return null;
-  return integrationByToken(store, m[1]!);
+  const pdv = await integrationByToken(store, m[1]!);
+  if (pdv === null) return null;
+  const scoped = establishmentId !== undefined && establishmentId !== null;
+  return scoped && pdv.establishmentId !== establishmentId ? null : pdv;
 }
 
 /** Counts one request of the PDV against its own limit. */

@@ -31,6 +31,8 @@ export interface PdvSetup {
   password: string | null;
   expiryMs?: number;
   logger?: Logger;
+  /** The store whose PDV sales these are (a chain's); absent: every sale in the store. */
+  establishmentId?: number | null;
 }
 
 export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
@@ -41,7 +43,7 @@ export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
 export function createPdvDeps(setup: PdvSetup): PdvDeps {
   return {
     ...setup,
-    sales: createPdvSalesStore(setup.store),
+    sales: createPdvSalesStore(setup.store, setup.establishmentId),
     expiryMs: setup.expiryMs ?? PDV_EXPIRY_DEFAULT_MS,
   };
 }

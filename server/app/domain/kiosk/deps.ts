@@ -31,6 +31,8 @@ export interface KioskSetup {
   sales?: StagedSales;
   /** Where a cancelled sale, leaving kiosk mode and a password lockout are recorded. */
   audit?: AuditTrail | null;
+  /** The store whose kiosks a counter may send to (a chain's); absent: every kiosk. */
+  establishmentId?: number | null;
 }
 
 export interface KioskDeps extends Omit<KioskSetup, 'secret' | 'sales'> {
