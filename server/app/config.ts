@@ -31,6 +31,8 @@ export type ServerEnv =
       establishmentId: number;
       /** As given; relative paths are resolved by the caller. Null = the default file. */
       sandboxDb: string | null;
+      /** SANDBOX_STORES: the demo chain's stores; absent: 3 (establishment 1, then 3 and 4). */
+      sandboxStores?: number;
     };
 
 export type EnvResult = { ok: true; env: ServerEnv } | { ok: false; error: string };
@@ -67,7 +69,10 @@ export function readServerEnv(env: Env): EnvResult {
 
   const baseUrl = value(env, 'LOYALTY_BASE_URL');
   if (baseUrl === undefined) {
-    if (errors.length > 0 || port === null || establishmentId === null) {
+    const storesText = value(env, 'SANDBOX_STORES');
+    const sandboxStores = storesText === undefined ? undefined : integer(storesText, 1, 1000);
+    if (sandboxStores === null) errors.push('SANDBOX_STORES must be an integer from 1 to 1000');
+    if (errors.length > 0 || port === null || establishmentId === null || sandboxStores === null) {
       return { ok: false, error: errors.join('; ') };
     }
     return {
@@ -78,6 +83,7 @@ export function readServerEnv(env: Env): EnvResult {
         host,
         establishmentId: establishmentId ?? 1,
         sandboxDb: value(env, 'SANDBOX_DB') ?? null,
+        ...(sandboxStores === undefined ? {} : { sandboxStores }),
       },
     };
   }

@@ -38,6 +38,7 @@ import { postingMessages } from '../domain/journal/messages';
 import type { JournalEntry, PostingService } from '../domain/journal/service';
 import type { SubmitResult } from '../domain/journal/submit';
 import type { HandoverResult } from '../domain/journal/service';
+import { namesAnotherEstablishment } from '../domain/forward';
 import { readsAsManager } from '../domain/operations';
 import type { Role } from '../domain/operations';
 
@@ -248,6 +249,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (c.req.param('id') !== String(establishmentId)) return fail(c, 403, messages.forbidden);
     const body = await jsonObject(c, options.maxBodyBytes);
     if (body instanceof Response) return body;
+    if (namesAnotherEstablishment(body, establishmentId)) return fail(c, 403, messages.forbidden);
     const viewer = viewerOf(c);
     const result = await service.submit({
       key: c.req.header('idempotency-key'),
@@ -266,6 +268,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (viewer?.role === 'quiosque') return fail(c, 403, messages.forbidden);
     const body = await jsonObject(c, options.maxBodyBytes);
     if (body instanceof Response) return body;
+    if (namesAnotherEstablishment(body, establishmentId)) return fail(c, 403, messages.forbidden);
     const result = await service.handOver({
       key: c.req.header('idempotency-key'),
       terminalId: viewer?.terminalId ?? null,

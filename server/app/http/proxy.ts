@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { bodyNamesAnotherEstablishment } from '../domain/forward';
 import type { Forwarder } from '../domain/forward';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
@@ -212,6 +213,9 @@ export function createProxyHandler(options: ProxyOptions) {
     withBody: boolean,
   ): Promise<Response> {
     const body = withBody ? await c.req.arrayBuffer() : null;
+    if (bodyNamesAnotherEstablishment(body, forwarder.establishmentId)) {
+      return fail(c, 403, messages.forbidden);
+    }
     const lookup = await lookupStarted(c, rest, method, body);
     let res: Response;
     try {
@@ -271,6 +275,9 @@ export function createProxyHandler(options: ProxyOptions) {
       }
     } else if (mode === 'sandbox') {
       return embedded(c, url, check.rest, method, false);
+    }
+    if (bodyNamesAnotherEstablishment(body, forwarder.establishmentId)) {
+      return fail(c, 403, messages.forbidden);
     }
     const lookup = await lookupStarted(c, check.rest, method, body);
 

@@ -130,6 +130,26 @@ export function createMetrics(deps: MetricsDeps) {
     registers: [registry],
   });
   const journal = journalMetrics(registry);
+  // A chain's stores: the calls and the circuit of each, labelled by its establishment (only
+  // the stores the deployment serves: the label's values are bounded by the list).
+  const storeUpstream = new Counter({
+    name: 'pdv_store_upstream_calls_total',
+    help: 'Calls to the loyalty service by store (establishment) and outcome (ok, 4xx, 5xx, error).',
+    labelNames: ['estabelecimento', 'outcome'],
+    registers: [registry],
+  });
+  const storeCircuits = new Map<number, { isOpen(): boolean }>();
+  new Gauge({
+    name: 'pdv_store_circuit_open',
+    help: "1 while a store's circuit to the loyalty service is open (its contingency), else 0.",
+    labelNames: ['estabelecimento'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [id, c] of storeCircuits)
+        this.set({ estabelecimento: String(id) }, c.isOpen() ? 1 : 0);
+    },
+  });
   const storeSeconds = new Histogram({
     name: 'pdv_store_query_duration_seconds',
     help: 'Time of a store query through the query builder, by outcome (ok, error).',
@@ -200,6 +220,10 @@ export function createMetrics(deps: MetricsDeps) {
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;
     },
+    /** A chain's store's circuit, read at each scrape (its latest app's). */
+    watchStore(establishmentId: number, circuit: { isOpen(): boolean }): void {
+      storeCircuits.set(establishmentId, circuit);
+    },
     /** The conferência's latest findings by kind, read at each scrape. */
     watchReconciliation: reconciliation.watch,
     text: () => registry.metrics(),
@@ -221,7 +245,8 @@ export function createMetrics(deps: MetricsDeps) {
       };
     },
     /** The upstream, with every call counted and timed. */
-    wrap(fetcher: Fetcher): Fetcher {
+    wrap(fetcher: Fetcher, establishmentId?: number): Fetcher {
+      const estabelecimento = establishmentId === undefined ? null : String(establishmentId);
       return {
         async fetch(req) {
           const operation = operationOf(new URL(req.url).pathname);
@@ -230,9 +255,11 @@ export function createMetrics(deps: MetricsDeps) {
             const res = await fetcher.fetch(req);
             const outcome = res.status < 400 ? 'ok' : res.status < 500 ? '4xx' : '5xx';
             upstream.inc({ operation, outcome });
+            if (estabelecimento !== null) storeUpstream.inc({ estabelecimento, outcome });
             return res;
           } catch (err) {
             upstream.inc({ operation, outcome: 'error' });
+            if (estabelecimento !== null) storeUpstream.inc({ estabelecimento, outcome: 'error' });
             throw err;
           } finally {
             stop();
