@@ -114,7 +114,13 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const client = clientOf(options);
   const chain = options.chain ?? null;
   /** A chain's store: what only this store's records are read and written under. */
-  const scope = chain === null ? null : options.establishmentId;
+  const scope =
+    chain === null
+      ? null
+      : {
+          establishmentId: options.establishmentId,
+          orUnnamed: options.establishmentId === chain.defaultId,
+        };
   const terminals = createTerminals({
     store: options.store,
     secret: options.secret,
@@ -212,7 +218,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         store: options.store,
         client,
         establishmentId: options.establishmentId,
-        scoped: chain !== null,
+        scope,
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
@@ -238,7 +244,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
       audit,
-      establishmentId: scope,
+      scope,
     });
     // The store's PDV: its sales, posted through the journal or waiting at the counter.
     mountIntegracao(app, {
@@ -254,7 +260,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       audit,
       publicOrigin: options.publicOrigin,
-      establishmentId: scope,
+      scope,
     });
   }
 

@@ -418,12 +418,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
             db,
           );
         } else {
-          await widenSqliteRoles(
-            db,
-            "'quiosque')",
-            "'quiosque', 'integracao')",
-            'terminals_v9',
-          );
+          await widenSqliteRoles(db, "'quiosque')", "'quiosque', 'integracao')", 'terminals_v9');
         }
         await db.schema
           .alterTable('terminals')
@@ -555,9 +550,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
         // establishment (null: rows from before, the configured default store's); the stores
         // besides the default one, each with its access-token sealed under APP_SECRET.
         if (engine === 'postgres') {
-          const roles = sql.raw(
-            "role in ('caixa', 'gerente', 'quiosque', 'integracao', 'rede')",
-          );
+          const roles = sql.raw("role in ('caixa', 'gerente', 'quiosque', 'integracao', 'rede')");
           await sql`alter table terminals drop constraint terminals_role`.execute(db);
           await sql`alter table terminals add constraint terminals_role check (${roles})`.execute(
             db,

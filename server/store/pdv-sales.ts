@@ -10,6 +10,8 @@
  */
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Database, PdvSalesTable } from './schema';
+import { storeTerminalIds } from './terminals';
+import type { StoreScope } from './terminals';
 import type { Store } from './store';
 
 export type PdvSaleRow = Selectable<PdvSalesTable>;
@@ -42,24 +44,14 @@ export interface PdvSalePatch {
 
 const FINAL = new Set(['lançada', 'recusada', 'cancelada', 'não identificada']);
 
-/**
- * The PDV sales of one store (`establishmentId`: those whose PDV is that store's terminal) or,
- * absent, of every store.
- */
-export function createPdvSalesStore(store: Store, establishmentId?: number | null) {
+/** The PDV sales of one store (`scope`: those whose PDV is that store's terminal) or of all. */
+export function createPdvSalesStore(store: Store, scope?: StoreScope | null) {
   const { db } = store;
   /** Whether a sale is this store's (its PDV is the store's terminal); always, unscoped. */
   const ofStore = (eb: ExpressionBuilder<Database, 'pdv_sales'>) =>
-    establishmentId === undefined || establishmentId === null
+    scope === undefined || scope === null
       ? eb.lit(true)
-      : eb(
-          'pdv_sales.terminal_id',
-          'in',
-          eb
-            .selectFrom('terminals')
-            .select('terminals.id')
-            .where('terminals.establishment_id', '=', establishmentId),
-        );
+      : eb('pdv_sales.terminal_id', 'in', storeTerminalIds(db, scope));
   return {
     /** Inserts the sale, or answers the one already under this PDV's `id_venda`. */
     async insert(n: NewPdvSale): Promise<{ created: boolean; sale: PdvSaleRow }> {
@@ -207,9 +199,9 @@ export interface PdvDashboardGroup {
  */
 export async function pdvDashboardGroups(
   store: Store,
-  filter: { from: number; to: number; offsetMs: number; establishmentId?: number | null },
+  filter: { from: number; to: number; offsetMs: number; scope?: StoreScope | null },
 ): Promise<PdvDashboardGroup[]> {
-  const id = filter.establishmentId;
+  const scope = filter.scope;
   const day = sql<number>`(created_at + ${sql.lit(Math.trunc(filter.offsetMs))}) / ${sql.lit(86_400_000)}`;
   const rows = await store.db
     .selectFrom('pdv_sales')
@@ -217,13 +209,9 @@ export async function pdvDashboardGroups(
     .where('created_at', '>=', filter.from)
     .where('created_at', '<', filter.to)
     .where((eb) =>
-      id === undefined || id === null
+      scope === undefined || scope === null
         ? eb.lit(true)
-        : eb(
-            'pdv_sales.terminal_id',
-            'in',
-            eb.selectFrom('terminals').select('terminals.id').where('terminals.establishment_id', '=', id),
-          ),
+        : eb('pdv_sales.terminal_id', 'in', storeTerminalIds(store.db, scope)),
     )
     .groupBy([day, 'counter_id', 'state'])
     .execute();

@@ -14,7 +14,11 @@ export interface StoreRow {
 }
 
 export async function listStores(store: Store): Promise<StoreRow[]> {
-  const rows = await store.db.selectFrom('stores').selectAll().orderBy('establishment_id').execute();
+  const rows = await store.db
+    .selectFrom('stores')
+    .selectAll()
+    .orderBy('establishment_id')
+    .execute();
   return rows.map((r) => ({
     establishmentId: Number(r.establishment_id),
     name: r.name,

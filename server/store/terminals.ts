@@ -33,6 +33,43 @@ export interface ListedTerminal extends Terminal {
   codeExpiresAt: number | null;
 }
 
+/**
+ * One store of a chain as the store reads it: its establishment's rows and, for the default
+ * store, the rows naming none (written before the chain, or by a tool that named no store).
+ */
+export interface StoreScope {
+  establishmentId: number;
+  orUnnamed: boolean;
+}
+
+/** Whether a row's establishment is within `scope` (always, with no scope). */
+export function inStoreScope(
+  scope: StoreScope | null | undefined,
+  establishmentId: number | null,
+): boolean {
+  return (
+    scope === null ||
+    scope === undefined ||
+    establishmentId === scope.establishmentId ||
+    (scope.orUnnamed && establishmentId === null)
+  );
+}
+
+/** The ids of the terminals of `scope`'s store: a subquery for `terminal_id in (…)`. */
+export function storeTerminalIds(db: Store['db'], scope: StoreScope) {
+  return db
+    .selectFrom('terminals')
+    .select('terminals.id')
+    .where((eb) =>
+      scope.orUnnamed
+        ? eb.or([
+            eb('terminals.establishment_id', '=', scope.establishmentId),
+            eb('terminals.establishment_id', 'is', null),
+          ])
+        : eb('terminals.establishment_id', '=', scope.establishmentId),
+    );
+}
+
 /** Upper-case, without the spaces and dashes a person may type. */
 export function normaliseCode(code: string): string {
   return code.toUpperCase().replace(/[\s-]/g, '');
@@ -130,7 +167,7 @@ export async function redeemCode(
   store: Store,
   code: string,
   /** A chain's store: only a code of one of its terminals (null: any). */
-  establishmentId: number | null = null,
+  scope: StoreScope | null = null,
 ): Promise<{ terminal: Terminal; nonce: string } | null> {
   const now = store.now();
   const nonce = randomBytes(18).toString('base64url');
@@ -141,17 +178,8 @@ export async function redeemCode(
       .where('code_hash', '=', hashCode(code))
       .where('used_at', 'is', null)
       .where('expires_at', '>', now);
-    if (establishmentId !== null) {
-      q = q.where('terminal_id', 'in', (eb) =>
-        eb
-          .selectFrom('terminals')
-          .select('terminals.id')
-          .where('terminals.establishment_id', '=', establishmentId),
-      );
-    }
-    const used = await q
-      .returning('terminal_id')
-      .executeTakeFirst();
+    if (scope !== null) q = q.where('terminal_id', 'in', storeTerminalIds(store.db, scope));
+    const used = await q.returning('terminal_id').executeTakeFirst();
     if (used === undefined) return null;
     const row = await trx
       .updateTable('terminals')
@@ -426,15 +454,15 @@ export async function revokeTerminal(store: Store, id: number): Promise<boolean>
   return res !== undefined;
 }
 
-/** Every terminal, or (`establishmentId`) one store's. */
+/** Every terminal, or (`scope`) one store's. */
 export async function listTerminals(
   store: Store,
-  establishmentId?: number | null,
+  scope?: StoreScope | null,
 ): Promise<ListedTerminal[]> {
   const now = store.now();
   let q = store.db.selectFrom('terminals');
-  if (establishmentId !== undefined && establishmentId !== null) {
-    q = q.where('terminals.establishment_id', '=', establishmentId);
+  if (scope !== undefined && scope !== null) {
+    q = q.where('terminals.id', 'in', storeTerminalIds(store.db, scope));
   }
   const rows = await q
     .leftJoin(

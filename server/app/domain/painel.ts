@@ -16,6 +16,7 @@ import {
   type PdvDashboardGroup,
   type PostingState,
   type Store,
+  type StoreScope,
 } from '../../store';
 import type { UpstreamClient } from '../upstream/client';
 
@@ -25,7 +26,7 @@ export interface PainelDeps {
   client: Pick<UpstreamClient, 'json'> | null;
   establishmentId: number;
   /** A chain's store: the PDV's figures are this store's terminals' only. */
-  scoped?: boolean;
+  scope?: StoreScope | null;
   /** Names of the terminals by id. */
   terminalNames: () => Promise<ReadonlyMap<string, string>>;
   now?: () => number;
@@ -202,9 +203,7 @@ export function foldPdv(
         b.total + b.canceladas - (a.total + a.canceladas) ||
         (a.nome ?? '').localeCompare(b.nome ?? ''),
     ),
-    dias: [...days]
-      .sort(([a], [b]) => a - b)
-      .map(([d, rate]) => ({ dia: dayText(d), ...rate })),
+    dias: [...days].sort(([a], [b]) => a - b).map(([d, rate]) => ({ dia: dayText(d), ...rate })),
   };
 }
 
@@ -226,7 +225,7 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     // The store's PDV sales (this store's terminals).
     pdvDashboardGroups(deps.store, {
       ...range,
-      establishmentId: deps.scoped ? deps.establishmentId : null,
+      scope: deps.scope ?? null,
     }),
   ]);
   const conferencias = [...conferidos].map(([dia, achados]) => ({

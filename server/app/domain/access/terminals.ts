@@ -5,7 +5,13 @@
  */
 import type * as z from 'zod/mini';
 import type { Terminal as TerminalAnswer } from '../../../../src/api/contract/terminals';
-import { activeTerminal, enrollDirectly, listTerminals, redeemCode } from '../../../store';
+import {
+  activeTerminal,
+  enrollDirectly,
+  inStoreScope,
+  listTerminals,
+  redeemCode,
+} from '../../../store';
 import type { Store, Terminal } from '../../../store';
 import { credentialVerifier, signCredential } from '../credential';
 import { navigationFor } from '../operations';
@@ -38,8 +44,14 @@ const CODE_MAX = 32;
 export function createTerminals(deps: TerminalsDeps) {
   const verify = credentialVerifier(deps.secret);
   const chain = deps.chain ?? null;
-  const mine = (t: Terminal) =>
-    chain === null || (t.establishmentId ?? chain.defaultId) === chain.establishmentId;
+  const scope =
+    chain === null
+      ? null
+      : {
+          establishmentId: chain.establishmentId,
+          orUnnamed: chain.establishmentId === chain.defaultId,
+        };
+  const mine = (t: Terminal) => inStoreScope(scope, t.establishmentId);
   const withCredential = (e: { terminal: Terminal; nonce: string }): Enrolled => ({
     terminal: e.terminal,
     credential: signCredential(deps.secret, e.terminal.id, e.nonce),
@@ -69,12 +81,12 @@ export function createTerminals(deps: TerminalsDeps) {
     /** Redeems a one-time enrollment code; null when it is not a valid code now. */
     async redeem(code: string): Promise<Enrolled | null> {
       if (code.length > CODE_MAX) return null;
-      const redeemed = await redeemCode(deps.store, code, chain?.establishmentId ?? null);
+      const redeemed = await redeemCode(deps.store, code, scope);
       return redeemed === null ? null : withCredential(redeemed);
     },
     /** Names of the terminals by id (the ledger shows them). */
     async names(): Promise<Map<string, string>> {
-      const terminals = await listTerminals(deps.store, chain?.establishmentId);
+      const terminals = await listTerminals(deps.store, scope);
       return new Map(terminals.map((t) => [String(t.id), t.name]));
     },
   };

@@ -2,8 +2,8 @@
  * Who the PDV is: its bearer token names an active `integracao` terminal (only the token's
  * hash is stored; a revoked terminal's token names nothing), and its own request rate.
  */
-import { hitRate, integrationByToken } from '../../../store';
-import type { Store, Terminal } from '../../../store';
+import { hitRate, inStoreScope, integrationByToken } from '../../../store';
+import type { Store, StoreScope, Terminal } from '../../../store';
 
 /** Default RATE_LIMIT_INTEGRACAO: a PDV rings up far fewer sales than this. */
 export const PDV_RATE_DEFAULT = { limit: 120, windowMs: 10_000 };
@@ -13,14 +13,13 @@ export async function identifyPdv(
   store: Store,
   authorization: string | undefined,
   /** A chain's store: only its PDVs (absent: any). */
-  establishmentId?: number | null,
+  scope?: StoreScope | null,
 ) {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   if (m === null) return null;
   const pdv = await integrationByToken(store, m[1]!);
   if (pdv === null) return null;
-  const scoped = establishmentId !== undefined && establishmentId !== null;
-  return scoped && pdv.establishmentId !== establishmentId ? null : pdv;
+  return inStoreScope(scope, pdv.establishmentId) ? pdv : null;
 }
 
 /** Counts one request of the PDV against its own limit. */

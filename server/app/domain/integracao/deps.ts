@@ -10,7 +10,7 @@ import { PDV_EVENT } from '../../../../src/api/contract/integracao';
 import type { PdvSale as PdvSaleWire } from '../../../../src/api/contract/integracao';
 import type { KioskCustomer, SaleItem } from '../../../../src/api/contract/kiosk';
 import { createPdvSalesStore } from '../../../store';
-import type { PdvSaleRow, PdvSalesStore, Store } from '../../../store';
+import type { PdvSaleRow, PdvSalesStore, Store, StoreScope } from '../../../store';
 import type { PostingService } from '../journal/service';
 import type { KioskDeps } from '../kiosk/deps';
 import { KIOSK_CHANNEL } from '../kiosk/sales';
@@ -32,7 +32,7 @@ export interface PdvSetup {
   expiryMs?: number;
   logger?: Logger;
   /** The store whose PDV sales these are (a chain's); absent: every sale in the store. */
-  establishmentId?: number | null;
+  scope?: StoreScope | null;
 }
 
 export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
@@ -43,7 +43,7 @@ export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
 export function createPdvDeps(setup: PdvSetup): PdvDeps {
   return {
     ...setup,
-    sales: createPdvSalesStore(setup.store, setup.establishmentId),
+    sales: createPdvSalesStore(setup.store, setup.scope),
     expiryMs: setup.expiryMs ?? PDV_EXPIRY_DEFAULT_MS,
   };
 }
