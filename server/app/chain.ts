@@ -277,5 +277,3 @@ export function createChainServer(deps: ChainDeps) {
     },
   };
 }
-
-export type ChainServer = ReturnType<typeof createChainServer>;

@@ -7,7 +7,6 @@
  */
 import pino from 'pino';
 import { createChainServer, startStoreApp } from '../app/chain';
-import type { ChainServer } from '../app/chain';
 import { signCredential } from '../app/domain/credential';
 import { addChainStore, createStoreDirectory } from '../app/domain/stores';
 import type { StoreDirectory } from '../app/domain/stores';
@@ -21,7 +20,7 @@ import { TEST_SECRET } from './app-harness';
 export const CHAIN = { a: 1, b: 3, c: 4 } as const;
 
 export interface Chain {
-  chain: ChainServer;
+  chain: ReturnType<typeof createChainServer>;
   directory: StoreDirectory;
   sandbox: Sandbox;
   /** Calls that reached the sandbox, by establishment id in the path. */

@@ -144,6 +144,7 @@ const ROLE_LABELS: Record<Terminal['role'], string> = {
   caixa: 'Caixa',
   gerente: 'Gerente',
   quiosque: 'Quiosque',
+  rede: 'Rede',
 };
 
 const loading = (
