@@ -39,7 +39,7 @@ const json = async (res: Response) =>
   (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
 const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/${rest}`;
 /** A customer of the sandbox's chain store `id` (chain-seed.ts): the first one's phone. */
-const phoneAt = (id: number) => `+55119${String(id).padStart(4, '0')}001`;
+const phoneAt = (id: number) => `+55119${String(id).padStart(4, '0')}0001`;
 const post = (body: unknown, key?: string): RequestInit => ({
   method: 'POST',
   body: JSON.stringify(body),

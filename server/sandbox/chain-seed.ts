@@ -49,8 +49,8 @@ export function seedChainStores(db: Db, nowMs: number, count: number): number[] 
       const est = store.establishment(id);
       if (est === null) throw new Error(`seed: establishment ${id} missing`);
       for (let i = 0; i < CUSTOMERS_PER_STORE; i++) {
-        // +55 11 9 <store: 4 digits> <customer: 3 digits>: unique per store and customer.
-        const celular = `+55119${String(id).padStart(4, '0')}${String(i + 1).padStart(3, '0')}`;
+        // (11) 9<store: 4 digits>-<customer: 4 digits>: unique per store and customer.
+        const celular = `+55119${String(id).padStart(4, '0')}${String(i + 1).padStart(4, '0')}`;
         const nine = String(100_000_000 + id * 1_000 + i + 1).slice(-9);
         const cliente = {
           celular,
