@@ -11,7 +11,7 @@ import { addIntegration, openStore } from '../store';
 import type { Store } from '../store';
 import type { StoreOptions } from '../store/store';
 import { setChainStoreToken } from './domain/stores';
-import { CHAIN, makeChain } from '../testing/chain-harness';
+import { CHAIN, CHAIN_METRICS_TOKEN, makeChain } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
 import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
 import type { PgCluster } from '../testing/pg-cluster';
@@ -269,6 +269,46 @@ describeEngines('a chain of three stores on %s', (engine) => {
       `[chain ${engine}] token revoked at ${CHAIN.b}: 6 answers 401, its circuit closed; ` +
         `outage at ${CHAIN.c}: 3 failures, its circuit open; ${CHAIN.a} kept posting`,
     );
+  });
+
+  test("an enrollment code is redeemed at its terminal's store; metrics are labelled by store", async () => {
+    const { addTerminal } = await import('../store');
+    const { code } = await addTerminal(store, {
+      name: 'Caixa Norte',
+      role: 'caixa',
+      establishmentId: CHAIN.c,
+    });
+    const enrolled = await c.request('/api/terminal/registrar', post({ codigo: code }));
+    expect(enrolled.status).toBe(200);
+    const cookie = enrolled.headers.get('set-cookie')!.split(';')[0]!;
+    const config = await json(await c.request('/api/config', { headers: { cookie } }));
+    expect(config.data).toMatchObject({
+      establishmentId: CHAIN.c,
+      establishmentName: 'Loja Norte',
+    });
+    const found = await c.request(op(CHAIN.c, 'clientes/buscar'), {
+      ...post({ celular: phoneAt(CHAIN.c) }),
+      headers: { cookie },
+    });
+    expect(found.status).toBe(200);
+    // The same code again: used.
+    expect((await c.request('/api/terminal/registrar', post({ codigo: code }))).status).toBe(422);
+    const metrics = await c.request('/metrics', {
+      headers: { authorization: `Bearer ${CHAIN_METRICS_TOKEN}` },
+    });
+    const text = await metrics.text();
+    expect(text).toMatch(/pdv_store_upstream_calls_total\{estabelecimento="4",outcome="ok"\} 1\b/);
+    expect(text).toContain('pdv_store_circuit_open{estabelecimento="3"} 0');
+    expect(text).not.toMatch(/estabelecimento="(2|5)"/);
+  });
+
+  test("a counter's customer display is a kiosk of its own store", async () => {
+    const { setPdvDisplay } = await import('../store');
+    const counterA = await c.terminal(CHAIN.a, 'caixa');
+    const kioskA = await c.terminal(CHAIN.a, 'quiosque');
+    const kioskB = await c.terminal(CHAIN.b, 'quiosque');
+    expect(await setPdvDisplay(store, counterA.id, kioskB.id)).toBe('other-store');
+    expect(await setPdvDisplay(store, counterA.id, kioskA.id)).toBe('ok');
   });
 
   test('rede reads as a gerente does and posts, registers and hands over nothing', async () => {

@@ -11,6 +11,7 @@ import { signCredential } from '../app/domain/credential';
 import { addChainStore, createStoreDirectory } from '../app/domain/stores';
 import type { StoreDirectory } from '../app/domain/stores';
 import { credentialCookieName } from '../app/http/access/terminal';
+import { createMetrics } from '../app/domain/ops/metrics';
 import { openSandbox } from '../sandbox/sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
 import { enrollDirectly } from '../store';
@@ -18,6 +19,8 @@ import type { Role, Store } from '../store';
 import { TEST_SECRET } from './app-harness';
 
 export const CHAIN = { a: 1, b: 3, c: 4 } as const;
+/** Opens /metrics to the tests (there is no loopback peer in app.request). */
+export const CHAIN_METRICS_TOKEN = 'chain-metrics-token-0123456789';
 
 export interface Chain {
   chain: ReturnType<typeof createChainServer>;
@@ -69,6 +72,7 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
     ttlMs: options.ttlMs ?? 0,
   });
   const logger = pino({ level: 'silent' });
+  const metrics = createMetrics({ store, processDefaults: false });
   const chain = createChainServer({
     store,
     directory,
@@ -82,6 +86,8 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
             secret: TEST_SECRET,
             publicOrigin: null,
             autoEnroll: false,
+            metrics,
+            metricsToken: CHAIN_METRICS_TOKEN,
             limits: {
               burst: { limit: 1_000_000, windowMs: 1_000 },
               sustained: { limit: 1_000_000, windowMs: 2_000 },
@@ -99,6 +105,7 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
           }),
           defaultId: CHAIN.a,
           logger,
+          metrics,
           contingency: { failures: 3, probeMs: 60_000 },
           conferencia: null,
         },
