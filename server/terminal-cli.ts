@@ -24,7 +24,6 @@ import type { Actor } from './app/domain/audit';
 import {
   addIntegration,
   addTerminal,
-  adoptTerminals,
   listStores,
   listTerminals,
   openStore,
@@ -154,19 +153,31 @@ function parseCommand(argv: string[]): Command {
   return unknownCommand(command, USAGE);
 }
 
-/** The store a new terminal goes to: the default one, or one of `npm run loja -- list`. */
-async function storeOf(store: Store, typed: number | null, defaultId: number): Promise<number> {
-  if (typed === null || typed === defaultId) return defaultId;
+/**
+ * The store a new terminal goes to: null, the default store (whichever LOYALTY_ESTABLISHMENT_ID
+ * the server has: this command may run without it), or one of `npm run loja -- list`.
+ */
+async function storeOf(
+  store: Store,
+  typed: number | null,
+  defaultId: number | null,
+): Promise<number | null> {
+  if (typed === null || typed === defaultId) return null;
   const known = (await listStores(store)).some((s) => s.establishmentId === typed);
   if (!known) fail(`A loja ${typed} não existe. Veja as lojas com: npm run loja -- list`);
   return typed;
 }
 
-async function run(store: Store, cmd: Command, defaultId: number): Promise<void> {
+const storeName = (id: number | null) => (id === null ? 'loja padrão' : `loja ${id}`);
+
+async function run(store: Store, cmd: Command, defaultId: number | null): Promise<void> {
   if (cmd.command === 'add') {
     const { role, name, counterId } = cmd;
     const establishmentId = await storeOf(store, cmd.store, defaultId);
-    const audit = createAuditTrail({ store, establishmentId, defaultId });
+    const audit = createAuditTrail({
+      store,
+      ...(establishmentId === null ? {} : { establishmentId }),
+    });
     if (counterId !== null) {
       let added: Awaited<ReturnType<typeof addIntegration>>;
       try {
@@ -186,7 +197,7 @@ async function run(store: Store, cmd: Command, defaultId: number): Promise<void>
       terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
     });
     process.stdout.write(
-      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado na loja ${establishmentId}.\n` +
+      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado na ${storeName(establishmentId)}.\n` +
         `Código de registro: ${code}\n` +
         `Válido por 15 minutos (até ${time(expiresAt)}), uma única vez.\n` +
         `No navegador do terminal, na tela "Este terminal não está registrado", digite o código.\n`,
@@ -194,16 +205,16 @@ async function run(store: Store, cmd: Command, defaultId: number): Promise<void>
     return;
   }
   if (cmd.command === 'list') {
-    await list(store, defaultId);
+    await list(store);
     return;
   }
   if (cmd.command === 'revoke') {
     const { id } = cmd;
     const before = (await listTerminals(store)).find((t) => t.id === id);
+    const establishmentId = before?.establishmentId ?? null;
     const audit = createAuditTrail({
       store,
-      establishmentId: before?.establishmentId ?? defaultId,
-      defaultId,
+      ...(establishmentId === null ? {} : { establishmentId }),
     });
     if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
     // A terminal revoked before stays as it was: nothing new to record.
@@ -218,7 +229,7 @@ async function run(store: Store, cmd: Command, defaultId: number): Promise<void>
   await setDisplay(store, cmd.id, cmd.kioskId);
 }
 
-async function list(store: Store, defaultId: number): Promise<void> {
+async function list(store: Store): Promise<void> {
   const terminals = await listTerminals(store);
   if (terminals.length === 0) {
     process.stdout.write('Nenhum terminal.\n');
@@ -238,8 +249,9 @@ async function list(store: Store, defaultId: number): Promise<void> {
     const pair =
       (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
       (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
-    const loja = `loja ${t.establishmentId ?? defaultId}`;
-    process.stdout.write(`${t.id}\t${t.role}\t${loja}\t${t.name}${pair}\t${t.status}${extra}\n`);
+    // A chain's other store is said last (a single store's lines are as they were).
+    const loja = t.establishmentId === null ? '' : `\t${storeName(t.establishmentId)}`;
+    process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}${loja}\n`);
   }
 }
 
@@ -262,8 +274,10 @@ async function setDisplay(store: Store, id: number, kioskId: number | null): Pro
 }
 
 const cmd = parseCommand(process.argv.slice(2));
-const defaultId = defaultEstablishmentId(process.env);
-if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
+// The default store's id, when this command is given the server's LOYALTY_ESTABLISHMENT_ID.
+const defaultId = process.env.LOYALTY_ESTABLISHMENT_ID?.trim()
+  ? defaultEstablishmentId(process.env)
+  : null;
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;
 let store: Store;
 try {
@@ -277,8 +291,6 @@ try {
   );
 }
 try {
-  // Terminals from before the chain are the default store's (as the server does at start).
-  await adoptTerminals(store, defaultId);
   await run(store, cmd, defaultId);
 } finally {
   await store.close();

@@ -112,27 +112,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const logger = options.logger ?? pino();
   const app = new Hono<{ Variables: AccessVars }>();
   const client = clientOf(options);
-  const chain = options.chain ?? null;
-  /** A chain's store: what only this store's records are read and written under. */
-  const scope =
-    chain === null
-      ? null
-      : {
-          establishmentId: options.establishmentId,
-          orUnnamed: options.establishmentId === chain.defaultId,
-        };
-  const terminals = createTerminals({
-    store: options.store,
-    secret: options.secret,
-    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
-  });
-  const audit =
-    options.audit ??
-    createAuditTrail({
-      store: options.store,
-      log: logger,
-      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
-    });
+  const { scope, terminals, audit } = storeParts(options, logger);
   const access = createAccess({
     audit,
     terminals,
@@ -273,6 +253,35 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return c.text('Internal Server Error\n', 500);
   });
   return app;
+}
+
+/**
+ * This store's scope (a chain's store: its establishment, and for the default store the rows
+ * naming none; null: one store, nothing scoped), its terminals and its audit trail.
+ */
+function storeParts(options: AppServerOptions, logger: Logger) {
+  const chain = options.chain ?? null;
+  /** A chain's store: what only this store's records are read and written under. */
+  const scope =
+    chain === null
+      ? null
+      : {
+          establishmentId: options.establishmentId,
+          orUnnamed: options.establishmentId === chain.defaultId,
+        };
+  const terminals = createTerminals({
+    store: options.store,
+    secret: options.secret,
+    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
+  });
+  const audit =
+    options.audit ??
+    createAuditTrail({
+      store: options.store,
+      log: logger,
+      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
+    });
+  return { scope, terminals, audit };
 }
 
 /**

@@ -38,7 +38,7 @@ describeEngines('a single store from before the chain, on %s', (engine) => {
     const dialect =
       engine === 'postgres'
         ? new PostgresDialect({
-            pool: new pg.Pool({ connectionString: where.databaseUrl, max: 1 }),
+            pool: new pg.Pool({ connectionString: where.databaseUrl!, max: 1 }),
           })
         : new SqliteDialect({ database: new BetterSqlite3(where.sqlitePath!) });
     const older = new Kysely<unknown>({ dialect });

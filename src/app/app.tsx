@@ -251,9 +251,12 @@ function Routes({ view, config, terminal }: { view: View; config: AppConfig; ter
 }
 
 function allowedHome(terminal: Terminal): { href: string; label: string } {
-  return terminal.navigation.caixa
+  const nav = terminal.navigation;
+  return nav.caixa
     ? { href: '/', label: 'Voltar ao caixa' }
-    : { href: '/quiosque', label: 'Ir para o quiosque' };
+    : nav.painel
+      ? { href: '/painel', label: 'Ir para o painel' }
+      : { href: '/quiosque', label: 'Ir para o quiosque' };
 }
 
 function NotAllowed({ home }: { home: { href: string; label: string } }) {

@@ -181,11 +181,14 @@ function jsonOf(bytes: ArrayBuffer | Uint8Array | null | undefined): unknown {
   }
 }
 
+/** A request body; one naming another store's establishment is refused (`foreign` below). */
+type Bytes = ArrayBuffer | Uint8Array | null | undefined;
+
 export function createProxyHandler(options: ProxyOptions) {
   const { forwarder } = options;
   const mode = forwarder.mode;
   const lookups = options.lookups ?? null;
-
+  const foreign = (body: Bytes) => bodyNamesAnotherEstablishment(body, forwarder.establishmentId);
   /** A lookup's token when the hooks want to hear its answer (null otherwise). */
   async function lookupStarted(
     c: ProxyContext,
@@ -213,9 +216,7 @@ export function createProxyHandler(options: ProxyOptions) {
     withBody: boolean,
   ): Promise<Response> {
     const body = withBody ? await c.req.arrayBuffer() : null;
-    if (bodyNamesAnotherEstablishment(body, forwarder.establishmentId)) {
-      return fail(c, 403, messages.forbidden);
-    }
+    if (foreign(body)) return fail(c, 403, messages.forbidden);
     const lookup = await lookupStarted(c, rest, method, body);
     let res: Response;
     try {
@@ -276,9 +277,7 @@ export function createProxyHandler(options: ProxyOptions) {
     } else if (mode === 'sandbox') {
       return embedded(c, url, check.rest, method, false);
     }
-    if (bodyNamesAnotherEstablishment(body, forwarder.establishmentId)) {
-      return fail(c, 403, messages.forbidden);
-    }
+    if (foreign(body)) return fail(c, 403, messages.forbidden);
     const lookup = await lookupStarted(c, check.rest, method, body);
 
     const controller = new AbortController();

@@ -100,6 +100,37 @@ function journalMetrics(registry: Registry): JournalObserver {
   };
 }
 
+/**
+ * A chain's stores: the calls and the circuit of each, labelled by its establishment (only the
+ * stores the deployment serves: the label's values are bounded by the list).
+ */
+function storeMetrics(registry: Registry) {
+  const calls = new Counter({
+    name: 'pdv_store_upstream_calls_total',
+    help: 'Calls to the loyalty service by store (establishment) and outcome (ok, 4xx, 5xx, error).',
+    labelNames: ['estabelecimento', 'outcome'],
+    registers: [registry],
+  });
+  const circuits = new Map<number, { isOpen(): boolean }>();
+  new Gauge({
+    name: 'pdv_store_circuit_open',
+    help: "1 while a store's circuit to the loyalty service is open (its contingency), else 0.",
+    labelNames: ['estabelecimento'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [id, c] of circuits) this.set({ estabelecimento: String(id) }, c.isOpen() ? 1 : 0);
+    },
+  });
+  return {
+    calls,
+    /** A store's circuit, read at each scrape (its latest app's). */
+    watch(establishmentId: number, circuit: { isOpen(): boolean }): void {
+      circuits.set(establishmentId, circuit);
+    },
+  };
+}
+
 export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
@@ -130,26 +161,7 @@ export function createMetrics(deps: MetricsDeps) {
     registers: [registry],
   });
   const journal = journalMetrics(registry);
-  // A chain's stores: the calls and the circuit of each, labelled by its establishment (only
-  // the stores the deployment serves: the label's values are bounded by the list).
-  const storeUpstream = new Counter({
-    name: 'pdv_store_upstream_calls_total',
-    help: 'Calls to the loyalty service by store (establishment) and outcome (ok, 4xx, 5xx, error).',
-    labelNames: ['estabelecimento', 'outcome'],
-    registers: [registry],
-  });
-  const storeCircuits = new Map<number, { isOpen(): boolean }>();
-  new Gauge({
-    name: 'pdv_store_circuit_open',
-    help: "1 while a store's circuit to the loyalty service is open (its contingency), else 0.",
-    labelNames: ['estabelecimento'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [id, c] of storeCircuits)
-        this.set({ estabelecimento: String(id) }, c.isOpen() ? 1 : 0);
-    },
-  });
+  const stores = storeMetrics(registry);
   const storeSeconds = new Histogram({
     name: 'pdv_store_query_duration_seconds',
     help: 'Time of a store query through the query builder, by outcome (ok, error).',
@@ -221,9 +233,7 @@ export function createMetrics(deps: MetricsDeps) {
       postings = service;
     },
     /** A chain's store's circuit, read at each scrape (its latest app's). */
-    watchStore(establishmentId: number, circuit: { isOpen(): boolean }): void {
-      storeCircuits.set(establishmentId, circuit);
-    },
+    watchStore: stores.watch,
     /** The conferência's latest findings by kind, read at each scrape. */
     watchReconciliation: reconciliation.watch,
     text: () => registry.metrics(),
@@ -255,11 +265,11 @@ export function createMetrics(deps: MetricsDeps) {
             const res = await fetcher.fetch(req);
             const outcome = res.status < 400 ? 'ok' : res.status < 500 ? '4xx' : '5xx';
             upstream.inc({ operation, outcome });
-            if (estabelecimento !== null) storeUpstream.inc({ estabelecimento, outcome });
+            if (estabelecimento !== null) stores.calls.inc({ estabelecimento, outcome });
             return res;
           } catch (err) {
             upstream.inc({ operation, outcome: 'error' });
-            if (estabelecimento !== null) storeUpstream.inc({ estabelecimento, outcome: 'error' });
+            if (estabelecimento !== null) stores.calls.inc({ estabelecimento, outcome: 'error' });
             throw err;
           } finally {
             stop();
