@@ -252,7 +252,7 @@ export interface AuditLogTable {
   terminal_id: number | null;
   terminal_name: string | null;
   role: string | null;
-  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (src/api/contract/auditoria.ts). */
+  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (contract/api/auditoria.ts). */
   action: string;
   /** JSON object, masked before it is written: never a password, a full CPF or phone. */
   details: string;

@@ -4,9 +4,9 @@
  * knows: how many rewards wait to be picked up and how many of those expire within 7 days
  * (two reads of its reward list, one record a page: only `total` is used).
  */
-import type { PainelPeriod, PainelWire } from '../../../src/api/contract/painel';
-import { PAINEL_EXPIRING_DAYS } from '../../../src/api/contract/painel';
-import { POSTING_STATES } from '../../../src/api/wire';
+import type { PainelPeriod, PainelWire } from '#contract/api/painel';
+import { PAINEL_EXPIRING_DAYS } from '#contract/api/painel';
+import { POSTING_STATES } from '#contract/wire';
 import {
   DAY_MS,
   dashboardGroupsCached,
@@ -200,9 +200,7 @@ export function foldPdv(
         b.total + b.canceladas - (a.total + a.canceladas) ||
         (a.nome ?? '').localeCompare(b.nome ?? ''),
     ),
-    dias: [...days]
-      .sort(([a], [b]) => a - b)
-      .map(([d, rate]) => ({ dia: dayText(d), ...rate })),
+    dias: [...days].sort(([a], [b]) => a - b).map(([d, rate]) => ({ dia: dayText(d), ...rate })),
   };
 }
 

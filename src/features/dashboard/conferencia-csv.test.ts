@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import type { Achado } from '@/api/contract/conferencia';
+import type { Achado } from '#contract/api/conferencia';
 import { conferenciaCsv } from './conferencia-csv';
 
 const achado: Achado = {

@@ -3,7 +3,7 @@
 // journal's entry and the service's credit side by side. Imported with `import()` when the
 // file is written, so that it, @/lib/csv and papaparse stay out of the dashboard's first load.
 import { csvFilename, dateTimeCell, downloadCsv, toCsv, type CsvColumn } from '@/lib/csv';
-import type { Achado } from '@/api/contract/conferencia';
+import type { Achado } from '#contract/api/conferencia';
 import { ACHADO_LABELS } from './conferencia-labels';
 
 const reais = (cents: number) => (cents / 100).toFixed(2).replace('.', ',');

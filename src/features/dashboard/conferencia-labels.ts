@@ -1,5 +1,5 @@
 // How the conferência's findings read on the screen and in its CSV.
-import type { AchadoTipo, Conferencia } from '@/api/contract/conferencia';
+import type { AchadoTipo, Conferencia } from '#contract/api/conferencia';
 
 export const ACHADO_LABELS: Record<AchadoTipo, string> = {
   ausente: 'Ausente no serviço',

@@ -1,6 +1,6 @@
 // The dashboard's periods: presets ending today, or a range a manager picks (local dates).
 import { localDay } from '@/lib/dates';
-import { PAINEL_MAX_DAYS } from '@/api/contract/painel';
+import { PAINEL_MAX_DAYS } from '#contract/api/painel';
 import type { Period } from './api/painel';
 
 export const PRESETS = [

@@ -5,7 +5,7 @@ import {
   type AchadoTipo,
   type AchadoWire,
   type ConferenciaWire,
-} from '../../../../src/api/contract/conferencia';
+} from '#contract/api/conferencia';
 import { runCustomers, type PostedEntry, type ReconciliationRun, type Store } from '../../../store';
 
 /** A nightly run's start, as the answer says it. */

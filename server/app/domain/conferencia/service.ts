@@ -14,7 +14,7 @@ import {
   type AchadoWire,
   type ConferenciaParams,
   type ConferenciaWire,
-} from '../../../../src/api/contract/conferencia';
+} from '#contract/api/conferencia';
 import {
   claimStaleRuns,
   createRun,

@@ -5,7 +5,7 @@
  */
 import type { SubmitResult } from '../journal/submit';
 import type { PdvSaleRow, Terminal } from '../../../store';
-import { DAY_MS, localDate, startOfLocalDay } from '../../../sandbox/rules/time';
+import { DAY_MS, localDate, startOfLocalDay } from '#contract/rules/time';
 import { stageSale } from '../kiosk/stage';
 import type { StageOutcome, StageRequest } from '../kiosk/stage';
 import type { PdvDeps } from './deps';

@@ -6,9 +6,9 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type * as z from 'zod/mini';
-import { PDV_EVENT } from '../../../../src/api/contract/integracao';
-import type { PdvSale as PdvSaleWire } from '../../../../src/api/contract/integracao';
-import type { KioskCustomer, SaleItem } from '../../../../src/api/contract/kiosk';
+import { PDV_EVENT } from '#contract/api/integracao';
+import type { PdvSale as PdvSaleWire } from '#contract/api/integracao';
+import type { KioskCustomer, SaleItem } from '#contract/api/kiosk';
 import { createPdvSalesStore } from '../../../store';
 import type { PdvSaleRow, PdvSalesStore, Store } from '../../../store';
 import type { PostingService } from '../journal/service';

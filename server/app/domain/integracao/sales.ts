@@ -9,7 +9,7 @@
  * never registered from here (the customer has not consented): the sale waits at the counter.
  */
 import { randomUUID } from 'node:crypto';
-import type { PdvSaleRequest } from '../../../../src/api/contract/integracao';
+import type { PdvSaleRequest } from '#contract/api/integracao';
 import type { PdvSaleRow, Terminal } from '../../../store';
 import { KIOSK_CHANNEL } from '../kiosk/sales';
 import { ServiceUnavailable } from '../kiosk/service';

@@ -7,7 +7,7 @@
  * Nothing here sends anything: exactly-once is the journal's.
  */
 import type { JournalEntry, PdvSaleRow } from '../../../store';
-import { formatTimestamp } from '../../../sandbox/rules/time';
+import { formatTimestamp } from '#contract/rules/time';
 import { readCustomer } from '../kiosk/customer';
 import type { PdvDeps } from './deps';
 import { publish } from './deps';

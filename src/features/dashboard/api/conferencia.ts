@@ -2,7 +2,7 @@
 // matched with the service's history. Polled every second while it runs.
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
-import { Conferencia, type ConferenciaQuery } from '@/api/contract/conferencia';
+import { Conferencia, type ConferenciaQuery } from '#contract/api/conferencia';
 
 export const conferenciaKeys = {
   all: ['conferencia'] as const,

@@ -2,7 +2,7 @@
 // journal's and, for rewards, the service's. Parsed with the contract both sides share.
 import { queryOptions, useQuery, keepPreviousData } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
-import { Painel, type PainelQuery } from '@/api/contract/painel';
+import { Painel, type PainelQuery } from '#contract/api/painel';
 
 export interface Period {
   /** Local calendar dates `YYYY-MM-DD`, both included. */

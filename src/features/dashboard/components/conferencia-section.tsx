@@ -9,12 +9,11 @@ import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-
 import { formatDateTime, formatLocalDateTime, localDay } from '@/lib/dates';
 import { formatBRL } from '@/lib/money';
 import { formatInteger } from '@/lib/points';
-import { previousDay, type Achado, type Conferencia } from '@/api/contract/conferencia';
+import { previousDay, type Achado, type Conferencia } from '#contract/api/conferencia';
 import { useQueryClient } from '@tanstack/react-query';
 import { startConferencia, useConferencia } from '@/features/dashboard/api/conferencia';
 import { painelKeys } from '@/features/dashboard/api/painel';
 import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
-
 
 function Summary({ c }: { c: NonNullable<Conferencia> }) {
   const r = c.resumo;
@@ -147,8 +146,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
       )}
       <p className="text-sm text-slate-700">
         Conferida em {formatLocalDateTime(new Date(c.concluida_em ?? c.iniciada_em))}
-        {runOrigin(c)} · {formatInteger(c.clientes)}{' '}
-        clientes lidos
+        {runOrigin(c)} · {formatInteger(c.clientes)} clientes lidos
       </p>
       <Summary c={c} />
       <Findings c={c} />

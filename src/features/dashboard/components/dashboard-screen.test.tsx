@@ -4,7 +4,7 @@ import { configure, getConfig, render, screen, waitFor, within } from '@testing-
 import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import type { PainelWire } from '@/api/contract/painel';
+import type { PainelWire } from '#contract/api/painel';
 import { DashboardScreen } from './dashboard-screen';
 
 // The screen draws its data in a transition, which React renders in slices; in jsdom each

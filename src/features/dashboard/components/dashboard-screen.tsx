@@ -5,7 +5,7 @@ import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-
 import { Link, navigate, useLocation } from '@/lib/router';
 import { formatBRL } from '@/lib/money';
 import { formatInteger } from '@/lib/points';
-import type { Painel } from '@/api/contract/painel';
+import type { Painel } from '#contract/api/painel';
 import { usePainel } from '@/features/dashboard/api/painel';
 import {
   PRESETS,

@@ -4,7 +4,7 @@
 // browser parses the answer with it; the server checks the query and types its answer.
 // Pure: zod/mini.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 
 /** Kinds of finding. `nao_lancado_por_nos` is informational (the service's own panel, …). */
 export const ACHADO_TIPOS = [

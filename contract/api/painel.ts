@@ -3,7 +3,7 @@
 // it alone knows (rewards waiting to be picked up). The browser parses the answer with it and
 // the server checks the query and types its answer with it. Pure: zod/mini and the wire.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 import { POSTING_STATES } from '../wire';
 
 /** Longest period one dashboard request covers, in days (a quarter). */

@@ -11,9 +11,9 @@
 import { serve } from '@hono/node-server';
 import { resolve } from 'node:path';
 import pino from 'pino';
-import { withSecurityHeaders } from '../app/http/security';
-import { loggedFetch } from './logged-fetch';
-import { openSandbox, type Sandbox } from './sandbox';
+import { withSecurityHeaders } from './app/http/security';
+import { loggedFetch } from './sandbox/logged-fetch';
+import { openSandbox, type Sandbox } from './sandbox/sandbox';
 
 const log = pino({ name: 'sandbox', level: process.env.LOG_LEVEL ?? 'info' });
 

@@ -2,7 +2,7 @@
 // One definition for both sides: the browser parses with these schemas, the server types its
 // answers with them (z.input) and checks requests with them. Pure: zod, nothing else.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 
 /** Roles of an enrolled terminal. */
 export const ROLES = ['caixa', 'gerente', 'quiosque'] as const;

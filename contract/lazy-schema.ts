@@ -1,3 +1,5 @@
+type IdleScheduler = (callback: () => void) => unknown;
+
 /**
  * A zod schema built at its first use, or when the browser is next idle, instead of when its
  * module is imported. The wire and form schemas are imported by the entry and the counter's
@@ -11,8 +13,9 @@
 export function lazySchema<S extends object>(build: () => S): S {
   let schema: S | undefined;
   const real = (): S => (schema ??= build());
-  // Not in Node (the server's render, the tests): built at first use there.
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(() => void real());
+  // Not in Node (the server's render, the tests): built at first use there. Read off the
+  // global object, as the contract is typed without the DOM.
+  (globalThis as { requestIdleCallback?: IdleScheduler }).requestIdleCallback?.(() => void real());
   return new Proxy(Object.create(null) as S, {
     get: (_target, key) => Reflect.get(real(), key),
     has: (_target, key) => Reflect.has(real(), key),

@@ -5,7 +5,7 @@
 // so that the browser's bundle leaves out what it never uses (it sends the requests typed by
 // these schemas, and only the server checks them), and so does not carry their checks.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 import { ITENS_MAX, KIOSK_SALE_STATES, VALOR_GASTO_MAX, VALOR_GASTO_MIN } from '../wire';
 import { DESCRICAO_MAX, E164_PATTERN, NOME_MAX, QTDE_MAX, SENHA_MAX } from '../wire-fields';
 

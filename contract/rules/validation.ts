@@ -4,16 +4,15 @@
 // first one becomes the response's `message`. Each field says at most one thing (every check
 // after the first failing one is skipped: `abort`).
 //
-// These schemas are the sandbox's own, not the browser's (src/api/requests.ts and the forms'):
-// that independence is what lets the conformance tests catch drift. Only the limits, the
-// patterns and the free-text rule both sides must agree on come from the shared wire modules.
+// These schemas are the service's rules as the sandbox applies them (and the app server
+// checks before it sends), not the browser's (src/api/requests.ts and the forms'): that
+// independence is what lets the conformance tests catch drift. Only the limits, the patterns
+// and the free-text rule both sides must agree on come from the shared wire modules.
 
 import * as z from 'zod';
-import * as wire from '../../../src/api/wire';
-import * as fields from '../../../src/api/wire-fields';
-import { isValidCpf } from './cpf';
+import * as wire from '../wire';
+import * as fields from '../wire-fields';
 import { formatReais } from './money';
-import { CATEGORIES, STATUSES, type Category, type Status } from './rewards';
 import { parseDate } from './time';
 
 export type FieldErrors = Record<string, string[]>;
@@ -141,7 +140,7 @@ const cpf = z.preprocess(
   z.optional(
     z.string({ error: 'O CPF deve ser um texto só com números.' }).check(
       rule((s) => fields.CPF_PATTERN.test(s), 'O CPF deve ter 11 dígitos, só números.'),
-      rule(isValidCpf, 'CPF inválido. Confira os números.'),
+      rule(wire.isValidCpfDigits, 'CPF inválido. Confira os números.'),
     ),
   ),
 );
@@ -437,8 +436,8 @@ export type DateField = (typeof DATE_FIELDS)[number];
 
 export interface RewardQuery {
   filtrar_por: DateField;
-  status?: Status | undefined;
-  categoria?: Category | undefined;
+  status?: wire.RewardStatus | undefined;
+  categoria?: wire.RewardCategory | undefined;
   data_inicio?: string | undefined;
   data_fim?: string | undefined;
   q?: string | undefined;
@@ -474,12 +473,12 @@ const rewardQuery = z.object({
     'data_conquista',
   ),
   status: z.optional(
-    z.enum(STATUSES, {
+    z.enum(wire.REWARD_STATUSES, {
       error: 'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.',
     }),
   ),
   categoria: z.optional(
-    z.enum(CATEGORIES, {
+    z.enum(wire.REWARD_CATEGORIES, {
       error:
         'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.',
     }),

@@ -4,7 +4,7 @@
 // checks its requests with it, so the two cannot drift. Pure: zod/mini and the wire constants.
 // Each schema is built at its first use (`lazySchema`), so importing one costs little.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 import { POSTING_STATES } from '../wire';
 
 /** What a journal entry is: a points posting, or a reward handed over at the counter. */

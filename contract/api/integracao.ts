@@ -3,7 +3,7 @@
 // customer it found, or passes it to a kiosk. The OpenAPI document the server serves is built
 // from these same schemas (server/app/http/integracao/openapi.ts). Pure zod.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 import { isValidCpfDigits, ITENS_MAX, VALOR_GASTO_MAX, VALOR_GASTO_MIN } from '../wire';
 import { E164_PATTERN, SENHA_MAX } from '../wire-fields';
 import { basketAddsUp, KioskCustomer, SaleItem, StagedSale } from './kiosk';

@@ -1,7 +1,7 @@
 // `GET /api/config`: this browser's configuration, also carried by every painted page. One
 // definition for the browser (which parses it) and the app server (which builds it).
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 import { Terminal } from './terminals';
 
 export const Config = lazySchema(() =>

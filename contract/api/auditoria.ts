@@ -5,7 +5,7 @@
 // read: the ledger, the rewards list). The browser parses the answers with it and the server
 // checks the requests and types its answers with it. Pure: zod/mini.
 import * as z from 'zod/mini';
-import { lazySchema } from '../../lib/lazy-schema';
+import { lazySchema } from '../lazy-schema';
 
 /** What is recorded, by code. */
 export const AUDIT_ACTIONS = [
