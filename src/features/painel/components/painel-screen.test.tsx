@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import type { PainelWire } from '#contract/api/painel';
-import { DashboardScreen } from './dashboard-screen';
+import { PainelScreen } from './painel-screen';
 
 // The screen draws its data in a transition, which React renders in slices; in jsdom each
 // findBy/waitFor query polled meanwhile takes the thread for tens of milliseconds, so the
@@ -45,7 +45,7 @@ const PAINEL: PainelWire = {
 function open() {
   return render(
     <QueryClientProvider client={createQueryClient()}>
-      <DashboardScreen />
+      <PainelScreen />
     </QueryClientProvider>,
   );
 }

@@ -6,7 +6,7 @@ import { Link, navigate, useLocation } from '@/lib/router';
 import { formatBRL } from '@/lib/money';
 import { formatInteger } from '@/lib/points';
 import type { Painel } from '#contract/api/painel';
-import { usePainel } from '@/features/dashboard/api/painel';
+import { usePainel } from '@/features/painel/api/painel';
 import {
   PRESETS,
   fullDay,
@@ -15,7 +15,7 @@ import {
   rangeError,
   shortDay,
   type PeriodChoice,
-} from '@/features/dashboard/periods';
+} from '@/features/painel/periods';
 import { BarChart } from './bar-chart';
 import { ConferenciaSection } from './conferencia-section';
 import { PdvSales } from './pdv-section';
@@ -203,7 +203,7 @@ function Rewards({ premios }: { premios: Painel['premios'] }) {
 }
 
 /** The figures of a period, once loaded. */
-export function DashboardView({ data }: { data: Painel }) {
+export function PainelView({ data }: { data: Painel }) {
   const t = data.totais;
   const g = data.guardadas;
   const attention = (data.conferencias ?? []).filter((c) => c.precisa_atencao);
@@ -241,7 +241,7 @@ export function DashboardView({ data }: { data: Painel }) {
 }
 
 /** "Painel": a manager's figures of a period, at a glance and as tables. */
-export function DashboardScreen() {
+export function PainelScreen() {
   const { search } = useLocation();
   const choice = parsePeriodSearch(search);
   const { period } = choice;
@@ -275,7 +275,7 @@ export function DashboardScreen() {
       ) : data === undefined ? (
         <p role="status">Carregando o painel…</p>
       ) : (
-        <DashboardView data={data} />
+        <PainelView data={data} />
       )}
       <ConferenciaSection />
     </main>

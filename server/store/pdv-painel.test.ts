@@ -9,7 +9,7 @@ import {
   DAY_MS,
   enrollDirectly,
   openStore,
-  pdvDashboardGroups,
+  pdvPainelGroups,
   pdvDisplayOf,
   revokeTerminal,
   setPdvDisplay,
@@ -20,7 +20,7 @@ import type { PgCluster } from '../testing/pg-cluster';
 
 const engines = storeEngines();
 let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'pdv-dashboard-test-'));
+const tmp = mkdtempSync(path.join(tmpdir(), 'pdv-painel-test-'));
 
 beforeAll(async () => {
   if (engines.includes('postgres')) cluster = await startPgCluster();
@@ -87,7 +87,7 @@ describeEngines('PDV figures and displays on %s', (engine) => {
   afterAll(() => store?.close());
 
   test('counts the period by local day, counter and state', async () => {
-    const groups = await pdvDashboardGroups(store, {
+    const groups = await pdvPainelGroups(store, {
       from: MIDNIGHT,
       to: MIDNIGHT + 2 * DAY_MS,
       offsetMs: OFFSET,

@@ -12,7 +12,7 @@ import type { Store } from './store';
 
 export const DAY_MS = 86_400_000;
 
-export interface DashboardFilter {
+export interface PainelFilter {
   establishmentId: number;
   /** [from, to): epoch ms, the period's local midnights. */
   from: number;
@@ -22,7 +22,7 @@ export interface DashboardFilter {
 }
 
 /** One group of the period: a local day, a terminal and a state. */
-export interface DashboardGroup {
+export interface PainelGroup {
   /** Days since 1970-01-01 (local). */
   day: number;
   terminalId: string | null;
@@ -46,10 +46,7 @@ export interface DashboardGroup {
 const ABSENT_SNAPSHOT = '%"exists":false%';
 
 /** The period's groups, one aggregate query over the ledger's index (no cache). */
-export async function dashboardGroups(
-  store: Store,
-  filter: DashboardFilter,
-): Promise<DashboardGroup[]> {
+export async function painelGroups(store: Store, filter: PainelFilter): Promise<PainelGroup[]> {
   const offset = sql.lit(Math.trunc(filter.offsetMs));
   const day = sql<number>`(created_at + ${offset}) / ${sql.lit(DAY_MS)}`;
   const kept = sql`body is not null`;
@@ -118,13 +115,13 @@ function runs(days: readonly number[]): [number, number][] {
  * changed since (a kept sale delivered days later, a discard): the journal's updated_at,
  * found through `posting_journal_updated` (establishment_id, updated_at), which scans only
  * what changed since the oldest cached day was read. Today and yesterday's last minutes are
- * always read from the journal. The answer equals `dashboardGroups` of the same period.
+ * always read from the journal. The answer equals `painelGroups` of the same period.
  */
-export async function dashboardGroupsCached(
+export async function painelGroupsCached(
   store: Store,
-  filter: DashboardFilter,
+  filter: PainelFilter,
   now: number = Date.now(),
-): Promise<DashboardGroup[]> {
+): Promise<PainelGroup[]> {
   const offsetMs = Math.trunc(filter.offsetMs);
   const firstDay = Math.floor((filter.from + offsetMs) / DAY_MS);
   const lastDay = Math.floor((filter.to - 1 + offsetMs) / DAY_MS);
@@ -134,7 +131,7 @@ export async function dashboardGroupsCached(
     Math.floor((now - CLOCK_MARGIN_MS + offsetMs) / DAY_MS) - 1,
   );
   const wholeFrom = filter.from === firstDay * DAY_MS - offsetMs ? firstDay : firstDay + 1;
-  if (closedUntil < wholeFrom) return dashboardGroups(store, filter);
+  if (closedUntil < wholeFrom) return painelGroups(store, filter);
 
   const cached = await store.db
     .selectFrom('dashboard_days')
@@ -144,7 +141,7 @@ export async function dashboardGroupsCached(
     .where('day', '>=', wholeFrom)
     .where('day', '<=', closedUntil)
     .execute();
-  const fresh = new Map<number, DashboardGroup[]>();
+  const fresh = new Map<number, PainelGroup[]>();
   if (cached.length > 0) {
     const oldest = Math.min(...cached.map((c) => Number(c.computed_at)));
     const day = sql<number>`(created_at + ${sql.lit(offsetMs)}) / ${sql.lit(DAY_MS)}`;
@@ -159,7 +156,7 @@ export async function dashboardGroupsCached(
     for (const c of cached) {
       const last = lastChange.get(Number(c.day));
       if (last === undefined || last < Number(c.computed_at) - CLOCK_MARGIN_MS) {
-        fresh.set(Number(c.day), JSON.parse(c.groups) as DashboardGroup[]);
+        fresh.set(Number(c.day), JSON.parse(c.groups) as PainelGroup[]);
       }
     }
   }
@@ -168,7 +165,7 @@ export async function dashboardGroupsCached(
   for (let d = wholeFrom; d <= closedUntil; d++) if (!fresh.has(d)) toRead.push(d);
   const readAt = Date.now();
   const read = async (fromDay: number, toDay: number) =>
-    dashboardGroups(store, {
+    painelGroups(store, {
       ...filter,
       from: fromDay * DAY_MS - offsetMs,
       to: (toDay + 1) * DAY_MS - offsetMs,
@@ -178,14 +175,14 @@ export async function dashboardGroupsCached(
     // The partial first day (a period not starting at a local midnight) and the open days.
     Promise.all([
       wholeFrom > firstDay
-        ? dashboardGroups(store, { ...filter, to: wholeFrom * DAY_MS - offsetMs })
+        ? painelGroups(store, { ...filter, to: wholeFrom * DAY_MS - offsetMs })
         : [],
       closedUntil < lastDay
-        ? dashboardGroups(store, { ...filter, from: (closedUntil + 1) * DAY_MS - offsetMs })
+        ? painelGroups(store, { ...filter, from: (closedUntil + 1) * DAY_MS - offsetMs })
         : [],
     ]),
   ]);
-  const byDay = new Map<number, DashboardGroup[]>(toRead.map((d) => [d, []]));
+  const byDay = new Map<number, PainelGroup[]>(toRead.map((d) => [d, []]));
   for (const g of missing.flat()) byDay.get(g.day)?.push(g);
   if (byDay.size > 0) {
     await store.db

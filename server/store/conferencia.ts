@@ -22,7 +22,7 @@ export type RunOrigin = 'noite' | 'gerente';
 export type NightlyTrigger = 'on_time' | 'startup' | 'late';
 const TRIGGERS: readonly string[] = ['on_time', 'startup', 'late'] satisfies NightlyTrigger[];
 
-export interface ReconciliationRun {
+export interface ConferenciaRun {
   id: number;
   establishmentId: number;
   day: string;
@@ -81,7 +81,7 @@ function isUniqueViolation(err: unknown): boolean {
   );
 }
 
-function fromRow(r: Selectable<ReconciliationRunsTable>): ReconciliationRun {
+function fromRow(r: Selectable<ReconciliationRunsTable>): ConferenciaRun {
   return {
     id: Number(r.id),
     establishmentId: Number(r.establishment_id),
@@ -130,7 +130,7 @@ export async function createRun(
   store: Store,
   run: NewRun,
 ): Promise<
-  { created: true; run: ReconciliationRun } | { created: false; run: ReconciliationRun | null }
+  { created: true; run: ConferenciaRun } | { created: false; run: ConferenciaRun | null }
 > {
   const now = store.now();
   try {
@@ -193,7 +193,7 @@ export async function createRun(
   }
 }
 
-export async function getRun(store: Store, id: number): Promise<ReconciliationRun | null> {
+export async function getRun(store: Store, id: number): Promise<ConferenciaRun | null> {
   const r = await store.db
     .selectFrom('reconciliation_runs')
     .selectAll()
@@ -208,7 +208,7 @@ export async function latestRun(
   establishmentId: number,
   day: string,
   origin?: RunOrigin,
-): Promise<ReconciliationRun | null> {
+): Promise<ConferenciaRun | null> {
   let q = store.db
     .selectFrom('reconciliation_runs')
     .selectAll()
@@ -223,7 +223,7 @@ export async function latestRun(
 export async function latestFinishedRun(
   store: Store,
   establishmentId: number,
-): Promise<ReconciliationRun | null> {
+): Promise<ConferenciaRun | null> {
   const r = await store.db
     .selectFrom('reconciliation_runs')
     .selectAll()
@@ -263,7 +263,7 @@ export async function claimStaleRuns(
   establishmentId: number,
   owner: string,
   leaseUntil: number,
-): Promise<ReconciliationRun[]> {
+): Promise<ConferenciaRun[]> {
   const rows = await store.db
     .updateTable('reconciliation_runs')
     .set({ owner, lease_until: leaseUntil })
@@ -369,7 +369,7 @@ export async function finishRun(
   id: number,
   owner: string,
   totals: { confirmed: number; findings: number; summary: Record<string, number> },
-): Promise<ReconciliationRun | null> {
+): Promise<ConferenciaRun | null> {
   const r = await store.db
     .updateTable('reconciliation_runs')
     .set({
@@ -392,7 +392,7 @@ export async function finishRun(
 export async function unreportedRuns(
   store: Store,
   establishmentId: number,
-): Promise<ReconciliationRun[]> {
+): Promise<ConferenciaRun[]> {
   const rows = await store.db
     .selectFrom('reconciliation_runs')
     .selectAll()

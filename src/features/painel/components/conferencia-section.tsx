@@ -11,9 +11,9 @@ import { formatBRL } from '@/lib/money';
 import { formatInteger } from '@/lib/points';
 import { previousDay, type Achado, type Conferencia } from '#contract/api/conferencia';
 import { useQueryClient } from '@tanstack/react-query';
-import { startConferencia, useConferencia } from '@/features/dashboard/api/conferencia';
-import { painelKeys } from '@/features/dashboard/api/painel';
-import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
+import { startConferencia, useConferencia } from '@/features/painel/api/conferencia';
+import { painelKeys } from '@/features/painel/api/painel';
+import { ACHADO_LABELS, runOrigin } from '@/features/painel/conferencia-labels';
 
 function Summary({ c }: { c: NonNullable<Conferencia> }) {
   const r = c.resumo;
@@ -73,7 +73,7 @@ function Findings({ c }: { c: NonNullable<Conferencia> }) {
           size="sm"
           variant="secondary"
           onClick={() =>
-            void import('@/features/dashboard/conferencia-csv').then((m) =>
+            void import('@/features/painel/conferencia-csv').then((m) =>
               setExported(m.downloadConferenciaCsv(c.achados, c.dia)),
             )
           }

@@ -2,7 +2,7 @@
 // customer), for the period, per counter terminal and per day (issue 28's identification rate).
 import type { Painel } from '#contract/api/painel';
 import { formatInteger } from '@/lib/points';
-import { fullDay } from '@/features/dashboard/periods';
+import { fullDay } from '@/features/painel/periods';
 import { Figure, NumberTable, Section } from './table-parts';
 
 type PdvFigures = NonNullable<Painel['pdv']>;

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DAY_MS, dashboardGroups, dashboardGroupsCached, openStore } from './index';
+import { DAY_MS, painelGroups, painelGroupsCached, openStore } from './index';
 import type { Store } from './index';
 import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
 import type { PgCluster } from '../testing/pg-cluster';
@@ -109,7 +109,7 @@ describeEngines('dashboard figures on %s', (engine) => {
   afterAll(() => store?.close());
 
   test('groups the period by local day, terminal, state and kind', async () => {
-    const groups = await dashboardGroups(store, {
+    const groups = await painelGroups(store, {
       establishmentId: 1,
       from: MIDNIGHT,
       to: MIDNIGHT + 2 * DAY_MS,
@@ -143,12 +143,12 @@ describeEngines('dashboard figures on %s', (engine) => {
 
   test('an empty period has no groups', async () => {
     expect(
-      await dashboardGroups(store, { establishmentId: 1, from: 0, to: 1000, offsetMs: OFFSET }),
+      await painelGroups(store, { establishmentId: 1, from: 0, to: 1000, offsetMs: OFFSET }),
     ).toEqual([]);
   });
 
   test('past days come from the cache, equal to the journal, until an entry changes', async () => {
-    const sort = (gs: Awaited<ReturnType<typeof dashboardGroups>>) =>
+    const sort = (gs: Awaited<ReturnType<typeof painelGroups>>) =>
       [...gs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
     // A week ending on the 24th, looked at on the 26th: the 18th–24th are all closed.
     const filter = {
@@ -158,8 +158,8 @@ describeEngines('dashboard figures on %s', (engine) => {
       offsetMs: OFFSET,
     };
     const now = MIDNIGHT + 3 * DAY_MS + 3_600_000;
-    const raw = sort(await dashboardGroups(store, filter));
-    expect(sort(await dashboardGroupsCached(store, filter, now))).toEqual(raw);
+    const raw = sort(await painelGroups(store, filter));
+    expect(sort(await painelGroupsCached(store, filter, now))).toEqual(raw);
     const cachedDays = await store.db
       .selectFrom('dashboard_days')
       .select(['day'])
@@ -174,20 +174,20 @@ describeEngines('dashboard figures on %s', (engine) => {
       .set({ groups: '[]' })
       .where('day', '=', DAY - 5)
       .execute();
-    expect(sort(await dashboardGroupsCached(store, filter, now))).toEqual(raw);
+    expect(sort(await painelGroupsCached(store, filter, now))).toEqual(raw);
     // An entry of the 24th changes (a kept sale delivered): that day is read again.
     await store.db
       .updateTable('posting_journal')
       .set({ state: 'lançado', points: 9, updated_at: Date.now() })
       .where('state', '=', 'aguardando envio')
       .execute();
-    const after = sort(await dashboardGroupsCached(store, filter, now));
-    expect(after).toEqual(sort(await dashboardGroups(store, filter)));
+    const after = sort(await painelGroupsCached(store, filter, now));
+    expect(after).toEqual(sort(await painelGroups(store, filter)));
     expect(after).not.toEqual(raw);
     // A period that includes today reads today from the journal, the rest from the cache.
     const open = { ...filter, to: MIDNIGHT + 3 * DAY_MS };
-    expect(sort(await dashboardGroupsCached(store, open, now))).toEqual(
-      sort(await dashboardGroups(store, open)),
+    expect(sort(await painelGroupsCached(store, open, now))).toEqual(
+      sort(await painelGroups(store, open)),
     );
   });
 });
