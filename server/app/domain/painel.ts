@@ -8,6 +8,7 @@ import type { PainelPeriod, PainelWire } from '../../../src/api/contract/painel'
 import { PAINEL_EXPIRING_DAYS } from '../../../src/api/contract/painel';
 import { POSTING_STATES } from '../../../src/api/wire';
 import {
+  createAlertsStore,
   DAY_MS,
   dashboardGroupsCached,
   dayFindings,
@@ -200,9 +201,7 @@ export function foldPdv(
         b.total + b.canceladas - (a.total + a.canceladas) ||
         (a.nome ?? '').localeCompare(b.nome ?? ''),
     ),
-    dias: [...days]
-      .sort(([a], [b]) => a - b)
-      .map(([d, rate]) => ({ dia: dayText(d), ...rate })),
+    dias: [...days].sort(([a], [b]) => a - b).map(([d, rate]) => ({ dia: dayText(d), ...rate })),
   };
 }
 
@@ -229,5 +228,16 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     achados,
     precisa_atencao: achados > 0,
   }));
-  return { ...fold(groups, period, names), premios, conferencias, pdv: foldPdv(pdvGroups, names) };
+  const open = await createAlertsStore(deps.store).openCounts(deps.establishmentId);
+  const alertas_abertos = {
+    total: Object.values(open).reduce((n, x) => n + x, 0),
+    estornos: open.estorno_apos_pontuacao ?? 0,
+  };
+  return {
+    ...fold(groups, period, names),
+    premios,
+    conferencias,
+    pdv: foldPdv(pdvGroups, names),
+    alertas_abertos,
+  };
 }

@@ -187,8 +187,21 @@ export async function cancelPdvSale(
     postingKey: null,
     message: pdvMessages.cancelled,
   });
-  if (cancelled === null)
-    return { ok: false, sale: await refresh(deps, (await deps.sales.get(s.id)) ?? s) };
+  if (cancelled === null) {
+    const now = await refresh(deps, (await deps.sales.get(s.id)) ?? s);
+    // Posted already: the points stay (v4 has no reversal); a manager is told what to reverse.
+    if (now.state === 'lançada' && deps.onPostedCancel) {
+      await deps
+        .onPostedCancel(now)
+        .catch((err: unknown) =>
+          deps.logger?.warn(
+            { err: String(err), venda: now.id },
+            'estorno após pontuação não registrado',
+          ),
+        );
+    }
+    return { ok: false, sale: now };
+  }
   await publish(deps, cancelled);
   return { ok: true, sale: cancelled };
 }

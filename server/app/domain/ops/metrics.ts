@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { storeCounts } from '../../../store';
 import type { Store } from '../../../store';
+import { RULE_CODES } from '../../../../src/api/contract/vigilancia';
 import type { Fetcher } from '../../upstream/client';
 import type { JournalObserver } from '../journal/context';
 import type { PostingService } from '../journal/service';
@@ -186,6 +187,13 @@ export function createMetrics(deps: MetricsDeps) {
     },
   });
   const reconciliation = reconciliationGauges(registry);
+  const alerts = new Counter({
+    name: 'pdv_vigilancia_alerts_total',
+    help: 'Vigilância alerts raised by this process, by rule (the eight rule codes).',
+    labelNames: ['rule'],
+    registers: [registry],
+  });
+  for (const rule of RULE_CODES) alerts.inc({ rule }, 0);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -199,6 +207,10 @@ export function createMetrics(deps: MetricsDeps) {
     /** The journal, once started (its circuit and sales waiting are read at each scrape). */
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;
+    },
+    /** One new Vigilância alert (its rule is one of the eight codes: bounded labels). */
+    alertRaised(rule: string): void {
+      if ((RULE_CODES as readonly string[]).includes(rule)) alerts.inc({ rule });
     },
     /** The conferência's latest findings by kind, read at each scrape. */
     watchReconciliation: reconciliation.watch,
