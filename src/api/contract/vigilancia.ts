@@ -63,11 +63,11 @@ export const RULES = [
     numero: 3,
     nome: 'Mesmo cliente pontuado várias vezes',
     porque:
-      'Um celular que recebe pontos 3 vezes no dia, ou 2 em poucos minutos, costuma ser o do atendente ou de um amigo recebendo compras alheias.',
+      'Um celular que recebe pontos muitas vezes no mesmo dia costuma ser o do atendente ou de um amigo recebendo compras alheias.',
     ligada: true,
     parametros: [
-      p('por_dia', 'Lançamentos no mesmo dia (em qualquer loja)', 3, 2, 50),
-      p('minutos', 'Dois lançamentos em até (minutos)', 10, 0, 240),
+      p('por_dia', 'Lançamentos no mesmo dia (em qualquer loja)', 4, 2, 50),
+      p('minutos', 'Dois lançamentos em até (minutos; 0: não olhar)', 0, 0, 240),
     ],
   },
   {

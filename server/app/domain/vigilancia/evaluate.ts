@@ -58,10 +58,12 @@ async function pdvRules(deps: EvalDeps, s: Settings, e: PostingFact): Promise<Ne
     .filter((v) => v.state !== 'lançada' && v.state !== 'lançando')
     .sort((a, b) => Math.abs(a.created_at - e.created_at) - Math.abs(b.created_at - e.created_at));
   const inR2 = near.filter((v) => v.created_at >= e.created_at - r2.p.janela_min! * MIN);
+  const within = (v: { amount: number }) =>
+    e.amount <= Math.floor((v.amount * (100 + r2.p.tolerancia_pct!)) / 100);
   const sale = inR2[0];
   if (sale !== undefined) {
-    const limit = Math.floor((sale.amount * (100 + r2.p.tolerancia_pct!)) / 100);
-    if (!r2.on || e.amount <= limit) return [];
+    // Any sale nearby the amount fits: the cashier most likely posted that one by hand.
+    if (!r2.on || inR2.some(within)) return [];
     return [
       {
         ...base(e, 'outro_valor', e.key),
