@@ -160,34 +160,98 @@ function plant(r: Rng, m: Month, counters: readonly Counter[], days: readonly st
       const day = late[i * 2 + j]!;
       let t = at(day, minuteOfDay(r));
       while (!quiet(m, c1, t)) t = at(day, minuteOfDay(r));
-      add({ at: t, counter: c1, customer: friend, amount: r.int(40, 90) * 100, kind: 'pontos', pdv: false, planted: 'sem_venda_pdv' });
+      add({
+        at: t,
+        counter: c1,
+        customer: friend,
+        amount: r.int(40, 90) * 100,
+        kind: 'pontos',
+        pdv: false,
+        planted: 'sem_venda_pdv',
+      });
     }
-    add({ at: at(late[i * 2 + 4]!, 16 * 60), counter: c1, customer: friend, amount: 0, kind: 'premio', pdv: false, planted: 'premio_suspeito' });
+    add({
+      at: at(late[i * 2 + 4]!, 16 * 60),
+      counter: c1,
+      customer: friend,
+      amount: 0,
+      kind: 'premio',
+      pdv: false,
+      planted: 'premio_suspeito',
+    });
     // 2: a PDV sale left unposted, then posted by hand for far more.
     const c2 = integrated[(i + 1) % integrated.length]!;
     let t2 = at(late[i]!, 15 * 60 + 7 * i);
     while (!quiet(m, c2, t2)) t2 = at(late[i]!, minuteOfDay(r));
     const sale = r.int(20, 60) * 100;
     m.unposted.push({ counter: c2, at: t2 - 2 * MIN, amount: sale, saleId: `planted-${i}` });
-    add({ at: t2, counter: c2, customer: phone(9_100 + i), amount: sale * 3, kind: 'pontos', pdv: false, planted: 'outro_valor' });
+    add({
+      at: t2,
+      counter: c2,
+      customer: phone(9_100 + i),
+      amount: sale * 3,
+      kind: 'pontos',
+      pdv: false,
+      planted: 'outro_valor',
+    });
     // 3: the attendant's own phone credited at several counters of the chain in one day.
     const day3 = late[i + 5]!;
     for (let j = 0; j < 4; j += 1) {
-      add({ at: at(day3, 9 * 60 + j * 120), counter: counters[(i + j * 2) % counters.length]!, customer: phone(9_200 + i), amount: r.amount(), kind: 'pontos', pdv: false, planted: 'repeticao' });
+      add({
+        at: at(day3, 9 * 60 + j * 120),
+        counter: counters[(i + j * 2) % counters.length]!,
+        customer: phone(9_200 + i),
+        amount: r.amount(),
+        kind: 'pontos',
+        pdv: false,
+        planted: 'repeticao',
+      });
     }
     // 4: one phone taking a slow counter's shift (a store-2 counter, fewer postings).
     const c4 = counters.filter((c) => c.store === 2)[i % 3]!;
     const day4 = late[i + 8]!;
     for (let j = 0; j < 6; j += 1) {
-      add({ at: at(day4, 8 * 60 + j * 25), counter: c4, customer: phone(9_300 + i), amount: r.amount(), kind: 'pontos', pdv: c4.integrated, planted: 'concentracao' });
+      add({
+        at: at(day4, 8 * 60 + j * 25),
+        counter: c4,
+        customer: phone(9_300 + i),
+        amount: r.amount(),
+        kind: 'pontos',
+        pdv: c4.integrated,
+        planted: 'concentracao',
+      });
     }
     // 5: an amount no purchase here reaches.
-    add({ at: at(late[i + 3]!, 12 * 60 + i), counter: counters[5 - i]!, customer: phone(9_400 + i), amount: 250_000 + i * 10_000, kind: 'pontos', pdv: counters[5 - i]!.integrated, planted: 'valor_alto' });
+    add({
+      at: at(late[i + 3]!, 12 * 60 + i),
+      counter: counters[5 - i]!,
+      customer: phone(9_400 + i),
+      amount: 250_000 + i * 10_000,
+      kind: 'pontos',
+      pdv: counters[5 - i]!.integrated,
+      planted: 'valor_alto',
+    });
     // 6: the store is closed.
-    add({ at: at(late[i + 1]!, i % 2 === 0 ? 23 * 60 + 10 : 5 * 60 + 40), counter: counters[i]!, customer: phone(9_500 + i), amount: r.amount(), kind: 'pontos', pdv: counters[i]!.integrated, planted: 'fora_do_horario' });
+    add({
+      at: at(late[i + 1]!, i % 2 === 0 ? 23 * 60 + 10 : 5 * 60 + 40),
+      counter: counters[i]!,
+      customer: phone(9_500 + i),
+      amount: r.amount(),
+      kind: 'pontos',
+      pdv: counters[i]!.integrated,
+      planted: 'fora_do_horario',
+    });
     // 8: a sale posted from the PDV, then cancelled there.
     const c8 = integrated[i % integrated.length]!;
-    const p8 = add({ at: at(late[i + 2]!, 10 * 60 + 3 * i), counter: c8, customer: phone(9_600 + i), amount: r.amount(), kind: 'pontos', pdv: true, planted: 'estorno_apos_pontuacao' });
+    const p8 = add({
+      at: at(late[i + 2]!, 10 * 60 + 3 * i),
+      counter: c8,
+      customer: phone(9_600 + i),
+      amount: r.amount(),
+      kind: 'pontos',
+      pdv: true,
+      planted: 'estorno_apos_pontuacao',
+    });
     m.cancels.push({ posting: p8, saleId: `cancel-${i}` });
   }
 }
@@ -284,7 +348,13 @@ export async function runMonth(seed: number = randomInt(1, 2 ** 31)): Promise<Mo
     for (const c of counters.filter((x) => x.integrated)) {
       await store.db
         .insertInto('terminals')
-        .values({ id: c.id + 100, name: `PDV ${c.id}`, role: 'integracao', created_at: 0, counter_id: c.id })
+        .values({
+          id: c.id + 100,
+          name: `PDV ${c.id}`,
+          role: 'integracao',
+          created_at: 0,
+          counter_id: c.id,
+        })
         .execute();
     }
     const today = localDate(Date.now());
@@ -297,11 +367,22 @@ export async function runMonth(seed: number = randomInt(1, 2 ** 31)): Promise<Mo
     // Live order: each posting written, then evaluated (what the journal's settlement does).
     for (const p of [...m.postings].sort((a, b) => a.at - b.at)) {
       await writePosting(store, p);
-      if (p.pdv) await writeSale(store, { counter: p.counter, at: p.at - 30_000, amount: p.amount, saleId: `s-${p.key}`, postingKey: p.key });
+      if (p.pdv)
+        await writeSale(store, {
+          counter: p.counter,
+          at: p.at - 30_000,
+          amount: p.amount,
+          saleId: `s-${p.key}`,
+          postingKey: p.key,
+        });
       await v.get(p.counter.store)!.evaluateKey(p.key);
     }
     for (const c of m.cancels) {
-      const sale = await store.db.selectFrom('pdv_sales').selectAll().where('posting_key', '=', c.posting.key).executeTakeFirstOrThrow();
+      const sale = await store.db
+        .selectFrom('pdv_sales')
+        .selectAll()
+        .where('posting_key', '=', c.posting.key)
+        .executeTakeFirstOrThrow();
       const vig = v.get(c.posting.counter.store)!;
       await vig.recordPostedCancel(sale);
       await vig.recordPostedCancel(sale); // re-sent: no second record
@@ -312,9 +393,19 @@ export async function runMonth(seed: number = randomInt(1, 2 ** 31)): Promise<Mo
   }
 }
 
-async function figures(store: Store, m: Month, seed: number, started: number): Promise<MonthFigures> {
-  const alerts = await store.db.selectFrom('vigilancia_alerts').select(['rule', 'posting_keys', 'day', 'summary']).execute();
-  if (process.env.VIGILANCIA_DEBUG) for (const a of alerts) if (a.posting_keys.includes('"o-')) console.log(a.rule, a.day, a.summary, a.posting_keys);
+async function figures(
+  store: Store,
+  m: Month,
+  seed: number,
+  started: number,
+): Promise<MonthFigures> {
+  const alerts = await store.db
+    .selectFrom('vigilancia_alerts')
+    .select(['rule', 'posting_keys', 'day', 'summary'])
+    .execute();
+  if (process.env.VIGILANCIA_DEBUG)
+    for (const a of alerts)
+      if (a.posting_keys.includes('"o-')) console.log(a.rule, a.day, a.summary, a.posting_keys);
   const flaggedBy = new Map<string, Set<string>>();
   const byRule: MonthFigures['byRule'] = {};
   for (const code of RULE_CODES) byRule[code] = { planted: 0, flagged: 0, ordinary: 0, days: 0 };
@@ -339,7 +430,8 @@ async function figures(store: Store, m: Month, seed: number, started: number): P
   const ordinaryKeys = m.postings.filter((p) => p.planted === null);
   const ordinaryFlagged = ordinaryKeys.filter((p) => flaggedBy.has(p.key)).length;
   const estornos = alerts.filter((a) => a.rule === 'estorno_apos_pontuacao').length;
-  if (estornos !== m.cancels.length) missed.push(`estorno_apos_pontuacao: ${estornos} alerts for ${m.cancels.length} cancels`);
+  if (estornos !== m.cancels.length)
+    missed.push(`estorno_apos_pontuacao: ${estornos} alerts for ${m.cancels.length} cancels`);
   return {
     seed,
     ordinary: ordinaryKeys.length,
