@@ -206,7 +206,8 @@ export const AlertPage = /* @__PURE__ */ lazySchema(() =>
     pagina: z.int(),
     paginas: z.int(),
     total: z.int(),
-    abertos: z.record(z.string(), z.int()),
+    /** Open alerts by rule code (whole numbers). */
+    abertos: z.looseObject({}),
   }),
 );
 export type AlertPage = z.infer<typeof AlertPage>;
@@ -242,7 +243,12 @@ export const RuleSetting = /* @__PURE__ */ lazySchema(() =>
   z.object({
     codigo: z.enum(RULE_CODES),
     ligada: z.boolean(),
-    parametros: z.record(z.string(), z.int()),
+    /** Threshold name → whole number (the server clamps each to its range). */
+    parametros: z.looseObject({}).check(
+      z.refine((r) => Object.values(r).every((v) => Number.isInteger(v)), {
+        error: 'Os limites são números inteiros.',
+      }),
+    ),
   }),
 );
 export type RuleSetting = z.infer<typeof RuleSetting>;

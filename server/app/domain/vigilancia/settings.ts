@@ -71,7 +71,7 @@ export function createSettings(alerts: AlertsStore, now: () => number) {
           establishmentId,
           r.codigo,
           r.ligada,
-          cleanParams(r.codigo, r.parametros),
+          cleanParams(r.codigo, r.parametros as Record<string, number>),
           by,
         );
       }
