@@ -80,6 +80,10 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   await page.goto(`${server.url}/painel`);
   const warning = page.getByRole('alert').filter({ hasText: 'Vigilância: alertas abertos' });
   await expect(warning).toContainText('3 alerta(s) aberto(s), 1 de estorno após pontuação');
+  // The conferência keeps the estorno open until a manager closes it.
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Estornos após pontuação em aberto' }),
+  ).toContainText('1 venda(s) cancelada(s) no PDV depois de pontuada(s)');
   await page
     .getByRole('navigation', { name: 'Principal' })
     .getByRole('link', { name: 'Vigilância' })

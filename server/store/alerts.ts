@@ -189,20 +189,19 @@ export function createAlertsStore(store: Store) {
       return rows.map(fact);
     },
 
-    /** A counter's posted points in [from, to): how many per customer. */
-    async shiftCounts(establishmentId: number, terminalId: string, from: number, to: number) {
-      const rows = await db
+    /** How many points a counter posted in [from, to). */
+    async shiftCount(establishmentId: number, terminalId: string, from: number, to: number) {
+      const r = await db
         .selectFrom('posting_journal')
-        .select(['customer_key', (eb) => eb.fn.countAll().as('n')])
+        .select((eb) => eb.fn.countAll().as('n'))
         .where('terminal_id', '=', terminalId)
         .where('created_at', '>=', from)
         .where('created_at', '<', to)
         .where('establishment_id', '=', establishmentId)
         .where('kind', '=', 'pontos')
         .where('state', '=', 'lançado')
-        .groupBy('customer_key')
-        .execute();
-      return rows.map((r) => ({ customerKey: r.customer_key, n: num(r.n) }));
+        .executeTakeFirstOrThrow();
+      return num(r.n);
     },
 
     /** The amount at `quantile` of a store's posted points in [from, to); null under `min`. */

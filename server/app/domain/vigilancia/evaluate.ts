@@ -91,17 +91,21 @@ async function pdvRules(deps: EvalDeps, s: Settings, e: PostingFact): Promise<Ne
   ];
 }
 
+/** The customer's posted points of the entry's local day, every store (rules 3 and 4). */
+function customerDay(deps: EvalDeps, e: PostingFact): Promise<PostingFact[]> {
+  const day = localDate(e.created_at);
+  return deps.alerts.customerPostings(
+    e.customer_key,
+    startOfLocalDay(day),
+    startOfLocalDay(addDays(day, 1)),
+  );
+}
+
 /** Rule 3: one customer credited many times a day (every store), or twice within minutes. */
-async function repeated(deps: EvalDeps, s: Settings, e: PostingFact): Promise<NewAlert[]> {
+function repeated(s: Settings, e: PostingFact, all: readonly PostingFact[]): NewAlert[] {
   const r = s.repeticao;
   if (!r.on) return [];
   const day = localDate(e.created_at);
-  const from = startOfLocalDay(day);
-  const all = await deps.alerts.customerPostings(
-    e.customer_key,
-    from,
-    startOfLocalDay(addDays(day, 1)),
-  );
   const gapMs = r.p.minutos! * MIN;
   const close =
     gapMs > 0
@@ -131,20 +135,26 @@ async function repeated(deps: EvalDeps, s: Settings, e: PostingFact): Promise<Ne
   ];
 }
 
-/** Rule 4: one phone takes a large part of a counter's shift (its local day). */
-async function concentrated(deps: EvalDeps, s: Settings, e: PostingFact): Promise<NewAlert[]> {
+/**
+ * Rule 4: one phone takes a large part of a counter's shift (its local day). The shift is
+ * counted only once the phone has its minimum there (almost never: a read saved a posting).
+ */
+async function concentrated(
+  deps: EvalDeps,
+  s: Settings,
+  e: PostingFact,
+  all: readonly PostingFact[],
+): Promise<NewAlert[]> {
   const r = s.concentracao;
   if (!r.on || e.terminal_id === null) return [];
+  const keys = all.filter((o) => o.terminal_id === e.terminal_id).map((o) => o.key);
+  const mine = keys.length;
+  if (mine < r.p.minimo!) return [];
   const day = localDate(e.created_at);
   const from = startOfLocalDay(day);
   const to = startOfLocalDay(addDays(day, 1));
-  const counts = await deps.alerts.shiftCounts(e.establishment_id, e.terminal_id, from, to);
-  const total = counts.reduce((n, c) => n + c.n, 0);
-  const mine = counts.find((c) => c.customerKey === e.customer_key)?.n ?? 0;
-  if (mine < r.p.minimo! || mine * 100 < r.p.percentual! * total) return [];
-  const keys = (await deps.alerts.customerPostings(e.customer_key, from, to))
-    .filter((o) => o.terminal_id === e.terminal_id)
-    .map((o) => o.key);
+  const total = await deps.alerts.shiftCount(e.establishment_id, e.terminal_id, from, to);
+  if (mine * 100 < r.p.percentual! * total) return [];
   return [
     {
       ...base(e, 'concentracao', `${e.terminal_id}:${day}:${e.customer_key}`),
@@ -246,11 +256,9 @@ export async function evaluateEntry(
 ): Promise<NewAlert[]> {
   if (e.state !== 'lançado') return [];
   if (e.kind === 'premio') return suspiciousReward(deps, s, e);
-  const [pdv, rep, conc, high] = await Promise.all([
-    pdvRules(deps, s, e),
-    repeated(deps, s, e),
-    concentrated(deps, s, e),
-    highAmount(deps, s, e),
-  ]);
-  return [...pdv, ...rep, ...conc, ...high, ...afterHours(s, e)];
+  const day = s.repeticao.on || s.concentracao.on ? await customerDay(deps, e) : [];
+  const pdv = await pdvRules(deps, s, e);
+  const conc = await concentrated(deps, s, e, day);
+  const high = await highAmount(deps, s, e);
+  return [...pdv, ...repeated(s, e, day), ...conc, ...high, ...afterHours(s, e)];
 }

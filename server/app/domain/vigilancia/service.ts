@@ -38,8 +38,19 @@ export function createVigilancia(deps: VigilanciaDeps) {
   const alerts: AlertsStore = createAlertsStore(store);
   const settings = createSettings(alerts, () => store.now());
   const quantiles = new Map<string, Promise<number | null>>();
+  // Which counters have an integrated PDV: read once a minute, not at every posting.
+  const integrated = new Map<number, { at: number; yes: Promise<boolean> }>();
   const evalDeps: EvalDeps = {
-    alerts,
+    alerts: {
+      ...alerts,
+      integratedCounter(counterId) {
+        const hit = integrated.get(counterId);
+        if (hit !== undefined && store.now() - hit.at < 60_000) return hit.yes;
+        const yes = alerts.integratedCounter(counterId);
+        integrated.set(counterId, { at: store.now(), yes });
+        return yes;
+      },
+    },
     p99(establishmentId, day) {
       const k = `${establishmentId}:${day}`;
       let hit = quantiles.get(k);
@@ -167,7 +178,7 @@ export function createVigilancia(deps: VigilanciaDeps) {
         summary:
           `Venda ${sale.sale_id} (${brl(Number(sale.amount))}) cancelada no PDV depois de pontuada` +
           (points === null ? '' : ` com ${points} pontos`) +
-          ': estorne os pontos no painel do programa e feche este alerta.',
+          ': estorne os pontos no painel do programa e reconheça este alerta.',
         evidence: {
           venda_pdv: {
             id_venda: sale.sale_id,

@@ -3,6 +3,7 @@
 // match: our entry and the service's credit side by side, exportable as CSV.
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { Link } from '@/lib/router';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -14,7 +15,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import { startConferencia, useConferencia } from '@/features/dashboard/api/conferencia';
 import { painelKeys } from '@/features/dashboard/api/painel';
 import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
-
 
 function Summary({ c }: { c: NonNullable<Conferencia> }) {
   const r = c.resumo;
@@ -147,8 +147,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
       )}
       <p className="text-sm text-slate-700">
         Conferida em {formatLocalDateTime(new Date(c.concluida_em ?? c.iniciada_em))}
-        {runOrigin(c)} · {formatInteger(c.clientes)}{' '}
-        clientes lidos
+        {runOrigin(c)} · {formatInteger(c.clientes)} clientes lidos
       </p>
       <Summary c={c} />
       <Findings c={c} />
@@ -157,7 +156,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
 }
 
 /** The Conferência section of the dashboard. */
-export function ConferenciaSection() {
+export function ConferenciaSection({ estornos = 0 }: { estornos?: number }) {
   const id = useId();
   const [dia, setDia] = useState(() => previousDay(localDay()));
   const [typed, setTyped] = useState(() => wireToDateText(dia));
@@ -189,6 +188,22 @@ export function ConferenciaSection() {
         Relê no serviço cada cliente que pontuou no dia e confere cada lançamento com o histórico
         dele. Roda sozinha toda noite para o dia anterior.
       </p>
+      {estornos > 0 && (
+        <Alert tone="warning" title="Estornos após pontuação em aberto">
+          <p>
+            {formatInteger(estornos)} venda(s) cancelada(s) no PDV depois de pontuada(s): os pontos
+            continuam com o cliente até um gerente estorná-los no painel do programa. Ficam em
+            aberto até serem fechadas na{' '}
+            <Link
+              href="/vigilancia?regra=estorno_apos_pontuacao"
+              className="text-blue-800 underline"
+            >
+              Vigilância
+            </Link>
+            .
+          </p>
+        </Alert>
+      )}
       <form
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {

@@ -290,7 +290,7 @@ export function DashboardScreen() {
       ) : (
         <DashboardView data={data} />
       )}
-      <ConferenciaSection />
+      <ConferenciaSection estornos={data?.alertas_abertos?.estornos ?? 0} />
     </main>
   );
 }

@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AlertDetail as Detail } from '@/api/contract/vigilancia';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
+import { maskPhone } from '@/lib/phone';
 import { alertKeys, decideAlert, useAlertDetail } from '../api/alerts';
 import { useShiftLedger } from '../api/shift';
 import { dayText, STATE_LABELS, whenText } from '../labels';
@@ -92,7 +93,12 @@ function Shift({ link, dia }: { link: string; dia: string }) {
             ]}
             rows={ledger.data.lancamentos.map((l) => ({
               key: l.chave,
-              cells: [whenText(l.criado_em), formatBRL(l.valor_gasto), l.celular, l.estado],
+              cells: [
+                whenText(l.criado_em),
+                formatBRL(l.valor_gasto),
+                maskPhone(l.celular),
+                l.estado,
+              ],
             }))}
           />
         ))}
@@ -161,13 +167,21 @@ function Decision({ d, onDone }: { d: Detail; onDone: () => void }) {
 /** One alert: why the rule matters, what it saw, the shift, and the manager's decision. */
 export function AlertDetail({ id, onClose }: { id: number; onClose: () => void }) {
   const q = useAlertDetail(id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Opened from a row far below (a card at 390 px): brought into view, focus on its title.
+  useEffect(() => {
+    heading.current?.focus();
+    heading.current?.scrollIntoView?.({ block: 'start' });
+  }, [id]);
   return (
     <section
       aria-label={`Alerta nº ${id}`}
       className="space-y-3 rounded-md border border-slate-300 bg-white p-4"
     >
       <div className="flex items-start gap-2">
-        <h2 className="text-xl font-bold">Alerta nº {id}</h2>
+        <h2 ref={heading} tabIndex={-1} className="text-xl font-bold outline-none">
+          Alerta nº {id}
+        </h2>
         <Button size="sm" variant="ghost" className="ml-auto" onClick={onClose}>
           Fechar
         </Button>

@@ -12,18 +12,35 @@ import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { SelectField, TextField } from '@/components/ui/field';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
+import { useLocation } from '@/lib/router';
 import { formatInteger } from '@/lib/points';
 import { fetchAlertExport, useAlertPage, type AlertFilters } from '../api/alerts';
 import { dayText, STATE_LABELS, whenText } from '../labels';
 import { AlertDetail } from './alert-detail';
 import { RulesPanel } from './rules-panel';
 
-const OPEN: AlertFilters = { regra: null, estado: 'aberto', dia: null, celular: null };
+/** The open alerts, of the rule the link names (`?regra=…`, from the dashboard) if any. */
+function initialFilters(search: URLSearchParams): AlertFilters {
+  const asked = search.get('regra');
+  const regra = RULES.find((r) => r.codigo === asked)?.codigo ?? null;
+  return { regra, estado: 'aberto', dia: null, celular: null };
+}
 
 type Draft = { regra: string; estado: string; dia: string; celular: string };
 
-function Filters({ onApply }: { onApply: (f: AlertFilters) => void }) {
-  const [d, setD] = useState<Draft>({ regra: '', estado: 'aberto', dia: '', celular: '' });
+function Filters({
+  initial,
+  onApply,
+}: {
+  initial: AlertFilters;
+  onApply: (f: AlertFilters) => void;
+}) {
+  const [d, setD] = useState<Draft>({
+    regra: initial.regra ?? '',
+    estado: 'aberto',
+    dia: '',
+    celular: '',
+  });
   const [errors, setErrors] = useState<Partial<Draft>>({});
   const set = (k: keyof Draft) => (v: string) => setD((x) => ({ ...x, [k]: v }));
   return (
@@ -109,7 +126,7 @@ function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: n
         { header: 'Resumo', cell: 'min-w-56' },
         { header: 'Terminal · cliente' },
         { header: 'Estado' },
-        { header: 'Evidências' },
+        { header: 'Evidências', cell: 'whitespace-nowrap' },
       ]}
       rows={items.map((a) => ({
         key: String(a.id),
@@ -129,7 +146,7 @@ function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: n
           </>,
           STATE_LABELS[a.estado],
           <Button size="sm" variant="secondary" onClick={() => onOpen(a.id)}>
-            Ver alerta nº {a.id}
+            Ver nº {a.id}
           </Button>,
         ],
       }))}
@@ -161,7 +178,8 @@ function useAlertExport(filters: AlertFilters) {
 
 /** "Vigilância": alerts raised by the rules over the store's own data, their evidence and decision. */
 export function VigilanciaScreen() {
-  const [filters, setFilters] = useState<AlertFilters>(OPEN);
+  const { search } = useLocation();
+  const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
   const [pagina, setPagina] = useState(1);
   const [opened, setOpened] = useState<number | null>(null);
   const [showRules, setShowRules] = useState(false);
@@ -193,6 +211,7 @@ export function VigilanciaScreen() {
       </p>
       {showRules && <RulesPanel />}
       <Filters
+        initial={filters}
         onApply={(f) => {
           setFilters(f);
           setPagina(1);
