@@ -5,6 +5,7 @@
  * nights re-evaluated (`vigilancia_nights`, claimed by an insert that only one replica wins),
  * and the indexed reads the rules make of the journal, the PDV's sales and the terminals.
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Selectable } from 'kysely';
 import type { VigilanciaAlertsTable } from './schema';
 import type { Store } from './store';
@@ -76,8 +77,43 @@ function alertRow(r: AlertRow): AlertRow {
   };
 }
 
+const FACT_SQL = FACT_COLUMNS.join(', ');
+
+/**
+ * SQLite: the reads every posting's evaluation makes, prepared once (Kysely compiles and
+ * prepares each statement at every call: most of an evaluation's cost otherwise).
+ */
+function preparedReads(conn: BetterSqlite3.Database) {
+  return {
+    posting: conn.prepare<[string], PostingFact>(
+      `select ${FACT_SQL} from posting_journal where key = ?`,
+    ),
+    customerDay: conn.prepare<[string, number, number], PostingFact>(
+      `select ${FACT_SQL} from posting_journal where customer_key = ? and created_at >= ?
+         and created_at < ? and kind = 'pontos' and state = 'lançado'
+         order by created_at limit 500`,
+    ),
+    saleOfPosting: conn.prepare<[string], SaleFact>(
+      `select id, sale_id, amount, state, created_at, counter_id from pdv_sales
+         where posting_key = ?`,
+    ),
+  };
+}
+
+interface SaleFact {
+  id: string;
+  sale_id: string;
+  amount: number;
+  state: string;
+  created_at: number;
+  counter_id: number | null;
+}
+
 export function createAlertsStore(store: Store) {
-  const { db } = store;
+  const { db, sqlite } = store;
+  let reads: ReturnType<typeof preparedReads> | null = null;
+  const withReads = <T>(fn: (r: ReturnType<typeof preparedReads>) => T): Promise<T> =>
+    sqlite!.run((conn) => fn((reads ??= preparedReads(conn))));
   return {
     async ruleSettings(establishmentId: number) {
       return db
@@ -118,6 +154,10 @@ export function createAlertsStore(store: Store) {
 
     /** The journal entry of `key`, as the rules read it. */
     async posting(key: string): Promise<PostingFact | null> {
+      if (sqlite !== null) {
+        const row = await withReads((r) => r.posting.get(key));
+        return row === undefined ? null : fact(row);
+      }
       const r = await db
         .selectFrom('posting_journal')
         .select(FACT_COLUMNS)
@@ -150,7 +190,8 @@ export function createAlertsStore(store: Store) {
     },
 
     /** The PDV sale posted under this journal key, if any. */
-    async saleOfPosting(key: string) {
+    async saleOfPosting(key: string): Promise<SaleFact | null> {
+      if (sqlite !== null) return (await withReads((r) => r.saleOfPosting.get(key))) ?? null;
       return (
         (await db
           .selectFrom('pdv_sales')
@@ -175,6 +216,9 @@ export function createAlertsStore(store: Store) {
 
     /** A customer's posted points in [from, to), every store (the chain's). */
     async customerPostings(customerKey: string, from: number, to: number) {
+      if (sqlite !== null) {
+        return (await withReads((r) => r.customerDay.all(customerKey, from, to))).map(fact);
+      }
       const rows = await db
         .selectFrom('posting_journal')
         .select(FACT_COLUMNS)
