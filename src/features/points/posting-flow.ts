@@ -175,6 +175,11 @@ export function createPostingFlow(ctx: FlowContext) {
 
   /** Shows what the journal says; done when the posting is settled. */
   const apply = (sale: PendingSale, l: Lancamento): Outcome => {
+    // Its answer lost as the service went down: kept, checked and delivered by the server.
+    if (l.guardado && (l.estado === 'verificando' || l.estado === 'desconhecido')) {
+      showKept(sale, l);
+      return { done: true, error: null };
+    }
     switch (l.estado) {
       case 'lançado':
         clearPendingSale(sale.id);
