@@ -8,6 +8,15 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addIntegration, listTerminals, openStore } from '../store';
 import { freshPhone } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import type { AlertDetail, AlertWire } from '../../src/api/contract/vigilancia';
+import type { AuditEntry } from '../../src/api/contract/auditoria';
+
+/** What the tests read of an answer's `data` (each test knows which route it asked). */
+type Data = {
+  itens: (AlertWire & AuditEntry)[];
+  total: number;
+  alertas_abertos: { estornos: number };
+} & AlertDetail;
 
 const MARIA_CPF = '52998224725';
 let run: RelayedApp;
@@ -39,7 +48,7 @@ async function as(role: 'caixa' | 'gerente', method: string, path: string, body?
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  return { status: res.status, body: JSON.parse(text) as { message: string; data: any } };
+  return { status: res.status, body: JSON.parse(text) as { message: string; data: Data } };
 }
 
 async function pdv(method: string, path: string, body?: unknown) {
@@ -57,7 +66,7 @@ async function pdv(method: string, path: string, body?: unknown) {
   };
 }
 
-async function alerts(query = ''): Promise<any[]> {
+async function alerts(query = ''): Promise<AlertWire[]> {
   const r = await as('gerente', 'GET', `/api/vigilancia/alertas${query}`);
   expect(r.status).toBe(200);
   return r.body.data.itens;
@@ -105,12 +114,12 @@ test('an amount typed at a counter whose PDV sends every sale is flagged as it s
     (xs) => xs.length > 0,
   );
   expect(found).toHaveLength(1);
-  expect(found[0].valor).toBe(8_800);
-  expect(found[0].cliente).toMatch(/^\(11\) 9••••-\d{4}$/);
-  const detail = await as('gerente', 'GET', `/api/vigilancia/alertas/${found[0].id}`);
+  expect(found[0]!.valor).toBe(8_800);
+  expect(found[0]!.cliente).toMatch(/^\(11\) 9••••-\d{4}$/);
+  const detail = await as('gerente', 'GET', `/api/vigilancia/alertas/${found[0]!.id}`);
   expect(detail.body.data.evidencia.venda_pdv).toBeNull();
   expect(detail.body.data.lancamentos).toHaveLength(1);
-  expect(detail.body.data.turno.link).toMatch(/^\/api\/lancamentos\?de=/);
+  expect(detail.body.data.turno!.link).toMatch(/^\/api\/lancamentos\?de=/);
 });
 
 test("the PDV's cancel of a posted sale answers 409 and is recorded once, however often re-sent", async () => {
@@ -130,27 +139,27 @@ test("the PDV's cancel of a posted sale answers 409 and is recorded once, howeve
   const found = await alerts('?regra=estorno_apos_pontuacao');
   console.log(`estorno após pontuação alerts: ${found.length}`);
   expect(found).toHaveLength(1);
-  expect(found[0].resumo).toContain(sale.id_venda);
-  expect(found[0].resumo).toContain('estorne os pontos no painel do programa');
+  expect(found[0]!.resumo).toContain(sale.id_venda);
+  expect(found[0]!.resumo).toContain('estorne os pontos no painel do programa');
   const painel = await as('gerente', 'GET', '/api/painel?de=2020-01-01&ate=2020-01-01');
   expect(painel.body.data.alertas_abertos.estornos).toBeGreaterThanOrEqual(1);
 });
 
 test('a manager acknowledges an alert with a note and exports: both in the audit trail', async () => {
   const [first] = await alerts('?estado=aberto');
-  const refused = await as('gerente', 'POST', `/api/vigilancia/alertas/${first.id}/decisao`, {
+  const refused = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
     acao: 'reconhecer',
     nota: '',
   });
   expect(refused.status).toBe(422);
-  const done = await as('gerente', 'POST', `/api/vigilancia/alertas/${first.id}/decisao`, {
+  const done = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
     acao: 'reconhecer',
     nota: 'Conferido com a fita do caixa',
   });
   expect(done.status).toBe(200);
   expect(done.body.data.alerta.estado).toBe('reconhecido');
   expect(done.body.data.alerta.decidido_por).toBe('Teste gerente');
-  const again = await as('gerente', 'POST', `/api/vigilancia/alertas/${first.id}/decisao`, {
+  const again = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
     acao: 'descartar',
     nota: 'de novo',
   });
@@ -159,7 +168,7 @@ test('a manager acknowledges an alert with a note and exports: both in the audit
   expect(exported.status).toBe(200);
   expect(exported.body.data.total).toBeGreaterThanOrEqual(2);
   const trail = await as('gerente', 'GET', '/api/auditoria');
-  const actions = trail.body.data.itens.map((e: any) => [e.acao, e.terminal?.nome, e.detalhes]);
+  const actions = trail.body.data.itens.map((e) => [e.acao, e.terminal?.nome, e.detalhes]);
   expect(actions).toContainEqual([
     'vigilancia.decisao',
     'Teste gerente',

@@ -1,8 +1,6 @@
-// How Vigilância reads for a person: the rules' names by code, the alerts' states, a day and
-// an instant in this terminal's words.
-import { RULES, type AlertState, type RuleCode } from '@/api/contract/vigilancia';
-
-export const ruleName = (code: RuleCode) => RULES.find((r) => r.codigo === code)?.nome ?? code;
+// How Vigilância reads for a person: the alerts' states, a day and an instant in this
+// terminal's words.
+import type { AlertState } from '@/api/contract/vigilancia';
 
 export const STATE_LABELS: Record<AlertState, string> = {
   aberto: 'Aberto',

@@ -86,5 +86,3 @@ export function createSettings(alerts: AlertsStore, now: () => number) {
     },
   };
 }
-
-export type VigilanciaSettings = ReturnType<typeof createSettings>;
