@@ -214,24 +214,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
   app.route('/', auditRoutes(audit));
 
-  // Vigilância: a manager's alerts and rules (every other role: 403).
-  const vigilancia =
-    options.vigilancia ??
-    createVigilancia({
-      store: options.store,
-      establishmentId: options.establishmentId,
-      log: logger,
-    });
-  app.use(`${VIGILANCIA_PATH}/*`, access.sameOriginJson, access.requireTerminal, access.rateLimit);
-  app.route(
-    VIGILANCIA_PATH,
-    vigilanciaRoutes({
-      vigilancia,
-      audit,
-      establishmentId: options.establishmentId,
-      terminalNames: () => terminals.names(),
-    }),
-  );
+  const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
@@ -273,6 +256,35 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return c.text('Internal Server Error\n', 500);
   });
   return app;
+}
+
+/** Vigilância: a manager's alerts and rules (every other role: 403); the instance in use. */
+function mountVigilancia(
+  app: AppServer,
+  access: Access,
+  options: AppServerOptions,
+  audit: AuditTrail,
+  terminals: ReturnType<typeof createTerminals>,
+  logger: Logger,
+): Vigilancia {
+  const vigilancia =
+    options.vigilancia ??
+    createVigilancia({
+      store: options.store,
+      establishmentId: options.establishmentId,
+      log: logger,
+    });
+  app.use(`${VIGILANCIA_PATH}/*`, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  app.route(
+    VIGILANCIA_PATH,
+    vigilanciaRoutes({
+      vigilancia,
+      audit,
+      establishmentId: options.establishmentId,
+      terminalNames: () => terminals.names(),
+    }),
+  );
+  return vigilancia;
 }
 
 /**

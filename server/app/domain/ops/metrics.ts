@@ -70,6 +70,20 @@ function reconciliationGauges(registry: Registry) {
   };
 }
 
+/** Vigilância's alerts by rule: every code shown from 0, nothing else counted. */
+function vigilanciaCounter(registry: Registry): (rule: string) => void {
+  const alerts = new Counter({
+    name: 'pdv_vigilancia_alerts_total',
+    help: 'Vigilância alerts raised by this process, by rule (the eight rule codes).',
+    labelNames: ['rule'],
+    registers: [registry],
+  });
+  for (const rule of RULE_CODES) alerts.inc({ rule }, 0);
+  return (rule) => {
+    if ((RULE_CODES as readonly string[]).includes(rule)) alerts.inc({ rule });
+  };
+}
+
 /** What the postings journal tells of its postings: their calls, snapshots and points. */
 function journalMetrics(registry: Registry): JournalObserver {
   const postingCalls = new Histogram({
@@ -187,13 +201,7 @@ export function createMetrics(deps: MetricsDeps) {
     },
   });
   const reconciliation = reconciliationGauges(registry);
-  const alerts = new Counter({
-    name: 'pdv_vigilancia_alerts_total',
-    help: 'Vigilância alerts raised by this process, by rule (the eight rule codes).',
-    labelNames: ['rule'],
-    registers: [registry],
-  });
-  for (const rule of RULE_CODES) alerts.inc({ rule }, 0);
+  const alertRaised = vigilanciaCounter(registry);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -209,9 +217,7 @@ export function createMetrics(deps: MetricsDeps) {
       postings = service;
     },
     /** One new Vigilância alert (its rule is one of the eight codes: bounded labels). */
-    alertRaised(rule: string): void {
-      if ((RULE_CODES as readonly string[]).includes(rule)) alerts.inc({ rule });
-    },
+    alertRaised,
     /** The conferência's latest findings by kind, read at each scrape. */
     watchReconciliation: reconciliation.watch,
     text: () => registry.metrics(),

@@ -14,7 +14,7 @@ import {
   startOfLocalDay,
 } from '../../../sandbox/rules/time';
 import { createAlertsStore } from '../../../store';
-import type { AlertsStore, NewAlert, PdvSaleRow, Store } from '../../../store';
+import type { AlertsStore, NewAlert, PdvSaleRow, PostingFact, Store } from '../../../store';
 import { brl, evaluateEntry } from './evaluate';
 import type { EvalDeps } from './evaluate';
 import { createSettings } from './settings';
@@ -33,14 +33,15 @@ export interface VigilanciaDeps {
 
 const NIGHT_CHECK_MS = 60_000;
 
-export function createVigilancia(deps: VigilanciaDeps) {
-  const { store } = deps;
-  const alerts: AlertsStore = createAlertsStore(store);
-  const settings = createSettings(alerts, () => store.now());
+/**
+ * The rules' reads with what is kept in this process: each store's 30-day percentile for the
+ * day, and which counters have an integrated PDV (read once a minute, not at every posting).
+ */
+function cachedReads(alerts: AlertsStore, store: Store): EvalDeps {
   const quantiles = new Map<string, Promise<number | null>>();
   // Which counters have an integrated PDV: read once a minute, not at every posting.
   const integrated = new Map<number, { at: number; yes: Promise<boolean> }>();
-  const evalDeps: EvalDeps = {
+  return {
     alerts: {
       ...alerts,
       integratedCounter(counterId) {
@@ -64,6 +65,48 @@ export function createVigilancia(deps: VigilanciaDeps) {
       return hit;
     },
   };
+}
+
+/** Rule 8's alert: the PDV cancelled `sale` after its points were posted. */
+function cancelAlert(
+  sale: PdvSaleRow,
+  posting: PostingFact | null,
+  establishmentId: number,
+  now: number,
+): NewAlert {
+  const points = sale.points ?? null;
+  return {
+    establishmentId: posting?.establishment_id ?? establishmentId,
+    rule: 'estorno_apos_pontuacao',
+    dedup: `estorno_apos_pontuacao:${sale.id}`,
+    terminalId: sale.counter_id === null ? (posting?.terminal_id ?? null) : String(sale.counter_id),
+    customerKey: posting?.customer_key ?? null,
+    day: localDate(now),
+    amount: Number(sale.amount),
+    postingKeys: sale.posting_key === null ? [] : [sale.posting_key],
+    summary:
+      `Venda ${sale.sale_id} (${brl(Number(sale.amount))}) cancelada no PDV depois de pontuada` +
+      (points === null ? '' : ` com ${points} pontos`) +
+      ': estorne os pontos no painel do programa e reconheça este alerta.',
+    evidence: {
+      venda_pdv: {
+        id_venda: sale.sale_id,
+        valor: Number(sale.amount),
+        pontos: points,
+        estado: sale.state,
+        quando: new Date(Number(sale.created_at)).toISOString(),
+      },
+      cancelada_em: new Date(now).toISOString(),
+      estornar: points === null ? 'os pontos desta venda' : `${points} pontos`,
+    },
+  };
+}
+
+export function createVigilancia(deps: VigilanciaDeps) {
+  const { store } = deps;
+  const alerts: AlertsStore = createAlertsStore(store);
+  const settings = createSettings(alerts, () => store.now());
+  const evalDeps = cachedReads(alerts, store);
   const queue = new Set<string>();
   const maxQueue = deps.maxQueue ?? 10_000;
   let working: Promise<void> | null = null;
@@ -164,33 +207,7 @@ export function createVigilancia(deps: VigilanciaDeps) {
       const s = await settings.get(deps.establishmentId);
       if (!s.estorno_apos_pontuacao.on) return null;
       const posting = sale.posting_key === null ? null : await alerts.posting(sale.posting_key);
-      const points = sale.points ?? null;
-      const r = await alerts.record({
-        establishmentId: posting?.establishment_id ?? deps.establishmentId,
-        rule: 'estorno_apos_pontuacao',
-        dedup: `estorno_apos_pontuacao:${sale.id}`,
-        terminalId:
-          sale.counter_id === null ? (posting?.terminal_id ?? null) : String(sale.counter_id),
-        customerKey: posting?.customer_key ?? null,
-        day: localDate(store.now()),
-        amount: Number(sale.amount),
-        postingKeys: sale.posting_key === null ? [] : [sale.posting_key],
-        summary:
-          `Venda ${sale.sale_id} (${brl(Number(sale.amount))}) cancelada no PDV depois de pontuada` +
-          (points === null ? '' : ` com ${points} pontos`) +
-          ': estorne os pontos no painel do programa e reconheça este alerta.',
-        evidence: {
-          venda_pdv: {
-            id_venda: sale.sale_id,
-            valor: Number(sale.amount),
-            pontos: points,
-            estado: sale.state,
-            quando: new Date(Number(sale.created_at)).toISOString(),
-          },
-          cancelada_em: new Date(store.now()).toISOString(),
-          estornar: points === null ? 'os pontos desta venda' : `${points} pontos`,
-        },
-      });
+      const r = await alerts.record(cancelAlert(sale, posting, deps.establishmentId, store.now()));
       if (r.created) deps.onAlert?.('estorno_apos_pontuacao');
       return r;
     },
