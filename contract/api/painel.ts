@@ -159,6 +159,11 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
         vence_ate: z.string(),
       }),
     ),
+    /**
+     * Vigilância's open alerts now (whatever the period), and of those the sales cancelled at
+     * the PDV after posting (points to reverse in the service's panel). Absent: an older server.
+     */
+    alertas_abertos: z.optional(z.object({ total: count(), estornos: count() })),
   }),
 );
 export type Painel = z.infer<typeof Painel>;

@@ -172,6 +172,7 @@ describe('terminals through the real process', () => {
           premios: false,
           painel: false,
           auditoria: false,
+          vigilancia: false,
           quiosque: false,
         },
       });
