@@ -2,14 +2,13 @@
 // with no Enter, and typing on neither loses a key, moves the focus away from the typing, nor
 // lets an older answer replace a newer one. The service is stubbed at fetch.
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, render, screen, waitFor } from '@testing-library/react';
+import { configure, getConfig, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { Config } from '@/api/contract/config';
 import { customerWire, jsonResponse, ok, rewardPageWire, stubFetch } from '@/testing/fixtures';
 import { CaixaRoute } from './caixa';
+import { renderWithQuery } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
@@ -81,11 +80,7 @@ function service({ held }: { held: boolean }) {
 
 async function openCounter() {
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient({ defaultOptions: { queries: { retry: 0 } } })}>
-      <CaixaRoute config={config} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<CaixaRoute config={config} />, { noRetry: true });
   await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
   const field = screen.getByLabelText<HTMLInputElement>(/Buscar cliente/);
   await waitFor(() => expect(document.activeElement).toBe(field));

@@ -1,11 +1,9 @@
 // The counter composed: the customer's rewards waiting, "Entregar" and its dialog, and when
 // "Entregar" shows at all. The service and our server are stubbed at fetch.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, getConfig, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { Config } from '@/api/contract/config';
 import {
   customerWire,
@@ -17,6 +15,7 @@ import {
 } from '@/testing/fixtures';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
+import { renderWithQuery } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
@@ -95,11 +94,7 @@ function service(resgatar: () => Response) {
 
 async function openCounter(c = config()) {
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient({ defaultOptions: { queries: { retry: 0 } } })}>
-      <CaixaRoute config={c} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<CaixaRoute config={c} />, { noRetry: true });
   await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
   await user.type(screen.getByLabelText(/Buscar cliente/), '11987654321{Enter}');
   await screen.findByRole('list', { name: 'Prêmios a entregar' });
@@ -252,11 +247,7 @@ describe('the counter hands a reward over', () => {
       return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
     });
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <CaixaRoute config={config()} />
-      </QueryClientProvider>,
-    );
+    renderWithQuery(<CaixaRoute config={config()} />);
     await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
     await user.type(screen.getByLabelText(/Buscar cliente/), '11987654321{Enter}');
     await user.type(await screen.findByLabelText('Valor da compra'), '2590{Enter}');
@@ -319,11 +310,7 @@ describe('the counter hands a reward over', () => {
           )
         : jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 })),
     );
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <CaixaRoute config={config()} />
-      </QueryClientProvider>,
-    );
+    renderWithQuery(<CaixaRoute config={config()} />);
     expect(
       await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' }),
     ).toBeTruthy();

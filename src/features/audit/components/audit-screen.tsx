@@ -11,7 +11,6 @@ import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
 
-
 type Draft = { de: string; ate: string; acao: string; terminal: string };
 
 /** The draft's filters, or what is wrong with it (by field). */

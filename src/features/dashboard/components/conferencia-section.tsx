@@ -15,7 +15,6 @@ import { startConferencia, useConferencia } from '@/features/dashboard/api/confe
 import { painelKeys } from '@/features/dashboard/api/painel';
 import { ACHADO_LABELS, runOrigin } from '@/features/dashboard/conferencia-labels';
 
-
 function Summary({ c }: { c: NonNullable<Conferencia> }) {
   const r = c.resumo;
   const items: [string, number][] = [
@@ -147,8 +146,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
       )}
       <p className="text-sm text-slate-700">
         Conferida em {formatLocalDateTime(new Date(c.concluida_em ?? c.iniciada_em))}
-        {runOrigin(c)} · {formatInteger(c.clientes)}{' '}
-        clientes lidos
+        {runOrigin(c)} · {formatInteger(c.clientes)} clientes lidos
       </p>
       <Summary c={c} />
       <Findings c={c} />
