@@ -1,4 +1,4 @@
-// The store's PDV at the counter (issue 28), through the real processes: the app server with
+// The store's PDV at the counter, through the real processes: the app server with
 // its embedded sandbox (auto-enrollment off), the PDV played by `npm run pdv` with a token from
 // `npm run terminal`, a counter and a kiosk each in its own browser context. Maria
 // (+5511987654321, customer 1) is in the sandbox's seed.
