@@ -2,7 +2,14 @@
 // `createQueryClient` builds, as the app's root does). Not imported by app code.
 import type { ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { render, renderHook, type RenderOptions } from '@testing-library/react';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  configure,
+  getConfig,
+  render,
+  renderHook,
+  type RenderOptions,
+} from '@testing-library/react';
 import { createQueryClient } from '@/api/query-client';
 
 export interface QueryOptions {
@@ -36,4 +43,14 @@ export function renderWithQuery(
 export function renderHookWithQuery<T>(hook: () => T, options: QueryOptions = {}) {
   const { queryClient, wrapper } = clientAndWrapper(options);
   return { queryClient, ...renderHook(hook, { wrapper }) };
+}
+
+/**
+ * For a file whose screens load parts on first use (dynamic imports): findBy and waitFor wait
+ * up to 5 s instead of the default second, which a busy machine's first import can take.
+ */
+export function waitLongerForLazyParts(): void {
+  const { asyncUtilTimeout } = getConfig();
+  beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
+  afterAll(() => configure({ asyncUtilTimeout }));
 }

@@ -1,45 +1,31 @@
 // The counter's search that leaves by itself at a complete phone's last digit: the panel opens
 // with no Enter, and typing on neither loses a key, moves the focus away from the typing, nor
 // lets an older answer replace a newer one. The service is stubbed at fetch.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import { configure, getConfig, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { Config } from '@/api/contract/config';
-import { customerWire, jsonResponse, ok, rewardPageWire, stubFetch } from '@/testing/fixtures';
+import {
+  counterConfig,
+  customerWire,
+  jsonResponse,
+  ok,
+  rewardPageWire,
+  stubFetch,
+} from '@/testing/fixtures';
 import { CaixaRoute } from './caixa';
-import { renderWithQuery } from '@/testing/render';
+import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
-const { asyncUtilTimeout } = getConfig();
-beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
-afterAll(() => configure({ asyncUtilTimeout }));
+waitLongerForLazyParts();
 beforeEach(() => {
   configureApi({ establishmentId: 1 });
   sessionStorage.clear();
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const config = Config.parse({
-  establishmentId: 1,
-  establishmentName: 'Loja Demo',
-  mode: 'sandbox',
-  enrollment: 'auto',
-  terminal: {
-    id: 1,
-    name: 'Caixa 1',
-    role: 'caixa',
-    navigation: { caixa: true, premios: false, quiosque: false },
-  },
-});
+const config = counterConfig();
 
 const CUSTOMERS: Record<string, { id_cliente: number; nome: string }> = {
   '+5511987654321': { id_cliente: 42, nome: 'Maria da Silva' },

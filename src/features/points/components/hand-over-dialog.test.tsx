@@ -31,14 +31,6 @@ const VALE = 'Vale-compras de R$ 10,00';
 beforeEach(() => {
   configureApi({ establishmentId: 1 });
   sessionStorage.clear();
-  // jsdom has no modal dialogs.
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
 });
 afterEach(() => {
   vi.unstubAllGlobals();
