@@ -39,7 +39,11 @@ describe('server/main.ts in live mode', () => {
 
   test('listens on the port it prints, proxies with the tokens and stops on SIGTERM', async () => {
     const store = { APP_DB: path.join(dir, 'app.db') };
-    const { child, out, exited: done } = start({
+    const {
+      child,
+      out,
+      exited: done,
+    } = start({
       ...store,
       APP_SECRET: SECRET,
       PORT: '0',
@@ -148,7 +152,11 @@ describe('server/main.ts in sandbox mode', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('embeds the sandbox with the chosen demo establishment and its tokens', async () => {
-    const { child, out, exited: done } = start({
+    const {
+      child,
+      out,
+      exited: done,
+    } = start({
       PORT: '0',
       SANDBOX_DB: path.join(dir, 'nested', 'sandbox.db'),
       APP_DB: path.join(dir, 'nested', 'app.db'),

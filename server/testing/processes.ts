@@ -1,7 +1,7 @@
 /**
  * The one way tests and the bench run the project's processes: the app server
  * (`server/main.ts`, or a build's `dist-server/main.js`), the sandbox alone
- * (`server/sandbox/main.ts`) and the CLIs, each a real process on a free 127.0.0.1 port where
+ * (`server/sandbox-cli.ts`) and the CLIs, each a real process on a free 127.0.0.1 port where
  * it listens, tied to the test process (`reapOnExit`) and stopped by the test (SIGTERM, or
  * SIGKILL to simulate a crash).
  */
@@ -215,7 +215,7 @@ export function reapOnExit(child: ChildProcess): void {
 /** `npm run sandbox` on a free port over the given SQLite file. */
 export function startSandbox(dbPath: string): Promise<RunningProcess> {
   return startProcess({
-    script: 'server/sandbox/main.ts',
+    script: 'server/sandbox-cli.ts',
     env: { LOG_LEVEL: 'info', SANDBOX_PORT: '0', SANDBOX_DB: dbPath },
   });
 }

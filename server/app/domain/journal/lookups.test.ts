@@ -5,6 +5,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { JournalObserver, PostingServiceOptions } from './context';
 import { postingMessages } from './messages';
 import { createPostingService } from './service';
+import { sealKeyFrom } from './sealed';
 import { scriptedUpstream, sqliteJournal } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
 
@@ -274,5 +275,63 @@ describe("a posting's points", () => {
     if (r.kind !== 'entry') throw new Error(r.kind);
     expect((await s.stored(r.entry.key)).points).toBe(26);
     expect(s.seen.calls.at(-1)).toBe(3);
+  });
+});
+
+describe('the service down between the lookup and the posting (the posting its first call)', () => {
+  const kept = { sealKey: sealKeyFrom('lookup-test-secret-0123456789abcdef0123') };
+  /** The entry once it is kept (its body sealed) with its answer lost. */
+  const keptLost = async (s: Awaited<ReturnType<typeof setup>>, key: string) => {
+    await expect
+      .poll(async () => {
+        const e = await s.service.get(key);
+        return e !== null && e.body !== null && e.secret !== null ? e.state : null;
+      })
+      .toMatch(/^(verificando|desconhecido)$/);
+  };
+  const settled = async (s: Awaited<ReturnType<typeof setup>>, key: string) => {
+    await expect.poll(async () => (await s.service.get(key))?.state, { timeout: 5_000 }).toBe(
+      'lançado',
+    );
+  };
+
+  test('not posted: kept, checked when the service returns, then delivered once', async () => {
+    const s = await setup(kept);
+    const phone = await customer(s, '+5511900001021');
+    await s.lookup('t1', { celular: phone });
+    s.upstream.setDown(true);
+    const e = await s.post('t1', phone, 3100);
+    await keptLost(s, e.key);
+    expect(s.upstream.commits(phone)).toBe(1);
+    s.upstream.setDown(false);
+    await settled(s, e.key);
+    expect(s.upstream.commits(phone)).toBe(2);
+    expect(s.upstream.committed.at(-1)).toEqual({ celular: phone, valor: 3100 });
+    console.log(`down after the lookup: kept, then delivered ${s.upstream.commits(phone) - 1}`);
+  });
+
+  test('posted, its answer lost and the customer unreadable: kept, found posted, never resent', async () => {
+    const s = await setup(kept);
+    const phone = await customer(s, '+5511900001022');
+    await s.lookup('t1', { celular: phone });
+    s.upstream.outcomes.push('commit-then-reset');
+    s.upstream.setBuscarFails(true);
+    const e = await s.post('t1', phone, 3200);
+    await keptLost(s, e.key);
+    s.upstream.setBuscarFails(false);
+    await settled(s, e.key);
+    expect((await s.service.get(e.key))?.reason).toBe(postingMessages.verifiedPosted);
+    expect(s.upstream.commits(phone)).toBe(2);
+    console.log(`committed, lost, unreadable: posted ${s.upstream.commits(phone) - 1} time`);
+  });
+
+  test('with no contingency (no secret), a lost answer is only checked, never kept', async () => {
+    const s = await setup();
+    const phone = await customer(s, '+5511900001023');
+    await s.lookup('t1', { celular: phone });
+    s.upstream.setDown(true);
+    const e = await s.post('t1', phone);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await s.service.get(e.key)).toMatchObject({ body: null, secret: null });
   });
 });

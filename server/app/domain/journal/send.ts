@@ -316,5 +316,12 @@ async function sendOnce(
     lostKind: lost,
     endedAt,
   });
-  await verify(deps, { ...sending, state: 'verificando' }, lost ?? 'reset', endedAt, how.tally);
+  await verify(
+    deps,
+    { ...sending, state: 'verificando' },
+    lost ?? 'reset',
+    endedAt,
+    how.tally,
+    body,
+  );
 }

@@ -5,7 +5,17 @@
  * entry is parked (`verificando` / `desconhecido`) and re-checked by the sweep.
  */
 import type { JournalEntry, LostKind } from '../../../store';
-import { counted, park, requeue, settle, type JournalDeps, type Tally } from './context';
+import {
+  counted,
+  keepable,
+  keepRefusal,
+  park,
+  requeue,
+  settle,
+  write,
+  type JournalDeps,
+  type Tally,
+} from './context';
 import { verifyHandover } from './handover-verify';
 import { postingMessages } from './messages';
 import { ABSENT, compareReadings, readFor } from './readings';
@@ -19,6 +29,8 @@ export async function verify(
   endedAt: number,
   /** The posting's calls so far, when this process sent it. */
   tally: Tally = { calls: 0 },
+  /** The sale's body, when this process sent it: kept if the service proves unreachable. */
+  body: Record<string, unknown> | null = null,
 ): Promise<void> {
   // A reward handed over is decided by the customer's records of that reward.
   if (entry.kind === 'premio') return verifyHandover(deps, entry, kind, endedAt);
@@ -29,7 +41,7 @@ export async function verify(
   const horizon = kind === 'reset' ? options.quietMs : options.unknownHorizonMs;
   const waiting: 'verificando' | 'desconhecido' = kind === 'reset' ? 'verificando' : 'desconhecido';
   if (reading === null) {
-    await unreadable(deps, entry, kind, endedAt, t);
+    await unreadable(deps, await keptIfUnreachable(deps, entry, body), kind, endedAt, t);
     return;
   }
   const verdict = compareReadings(snapshot, reading);
@@ -66,4 +78,24 @@ export async function verify(
       ...lost,
     });
   }
+}
+
+/**
+ * A new sale whose answer was lost and whose customer cannot be read either: the service went
+ * down under it (its posting was the first call, the snapshot being the terminal's lookup).
+ * It becomes a kept sale, as it would have been had the service been found down before
+ * sending: its fate is still decided by reading the customer back (posted: settled; verified
+ * not posted: delivered once, like every kept sale), but no cashier has to post it again.
+ */
+async function keptIfUnreachable(
+  deps: JournalDeps,
+  entry: JournalEntry,
+  body: Record<string, unknown> | null,
+): Promise<JournalEntry> {
+  if (body === null || entry.body !== null || deps.sealKey === null) return entry;
+  if ((await keepRefusal(deps)) !== null) return entry;
+  const kept = keepable(deps, entry.key, body);
+  await write(deps, entry.key, kept);
+  deps.log?.info({ key: entry.key }, 'lost answer, service unreachable: sale kept');
+  return { ...entry, ...kept };
 }

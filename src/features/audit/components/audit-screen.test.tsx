@@ -2,7 +2,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import type { AuditPageWire } from '@/api/contract/auditoria';
+import type { AuditPageWire } from '#contract/api/auditoria';
 import { AuditScreen } from './audit-screen';
 import { renderWithQuery } from '@/testing/render';
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@/api/contract/auditoria';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';

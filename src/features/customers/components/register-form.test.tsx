@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import type { Customer } from '@/api/schemas';
-import { REWARD_COUNTER_KEYS } from '@/api/wire';
+import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { RegisterForm } from './register-form';
 import { renderWithQuery } from '@/testing/render';
 
