@@ -82,7 +82,7 @@ const JOURNAL_ADDED_LIMIT_MS = 2;
 const JOURNAL = { warmup: 50, rounds: 500 };
 const OPEN_RUNS = 3;
 const HISTORY = { earlier: 3000, postings: 30, lookups: 10 };
-/** The store's PDV: sales to the counter's stream, then sales with a known CPF (issue 28). */
+/** The store's PDV: sales to the counter's stream, then sales with a known CPF. */
 const PDV = { sales: 100, posted: 30, warmup: 5 };
 /** Issue 28: the PDV's sale shows at the counter within 100 ms (p95) on loopback. */
 const PDV_TO_COUNTER_P95_MS = 100;
