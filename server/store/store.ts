@@ -287,8 +287,11 @@ function openPostgres(
   onQuery?: QueryLog,
 ): Omit<Store, 'migrated'> {
   const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection (PostgreSQL restarted or stopped) must not crash the
+  // process: an idle one is the pool's 'error', which then replaces it; one checked out by a
+  // query emits 'error' on itself, and the query rejects with it (the caller answers it).
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: queryLog(onQuery),
