@@ -168,8 +168,11 @@ export async function runLoad(
   const maxInFlight = options.maxInFlight ?? 400;
   const start = performance.now();
   const total = Math.round(options.rate * options.seconds);
+  const end = start + options.seconds * 1000;
   let held = 0;
   let second = 0;
+  // Sends stop at the end of the duration: a chain that cannot keep up is offered less (and
+  // `held` says how often the generator waited for room), never a longer run.
   for (let i = 0; i < total; i++) {
     const due = start + (i * 1000) / options.rate;
     const wait = due - performance.now();
@@ -178,6 +181,7 @@ export async function runLoad(
       held += 1;
       await Promise.race(pending);
     }
+    if (performance.now() > end + 1000 / options.rate) break;
     const p: Posting = {
       key: randomUUID(),
       celular: phone(),
