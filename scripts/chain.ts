@@ -139,8 +139,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function waitForStatus(url: string, status: number, ms = 60_000): Promise<void> {
   const until = Date.now() + ms;
   let delay = 50;
-  let last = 'no answer';
   for (;;) {
+    let last: string;
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
       await res.body?.cancel();
