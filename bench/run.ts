@@ -5,7 +5,7 @@
 //
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
 //                    [--baseline=<git ref>|none]
-//   npm run bench -- --chain [--chain-seconds=300]
+//   npm run bench -- --chain [--chain-seconds=300] [--chain-rate=110]
 //
 // `--chain` runs only the chain section (bench/chain-bench.ts): a chain's counters through
 // HAProxy to 3 replicas on PostgreSQL, for 5 minutes by default.
@@ -102,6 +102,8 @@ interface Args {
   baseline: string | undefined;
   /** Only the chain section, for this many seconds (0: not run). */
   chainSeconds: number;
+  /** The chain's offered postings per second. */
+  chainRate: number;
 }
 
 /** The chain: 200 store slots × 3 counters, 3 replicas, offered above the target rate. */
@@ -117,12 +119,18 @@ function parseArgs(argv: readonly string[]): Args {
     browser: true,
     baseline: undefined,
     chainSeconds: 0,
+    chainRate: CHAIN.rate,
   };
   for (const a of argv) {
     const runs = /^--runs=(\d+)$/.exec(a);
     const chainSeconds = /^--chain-seconds=(\d+)$/.exec(a);
     if (chainSeconds) {
       args.chainSeconds = Math.max(5, Number(chainSeconds[1]));
+      continue;
+    }
+    const chainRate = /^--chain-rate=(\d+)$/.exec(a);
+    if (chainRate) {
+      args.chainRate = Math.max(1, Number(chainRate[1]));
       continue;
     }
     if (a === '--chain') {
@@ -138,7 +146,7 @@ function parseArgs(argv: readonly string[]): Args {
     else {
       throw new Error(
         `unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser, ` +
-          '--baseline=<git ref>|none, --chain, --chain-seconds=N)',
+          '--baseline=<git ref>|none, --chain, --chain-seconds=N, --chain-rate=N)',
       );
     }
   }
@@ -165,7 +173,7 @@ async function main(): Promise<number> {
   };
   const started = performance.now();
   print(`fidelidade-pdv bench  (node ${process.version}, ${new Date().toISOString()})`);
-  if (args.chainSeconds > 0) return chainSection(args.chainSeconds, started);
+  if (args.chainSeconds > 0) return chainSection(args.chainSeconds, args.chainRate, started);
 
   // 1. Bundle
   heading('1. Bundle (vite build, gzip level 9; 1 KB = 1000 bytes)');
@@ -675,10 +683,10 @@ function summary(checks: readonly Check[], started: number): number {
 }
 
 /** `--chain`: the chain section alone, its checks and the summary line. */
-async function chainSection(seconds: number, started: number): Promise<number> {
+async function chainSection(seconds: number, rate: number, started: number): Promise<number> {
   heading(
     `Chain: ${CHAIN.stores} stores × ${CHAIN.terminalsPerStore} counters, ${CHAIN.replicas} ` +
-      `replicas behind HAProxy, PostgreSQL, ${CHAIN.rate} postings/s offered for ${seconds} s`,
+      `replicas behind HAProxy, PostgreSQL, ${rate} postings/s offered for ${seconds} s`,
   );
   print(
     `machine: ${cpus().length} cores, load average ${loadavg()
@@ -688,7 +696,7 @@ async function chainSection(seconds: number, started: number): Promise<number> {
   const tmp = makeTempDir('bench-chain-');
   let r;
   try {
-    r = await chainBench(tmp.path, { ...CHAIN, seconds }, print);
+    r = await chainBench(tmp.path, { ...CHAIN, rate, seconds }, print);
   } finally {
     tmp.remove();
   }
