@@ -226,7 +226,7 @@ let closeJournal = async (): Promise<void> => {};
       nightlyHour: config.conferencia.nightlyHour,
     });
     options = { ...options, conferencia };
-    metrics.watchReconciliation(() => conferencia.lastFindings());
+    metrics.watchConferencia(() => conferencia.lastFindings());
     conferencia.run();
     closeJournal = async () => {
       circuit.stop();

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { showsKiosk } from '../../src/api/wire';
+import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';

@@ -4,11 +4,10 @@
  * messages name variables, never their values (a token must not end up in a log).
  */
 import path from 'node:path';
-import { readBackupEnv } from '../ops/backup';
-import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit';
 import type { PostingServiceOptions } from './domain/journal/context';
+import { readBackupEnv, type BackupEnv } from './config-backup';
 import { LOG_LEVELS, OperationsEnv, rateLimit, type RateLimitEnv } from './config-operations';
 
 export type { RateLimitEnv } from './config-operations';

@@ -588,15 +588,11 @@ describe('the edge through the real process', () => {
   }, 90_000);
 
   test('npm run sandbox alone sends the same security headers', async () => {
-    const child = spawn(
-      path.join(root, 'node_modules', '.bin', 'tsx'),
-      ['server/sandbox/main.ts'],
-      {
-        cwd: root,
-        env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DB: path.join(dir, 'alone.db') },
-        stdio: 'pipe',
-      },
-    );
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['server/sandbox-cli.ts'], {
+      cwd: root,
+      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DB: path.join(dir, 'alone.db') },
+      stdio: 'pipe',
+    });
     const out = collect(child);
     try {
       const [, port] = await waitFor(() => out.stdout, /http:\/\/127\.0\.0\.1:(\d+)\//);

@@ -480,7 +480,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
     },
     '0010_dashboard_days': {
       async up(db: AnyDb) {
-        // The dashboard's figures of past local days, computed once (see dashboard.ts); a day
+        // The dashboard's figures of past local days, computed once (see painel.ts); a day
         // is computed again when one of its entries changed after it (updated_at).
         await db.schema
           .createTable('dashboard_days')

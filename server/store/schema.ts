@@ -156,14 +156,14 @@ export interface KioskSalesTable {
   settled_at: number | null;
 }
 
-/** The dashboard's groups of one past local day (see dashboard.ts). */
+/** The dashboard's groups of one past local day (see painel.ts). */
 export interface DashboardDaysTable {
   establishment_id: number;
   offset_ms: number;
   day: number;
   /** When the groups were read (before the read began): entries updated since make it stale. */
   computed_at: number;
-  /** JSON: the day's DashboardGroup[]. */
+  /** JSON: the day's PainelGroup[]. */
   groups: string;
 }
 
@@ -199,7 +199,7 @@ export interface PdvSalesTable {
   settled_at: number | null;
 }
 
-/** A conferência of one local day (see reconciliation.ts). */
+/** A conferência of one local day (see conferencia.ts). */
 export interface ReconciliationRunsTable {
   id: Generated<number>;
   establishment_id: number;
@@ -252,7 +252,7 @@ export interface AuditLogTable {
   terminal_id: number | null;
   terminal_name: string | null;
   role: string | null;
-  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (src/api/contract/auditoria.ts). */
+  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (contract/api/auditoria.ts). */
   action: string;
   /** JSON object, masked before it is written: never a password, a full CPF or phone. */
   details: string;

@@ -1,5 +1,5 @@
 /**
- * Real processes for fault tests: the sandbox alone (`server/sandbox/main.ts`) and the app
+ * Real processes for fault tests: the sandbox alone (`server/sandbox-cli.ts`) and the app
  * server (`server/main.ts`), each on a free 127.0.0.1 port, started with `tsx` and stopped by
  * the test (SIGTERM, or SIGKILL to simulate a crash).
  */
@@ -102,7 +102,7 @@ function start(
 
 /** `npm run sandbox` on a free port over the given SQLite file. */
 export function startSandbox(dbPath: string): Promise<RunningProcess> {
-  return start('server/sandbox/main.ts', { SANDBOX_PORT: '0', SANDBOX_DB: dbPath }, (line) => {
+  return start('server/sandbox-cli.ts', { SANDBOX_PORT: '0', SANDBOX_DB: dbPath }, (line) => {
     if (line.msg !== 'sandbox listening' || typeof line.url !== 'string') return null;
     return new URL(line.url).origin;
   });

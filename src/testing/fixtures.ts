@@ -1,6 +1,6 @@
 // Wire fixtures for tests (not imported by app code). Shapes as the sandbox answers.
 import { vi } from 'vitest';
-import { REWARD_COUNTER_KEYS, type RewardCounterKey } from '@/api/wire';
+import { REWARD_COUNTER_KEYS, type RewardCounterKey } from '#contract/wire';
 
 export function customerWire(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const counters = Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])) as Record<

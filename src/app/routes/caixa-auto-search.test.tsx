@@ -7,7 +7,7 @@ import { configure, getConfig, render, screen, waitFor } from '@testing-library/
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { Config } from '@/api/contract/config';
+import { Config } from '#contract/api/config';
 import { customerWire, jsonResponse, ok, rewardPageWire, stubFetch } from '@/testing/fixtures';
 import { CaixaRoute } from './caixa';
 

@@ -6,7 +6,7 @@ import { configure, getConfig, render, screen, waitFor, within } from '@testing-
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
-import { Config } from '@/api/contract/config';
+import { Config } from '#contract/api/config';
 import {
   customerWire,
   jsonResponse,

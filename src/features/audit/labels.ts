@@ -1,6 +1,6 @@
 // How the audit trail reads for a person: each action's name and a one-line summary of what
 // an entry's details say (the table's and the CSV's "Detalhes").
-import type { AuditAction, AuditEntry } from '@/api/contract/auditoria';
+import type { AuditAction, AuditEntry } from '#contract/api/auditoria';
 import { formatBRL } from '@/lib/money';
 
 export const ACTION_LABELS: Record<AuditAction, string> = {

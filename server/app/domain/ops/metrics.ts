@@ -40,7 +40,7 @@ export function routeOf(pathname: string): string {
 }
 
 /** The conferência's gauges: the latest finished run's findings by kind, and whether any needs attention. */
-function reconciliationGauges(registry: Registry) {
+function conferenciaGauges(registry: Registry) {
   let latest: (() => Promise<Record<string, number> | null>) | null = null;
   const attention = new Gauge({
     name: 'pdv_reconciliation_attention',
@@ -185,7 +185,7 @@ export function createMetrics(deps: MetricsDeps) {
       kiosk.set(c.kioskOpen);
     },
   });
-  const reconciliation = reconciliationGauges(registry);
+  const conferencia = conferenciaGauges(registry);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -201,7 +201,7 @@ export function createMetrics(deps: MetricsDeps) {
       postings = service;
     },
     /** The conferência's latest findings by kind, read at each scrape. */
-    watchReconciliation: reconciliation.watch,
+    watchConferencia: conferencia.watch,
     text: () => registry.metrics(),
     request(route: string, method: string, status: number, seconds: number): void {
       requests.inc({ route, method, status: String(status) });

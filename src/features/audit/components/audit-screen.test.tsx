@@ -4,7 +4,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import type { AuditPageWire } from '@/api/contract/auditoria';
+import type { AuditPageWire } from '#contract/api/auditoria';
 import { AuditScreen } from './audit-screen';
 
 afterEach(() => vi.unstubAllGlobals());

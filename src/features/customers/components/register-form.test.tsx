@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { createQueryClient } from '@/api/query-client';
 import type { Customer } from '@/api/schemas';
-import { REWARD_COUNTER_KEYS } from '@/api/wire';
+import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { RegisterForm } from './register-form';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
