@@ -83,11 +83,19 @@ async function burstWith(fault: () => Promise<void>, after = 40): Promise<Postin
   return (await burst).postings;
 }
 
-/** The journal's state of a posting (GET /api/lancamentos/{key}, long poll of `esperar` s). */
+/**
+ * The journal's state of a posting (GET /api/lancamentos/{key}, long poll of `esperar` s), or
+ * `sem resposta` when the balancer answered instead (its 502/503 page: no replica in time).
+ */
 async function stateOf(p: Posting, esperar = 0): Promise<string> {
   const res = await fetch(`${chain!.url}/api/lancamentos/${p.key}?esperar=${esperar}`, {
     headers: { cookie: p.terminal.cookie, origin: chain!.url },
-  });
+  }).catch(() => null);
+  if (res?.status !== 200) {
+    await res?.body?.cancel();
+    await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
+    return 'sem resposta';
+  }
   return ((await res.json()) as { data: { estado: string } }).data.estado;
 }
 
@@ -105,7 +113,8 @@ async function settle(ps: Posting[]) {
   const verdicts = await Promise.all(
     unknown.map(async (p) => {
       let estado = await stateOf(p);
-      for (let i = 0; i < 8 && ['desconhecido', 'verificando', 'enviando'].includes(estado); i++) {
+      const open = ['desconhecido', 'verificando', 'enviando', 'sem resposta'];
+      for (let i = 0; i < 10 && open.includes(estado); i++) {
         estado = await stateOf(p, 8);
       }
       if (estado === 'recusado') {

@@ -184,7 +184,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     const sandboxChild = launch(
       'sandbox',
       node,
-      ['--import', 'tsx', 'server/sandbox/main.ts'],
+      ['--import', 'tsx', 'server/sandbox-cli.ts'],
       { SANDBOX_PORT: String(sandboxPort), SANDBOX_DB: dbPath, LOG_LEVEL: 'warn' },
       { dir, detached },
     );
