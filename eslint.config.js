@@ -30,6 +30,12 @@ const boundaries = [
       'api/, components/, hooks/ and lib/ sit below the features and the app: they never import them.',
   },
   {
+    target: './src/lib',
+    from: './src/api',
+    message:
+      'lib/ sits below api/: it never imports it. What both need of the wire comes from contract/ (#contract/wire).',
+  },
+  {
     target: './src',
     from: ['./server', './e2e', './bench', './scripts'],
     message: 'The browser app never imports server, test or tool code.',
@@ -37,14 +43,14 @@ const boundaries = [
   {
     target: './server',
     from: './src',
-    except: ['./api/wire.ts', './api/wire-fields.ts', './api/contract', './lib/lazy-schema.ts'],
     message:
-      'Server code never imports the browser app; what both sides share is the wire (src/api/wire.ts, wire-fields.ts) and the contract of the app server (src/api/contract/).',
+      'Server code never imports the browser app: what both sides share is in contract/, imported as #contract/….',
   },
   {
-    target: './src/api/contract',
-    from: ['./src/features', './src/app', './src/components', './src/hooks', './server'],
-    message: 'The contract is pure: zod, src/lib/lazy-schema.ts and the wire constants only.',
+    target: './contract',
+    from: ['./src', './server', './e2e', './bench', './scripts'],
+    message:
+      'contract/ is what the browser and the server share: it never imports either (nor tests or tools).',
   },
 ];
 
@@ -80,6 +86,32 @@ const serverLayers = [
     target: './server/store',
     from: './server/app',
     message: 'The store never imports the app server: the app server uses it.',
+  },
+  {
+    // The composition that builds the sandbox is the one exception: server/main.ts and the
+    // CLIs at server/'s top, server/app/embedded.ts (the upstream it makes of one) and the
+    // doctor (server/ops/doctor-service.ts, which opens it as server/main.ts does).
+    target: [
+      './server/app/!(embedded).ts',
+      './server/app/*/**',
+      './server/store',
+      './server/ops/!(doctor-service).ts',
+    ],
+    from: './server/sandbox',
+    message:
+      "The app server never imports the sandbox (a stand-in of the service, not a dependency of the product): the service's rules both apply are in contract/ (#contract/rules/…); only the composition (server/main.ts, the CLIs, server/app/embedded.ts, the doctor) builds the sandbox.",
+  },
+  {
+    target: './server/sandbox',
+    from: ['./server/app', './server/store', './server/ops'],
+    message:
+      "The sandbox stands in for the service: it never imports the app server, its store or ops/. What both apply is in contract/; the CLIs at server/'s top compose them.",
+  },
+  {
+    target: ['./server/app', './server/store'],
+    from: './server/ops',
+    message:
+      'ops/ (backup, restore, doctor) sits above the app server and its store: they never import it.',
   },
   {
     target: ['./server/app', './server/store', './server/sandbox', './server/main.ts'],
@@ -149,8 +181,28 @@ export default tseslint.config(
     },
   },
   {
+    // contract/ is pure TypeScript over zod: no React, no Node built-ins, no DOM library, no
+    // other package (tsconfig.contract.json also type-checks it without DOM or Node types).
+    files: ['contract/**/*.ts'],
+    ignores: ['contract/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!zod(/|$)|\\.{1,2}/)',
+              message:
+                'contract/ imports zod and its own modules only: no React, no Node built-ins, no browser or server code.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // No import cycles (scripts/import-cycles.test.ts also counts `import type` ones).
-    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'contract/**/*.ts'],
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {

@@ -39,6 +39,8 @@ export default defineConfig({
           name: 'server',
           include: [
             'server/**/*.test.ts',
+            // What the browser and the server share: pure, so Node runs its tests.
+            'contract/**/*.test.ts',
             'scripts/**/*.test.ts',
             'bench/**/*.test.ts',
             // The page the app server paints, rendered in Node as the server does.

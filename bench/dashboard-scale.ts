@@ -8,7 +8,7 @@
 import Database from 'better-sqlite3';
 import { openStore } from '../server/store';
 import { painel } from '../server/app/domain/painel';
-import { PainelQuery } from '../src/api/contract/painel';
+import { PainelQuery } from '#contract/api/painel';
 import { quantile } from './stats';
 
 const DAY_MS = 86_400_000;

@@ -1,5 +1,5 @@
 // Proxy overhead over real loopback HTTP: the app server (sandbox mode, wired as
-// server/main.ts does) against the sandbox served alone (as server/sandbox/main.ts does),
+// server/main.ts does) against the sandbox served alone (as server/sandbox-cli.ts does),
 // the same lookups against both, interleaved so both see the same noise.
 
 import { serve } from '@hono/node-server';

@@ -9,7 +9,7 @@
 
 import Database from 'better-sqlite3';
 import { cpfCheckDigits } from '../server/sandbox/rules/cpf';
-import { DAY_MS, rewardValidUntil } from '../server/sandbox/rules/time';
+import { DAY_MS, rewardValidUntil } from '#contract/rules/time';
 import { openSandbox } from '../server/sandbox/sandbox';
 
 export interface ScaleOptions {

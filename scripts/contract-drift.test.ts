@@ -1,5 +1,5 @@
 // The app server's answers and the browser cannot drift apart: both are typed by one contract
-// (src/api/contract/). Shown by type-checking the real sources with one change made in
+// (contract/api/). Shown by type-checking the real sources with one change made in
 // memory: a field the server renames in its answer, or the contract renames, fails the
 // type-check on the server's side and on the browser's.
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SERVER_ANSWERS = path.join(root, 'server/app/domain/journal/answers.ts');
-const CONTRACT = path.join(root, 'src/api/contract/postings.ts');
+const CONTRACT = path.join(root, 'contract/api/postings.ts');
 const BROWSER_CSV = path.join(root, 'src/features/points/ledger-csv.ts');
 
 const parsed = new Map<string, ts.SourceFile>();

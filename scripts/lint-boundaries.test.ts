@@ -68,7 +68,7 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
     expect(errors).toEqual([expect.stringMatching(/never imports server/)]);
   });
 
-  test('server code never imports React, nor the browser app beyond the wire and the contract', async () => {
+  test('server code never imports React, nor anything of the browser app', async () => {
     const react = await boundaryErrors(
       'server/app/fixture.ts',
       "import { useState } from 'react';\nexport const x = useState;\n",
@@ -79,19 +79,127 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
       "import { formatBRL } from '../../src/lib/money';\nexport const x = formatBRL;\n",
     );
     expect(app).toEqual([expect.stringMatching(/Server code never imports the browser app/)]);
-    const wire = await boundaryErrors(
-      'server/sandbox/fixture.ts',
-      "import { REWARD_STATUSES } from '../../src/api/wire';\nexport const x = REWARD_STATUSES;\n",
+    const api = await boundaryErrors(
+      'server/app/http/fixture.ts',
+      "import { Customer } from '../../../src/api/schemas';\nexport const x = Customer;\n",
     );
-    expect(wire).toEqual([]);
+    expect(api).toEqual([expect.stringMatching(/Server code never imports the browser app/)]);
   });
 
-  test('server code may import the contract of the app server', async () => {
-    const errors = await boundaryErrors(
+  test('the browser app and the server import the contract by name', async () => {
+    const server = await boundaryErrors(
       'server/app/http/fixture.ts',
-      "import { Config } from '../../../src/api/contract/config';\nexport const x = Config;\n",
+      [
+        "import { Config } from '#contract/api/config';",
+        "import { validatePontuar } from '#contract/rules/validation';",
+        "import { REWARD_STATUSES } from '#contract/wire';",
+        'export const x = [Config, validatePontuar, REWARD_STATUSES];',
+        '',
+      ].join('\n'),
     );
-    expect(errors).toEqual([]);
+    expect(server).toEqual([]);
+    const browser = await boundaryErrors(
+      'src/lib/fixture.ts',
+      "import { VALOR_GASTO_MAX } from '#contract/wire';\nexport const x = VALOR_GASTO_MAX;\n",
+    );
+    expect(browser).toEqual([]);
+  });
+
+  test('the contract never imports the browser app, the server, React or Node', async () => {
+    const errors = await boundaryErrors(
+      'contract/api/fixture.ts',
+      [
+        "import { formatBRL } from '../../src/lib/money';",
+        "import { openStore } from '../../server/store';",
+        "import { useState } from 'react';",
+        "import { randomBytes } from 'node:crypto';",
+        "import { readFileSync } from 'fs';",
+        'export const x = [formatBRL, openStore, useState, randomBytes, readFileSync];',
+        '',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(/contract\/ is what the browser and the server share/),
+      expect.stringMatching(/contract\/ is what the browser and the server share/),
+      expect.stringMatching(/contract\/ imports zod and its own modules only/),
+      expect.stringMatching(/contract\/ imports zod and its own modules only/),
+      expect.stringMatching(/contract\/ imports zod and its own modules only/),
+    ]);
+    const pure = await boundaryErrors(
+      'contract/api/fixture.ts',
+      [
+        "import * as z from 'zod/mini';",
+        "import { lazySchema } from '../lazy-schema';",
+        "import { POSTING_STATES } from '../wire';",
+        'export const x = [z, lazySchema, POSTING_STATES];',
+        '',
+      ].join('\n'),
+    );
+    expect(pure).toEqual([]);
+  });
+
+  test('the app server and its store never import the sandbox; only the composition builds it', async () => {
+    const domain = await boundaryErrors(
+      'server/app/domain/journal/fixture.ts',
+      "import { countersFor } from '../../../sandbox/rules/rewards';\nexport const x = countersFor;\n",
+    );
+    expect(domain).toEqual([expect.stringMatching(/The app server never imports the sandbox/)]);
+    const composition = await boundaryErrors(
+      'server/app/fixture.ts',
+      "import { openSandbox } from '../sandbox/sandbox';\nexport const x = openSandbox;\n",
+    );
+    expect(composition).toEqual([
+      expect.stringMatching(/The app server never imports the sandbox/),
+    ]);
+    const store = await boundaryErrors(
+      'server/store/fixture.ts',
+      "import { openSandbox } from '../sandbox/sandbox';\nexport const x = openSandbox;\n",
+    );
+    expect(store).toEqual([expect.stringMatching(/The app server never imports the sandbox/)]);
+    const embedded = await boundaryErrors(
+      'server/app/embedded.ts',
+      "import type { Sandbox } from '../sandbox/sandbox';\nexport type X = Sandbox;\n",
+    );
+    expect(embedded).toEqual([]);
+  });
+
+  test('the sandbox never imports the app server, its store or ops', async () => {
+    const errors = await boundaryErrors(
+      'server/sandbox/fixture.ts',
+      [
+        "import { withSecurityHeaders } from '../app/http/security';",
+        "import { openStore } from '../store';",
+        "import { backupSqlite } from '../ops/backup';",
+        'export const x = [withSecurityHeaders, openStore, backupSqlite];',
+        '',
+      ].join('\n'),
+    );
+    expect(errors).toEqual([
+      expect.stringMatching(/The sandbox stands in for the service/),
+      expect.stringMatching(/The sandbox stands in for the service/),
+      expect.stringMatching(/The sandbox stands in for the service/),
+    ]);
+  });
+
+  test('the app server and its store never import ops/', async () => {
+    const config = await boundaryErrors(
+      'server/app/config.ts',
+      "import { readBackupEnv } from '../ops/backup';\nexport const x = readBackupEnv;\n",
+    );
+    expect(config).toEqual([expect.stringMatching(/ops\/ \(backup, restore, doctor\) sits above/)]);
+    const store = await boundaryErrors(
+      'server/store/fixture.ts',
+      "import { backupSqlite } from '../ops/backup';\nexport const x = backupSqlite;\n",
+    );
+    expect(store).toEqual([expect.stringMatching(/ops\/ \(backup, restore, doctor\) sits above/)]);
+  });
+
+  test('lib/ never imports api/', async () => {
+    const errors = await boundaryErrors(
+      'src/lib/fixture.ts',
+      "import { Customer } from '@/api/schemas';\nexport const x = Customer;\n",
+    );
+    expect(errors).toEqual([expect.stringMatching(/lib\/ sits below api\//)]);
   });
 
   test('http/ reaching the store or the upstream client fails', async () => {
@@ -162,10 +270,10 @@ describe('lint boundaries', { timeout: 30_000 }, () => {
   });
 
   test('an import cycle fails', async () => {
-    // src/api/client.ts imports the contract's config: the config importing it back closes a cycle.
+    // The contract's postings import the wire: the wire importing them back closes a cycle.
     const errors = await boundaryErrors(
-      'src/api/contract/config.ts',
-      "import { apiRequest } from '../client';\nexport const x = apiRequest;\n",
+      'contract/wire.ts',
+      "import { Lancamento } from './api/postings';\nexport const x = Lancamento;\n",
     );
     expect(errors).toEqual([expect.stringMatching(/Dependency cycle/)]);
   });

@@ -9,7 +9,7 @@ import {
 import type { AxeResults } from 'axe-core';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { cpfCheckDigits } from '../../src/api/wire';
+import { cpfCheckDigits } from '#contract/wire';
 
 export const PORT_1 = process.env.E2E_PORT_1 ?? '';
 export const PORT_2 = process.env.E2E_PORT_2 ?? '';

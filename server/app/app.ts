@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { showsKiosk } from '../../src/api/wire';
+import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
@@ -39,6 +39,9 @@ import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
+import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
+import { createVigilancia } from './domain/vigilancia/service';
+import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
@@ -100,10 +103,15 @@ export interface AppServerOptions {
   audit?: AuditTrail;
   /**
    * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
-   * dashboard and audit trail are this store's only (`defaultId`: the default store's
+   * painel and audit trail are this store's only (`defaultId`: the default store's
    * establishment, whose are the records naming none). Absent: one store, nothing scoped.
    */
   chain?: { defaultId: number } | null;
+  /**
+   * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
+   * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
+   */
+  vigilancia?: Vigilancia;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -212,6 +220,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
   app.route('/', auditRoutes(audit));
 
+  const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
+
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
     const kiosk = mountKioskRoutes(app, {
@@ -241,6 +251,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       audit,
       publicOrigin: options.publicOrigin,
       scope,
+      onPostedCancel: (sale) => vigilancia.recordPostedCancel(sale),
     });
   }
 
@@ -253,6 +264,35 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return c.text('Internal Server Error\n', 500);
   });
   return app;
+}
+
+/** Vigilância: a manager's alerts and rules (every other role: 403); the instance in use. */
+function mountVigilancia(
+  app: AppServer,
+  access: Access,
+  options: AppServerOptions,
+  audit: AuditTrail,
+  terminals: ReturnType<typeof createTerminals>,
+  logger: Logger,
+): Vigilancia {
+  const vigilancia =
+    options.vigilancia ??
+    createVigilancia({
+      store: options.store,
+      establishmentId: options.establishmentId,
+      log: logger,
+    });
+  app.use(`${VIGILANCIA_PATH}/*`, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  app.route(
+    VIGILANCIA_PATH,
+    vigilanciaRoutes({
+      vigilancia,
+      audit,
+      establishmentId: options.establishmentId,
+      terminalNames: () => terminals.names(),
+    }),
+  );
+  return vigilancia;
 }
 
 /**
@@ -372,6 +412,7 @@ function mountPages(
         '/premios': 'src/app/routes/premios.tsx',
         '/painel': 'src/app/routes/painel.tsx',
         '/auditoria': 'src/app/routes/auditoria.tsx',
+        '/vigilancia': 'src/app/routes/vigilancia.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.

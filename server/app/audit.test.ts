@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { AuditExport, AuditPage } from '../../src/api/contract/auditoria';
+import { AuditExport, AuditPage } from '#contract/api/auditoria';
 import { openSandbox } from '../sandbox/sandbox';
 import { addTerminal, createJournalStore, enrollDirectly, openStore, readAudit } from '../store';
 import type { Role, Store } from '../store';

@@ -1,5 +1,5 @@
 /**
- * A chain's stores from one deployment (docs/operations.md, "A chain of stores"). Each store
+ * A chain's stores from one deployment (docs/operations/chain.md). Each store
  * the deployment serves gets its own app server, as one store had before: its upstream
  * client with that store's access-token, its circuit (a store whose token was revoked, or
  * whose establishment the service refuses, opens nobody else's), its postings journal, its
@@ -26,6 +26,7 @@ import { startCircuit, startJournal } from './domain/journal/setup';
 import type { PostingService } from './domain/journal/service';
 import type { Metrics } from './domain/ops/metrics';
 import type { ChainStore, StoreDirectory } from './domain/stores';
+import { createVigilancia } from './domain/vigilancia/service';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
 import type { Circuit } from './upstream/circuit';
@@ -48,7 +49,7 @@ export interface StoreAppSetup {
   /** Options common to every store's app (the store, the secret, limits, the lifecycle…). */
   common: Omit<
     AppServerOptions,
-    keyof StoreUpstream | 'postings' | 'circuit' | 'conferencia' | 'chain' | 'audit'
+    keyof StoreUpstream | 'postings' | 'circuit' | 'conferencia' | 'chain' | 'audit' | 'vigilancia'
   >;
   /** One store's upstream (live: the service with its token; sandbox: the sandbox). */
   upstreamFor: (store: ChainStore) => StoreUpstream;
@@ -72,7 +73,10 @@ export interface StoreApp {
   stop(): Promise<void>;
 }
 
-/** Starts one store's app: its circuit, journal, conferência and the app server over them. */
+/**
+ * Starts one store's app: its circuit, vigilância, journal, conferência and the app server
+ * over them.
+ */
 export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp {
   const { logger, metrics = null, contingency = {} } = setup;
   const up = setup.upstreamFor(store);
@@ -95,6 +99,17 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
   });
   options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
   metrics?.watchStore(store.establishmentId, circuit);
+  // Vigilância: this store's own, each of its postings evaluated once settled, off its path;
+  // its night's re-evaluation; its PDV's cancels of posted sales.
+  const vigilancia = createVigilancia({
+    store: setup.common.store,
+    establishmentId: store.establishmentId,
+    log,
+    ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
+    ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
+  });
+  vigilancia.start();
+  options = { ...options, vigilancia };
   const postings = startJournal({
     store: setup.common.store,
     call: clientOf(options).call,
@@ -102,6 +117,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
     logger: log,
     limits: setup.journal ?? {},
     observer: metrics?.journal,
+    onSettled: vigilancia.onSettled,
     contingency: { circuit, appSecret: setup.common.secret, limits: contingency.journal ?? {} },
   });
   options = { ...options, postings };
@@ -118,7 +134,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
       nightlyHour: setup.conferencia.nightlyHour,
     });
     options = { ...options, conferencia };
-    if (store.isDefault) metrics?.watchReconciliation(() => conferencia.lastFindings());
+    if (store.isDefault) metrics?.watchConferencia(() => conferencia.lastFindings());
     conferencia.run();
     stopConferencia = () => conferencia.stop();
   }
@@ -133,6 +149,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
       circuit.stop();
       await stopConferencia();
       await postings.stop();
+      await vigilancia.stop();
     },
   };
 }

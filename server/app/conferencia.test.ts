@@ -1,5 +1,5 @@
 /**
- * The conferência on the real sandbox (`server/sandbox/main.ts`, its own SQLite file) and the
+ * The conferência on the real sandbox (`server/sandbox-cli.ts`, its own SQLite file) and the
  * real app server (`server/main.ts`) in live mode: postings made through the app, then matched
  * with what the sandbox holds. A clean day matches every posting; after the test deletes one
  * credit and duplicates another straight in the sandbox's database, the next run finds those
@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Conferencia } from '../../src/api/contract/conferencia';
+import type { Conferencia } from '#contract/api/conferencia';
 import { enrollDirectly, openStore } from '../store';
 import {
   APP_SECRET_FOR_TESTS,

@@ -1,14 +1,13 @@
 /**
- * The one module that reads the environment (issue 27): `readConfig(process.env)` checks every
+ * The one module that reads the environment: `readConfig(process.env)` checks every
  * variable once and returns one typed `Config`; server/main.ts passes its parts down. Error
  * messages name variables, never their values (a token must not end up in a log).
  */
 import path from 'node:path';
-import { readBackupEnv } from '../ops/backup';
-import type { BackupEnv } from '../ops/backup';
 import { canonicalIp, isLoopbackHost } from './domain/access/address';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit';
 import type { PostingServiceOptions } from './domain/journal/context';
+import { readBackupEnv, type BackupEnv } from './config-backup';
 import { LOG_LEVELS, OperationsEnv, rateLimit, type RateLimitEnv } from './config-operations';
 
 export type { RateLimitEnv } from './config-operations';

@@ -20,7 +20,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { addTerminal, listTerminals, migrationNames, openStore } from '../store';
 import type { Store } from '../store';
-import { backupSqlite, readBackupEnv, restoreSqlite, startBackupSchedule, stamp } from './backup';
+import { readBackupEnv } from '../app/config-backup';
+import { backupSqlite, restoreSqlite, startBackupSchedule, stamp } from './backup';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(tmpdir(), 'backup-test-'));

@@ -14,7 +14,13 @@ import type { Config } from '../app/config';
 import type { Fetcher } from '../app/upstream/client';
 import { inspectStore } from '../store';
 import { newestScheduledBackup } from './backup';
-import { checkClock, duration, reachSandbox, reachService } from './doctor-service';
+import {
+  checkClock,
+  duration,
+  reachSandbox,
+  reachService,
+  withSandboxUpstream,
+} from './doctor-service';
 import { checkStores } from './doctor-stores';
 import type { Check, CheckStatus } from './doctor-service';
 import { currentRuntime } from './runtime';
@@ -185,24 +191,10 @@ function checkBackups(config: Config, now: number): Check {
 
 /** The demo chain's stores, read through the sandbox's file when it is there. */
 async function sandboxStores(config: Config, appDb: string, root: string): Promise<Check | null> {
-  const s = config.server;
-  if (s.mode !== 'sandbox') return null;
-  const file =
-    s.sandboxDb === null ? path.join(root, 'data', 'sandbox.db') : path.resolve(s.sandboxDb);
-  if (!existsSync(file)) return checkStores(config, appDb, null);
-  const { openSandbox } = await import('../sandbox/sandbox');
-  const sandbox = openSandbox({ dbPath: file });
-  try {
-    const appToken = sandbox.establishments()[0]?.appToken ?? '';
-    return await checkStores(config, appDb, {
-      fetcher: sandbox.app,
-      baseUrl: 'http://sandbox.internal',
-      appToken,
-      timeoutMs: 10_000,
-    });
-  } finally {
-    sandbox.close();
-  }
+  if (config.server.mode !== 'sandbox') return null;
+  return withSandboxUpstream(config.server, root, (upstream) =>
+    checkStores(config, appDb, upstream),
+  );
 }
 
 /** Runs every check, in order: Node.js, configuration, store, service, clock, backups. */

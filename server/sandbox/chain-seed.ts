@@ -6,7 +6,7 @@
 
 import type { Db } from './db';
 import { cpfCheckDigits } from './rules/cpf';
-import { DAY_MS } from './rules/time';
+import { DAY_MS } from '#contract/rules/time';
 import { DEMO_APP_TOKEN } from './seed';
 import { createStore, searchable } from './store';
 

@@ -1,7 +1,7 @@
 // The wire conventions of the sandbox: the `{ success, message, data }` envelope and reading a
 // JSON object body safely.
 
-import { isPlainObject, type FieldErrors, type JsonObject } from './rules/validation';
+import { isPlainObject, type FieldErrors, type JsonObject } from '#contract/rules/validation';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 

@@ -20,8 +20,8 @@
 
 import { REDEEMED_DAY_SHIFT_MS, type Db } from './db';
 import type { Category, Status, StoredStatus } from './rules/rewards';
-import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from './rules/time';
-import type { RewardQuery } from './rules/validation';
+import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from '#contract/rules/time';
+import type { RewardQuery } from '#contract/rules/validation';
 
 export interface RewardRow {
   id: number;

@@ -7,7 +7,7 @@
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { fail, invalid, ok, readJsonObject } from './http';
-import { localDate, parseInstant } from './rules/time';
+import { localDate, parseInstant } from '#contract/rules/time';
 import {
   firstError,
   validateBuscar,
@@ -15,7 +15,7 @@ import {
   validatePontuar,
   validateResgatar,
   validateRewardQuery,
-} from './rules/validation';
+} from '#contract/rules/validation';
 import type { Establishment, Store } from './store';
 
 export const BASE = '/api/v4/estabelecimentos/:id';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { migrate, openDatabase, type Db } from './db';
-import { isValidCpf } from './rules/cpf';
+import { isValidCpfDigits as isValidCpf } from '#contract/wire';
 import { CATEGORIES, STATUSES, effectiveStatus, type StoredStatus } from './rules/rewards';
-import { formatTimestamp } from './rules/time';
+import { formatTimestamp } from '#contract/rules/time';
 import { DEMO_CUSTOMERS, seedDemoData } from './seed';
 import { createStore, type Store } from './store';
 

@@ -22,8 +22,15 @@
 
 import type { Db } from './db';
 import { cpfCheckDigits } from './rules/cpf';
-import { addDays, DAY_MS, formatTimestamp, localDate, parseDate, zonedInstant } from './rules/time';
-import type { CustomerInput, ItemInput } from './rules/validation';
+import {
+  addDays,
+  DAY_MS,
+  formatTimestamp,
+  localDate,
+  parseDate,
+  zonedInstant,
+} from '#contract/rules/time';
+import type { CustomerInput, ItemInput } from '#contract/rules/validation';
 import { createStore, searchable, type Store } from './store';
 
 export const DEMO_APP_TOKEN = 'demo-app-token';

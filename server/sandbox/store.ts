@@ -3,7 +3,7 @@
 
 import type { Db } from './db';
 import { randomCpfHash } from './rules/cpf';
-import { centsToReais, pointsFor } from './rules/money';
+import { centsToReais, pointsFor } from '#contract/rules/money';
 import {
   campaignWins,
   countersFor,
@@ -21,14 +21,14 @@ import {
   formatTimestamp,
   nextLocalMidnight,
   rewardValidUntil,
-} from './rules/time';
+} from '#contract/rules/time';
 import type {
   CustomerInput,
   ItemInput,
   LookupKey,
   ResgatarInput,
   RewardQuery,
-} from './rules/validation';
+} from '#contract/rules/validation';
 import { createRewardList, type StatementPlan } from './reward-list';
 import {
   remainingAfterDebits,

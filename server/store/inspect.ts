@@ -118,7 +118,7 @@ export interface ListedStore {
 }
 
 /**
- * The chain's list of stores (`stores`, migration 0014), read without opening the store as the
+ * The chain's list of stores (`stores`, migration 0015), read without opening the store as the
  * server does; [] when the table is not there yet, null when the store cannot be read.
  */
 export async function inspectStores(options: {

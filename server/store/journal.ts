@@ -7,7 +7,7 @@ import type { Insertable, Selectable, Updateable } from 'kysely';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { CustomerLookupsTable, PostingJournalTable } from './schema';
 import type { SqliteAccess, Store, TransactionOptions } from './store';
-import { POSTING_STATES } from '../../src/api/wire';
+import { POSTING_STATES } from '#contract/wire';
 import {
   lookupFromRow,
   lookupQueries,

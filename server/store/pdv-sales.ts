@@ -183,7 +183,7 @@ export function createPdvSalesStore(store: Store, scope?: StoreScope | null) {
 export type PdvSalesStore = ReturnType<typeof createPdvSalesStore>;
 
 /** One group of the dashboard's PDV figures: a local day, a counter and a state. */
-export interface PdvDashboardGroup {
+export interface PdvPainelGroup {
   /** Days since 1970-01-01 (local, as the journal's dashboard). */
   day: number;
   counterId: number | null;
@@ -197,10 +197,10 @@ export interface PdvDashboardGroup {
  * `pdv_sales_created` (created_at, counter_id, state), on both engines. The offset and the
  * day's length are literals: PostgreSQL must see the grouped and the selected expression as one.
  */
-export async function pdvDashboardGroups(
+export async function pdvPainelGroups(
   store: Store,
   filter: { from: number; to: number; offsetMs: number; scope?: StoreScope | null },
-): Promise<PdvDashboardGroup[]> {
+): Promise<PdvPainelGroup[]> {
   const scope = filter.scope;
   const day = sql<number>`(created_at + ${sql.lit(Math.trunc(filter.offsetMs))}) / ${sql.lit(86_400_000)}`;
   const rows = await store.db

@@ -24,7 +24,7 @@ export interface TerminalsTable {
    * sale by itself (migration 0011); null: the cashier passes one with F7.
    */
   pdv_kiosk_id: number | null;
-  /** The store (establishment) it belongs to (migration 0014); null: the default store. */
+  /** The store (establishment) it belongs to (migration 0015); null: the default store. */
   establishment_id: number | null;
 }
 
@@ -170,14 +170,14 @@ export interface KioskSalesTable {
   settled_at: number | null;
 }
 
-/** The dashboard's groups of one past local day (see dashboard.ts). */
+/** The dashboard's groups of one past local day (see painel.ts). */
 export interface DashboardDaysTable {
   establishment_id: number;
   offset_ms: number;
   day: number;
   /** When the groups were read (before the read began): entries updated since make it stale. */
   computed_at: number;
-  /** JSON: the day's DashboardGroup[]. */
+  /** JSON: the day's PainelGroup[]. */
   groups: string;
 }
 
@@ -213,7 +213,7 @@ export interface PdvSalesTable {
   settled_at: number | null;
 }
 
-/** A conferência of one local day (see reconciliation.ts). */
+/** A conferência of one local day (see conferencia.ts). */
 export interface ReconciliationRunsTable {
   id: Generated<number>;
   establishment_id: number;
@@ -266,12 +266,12 @@ export interface AuditLogTable {
   terminal_id: number | null;
   terminal_name: string | null;
   role: string | null;
-  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (src/api/contract/auditoria.ts). */
+  /** e.g. `terminal.registrado`, `venda.descartada`, `exportacao` (contract/api/auditoria.ts). */
   action: string;
   /** JSON object, masked before it is written: never a password, a full CPF or phone. */
   details: string;
   request_id: string | null;
-  /** The store the entry belongs to (migration 0014); null: the default store. */
+  /** The store the entry belongs to (migration 0015); null: the default store. */
   establishment_id: number | null;
 }
 
@@ -279,6 +279,57 @@ export interface AuditLogTable {
 export interface AuditPurgeTable {
   id: number;
   cutoff: number | null;
+}
+
+/**
+ * Vigilância (see alerts.ts): one rule's settings per store (establishment), changed by a
+ * manager; absent: the rule's defaults.
+ */
+export interface VigilanciaRulesTable {
+  establishment_id: number;
+  /** The rule's code (domain/vigilancia/rules.ts). */
+  rule: string;
+  enabled: number;
+  /** JSON: the thresholds as the manager set them. */
+  params: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+/** One alert: a rule over the store's own data, with its evidence (see alerts.ts). */
+export interface VigilanciaAlertsTable {
+  id: Generated<number>;
+  establishment_id: number;
+  rule: string;
+  /** Same rule + same evidence = one alert: unique per establishment. */
+  dedup: string;
+  /** The counter terminal of the posting(s), as the journal names it. */
+  terminal_id: string | null;
+  /** The customer's phone (E.164), never shown whole. */
+  customer_key: string | null;
+  /** The local day `YYYY-MM-DD` of the evidence (the shift's day). */
+  day: string;
+  amount: number | null;
+  /** JSON array of the journal keys the alert is about. */
+  posting_keys: string;
+  /** JSON: what the rule saw (the postings, the PDV sale or its absence). */
+  evidence: string;
+  summary: string;
+  /** aberto | reconhecido | descartado */
+  state: string;
+  note: string | null;
+  decided_by: string | null;
+  decided_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A night's re-evaluation of one store's day, claimed once across replicas. */
+export interface VigilanciaNightsTable {
+  establishment_id: number;
+  day: string;
+  started_at: number;
+  finished_at: number | null;
 }
 
 export interface Database {
@@ -298,4 +349,7 @@ export interface Database {
   reconciliation_customers: ReconciliationCustomersTable;
   audit_log: AuditLogTable;
   audit_purge: AuditPurgeTable;
+  vigilancia_rules: VigilanciaRulesTable;
+  vigilancia_alerts: VigilanciaAlertsTable;
+  vigilancia_nights: VigilanciaNightsTable;
 }

@@ -1,5 +1,5 @@
 /**
- * The stores a deployment serves besides its default one (`stores`, migration 0014). The
+ * The stores a deployment serves besides its default one (`stores`, migration 0015). The
  * access-token arrives here already sealed (domain/stores.ts) and is only ever stored so.
  */
 import type { Store } from './store';

@@ -3,7 +3,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type * as z from 'zod/mini';
 import { ApiError, readErrorBody, toApiError } from './errors';
-import { Config } from './contract/config';
+import { Config } from '#contract/api/config';
 import { envelope } from './schemas';
 import { configKeys } from './keys';
 import { getEstablishmentId, setEstablishmentId } from './establishment';

@@ -3,7 +3,7 @@
 // written only once the server has the record, so no export of ours goes unrecorded. Imported
 // with the CSV writers (lazily), never by a route's first load.
 import * as z from 'zod/mini';
-import type { ExportRecord } from './contract/auditoria';
+import type { ExportRecord } from '#contract/api/auditoria';
 import { serverRequest } from './client';
 
 const Recorded = z.looseObject({});

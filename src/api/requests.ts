@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
-import { REWARD_CATEGORIES, REWARD_DATE_FIELDS, REWARD_STATUSES } from './wire';
+import { REWARD_CATEGORIES, REWARD_DATE_FIELDS, REWARD_STATUSES } from '#contract/wire';
 
 export const E164 = z
   .string()

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { FindCustomerBody, PostPointsBody, RegisterCustomerBody, RewardFilters } from './requests';
 import { Customer, PointsResult, RewardPage } from './schemas';
-import { REWARD_COUNTER_KEYS } from './wire';
+import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { customerWire, rewardPageWire, rewardWire } from '@/testing/fixtures';
 
 describe('Customer', () => {

@@ -5,13 +5,13 @@
 // Pure zod. Request bodies live in ./requests, the wire's enums in ./wire.
 // Each schema is built at its first use (`lazySchema`): the entry imports this module.
 import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
+import { lazySchema } from '#contract/lazy-schema';
 import {
   REWARD_CATEGORIES,
   REWARD_COUNTER_KEYS,
   REWARD_STATUSES,
   type RewardCounterKey,
-} from './wire';
+} from '#contract/wire';
 
 const RewardStatus = lazySchema(() => z.enum(REWARD_STATUSES));
 const RewardCategory = lazySchema(() => z.enum(REWARD_CATEGORIES));

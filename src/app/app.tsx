@@ -2,11 +2,11 @@ import { lazy, Suspense, useState, type ComponentType } from 'react';
 import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery, peekPageConfig } from '@/api/client';
-import type { Config as AppConfig } from '@/api/contract/config';
+import type { Config as AppConfig } from '#contract/api/config';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { configKeys } from '@/api/keys';
-import { showsKiosk } from '@/api/wire';
+import { showsKiosk } from '#contract/wire';
 import { Link, navigate, ServerLocation, useLocation } from '@/lib/router';
 import { useRevocationWatch } from '@/features/terminals/use-revocation-watch';
 import { CaixaRoute } from './routes/caixa';
@@ -37,6 +37,7 @@ const screens = {
   premios: lazyRoute(() => import('./routes/premios')),
   painel: lazyRoute(() => import('./routes/painel')),
   auditoria: lazyRoute(() => import('./routes/auditoria')),
+  vigilancia: lazyRoute(() => import('./routes/vigilancia')),
 };
 const QuiosqueRoute = screens.quiosque[0];
 type LazyScreen = keyof typeof screens;
@@ -137,6 +138,7 @@ const nav: readonly { href: string; label: string; screen: Screen }[] = [
   { href: '/premios', label: 'Prêmios', screen: 'premios' },
   { href: '/painel', label: 'Painel', screen: 'painel' },
   { href: '/auditoria', label: 'Auditoria', screen: 'auditoria' },
+  { href: '/vigilancia', label: 'Vigilância', screen: 'vigilancia' },
   { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
 ];
 

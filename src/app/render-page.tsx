@@ -5,7 +5,7 @@
 // after the first paint nothing is created and laid out anew.
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { Config } from '@/api/contract/config';
+import { Config } from '#contract/api/config';
 import { App } from './app';
 
 /**

@@ -1,7 +1,7 @@
 // CPF: Brazil's individual taxpayer number, 11 digits, the last two are check digits.
 // Kept here, not a library: the check is ten lines; validator packages cost the counter's
 // first load more than they give. The check itself is the wire's, shared with the sandbox.
-import { isValidCpfDigits } from '@/api/wire';
+import { isValidCpfDigits } from '#contract/wire';
 
 /** Digits only, at most 11. */
 export function cpfDigits(input: string): string {

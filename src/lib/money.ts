@@ -2,7 +2,7 @@
 // Kept here, not a library: a money library would add bytes to the counter's first load for
 // integer cents that need no arithmetic beyond + and ×. Not Intl either (see formatInteger).
 
-import { VALOR_GASTO_MAX } from '@/api/wire';
+import { VALOR_GASTO_MAX } from '#contract/wire';
 import { formatInteger } from './points';
 
 /** Largest amount a cashier can type: R$ 100.000,00 (the service's valor_gasto limit). */

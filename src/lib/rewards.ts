@@ -2,7 +2,7 @@
 // reward: its category in Portuguese, and "vence em 3 dias" for a pending reward about to
 // expire, counted in calendar days in São Paulo (the service's `valido_ate` is a São Paulo
 // civil date-time, usually 23:59:59).
-import type { RewardCategory, RewardStatus } from '@/api/wire';
+import type { RewardCategory, RewardStatus } from '#contract/wire';
 import { daysUntil } from '@/lib/dates';
 
 export const CATEGORY_LABELS: Record<RewardCategory, string> = {

@@ -12,8 +12,8 @@ import type {
   AuditExportWire,
   AuditFilters,
   AuditPageWire,
-} from '../../../src/api/contract/auditoria';
-import { AUDIT_EXPORT_LIMIT, AUDIT_PAGE_SIZE } from '../../../src/api/contract/auditoria';
+} from '#contract/api/auditoria';
+import { AUDIT_EXPORT_LIMIT, AUDIT_PAGE_SIZE } from '#contract/api/auditoria';
 import { insertAudit, listTerminals, purgeAudit, readAudit } from '../../store';
 import type { AuditEntry, Store } from '../../store';
 

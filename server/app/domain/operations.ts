@@ -107,6 +107,7 @@ export function navigationFor(role: Role): {
   premios: boolean;
   painel: boolean;
   auditoria: boolean;
+  vigilancia: boolean;
   quiosque: boolean;
 } {
   return {
@@ -114,6 +115,8 @@ export function navigationFor(role: Role): {
     premios: readsAsManager(role),
     painel: readsAsManager(role),
     auditoria: readsAsManager(role),
+    // Vigilância: the store's manager only (the rede reads the others, not this one for now).
+    vigilancia: role === 'gerente',
     quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

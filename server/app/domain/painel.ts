@@ -1,19 +1,20 @@
 /**
  * The manager's dashboard (`/painel`): a period's figures from the postings journal (one
- * aggregate query, see server/store/dashboard.ts) and, from the service, only what it alone
+ * aggregate query, see server/store/painel.ts) and, from the service, only what it alone
  * knows: how many rewards wait to be picked up and how many of those expire within 7 days
  * (two reads of its reward list, one record a page: only `total` is used).
  */
-import type { PainelPeriod, PainelWire } from '../../../src/api/contract/painel';
-import { PAINEL_EXPIRING_DAYS } from '../../../src/api/contract/painel';
-import { POSTING_STATES } from '../../../src/api/wire';
+import type { PainelPeriod, PainelWire } from '#contract/api/painel';
+import { PAINEL_EXPIRING_DAYS } from '#contract/api/painel';
+import { POSTING_STATES } from '#contract/wire';
 import {
+  createAlertsStore,
   DAY_MS,
-  dashboardGroupsCached,
+  painelGroupsCached,
   dayFindings,
-  pdvDashboardGroups,
-  type DashboardGroup,
-  type PdvDashboardGroup,
+  pdvPainelGroups,
+  type PainelGroup,
+  type PdvPainelGroup,
   type PostingState,
   type Store,
   type StoreScope,
@@ -86,7 +87,7 @@ const isState = (s: string): s is PostingState => (POSTING_STATES as readonly st
 
 /** The journal's groups folded into the answer's days, terminals, states and totals. */
 export function fold(
-  groups: readonly DashboardGroup[],
+  groups: readonly PainelGroup[],
   period: PainelPeriod,
   names: ReadonlyMap<string, string>,
 ): Omit<PainelWire, 'premios'> {
@@ -176,7 +177,7 @@ function addSales(rate: PdvRate, state: string, n: number): void {
 
 /** The PDV sales' groups folded into the period's, each counter's and each day's rate. */
 export function foldPdv(
-  groups: readonly PdvDashboardGroup[],
+  groups: readonly PdvPainelGroup[],
   names: ReadonlyMap<string, string>,
 ): PdvFigures {
   const period = emptyRate();
@@ -218,12 +219,12 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     offsetMs,
   };
   const [groups, names, premios, conferidos, pdvGroups] = await Promise.all([
-    dashboardGroupsCached(deps.store, { establishmentId: deps.establishmentId, ...range }),
+    painelGroupsCached(deps.store, { establishmentId: deps.establishmentId, ...range }),
     deps.terminalNames(),
     rewards(deps, today),
     dayFindings(deps.store, deps.establishmentId, dayText(period.de), dayText(period.ate)),
     // The store's PDV sales (this store's terminals).
-    pdvDashboardGroups(deps.store, {
+    pdvPainelGroups(deps.store, {
       ...range,
       scope: deps.scope ?? null,
     }),
@@ -233,5 +234,16 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     achados,
     precisa_atencao: achados > 0,
   }));
-  return { ...fold(groups, period, names), premios, conferencias, pdv: foldPdv(pdvGroups, names) };
+  const open = await createAlertsStore(deps.store).openCounts(deps.establishmentId);
+  const alertas_abertos = {
+    total: Object.values(open).reduce((n, x) => n + x, 0),
+    estornos: open.estorno_apos_pontuacao ?? 0,
+  };
+  return {
+    ...fold(groups, period, names),
+    premios,
+    conferencias,
+    pdv: foldPdv(pdvGroups, names),
+    alertas_abertos,
+  };
 }

@@ -17,7 +17,7 @@ import {
   AuditQuery,
   AUDIT_EXPORT_LIMIT,
   ExportRecord,
-} from '../../../src/api/contract/auditoria';
+} from '#contract/api/auditoria';
 import type { AuditTrail } from '../domain/audit';
 import { readsAsManager } from '../domain/operations';
 import { actorOf } from './actor';

@@ -2,12 +2,12 @@
  * `GET /api/painel/conferencia?dia=AAAA-MM-DD[&fuso=minutos]`: the latest conferência of a day
  * (null: none yet); `POST` (same query): starts it, or answers the one running (202). A
  * manager's terminal only. The query is checked with the contract
- * (src/api/contract/conferencia.ts, 422 field by field); the work is the domain's
+ * (contract/api/conferencia.ts, 422 field by field); the work is the domain's
  * (domain/conferencia/), which only reads the service.
  */
 import { Hono, type Context } from 'hono';
-import { ConferenciaQuery } from '../../../src/api/contract/conferencia';
-import type { ConferenciaWire } from '../../../src/api/contract/conferencia';
+import { ConferenciaQuery } from '#contract/api/conferencia';
+import type { ConferenciaWire } from '#contract/api/conferencia';
 import { fail } from './envelope';
 import { invalid, validate } from './validate';
 import type { ConferenciaService } from '../domain/conferencia/service';

@@ -9,7 +9,7 @@ import { makeApp } from '../../testing/app-harness';
 import { createPostingService } from '../domain/journal/service';
 import { sqliteJournal } from '../../testing/journal-support';
 import { clientOf } from '../upstream/client';
-import { Ledger } from '../../../src/api/contract/postings';
+import { Ledger } from '#contract/api/postings';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

@@ -20,7 +20,7 @@ import {
   ExitAnswer,
   KioskSaleAnswer,
   KiosksAnswer,
-} from '../../../src/api/contract/kiosk';
+} from '#contract/api/kiosk';
 
 /** The contract's schema of a kiosk endpoint's answer `data` (null: an endpoint with none). */
 function answerContract(method: string, path: string) {

@@ -6,7 +6,7 @@ import { createJournalStore, openStore, type Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
 import { createPostingService } from '../domain/journal/service';
 import { clientOf } from '../upstream/client';
-import { Painel } from '../../../src/api/contract/painel';
+import { Painel } from '#contract/api/painel';
 import { painel } from '../domain/painel';
 
 const closers: (() => unknown)[] = [];

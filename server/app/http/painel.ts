@@ -1,11 +1,11 @@
 /**
  * `GET /api/painel?de=AAAA-MM-DD&ate=AAAA-MM-DD[&fuso=minutos]`: the manager's dashboard of a
  * period (at most 92 local days). A manager's terminal only (a cashier's or a kiosk's: 403);
- * the query is checked with the contract (src/api/contract/painel.ts, 422 field by field),
+ * the query is checked with the contract (contract/api/painel.ts, 422 field by field),
  * the figures come from the domain (domain/painel.ts).
  */
 import { Hono, type Context } from 'hono';
-import { PainelQuery, type PainelWire } from '../../../src/api/contract/painel';
+import { PainelQuery, type PainelWire } from '#contract/api/painel';
 import { fail } from './envelope';
 import { validate } from './validate';
 import { painel, type PainelDeps } from '../domain/painel';

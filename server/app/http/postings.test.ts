@@ -11,7 +11,7 @@ import { sqliteJournal } from '../../testing/journal-support';
 import { postingRoutes, type Viewer } from './postings';
 import { clientOf } from '../upstream/client';
 import { sealKeyFrom } from '../domain/journal/sealed';
-import { Contingency, Lancamento, Ledger } from '../../../src/api/contract/postings';
+import { Contingency, Lancamento, Ledger } from '#contract/api/postings';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {

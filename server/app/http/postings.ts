@@ -16,7 +16,7 @@
  *   `POST /api/lancamentos/{key}/descartar`: a manager's decision on a kept sale the service
  *   refused (`precisa de atenção`).
  *
- * Requests are checked and answers typed with the contract (src/api/contract/postings.ts);
+ * Requests are checked and answers typed with the contract (contract/api/postings.ts);
  * the answers are shaped by the journal (domain/journal/answers.ts).
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import {
   LedgerQuery,
   ResendBody,
   type ContingencyFullWire,
-} from '../../../src/api/contract/postings';
+} from '#contract/api/postings';
 import type { AuditTrail } from '../domain/audit';
 import { actorOf } from './actor';
 import { fail, messages } from './envelope';

@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type * as z from 'zod/mini';
-import type { Config } from '../../../src/api/contract/config';
+import type { Config } from '#contract/api/config';
 import type { Access, AccessVars } from './access';
 import { fail, messages } from './envelope';
 

@@ -1,6 +1,6 @@
 /**
  * `validate(target, schema)`: a request's JSON body or query checked with the contract's
- * schema (src/api/contract/) before the handler runs, which reads the result with
+ * schema (contract/api/) before the handler runs, which reads the result with
  * `c.req.valid(target)`. A refusal is the service's envelope: 422 with every field's messages
  * (`errors`, keyed by dotted path such as `itens.0.valor`) and the first of them (or the
  * given `message`) as `message`. A JSON body that is not an object is a 400, or, with

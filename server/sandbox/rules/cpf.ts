@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
-// The CPF check itself is the wire's (src/api/wire.ts), shared with the browser and e2e.
-export { cpfCheckDigits, isValidCpfDigits as isValidCpf } from '../../../src/api/wire';
+// The CPF check itself is the wire's (contract/wire.ts), shared with the browser and e2e.
+export { cpfCheckDigits } from '#contract/wire';
 
 /** The CPF stand-in the service stores when none is given: a random 32-hex-digit hash. */
 export function randomCpfHash(): string {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { isValidCpf, cpfCheckDigits, randomCpfHash } from './cpf';
-import { centsToReais, formatReais, pointsFor } from './money';
+import { isValidCpfDigits as isValidCpf } from '#contract/wire';
+import { cpfCheckDigits, randomCpfHash } from './cpf';
+import { centsToReais, formatReais, pointsFor } from '#contract/rules/money';
 
 describe('points', () => {
   test('points are the floor of cents over cents per point', () => {

@@ -8,7 +8,7 @@ import {
   rewardToHandOver,
   type HandOverCandidate,
 } from './rewards';
-import { rewardValidUntil } from './time';
+import { rewardValidUntil } from '#contract/rules/time';
 
 describe('loyalty rewards', () => {
   test('nothing is won below the cheapest cost', () => {

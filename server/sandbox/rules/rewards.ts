@@ -1,4 +1,4 @@
-import { isPastValidity } from './time';
+import { isPastValidity } from '#contract/rules/time';
 
 export const CATEGORIES = [
   'premio_fidelidade',

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { creditExpiresAt, creditValidity, nextLocalMidnight } from './time';
+import { creditExpiresAt, creditValidity, nextLocalMidnight } from '#contract/rules/time';
 import { remainingAfterDebits, walletAt, type Credit, type Debit } from './wallet';
 
 const at = (iso: string): number => Date.parse(iso);

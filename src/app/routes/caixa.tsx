@@ -5,7 +5,7 @@
 // route hands each what it needs of the other.
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Config as AppConfig } from '@/api/contract/config';
+import type { Config as AppConfig } from '#contract/api/config';
 import { useHotkey } from '@/hooks/use-hotkey';
 import { whenIdle } from '@/lib/idle';
 import { useLatest } from '@/hooks/use-latest';

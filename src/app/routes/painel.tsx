@@ -1,5 +1,5 @@
-import { DashboardScreen } from '@/features/dashboard/components/dashboard-screen';
+import { PainelScreen } from '@/features/painel/components/painel-screen';
 
 export default function PainelRoute() {
-  return <DashboardScreen />;
+  return <PainelScreen />;
 }

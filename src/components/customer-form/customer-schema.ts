@@ -3,7 +3,7 @@
 // messages are written for the cashier. Only `celular` is required; every other field may be
 // left blank, and a blank field is omitted from the request (the service fills its default).
 import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
+import { lazySchema } from '#contract/lazy-schema';
 import type { RegisterCustomerBody } from '@/api/requests';
 import {
   BAIRRO_MAX,
@@ -14,7 +14,7 @@ import {
   isCleanText,
   isGenero,
   NOME_MAX,
-} from '@/api/wire-fields';
+} from '#contract/wire-fields';
 import { cepDigits } from '@/lib/cep';
 import { cpfDigits, isValidCpf } from '@/lib/cpf';
 import { isNotFuture, isRealDate } from '@/lib/dates';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import Papa from 'papaparse';
-import type { AuditEntry } from '@/api/contract/auditoria';
+import type { AuditEntry } from '#contract/api/auditoria';
 import { CSV_BOM, toCsv } from '@/lib/csv';
 import { AUDIT_CSV_COLUMNS, auditCsvFilename } from './audit-csv';
 import { detailsText } from './labels';

@@ -3,7 +3,7 @@
 // newest first, its details as the screen words them and as recorded (JSON). Imported with
 // `import()` when the file is written, so that it, @/lib/csv and papaparse stay out of the
 // route's first load.
-import type { AuditEntry } from '@/api/contract/auditoria';
+import type { AuditEntry } from '#contract/api/auditoria';
 import { csvFilename, dateTimeCell, downloadRows, type CsvColumn } from '@/lib/csv';
 import { localDay } from '@/lib/dates';
 import { actionLabel, detailsText } from './labels';

@@ -1,5 +1,5 @@
 // The kiosk's own endpoints on the app server (/api/quiosque/…): never the service's routes.
-// Requests and answers are the contract's (src/api/contract/kiosk.ts), shared with the server.
+// Requests and answers are the contract's (contract/api/kiosk.ts), shared with the server.
 import { serverRequest } from '@/api/client';
 import {
   BalanceAnswer,
@@ -11,7 +11,7 @@ import {
   type ClaimRequest,
   type RegisterRequest,
   type StageHereRequest,
-} from '@/api/contract/kiosk';
+} from '#contract/api/kiosk';
 
 export function lookupBalance(celular: BalanceRequest['celular'], signal?: AbortSignal) {
   return serverRequest({

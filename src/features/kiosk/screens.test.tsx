@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { render, screen } from '@testing-library/react';
-import type { KioskCustomer } from '@/api/contract/kiosk';
+import type { KioskCustomer } from '#contract/api/kiosk';
 import { CustomerFacts } from './screens';
 
 const customer = (over: Partial<KioskCustomer> = {}): KioskCustomer => ({

@@ -1,7 +1,7 @@
 // The kiosk's screens a customer sees: welcome, phone entry, consent, balance and the result
 // of a claim. Each is given its data and callbacks by KioskScreen (kiosk-screen.tsx).
 import { useCallback, useState, type ReactNode } from 'react';
-import type { KioskCustomer, StagedSale } from '@/api/contract/kiosk';
+import type { KioskCustomer, StagedSale } from '#contract/api/kiosk';
 import { formatBRL } from '@/lib/money';
 import { formatTypedPhone, Keypad, keyClass } from './keypad';
 

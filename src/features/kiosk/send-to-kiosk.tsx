@@ -17,8 +17,8 @@ import {
   KiosksAnswer,
   StagedSale,
   type StageForKioskRequest,
-} from '@/api/contract/kiosk';
-import { PdvToKioskAnswer, type PdvSale } from '@/api/contract/integracao';
+} from '#contract/api/kiosk';
+import { PdvToKioskAnswer, type PdvSale } from '#contract/api/integracao';
 
 // The counter's calls stay in this file (the kiosk screen's are in ./api.ts, in its own chunk).
 const listKiosks = (signal?: AbortSignal) =>

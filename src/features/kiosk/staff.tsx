@@ -3,9 +3,9 @@
 // one) it answers as the app's confirmations do: the password field has the focus as it opens,
 // Enter confirms (leaving, or sending the amount typed) and Esc goes back.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { StagedSale } from '@/api/contract/kiosk';
+import type { StagedSale } from '#contract/api/kiosk';
 import { isApiError } from '@/api/errors';
-import { VALOR_GASTO_MAX as MAX_CENTS } from '@/api/wire';
+import { VALOR_GASTO_MAX as MAX_CENTS } from '#contract/wire';
 import { useLatest } from '@/hooks/use-latest';
 import { formatBRL } from '@/lib/money';
 import { exitKiosk, stageHere } from './api';

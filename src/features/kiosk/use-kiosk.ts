@@ -1,7 +1,7 @@
 // The kiosk screen's state and what a customer does on it: look up a phone, claim the sale the
 // counter sent (registering with consent when new), and the sales the server pushes.
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { KIOSK_MESSAGES, type KioskCustomer, type StagedSale } from '@/api/contract/kiosk';
+import { KIOSK_MESSAGES, type KioskCustomer, type StagedSale } from '#contract/api/kiosk';
 import { isApiError } from '@/api/errors';
 import { claimSale, lookupBalance, registerCustomer, subscribeSales } from './api';
 import { phoneProblem } from './keypad';

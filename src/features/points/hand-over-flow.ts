@@ -14,7 +14,7 @@ import {
 } from '@/features/points/follow';
 import { followWaits } from '@/features/points/follow-waits';
 import { afterHandOver, handOver, isHandOverUnsupported } from '@/features/points/api/hand-over';
-import type { Lancamento } from '@/api/contract/postings';
+import type { Lancamento } from '#contract/api/postings';
 import { fetchLancamento } from '@/features/points/api/post-points';
 import { withSaleLock } from '@/features/points/pending-sale';
 import {

@@ -2,7 +2,7 @@
 // delivers it when the service returns; the counter follows it while its panel is shown.
 // Loaded only when a sale is kept (the counter's first load does not carry it).
 import type { QueryClient } from '@tanstack/react-query';
-import type { Lancamento } from '@/api/contract/postings';
+import type { Lancamento } from '#contract/api/postings';
 import { afterPosted, fetchLancamento } from '@/features/points/api/post-points';
 import type { PendingSale } from '@/features/points/pending-sale';
 

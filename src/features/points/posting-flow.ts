@@ -6,7 +6,7 @@
 import type { Dispatch, RefObject, SetStateAction } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Customer, RewardRecord } from '@/api/schemas';
-import { REWARD_CATEGORIES } from '@/api/wire';
+import { REWARD_CATEGORIES } from '#contract/wire';
 import { ApiError, toApiError } from '@/api/errors';
 import {
   asApiError,
@@ -16,7 +16,7 @@ import {
   UNREACHABLE_RETRY_MS,
 } from '@/features/points/follow';
 import { followWaits } from '@/features/points/follow-waits';
-import { ContingencyFull, type Lancamento } from '@/api/contract/postings';
+import { ContingencyFull, type Lancamento } from '#contract/api/postings';
 import {
   applyPointsResult,
   fetchLancamento,

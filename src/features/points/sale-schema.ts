@@ -2,10 +2,10 @@
 // registration fields. One schema carries the messages a cashier reads; `toPointsBody`
 // turns what was typed into what the wire wants.
 import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
+import { lazySchema } from '#contract/lazy-schema';
 import type { PostPointsBody, PurchaseItem } from '@/api/requests';
-import { ITENS_MAX } from '@/api/wire';
-import { COMPLEMENTO_MAX, DESCRICAO_MAX } from '@/api/wire-fields';
+import { ITENS_MAX } from '#contract/wire';
+import { COMPLEMENTO_MAX, DESCRICAO_MAX } from '#contract/wire-fields';
 import { formatBRL, MAX_CENTS } from '@/lib/money';
 
 export const MAX_ITEMS = ITENS_MAX;

@@ -2,7 +2,7 @@
 // customer was handed, and the dialog (its own chunk, with its flow and slip: fetched on the
 // first "Entregar", or to follow a hand-over a reload left pending).
 import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
-import type { Config } from '@/api/contract/config';
+import type { Config } from '#contract/api/config';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { handOverUnsupported, mayResumeHandOver } from '@/features/points/hand-over-keys';
 import type { HandOverTarget } from '@/features/points/pending-hand-over';

@@ -9,7 +9,7 @@ import {
   type RewardCategory,
   type RewardDateField,
   type RewardStatus,
-} from '@/api/wire';
+} from '#contract/wire';
 import type { RewardFilters } from '@/api/requests';
 import { isRealDate } from '@/lib/dates';
 

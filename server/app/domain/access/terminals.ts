@@ -4,7 +4,7 @@
  * shown of itself.
  */
 import type * as z from 'zod/mini';
-import type { Terminal as TerminalAnswer } from '../../../../src/api/contract/terminals';
+import type { Terminal as TerminalAnswer } from '#contract/api/terminals';
 import {
   activeTerminal,
   enrollDirectly,

@@ -5,15 +5,15 @@ import {
   type AchadoTipo,
   type AchadoWire,
   type ConferenciaWire,
-} from '../../../../src/api/contract/conferencia';
-import { runCustomers, type PostedEntry, type ReconciliationRun, type Store } from '../../../store';
+} from '#contract/api/conferencia';
+import { runCustomers, type PostedEntry, type ConferenciaRun, type Store } from '../../../store';
 
 /** A nightly run's start, as the answer says it. */
 const DISPARO = {
   on_time: 'no_horario',
   startup: 'ao_iniciar',
   late: 'atrasada',
-} as const satisfies Record<NonNullable<ReconciliationRun['trigger']>, string>;
+} as const satisfies Record<NonNullable<ConferenciaRun['trigger']>, string>;
 
 export function emptySummary(): Record<AchadoTipo, number> {
   return Object.fromEntries(ACHADO_TIPOS.map((t) => [t, 0])) as Record<AchadoTipo, number>;
@@ -22,7 +22,7 @@ export function emptySummary(): Record<AchadoTipo, number> {
 /** The answer's shape of a run and its customers' findings. */
 export async function toWire(
   store: Store,
-  run: ReconciliationRun,
+  run: ConferenciaRun,
 ): Promise<NonNullable<ConferenciaWire>> {
   const customers = await runCustomers(store, run.id);
   const achados = customers.flatMap((c) => c.findings as AchadoWire[]);

@@ -17,7 +17,7 @@
  * 4. A credit left in the window of an entry that took a credit of the same points: credited
  *    twice for one sale. Any other credit left, on the day: not posted by us (informational).
  */
-import type { AchadoTipo, AchadoWire } from '../../../../src/api/contract/conferencia';
+import type { AchadoTipo, AchadoWire } from '#contract/api/conferencia';
 import type { PostedEntry } from '../../../store';
 
 export const TOLERANCE_MS = 2 * 60_000;

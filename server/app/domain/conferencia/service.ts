@@ -14,7 +14,7 @@ import {
   type AchadoWire,
   type ConferenciaParams,
   type ConferenciaWire,
-} from '../../../../src/api/contract/conferencia';
+} from '#contract/api/conferencia';
 import {
   claimStaleRuns,
   createRun,
@@ -30,7 +30,7 @@ import {
   runCustomers,
   saveCustomer,
   unreportedRuns,
-  type ReconciliationRun,
+  type ConferenciaRun,
   type RunOrigin,
   type Store,
 } from '../../../store';
@@ -56,7 +56,7 @@ export interface ConferenciaDeps {
   tickMs?: number;
   readLimitMs?: number;
   /** Told of each finished run, once (whichever replica reports it). */
-  onReport?: (run: ReconciliationRun) => void;
+  onReport?: (run: ConferenciaRun) => void;
 }
 
 export type StartResult =
@@ -98,7 +98,7 @@ function sleep(ctx: Ctx, ms: number): Promise<boolean> {
 }
 
 /** The day's bounds [from, to) in epoch ms. */
-function bounds(run: Pick<ReconciliationRun, 'day' | 'offsetMin'>) {
+function bounds(run: Pick<ConferenciaRun, 'day' | 'offsetMin'>) {
   const from = dayNumber(run.day) * DAY_MS - run.offsetMin * 60_000;
   return { from, to: from + DAY_MS };
 }
@@ -107,7 +107,7 @@ function bounds(run: Pick<ReconciliationRun, 'day' | 'offsetMin'>) {
 const todayIn = (ctx: Ctx, offset: number) =>
   Math.floor((ctx.store.now() + offset * 60_000) / DAY_MS);
 
-function readerFor(ctx: Ctx, run: ReconciliationRun) {
+function readerFor(ctx: Ctx, run: ConferenciaRun) {
   return createReader({
     buscar: ctx.deps.buscar,
     circuitOpen: ctx.deps.circuitOpen,
@@ -133,7 +133,7 @@ function readerFor(ctx: Ctx, run: ReconciliationRun) {
 /** Reads one customer and records what it found; false when the work should end. */
 async function conferCustomer(
   ctx: Ctx,
-  run: ReconciliationRun,
+  run: ConferenciaRun,
   reader: ReturnType<typeof createReader>,
   customerKey: string,
 ): Promise<boolean> {
@@ -179,7 +179,7 @@ async function conferCustomer(
 }
 
 /** Reports a finished run, once across every replica. */
-async function report(ctx: Ctx, run: ReconciliationRun): Promise<void> {
+async function report(ctx: Ctx, run: ConferenciaRun): Promise<void> {
   if (!(await markReported(ctx.store, run.id))) return;
   const attention = run.findings > 0;
   ctx.deps.log?.[attention ? 'warn' : 'info'](
@@ -198,7 +198,7 @@ async function report(ctx: Ctx, run: ReconciliationRun): Promise<void> {
   ctx.deps.onReport?.(run);
 }
 
-async function finish(ctx: Ctx, run: ReconciliationRun): Promise<void> {
+async function finish(ctx: Ctx, run: ConferenciaRun): Promise<void> {
   const customers = await runCustomers(ctx.store, run.id);
   const summary = emptySummary();
   for (const c of customers) for (const f of c.findings as AchadoWire[]) summary[f.tipo] += 1;
@@ -211,7 +211,7 @@ async function finish(ctx: Ctx, run: ReconciliationRun): Promise<void> {
 }
 
 /** Works a run held by this process until it ends or the process stops. */
-async function work(ctx: Ctx, run: ReconciliationRun): Promise<void> {
+async function work(ctx: Ctx, run: ConferenciaRun): Promise<void> {
   const reader = readerFor(ctx, run);
   for (const key of await pendingCustomers(ctx.store, run.id)) {
     if (ctx.stopping.signal.aborted) break;
@@ -226,7 +226,7 @@ async function work(ctx: Ctx, run: ReconciliationRun): Promise<void> {
   if ((await pendingCustomers(ctx.store, run.id)).length === 0) await finish(ctx, run);
 }
 
-function kick(ctx: Ctx, run: ReconciliationRun): void {
+function kick(ctx: Ctx, run: ConferenciaRun): void {
   if (ctx.working.has(run.id) || ctx.stopping.signal.aborted) return;
   const job = work(ctx, run)
     .catch((err: unknown) =>
@@ -246,7 +246,7 @@ async function start(
   offset: number,
   origin: RunOrigin,
   trigger?: NightlyTrigger,
-): Promise<{ created: boolean; run: ReconciliationRun | null }> {
+): Promise<{ created: boolean; run: ConferenciaRun | null }> {
   const from = dayNumber(day) * DAY_MS - offset * 60_000;
   const entries = await postedEntries(ctx.store, {
     establishmentId: ctx.deps.establishmentId,

@@ -3,14 +3,15 @@
  * for the customer the cashier found (the PDV's amount and basket, the cashier's password),
  * and passing one to a kiosk (F7), where the customer claims it.
  */
+import { pontuarBody } from '../journal/pontuar-body';
 import type { SubmitResult } from '../journal/submit';
 import type { PdvSaleRow, Terminal } from '../../../store';
-import { DAY_MS, localDate, startOfLocalDay } from '../../../sandbox/rules/time';
+import { DAY_MS, localDate, startOfLocalDay } from '#contract/rules/time';
 import { stageSale } from '../kiosk/stage';
 import type { StageOutcome, StageRequest } from '../kiosk/stage';
 import type { PdvDeps } from './deps';
-import { publish } from './deps';
-import { pdvMessages, refresh } from './settle';
+import { pdvMessages, pdvSaleLife } from './pdv-sale';
+import { refresh } from './settle';
 
 /** A caixa sees its own PDV's sales; a gerente every counter's. */
 export async function counterPdvSale(
@@ -42,37 +43,20 @@ export async function postAtCounter(
 ): Promise<CounterPostOutcome> {
   const key = request.key.trim().toLowerCase();
   if (s.posting_key !== key) {
-    const taken = await deps.sales.move(
-      s.id,
-      ['aguardando'],
-      { state: 'lançando', postingKey: key, auto: false, message: pdvMessages.checking },
-      null,
-    );
+    const taken = await pdvSaleLife.takenByCounter(deps, s, key);
     if (taken === null) return { kind: 'busy', sale: await refresh(deps, s) };
-    await publish(deps, taken);
     s = taken;
   }
   const result = await deps.postings.submit({
     key,
     terminalId: String(request.terminalId),
     requestId: null,
-    body: {
-      valor_gasto: s.amount,
-      senha_atendente: request.senha,
-      cliente: request.cliente,
-      ...(s.items === null ? {} : { itens: JSON.parse(s.items) as unknown[] }),
-    },
+    body: pontuarBody(s, request.senha, request.cliente),
     counter: true,
   });
   if (result.kind !== 'entry') {
     // Nothing journaled: back to waiting, for another try.
-    const back = await deps.sales.move(
-      s.id,
-      ['lançando'],
-      { state: 'aguardando', postingKey: null, message: pdvMessages.waiting },
-      key,
-    );
-    await publish(deps, back);
+    const back = await pdvSaleLife.backToCounter(deps, s, key, pdvMessages.waiting);
     return { kind: 'submitted', result, sale: back ?? s };
   }
   // The answer leaves now: the sale follows the posting (its customer read for the PDV's
@@ -101,12 +85,7 @@ export async function toKiosk(
 ): Promise<ToKioskOutcome> {
   if (s.state !== 'aguardando') return { kind: 'busy', sale: s };
   const key = crypto.randomUUID();
-  const taken = await deps.sales.move(
-    s.id,
-    ['aguardando'],
-    { state: 'no quiosque', postingKey: key, message: pdvMessages.atKiosk },
-    null,
-  );
+  const taken = await pdvSaleLife.reservedForKiosk(deps, s, key);
   if (taken === null) return { kind: 'busy', sale: await refresh(deps, s) };
   const stage: StageRequest = {
     id: key,
@@ -123,15 +102,10 @@ export async function toKiosk(
         .then((r) => (r.ok ? r : { ok: false as const, reason: 'busy' as const }))
     : await stageSale(deps.kiosk, stage);
   if (!staged.ok) {
-    await deps.sales.move(
-      s.id,
-      ['no quiosque'],
-      { state: 'aguardando', postingKey: null, message: pdvMessages.waiting },
-      key,
-    );
+    await pdvSaleLife.unreserved(deps, s, key);
     return { kind: 'refused', outcome: staged };
   }
-  await publish(deps, taken);
+  await pdvSaleLife.staged(deps, taken);
   return { kind: 'staged', sale: taken, staged: staged.sale };
 }
 

@@ -6,14 +6,12 @@
 import { createHmac } from 'node:crypto';
 import type { Logger } from 'pino';
 import type * as z from 'zod/mini';
-import { PDV_EVENT } from '../../../../src/api/contract/integracao';
-import type { PdvSale as PdvSaleWire } from '../../../../src/api/contract/integracao';
-import type { KioskCustomer, SaleItem } from '../../../../src/api/contract/kiosk';
+import type { PdvSale as PdvSaleWire } from '#contract/api/integracao';
+import type { KioskCustomer, SaleItem } from '#contract/api/kiosk';
 import { createPdvSalesStore } from '../../../store';
 import type { PdvSaleRow, PdvSalesStore, Store, StoreScope } from '../../../store';
 import type { PostingService } from '../journal/service';
 import type { KioskDeps } from '../kiosk/deps';
-import { KIOSK_CHANNEL } from '../kiosk/sales';
 import type { KioskService } from '../kiosk/service';
 
 /** A sale nobody identifies is `não identificada` after this (PDV_VENDA_EXPIRA_MIN). */
@@ -33,6 +31,11 @@ export interface PdvSetup {
   logger?: Logger;
   /** The store whose PDV sales these are (a chain's); absent: every sale in the store. */
   scope?: StoreScope | null;
+  /**
+   * The PDV cancelled a sale already posted (answered 409): Vigilância records it once as
+   * "estorno após pontuação". Absent: nothing recorded.
+   */
+  onPostedCancel?: ((sale: PdvSaleRow) => Promise<unknown>) | null;
 }
 
 export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
@@ -70,17 +73,6 @@ export function pdvView(s: PdvSaleRow): PdvView {
     balcao: s.counter_id,
     lancamento: s.state === 'no quiosque' ? null : s.posting_key,
   };
-}
-
-/**
- * Tells the sale's counter (its event stream, `venda_pdv`) and anyone waiting on the sale (the
- * PDV's long poll) that it changed. PostgreSQL: every replica hears it.
- */
-export async function publish(deps: Pick<PdvDeps, 'store'>, s: PdvSaleRow | null): Promise<void> {
-  if (s === null) return;
-  const to = s.counter_id === null ? [] : [s.counter_id];
-  const msg = { to, evento: PDV_EVENT, pdv: s.id, venda: pdvView(s) };
-  await deps.store.notify(KIOSK_CHANNEL, JSON.stringify(msg)).catch(() => undefined);
 }
 
 /** The request's fingerprint: an HMAC of its canonical JSON (keys sorted, CPF as digits). */

@@ -14,11 +14,7 @@ import { pdvDisplayOf } from '../../../store';
 import type { PdvSaleRow } from '../../../store';
 import { toKiosk } from './counter';
 import type { PdvDeps } from './deps';
-import { publish } from './deps';
-
-const displayMessages = {
-  busy: 'O quiosque do cliente está ocupado: a venda aguarda o caixa.',
-} as const;
+import { pdvSaleLife } from './pdv-sale';
 
 /** Stages a new waiting sale on its counter's customer display, when one is set. */
 export async function toDisplay(deps: PdvDeps, s: PdvSaleRow): Promise<PdvSaleRow> {
@@ -34,12 +30,6 @@ export async function toDisplay(deps: PdvDeps, s: PdvSaleRow): Promise<PdvSaleRo
   if (done.kind === 'staged') return done.sale;
   if (done.kind === 'busy') return done.sale;
   deps.logger?.info({ sale: s.id, kiosk: kioskId }, 'customer display busy: PDV sale waits');
-  const moved = await deps.sales.move(
-    s.id,
-    ['aguardando'],
-    { state: 'aguardando', message: displayMessages.busy },
-    null,
-  );
-  await publish(deps, moved);
+  const moved = await pdvSaleLife.displayBusy(deps, s);
   return moved ?? s;
 }

@@ -9,14 +9,16 @@
  * never registered from here (the customer has not consented): the sale waits at the counter.
  */
 import { randomUUID } from 'node:crypto';
-import type { PdvSaleRequest } from '../../../../src/api/contract/integracao';
+import type { PdvSaleRequest } from '#contract/api/integracao';
 import type { PdvSaleRow, Terminal } from '../../../store';
+import { pontuarBody } from '../journal/pontuar-body';
 import { KIOSK_CHANNEL } from '../kiosk/sales';
 import { ServiceUnavailable } from '../kiosk/service';
 import type { PdvDeps } from './deps';
-import { fingerprintOf, publish } from './deps';
+import { fingerprintOf } from './deps';
 import { toDisplay } from './display';
-import { pdvMessages, refresh } from './settle';
+import { isEventOf, PDV_SALE_FINAL, pdvMessages, pdvSaleLife } from './pdv-sale';
+import { refresh } from './settle';
 
 type Request = {
   id_venda: string;
@@ -55,7 +57,7 @@ export async function receiveSale(
     expiresAt: deps.store.now() + deps.expiryMs,
   });
   if (!created && sale.fingerprint !== fingerprint) return { kind: 'conflict', sale };
-  if (created) await publish(deps, sale);
+  if (created) await pdvSaleLife.received(deps, sale);
   // A resend of a sale whose posting was never journaled (this process died first) goes on.
   const resumable =
     identified &&
@@ -84,13 +86,7 @@ async function knownPhone(
 
 /** Back to the counter (unknown customer, service unreachable, a refusal). */
 async function toCounter(deps: PdvDeps, s: PdvSaleRow, message: string): Promise<PdvSaleRow> {
-  const moved = await deps.sales.move(
-    s.id,
-    ['lançando'],
-    { state: 'aguardando', postingKey: null, auto: false, message },
-    s.posting_key,
-  );
-  await publish(deps, moved);
+  const moved = await pdvSaleLife.backToCounter(deps, s, s.posting_key, message);
   return moved ?? (await deps.sales.get(s.id)) ?? s;
 }
 
@@ -112,12 +108,7 @@ async function postKnown(
     key: s.posting_key!,
     terminalId: s.counter_id === null ? null : String(s.counter_id),
     requestId: randomUUID(),
-    body: {
-      valor_gasto: s.amount,
-      senha_atendente: deps.password,
-      cliente: { celular: phone },
-      ...(s.items === null ? {} : { itens: JSON.parse(s.items) as unknown[] }),
-    },
+    body: pontuarBody(s, deps.password, { celular: phone }),
   });
   if (result.kind !== 'entry') {
     const message = result.kind === 'refused' ? pdvMessages.notPosted : result.message;
@@ -136,8 +127,6 @@ export async function pdvSale(
   return s === undefined ? null : refresh(deps, s);
 }
 
-const FINAL = new Set(['lançada', 'recusada', 'cancelada', 'não identificada']);
-
 /**
  * The sale once it changes from `seen` (its state when asked) or ends, waiting at most
  * `waitMs`: woken by the sale's own notifications (any replica's), checked every half second
@@ -147,11 +136,11 @@ export async function waitSale(deps: PdvDeps, s: PdvSaleRow, waitMs: number): Pr
   const until = deps.store.now() + waitMs;
   let wake: (() => void) | null = null;
   const unlisten = await deps.store.listen(KIOSK_CHANNEL, (payload) => {
-    if (payload.includes(`"pdv":"${s.id}"`)) wake?.();
+    if (isEventOf(payload, s)) wake?.();
   });
   try {
     let now = s;
-    while (!FINAL.has(now.state) && now.state === s.state && deps.store.now() < until) {
+    while (!PDV_SALE_FINAL.has(now.state) && now.state === s.state && deps.store.now() < until) {
       const left = until - deps.store.now();
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, Math.min(500, Math.max(0, left)));
@@ -182,13 +171,21 @@ export async function cancelPdvSale(
       return { ok: false, sale: await refresh(deps, s) };
     }
   }
-  const cancelled = await deps.sales.move(s.id, ['aguardando', 'no quiosque'], {
-    state: 'cancelada',
-    postingKey: null,
-    message: pdvMessages.cancelled,
-  });
-  if (cancelled === null)
-    return { ok: false, sale: await refresh(deps, (await deps.sales.get(s.id)) ?? s) };
-  await publish(deps, cancelled);
+  const cancelled = await pdvSaleLife.cancelled(deps, s);
+  if (cancelled === null) {
+    const now = await refresh(deps, (await deps.sales.get(s.id)) ?? s);
+    // Posted already: the points stay (v4 has no reversal); a manager is told what to reverse.
+    if (now.state === 'lançada' && deps.onPostedCancel) {
+      await deps
+        .onPostedCancel(now)
+        .catch((err: unknown) =>
+          deps.logger?.warn(
+            { err: String(err), venda: now.id },
+            'estorno após pontuação não registrado',
+          ),
+        );
+    }
+    return { ok: false, sale: now };
+  }
   return { ok: true, sale: cancelled };
 }

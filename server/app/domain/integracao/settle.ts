@@ -7,23 +7,13 @@
  * Nothing here sends anything: exactly-once is the journal's.
  */
 import type { JournalEntry, PdvSaleRow } from '../../../store';
-import { formatTimestamp } from '../../../sandbox/rules/time';
+import { formatTimestamp } from '#contract/rules/time';
 import { readCustomer } from '../kiosk/customer';
 import type { PdvDeps } from './deps';
-import { publish } from './deps';
+import { pdvMessages, pdvSaleLife } from './pdv-sale';
 
 /** A `lançando` sale whose key the journal never saw this long after: its sender died first. */
 const ORPHAN_MS = 60_000;
-
-export const pdvMessages = {
-  posted: 'Pontos lançados.',
-  waiting: 'Aguardando o caixa identificar o cliente.',
-  unknownCustomer: 'Cliente não cadastrado: a venda aguarda o caixa.',
-  notPosted: 'Não lançado: a venda aguarda o caixa.',
-  checking: 'Conferindo o lançamento.',
-  cancelled: 'Venda cancelada pelo PDV.',
-  atKiosk: 'No quiosque: o cliente pontua lá.',
-} as const;
 
 /** Rewards won by this posting: of the customer's rewards waiting, those won since it was sent. */
 function rewardsWon(
@@ -56,12 +46,7 @@ async function posted(deps: PdvDeps, s: PdvSaleRow, e: JournalEntry): Promise<Pd
   } catch {
     // The points are posted; the customer's view is a nicety the PDV may miss.
   }
-  return deps.sales.move(
-    s.id,
-    ['lançando', 'no quiosque', 'aguardando'],
-    { state: 'lançada', points, customer, rewards, message: pdvMessages.posted },
-    s.posting_key,
-  );
+  return pdvSaleLife.posted(deps, s, { points, customer, rewards });
 }
 
 /** Follows the journal's entry of a `lançando` sale. */
@@ -72,30 +57,13 @@ async function followEntry(deps: PdvDeps, s: PdvSaleRow): Promise<PdvSaleRow> {
   let moved: PdvSaleRow | null = null;
   if (e === null) {
     if (deps.store.now() - s.updated_at < ORPHAN_MS) return s;
-    moved = await deps.sales.move(
-      s.id,
-      ['lançando'],
-      { state: 'aguardando', postingKey: null, auto: false, message: pdvMessages.waiting },
-      key,
-    );
+    moved = await pdvSaleLife.backToCounter(deps, s, key, pdvMessages.waiting);
   } else if (e.state === 'lançado') {
     moved = await posted(deps, s, e);
   } else if (e.state === 'recusado' || e.state === 'descartado') {
-    moved = await deps.sales.move(
-      s.id,
-      ['lançando'],
-      {
-        state: 'aguardando',
-        postingKey: null,
-        auto: false,
-        message: e.reason ?? pdvMessages.notPosted,
-      },
-      key,
-    );
+    moved = await pdvSaleLife.backToCounter(deps, s, key, e.reason ?? pdvMessages.notPosted);
   }
-  if (moved === null) return (await deps.sales.get(s.id)) ?? s;
-  await publish(deps, moved);
-  return moved;
+  return moved ?? (await deps.sales.get(s.id)) ?? s;
 }
 
 /** Follows the kiosk's staged sale of a sale passed to a kiosk (F7). */
@@ -106,26 +74,14 @@ async function followKiosk(deps: PdvDeps, s: PdvSaleRow): Promise<PdvSaleRow> {
   let moved: PdvSaleRow | null = null;
   if (k === null || ['cancelado', 'expirado', 'recusado'].includes(k.state)) {
     // Known not posted there: back at the counter.
-    moved = await deps.sales.move(
-      s.id,
-      ['no quiosque'],
-      { state: 'aguardando', postingKey: null, message: k?.message ?? pdvMessages.waiting },
-      key,
-    );
+    moved = await pdvSaleLife.backFromKiosk(deps, s, key, k?.message ?? null);
   } else if (k.state === 'lançado') {
     const e = await deps.postings.get(key);
     if (e !== null && e.state === 'lançado') moved = await posted(deps, s, e);
   } else if (k.state === 'lançando' || k.state === 'desconhecido') {
-    moved = await deps.sales.move(
-      s.id,
-      ['no quiosque'],
-      { state: 'lançando', message: pdvMessages.checking },
-      key,
-    );
+    moved = await pdvSaleLife.postingAtKiosk(deps, s, key);
   }
-  if (moved === null) return (await deps.sales.get(s.id)) ?? s;
-  await publish(deps, moved);
-  return moved;
+  return moved ?? (await deps.sales.get(s.id)) ?? s;
 }
 
 /** The sale brought up to date with what it follows. */
@@ -137,7 +93,7 @@ export async function refresh(deps: PdvDeps, s: PdvSaleRow): Promise<PdvSaleRow>
 
 /** Expires what waited too long, and brings every followed sale up to date. */
 export async function sweepPdv(deps: PdvDeps): Promise<void> {
-  for (const s of await deps.sales.expire()) await publish(deps, s);
+  await pdvSaleLife.expired(deps);
   for (const s of await deps.sales.following()) await refresh(deps, s);
 }
 

@@ -1,13 +1,13 @@
 /**
  * The journal's entries as the app server's own API tells them, typed by the contract
- * (src/api/contract/postings.ts), which the browser parses them with.
+ * (contract/api/postings.ts), which the browser parses them with.
  */
 import type {
   ContingencyWire,
   LancamentoWire,
   LedgerWire,
   PostedExtraWire,
-} from '../../../../src/api/contract/postings';
+} from '#contract/api/postings';
 import type { CustomerReading, JournalEntry } from '../../../store';
 import type { ContingencyStatus } from './deliver';
 import { answerPoints } from './lookups';

@@ -12,7 +12,7 @@
  * remembered in the process (`available()` false) and refused (`unsupported`).
  */
 import type { JournalEntry, NewEntry } from '../../../store';
-import { firstError, validateResgatar } from '../../../sandbox/rules/validation';
+import { firstError, validateResgatar } from '#contract/rules/validation';
 import { circuitOpen, leased, settle, track, write, type JournalDeps } from './context';
 import { postingFingerprint } from './fingerprint';
 import { verifyHandover } from './handover-verify';

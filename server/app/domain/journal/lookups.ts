@@ -18,7 +18,7 @@
  *   the customer itself (`pointsLater`).
  */
 import type { CustomerReading, JournalEntry } from '../../../store';
-import { localDate } from '../../../sandbox/rules/time';
+import { localDate } from '#contract/rules/time';
 import { track, type JournalDeps } from './context';
 import { ABSENT, compareReadings, readCustomer, readFor } from './readings';
 

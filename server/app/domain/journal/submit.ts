@@ -5,7 +5,7 @@
  * when the service is unreachable. Answers the entry after a bounded wait for its verdict.
  */
 import type { JournalEntry, NewEntry } from '../../../store';
-import { firstError, validatePontuar } from '../../../sandbox/rules/validation';
+import { firstError, validatePontuar } from '#contract/rules/validation';
 import type { SlotState } from '../../../store';
 import {
   circuitOpen,

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { JournalEntry } from '../../../store';
 import { backoffMs } from '../journal/backoff';
+import { pontuarBody } from '../journal/pontuar-body';
 import { envelopeMessage } from '../journal/readings';
 import type { PostingService } from '../journal/service';
 import { logConsent, readCustomer } from './customer';
@@ -85,12 +86,7 @@ async function postClaimed(deps: KioskDeps, claimed: Claimed): Promise<StagedSal
       key: s.id,
       terminalId: String(s.counter_id ?? s.kiosk_id),
       requestId: randomUUID(),
-      body: {
-        valor_gasto: s.amount,
-        senha_atendente: password,
-        cliente: { celular, ...(nome ? { nome } : {}) },
-        ...(s.items === null ? {} : { itens: JSON.parse(s.items) as unknown[] }),
-      },
+      body: pontuarBody(s, password, { celular, ...(nome ? { nome } : {}) }),
     });
   } catch (err) {
     deps.logger?.error({ sale: s.id, err: String(err) }, 'kiosk posting failed');

@@ -3,7 +3,7 @@
  * service's answers, behind the kiosk's phone-lookup limit.
  */
 import type * as z from 'zod/mini';
-import type { KioskCustomer } from '../../../../src/api/contract/kiosk';
+import type { KioskCustomer } from '#contract/api/kiosk';
 import { readCustomer as readPosted } from '../journal/readings';
 import { countLookup } from './access';
 import type { KioskDeps } from './deps';

@@ -25,7 +25,7 @@ import type {
   SaleItem,
   SaleState,
   StagedSale as SaleView,
-} from '../../../../src/api/contract/kiosk';
+} from '#contract/api/kiosk';
 
 export const KIOSK_CHANNEL = 'kiosk_events';
 /** A staged sale not claimed within this is void. */

@@ -2,7 +2,7 @@
  * Staging a sale for a kiosk (by the counter, or on the kiosk itself with no counter paired),
  * following it from the counter and cancelling it while no customer has claimed it.
  */
-import type { SaleItem } from '../../../../src/api/contract/kiosk';
+import type { SaleItem } from '#contract/api/kiosk';
 import type { KioskDeps } from './deps';
 import { checkAttendantPassword } from './password';
 import type { PasswordVerdict } from './password';

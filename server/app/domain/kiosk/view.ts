@@ -3,10 +3,10 @@
  * first name, a masked phone, the balance, points in carência with their release day, the next
  * expiration and the pending rewards. Nothing else of the customer leaves for a kiosk browser
  * (no CPF, e-mail, address, birth date, full phone or history). Its shape is the contract's
- * (src/api/contract/kiosk.ts).
+ * (contract/api/kiosk.ts).
  */
 import type * as z from 'zod/mini';
-import type { KioskCustomer } from '../../../../src/api/contract/kiosk';
+import type { KioskCustomer } from '#contract/api/kiosk';
 
 /** The kiosk's view of a customer, as the server builds it. */
 type KioskCustomerView = z.input<typeof KioskCustomer>;

@@ -12,7 +12,7 @@ import type { Terminal, TerminalView, Terminals } from '../../domain/access/term
 import type { AuditTrail } from '../../domain/audit';
 import { roleMay } from '../../domain/operations';
 import type { Operation } from '../../domain/operations';
-import { EnrollRequest } from '../../../../src/api/contract/terminals';
+import { EnrollRequest } from '#contract/api/terminals';
 import { fail, messages } from '../envelope';
 import { actorOf } from '../actor';
 import type { RequestLogVars } from '../request-log';

@@ -18,8 +18,8 @@ import {
   PdvSaleAnswer,
   PdvToKioskAnswer,
   PdvToKioskRequest,
-} from '../../../../src/api/contract/integracao';
-import { KIOSK_MESSAGES } from '../../../../src/api/contract/kiosk';
+} from '#contract/api/integracao';
+import { KIOSK_MESSAGES } from '#contract/api/kiosk';
 import {
   counterOverview,
   counterPdvSale,

@@ -7,11 +7,7 @@
  * document with Redocly's recommended rules).
  */
 import * as z from 'zod/mini';
-import {
-  PDV_WAIT_MAX_S,
-  PdvSaleAnswer,
-  PdvSaleRequest,
-} from '../../../../src/api/contract/integracao';
+import { PDV_WAIT_MAX_S, PdvSaleAnswer, PdvSaleRequest } from '#contract/api/integracao';
 
 const schema = (s: z.ZodMiniType, io: 'input' | 'output') => {
   const json = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'draft-2020-12' });

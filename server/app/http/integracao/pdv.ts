@@ -9,11 +9,7 @@
  */
 import { Hono } from 'hono';
 import type { MiddlewareHandler } from 'hono';
-import {
-  PdvSaleAnswer,
-  PdvSaleRequest,
-  PdvWaitQuery,
-} from '../../../../src/api/contract/integracao';
+import { PdvSaleAnswer, PdvSaleRequest, PdvWaitQuery } from '#contract/api/integracao';
 import { countPdvRequest, identifyPdv } from '../../domain/integracao/access';
 import type { PdvDeps } from '../../domain/integracao/deps';
 import { pdvView } from '../../domain/integracao/deps';

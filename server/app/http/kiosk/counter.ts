@@ -10,7 +10,7 @@ import {
   KIOSK_MESSAGES,
   KiosksAnswer,
   StageForKioskRequest,
-} from '../../../../src/api/contract/kiosk';
+} from '#contract/api/kiosk';
 import { activeKiosk, activeKiosks, COUNTER_ROLES } from '../../domain/kiosk/access';
 import type { KioskDeps } from '../../domain/kiosk/deps';
 import { saleMessages, saleView } from '../../domain/kiosk/sales';

@@ -14,7 +14,7 @@ import {
   KioskSaleAnswer,
   RegisterRequest,
   StageHereRequest,
-} from '../../../../src/api/contract/kiosk';
+} from '#contract/api/kiosk';
 import { KIOSK_ROLES } from '../../domain/kiosk/access';
 import { claimSale } from '../../domain/kiosk/claim';
 import { lookupBalance, registerAtKiosk } from '../../domain/kiosk/customer';

@@ -3,7 +3,7 @@
  * `quiosque`, or a `gerente` trying the screen) never reaches the service's own routes: it gets
  * only what its screen shows (customer.ts). The counter (caixa, gerente) stages sales for a
  * kiosk, follows and cancels them (counter.ts). Updates reach both as Server-Sent Events
- * (events.ts). Requests and answers are the contract's (src/api/contract/kiosk.ts); the work
+ * (events.ts). Requests and answers are the contract's (contract/api/kiosk.ts); the work
  * is the domain's (domain/kiosk/).
  */
 import { Hono } from 'hono';

@@ -3,12 +3,7 @@
 // that export itself). Parsed with the contract both sides share.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
-import {
-  AuditExport,
-  AuditPage,
-  type AuditAction,
-  type AuditQuery,
-} from '@/api/contract/auditoria';
+import { AuditExport, AuditPage, type AuditAction, type AuditQuery } from '#contract/api/auditoria';
 
 export interface AuditFilters {
   /** Local calendar dates `YYYY-MM-DD`, both included; null: unbounded. */

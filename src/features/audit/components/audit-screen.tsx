@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '@/api/contract/auditoria';
+import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
@@ -10,7 +10,6 @@ import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/audito
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
-
 
 type Draft = { de: string; ate: string; acao: string; terminal: string };
 

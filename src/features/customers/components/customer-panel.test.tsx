@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer, type PointEntry } from '@/api/schemas';
-import { REWARD_COUNTER_KEYS } from '@/api/wire';
+import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { formatDateTime } from '@/lib/dates';
 import { CustomerPanel } from './customer-panel';
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import type { Customer, PointEntry } from '@/api/schemas';
-import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '@/api/wire';
+import { rewardCounterKey, type RewardCategory, type RewardCounterPrefix } from '#contract/wire';
 import { daysUntil, formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { formatBRL, reaisToCents } from '@/lib/money';
 import { formatPhoneDisplay } from '@/lib/phone';

@@ -7,14 +7,14 @@
 // Sent once per call: no retries here.
 import * as z from 'zod/mini';
 import type { QueryClient } from '@tanstack/react-query';
-import { lazySchema } from '@/lib/lazy-schema';
+import { lazySchema } from '#contract/lazy-schema';
 import { apiRequest } from '@/api/client';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { HandOverResult, type Customer, type RewardPage, type RewardRecord } from '@/api/schemas';
-import { rewardCounterKey } from '@/api/wire';
+import { rewardCounterKey } from '#contract/wire';
 import type { HandOverBody } from '@/api/requests';
 import { pendingRewardsQuery } from './pending-rewards';
-import { Lancamento } from '@/api/contract/postings';
+import { Lancamento } from '#contract/api/postings';
 import { POST_POINTS_TIMEOUT_MS } from './post-points';
 
 export type HandOverAnswer =

@@ -7,7 +7,7 @@ import {
   Ledger,
   type LedgerQuery as LedgerParams,
   type ResendBody,
-} from '@/api/contract/postings';
+} from '#contract/api/postings';
 
 export type LedgerEntry = Ledger['lancamentos'][number];
 

@@ -2,7 +2,7 @@
 // waiting for this counter, the period's identification counts and its unidentified sales.
 // Posting one goes through postPoints (its `pdv` option), with the posting flow's journal key.
 import { serverRequest } from '@/api/client';
-import { PdvCounterAnswer } from '@/api/contract/integracao';
+import { PdvCounterAnswer } from '#contract/api/integracao';
 
 export interface PdvListQuery {
   /** The period as ISO instants; by default (both absent) today in São Paulo. */

@@ -11,7 +11,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
-import { Lancamento } from '@/api/contract/postings';
+import { Lancamento } from '#contract/api/postings';
 import { afterPosted, fetchLancamento, postPoints } from './post-points';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));

@@ -4,16 +4,16 @@
 // Every sale has an id (a UUID) sent as `Idempotency-Key`: the same id again is the same sale,
 // never a second posting, so the same request may be sent again safely. The server answers
 // the service's own answer when it has one in time, otherwise 202 with the posting's state
-// (a `lancamento`, src/api/contract/postings.ts), which `fetchLancamento` follows until it is
+// (a `lancamento`, contract/api/postings.ts), which `fetchLancamento` follows until it is
 // settled.
 //
 // Sent once per call: no retries here. `networkMode: 'always'` is not needed: these are plain
 // calls made by usePosting, never paused by React Query.
 import * as z from 'zod/mini';
-import { lazySchema } from '@/lib/lazy-schema';
+import { lazySchema } from '#contract/lazy-schema';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest, serverRequest } from '@/api/client';
-import { Lancamento, PostedExtra } from '@/api/contract/postings';
+import { Lancamento, PostedExtra } from '#contract/api/postings';
 import { customerKeys, rewardKeys } from '@/api/keys';
 import { PointsResult, type Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';

@@ -4,7 +4,7 @@
 // second chunk.
 import { useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
-import { Contingency } from '@/api/contract/postings';
+import { Contingency } from '#contract/api/postings';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

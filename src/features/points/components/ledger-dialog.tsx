@@ -6,7 +6,7 @@ import { localDay } from '@/lib/dates';
 import { openModal } from '@/lib/modal';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
-import type { Ledger } from '@/api/contract/postings';
+import type { Ledger } from '#contract/api/postings';
 import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
 import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';

@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { PdvSale } from '@/api/contract/integracao';
+import type { PdvSale } from '#contract/api/integracao';
 import { Customer } from '@/api/schemas';
 import { customerWire } from '@/testing/fixtures';
 import type { usePosting } from '@/features/points/use-posting';

@@ -5,8 +5,8 @@
 import { useEffect, useMemo, useState, type FormEvent, type RefCallback } from 'react';
 import type { Customer } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
-import { PDV_EVENT, PdvSale, type PdvSummary } from '@/api/contract/integracao';
-import { KIOSK_EVENTS } from '@/api/contract/kiosk';
+import { PDV_EVENT, PdvSale, type PdvSummary } from '#contract/api/integracao';
+import { KIOSK_EVENTS } from '#contract/api/kiosk';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { formatBRL } from '@/lib/money';

@@ -1,7 +1,7 @@
 // The PDV's sales in "Lançamentos do turno": the day's identification rate ("Pontuadas 14 de
 // 20 vendas do PDV") and the sales nobody identified, for the day and terminal listed.
 import { useEffect, useState } from 'react';
-import type { PdvCounterAnswer } from '@/api/contract/integracao';
+import type { PdvCounterAnswer } from '#contract/api/integracao';
 import type * as z from 'zod/mini';
 import { formatBRL } from '@/lib/money';
 import { fetchPdvSales, pdvSummaryText } from '@/features/points/api/pdv-sales';

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { Customer, RewardRecord } from '@/api/schemas';
-import { REWARD_CATEGORIES, rewardCounterKey } from '@/api/wire';
+import { REWARD_CATEGORIES, rewardCounterKey } from '#contract/wire';
 import { Button } from '@/components/ui/button';
 import { daysUntil, formatDate, todayInSaoPaulo } from '@/lib/dates';
 import { formatInteger } from '@/lib/points';

@@ -4,7 +4,7 @@
 // so leaving the filters or the screen cancels them with the list.
 import { useQueries } from '@tanstack/react-query';
 import type { RewardFilters } from '@/api/requests';
-import type { RewardStatus } from '@/api/wire';
+import type { RewardStatus } from '#contract/wire';
 import { rewardsQuery } from './list-rewards';
 
 /** The one-record page whose `total` is the count of `status` under `filters`. */

@@ -1,6 +1,6 @@
 // Portuguese words for the reward enums, and the status badge (text and symbol, never
 // colour alone).
-import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/wire';
+import type { RewardCategory, RewardDateField, RewardStatus } from '#contract/wire';
 
 export const STATUS_LABELS: Record<RewardStatus, string> = {
   pendente_resgate: 'Pendente de resgate',

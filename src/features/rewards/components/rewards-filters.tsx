@@ -1,5 +1,5 @@
 import { useRef, type FormEvent, type KeyboardEvent } from 'react';
-import type { RewardCategory, RewardDateField, RewardStatus } from '@/api/wire';
+import type { RewardCategory, RewardDateField, RewardStatus } from '#contract/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';

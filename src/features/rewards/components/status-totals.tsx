@@ -1,5 +1,5 @@
 import { useId, useLayoutEffect, useRef } from 'react';
-import type { RewardStatus } from '@/api/wire';
+import type { RewardStatus } from '#contract/wire';
 import type { RewardFilters } from '@/api/requests';
 import { useStatusTotals } from '../api/status-totals';
 import { STATUS_LABELS, STATUS_OPTIONS } from './labels';
