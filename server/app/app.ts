@@ -7,12 +7,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { storeParts } from './store-parts';
 import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
-import { createTerminals } from './domain/access/terminals';
-import { createAuditTrail } from './domain/audit';
+import type { createTerminals } from './domain/access/terminals';
 import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
 import type { LookupToken, PostingService } from './domain/journal/service';
@@ -102,15 +102,11 @@ export interface AppServerOptions {
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
   /**
-   * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
-   * painel and audit trail are this store's only (`defaultId`: the default store's
-   * establishment, whose are the records naming none). Absent: one store, nothing scoped.
+   * One store of a chain (app/chain.ts): its terminals, PDV sales, kiosks, painel and audit are
+   * this store's only (`defaultId`: the default store, whose are the records naming none).
    */
   chain?: { defaultId: number } | null;
-  /**
-   * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
-   * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
-   */
+  /** Vigilância (app/chain.ts wires each store's); absent: one over `store` (cancels, routes). */
   vigilancia?: Vigilancia;
 }
 
@@ -293,35 +289,6 @@ function mountVigilancia(
     }),
   );
   return vigilancia;
-}
-
-/**
- * This store's scope (a chain's store: its establishment, and for the default store the rows
- * naming none; null: one store, nothing scoped), its terminals and its audit trail.
- */
-function storeParts(options: AppServerOptions, logger: Logger) {
-  const chain = options.chain ?? null;
-  /** A chain's store: what only this store's records are read and written under. */
-  const scope =
-    chain === null
-      ? null
-      : {
-          establishmentId: options.establishmentId,
-          orUnnamed: options.establishmentId === chain.defaultId,
-        };
-  const terminals = createTerminals({
-    store: options.store,
-    secret: options.secret,
-    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
-  });
-  const audit =
-    options.audit ??
-    createAuditTrail({
-      store: options.store,
-      log: logger,
-      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
-    });
-  return { scope, terminals, audit };
 }
 
 /**

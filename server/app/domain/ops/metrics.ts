@@ -239,7 +239,6 @@ export function createMetrics(deps: MetricsDeps) {
     help: 'Kiosk sales staged and not settled yet.',
     registers: [registry],
   });
-
   return {
     contentType: registry.contentType,
     /** What the postings journal tells of its postings (its snapshots, points and calls). */
