@@ -7,12 +7,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import { storeParts } from './store-parts';
 import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
-import { createTerminals } from './domain/access/terminals';
-import { createAuditTrail } from './domain/audit';
+import type { createTerminals } from './domain/access/terminals';
 import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
 import type { LookupToken, PostingService } from './domain/journal/service';
@@ -102,9 +102,11 @@ export interface AppServerOptions {
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
   /**
-   * Vigilância (server/main.ts hands the journal its `onSettled` and starts its night); absent:
-   * one over `store` that records the PDV's cancels and answers the manager's routes.
+   * One store of a chain (app/chain.ts): its terminals, PDV sales, kiosks, painel and audit are
+   * this store's only (`defaultId`: the default store, whose are the records naming none).
    */
+  chain?: { defaultId: number } | null;
+  /** Vigilância (app/chain.ts wires each store's); absent: one over `store` (cancels, routes). */
   vigilancia?: Vigilancia;
 }
 
@@ -114,8 +116,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const logger = options.logger ?? pino();
   const app = new Hono<{ Variables: AccessVars }>();
   const client = clientOf(options);
-  const terminals = createTerminals({ store: options.store, secret: options.secret });
-  const audit = options.audit ?? createAuditTrail({ store: options.store, log: logger });
+  const { scope, terminals, audit } = storeParts(options, logger);
   const access = createAccess({
     audit,
     terminals,
@@ -201,6 +202,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         store: options.store,
         client,
         establishmentId: options.establishmentId,
+        scope,
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
@@ -228,6 +230,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
       audit,
+      scope,
     });
     // The store's PDV: its sales, posted through the journal or waiting at the counter.
     mountIntegracao(app, {
@@ -243,6 +246,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       audit,
       publicOrigin: options.publicOrigin,
+      scope,
       onPostedCancel: (sale) => vigilancia.recordPostedCancel(sale),
     });
   }

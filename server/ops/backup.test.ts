@@ -351,7 +351,8 @@ describe('restore', () => {
     );
 
     expect(await refused(dir, db, path.join(dir, 'missing.db'))).toMatch(/não há arquivo/);
-  });
+    // Four real CLI processes, each a few seconds when the machine is busy.
+  }, 60_000);
 
   test('refuses while the store is open (a server running), then restores once it is closed', async () => {
     const dir = freshDir();
@@ -366,7 +367,7 @@ describe('restore', () => {
       await running.close();
     }
     expect((await cli('restore', backup, { APP_DB: db })).code).toBe(0);
-  });
+  }, 60_000);
 
   test('with DATABASE_URL both commands explain pg_dump / pg_restore instead', async () => {
     const env = {
