@@ -11,8 +11,6 @@ import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
-import { createTerminals } from './domain/access/terminals';
-import { createAuditTrail } from './domain/audit';
 import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
 import type { LookupToken, PostingService } from './domain/journal/service';
@@ -40,6 +38,9 @@ import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
 import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
+import { ownStoreOnly, REDE_PATH, redeRoutes } from './http/rede';
+import type { ChainNetwork } from './domain/rede';
+import { painelDeps, storeParts } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
@@ -106,7 +107,7 @@ export interface AppServerOptions {
    * painel and audit trail are this store's only (`defaultId`: the default store's
    * establishment, whose are the records naming none). Absent: one store, nothing scoped.
    */
-  chain?: { defaultId: number } | null;
+  chain?: { defaultId: number; network?: ChainNetwork | null } | null;
   /**
    * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
    * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
@@ -157,6 +158,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
   app.use('/api/*', compressJson());
+  // A request naming another store (X-Loja, ?loja=): refused (a rede's is routed to that store).
+  app.use('/api/*', ownStoreOnly(options.establishmentId));
   // An integration token (the PDV's) reaches /api/integracao/vendas only.
   app.use('/api/*', bearerOnlyHere({ store: options.store }));
 
@@ -202,23 +205,18 @@ export function createAppServer(options: AppServerOptions): AppServer {
   app.route(
     '/',
     painelRoutes({
-      deps: {
-        store: options.store,
-        client,
-        establishmentId: options.establishmentId,
-        scope,
-        terminalNames: () => terminals.names(),
-        serviceDown: () => options.circuit?.isOpen() ?? false,
-      },
+      deps: painelDeps(options, { scope, terminals }),
       roleOf,
     }),
   );
 
-  // The audit trail: a manager reads it; caixa and gerente record the exports they write.
-  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`]) {
+  // The audit trail: a manager reads it; caixa and gerente record the exports they write. The
+  // chain's view (its stores, their roll-up): a `rede` terminal's.
+  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`, `${REDE_PATH}/*`]) {
     app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
   }
   app.route('/', auditRoutes(audit));
+  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
 
   const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
@@ -272,7 +270,7 @@ function mountVigilancia(
   access: Access,
   options: AppServerOptions,
   audit: AuditTrail,
-  terminals: ReturnType<typeof createTerminals>,
+  terminals: ReturnType<typeof storeParts>['terminals'],
   logger: Logger,
 ): Vigilancia {
   const vigilancia =
@@ -293,35 +291,6 @@ function mountVigilancia(
     }),
   );
   return vigilancia;
-}
-
-/**
- * This store's scope (a chain's store: its establishment, and for the default store the rows
- * naming none; null: one store, nothing scoped), its terminals and its audit trail.
- */
-function storeParts(options: AppServerOptions, logger: Logger) {
-  const chain = options.chain ?? null;
-  /** A chain's store: what only this store's records are read and written under. */
-  const scope =
-    chain === null
-      ? null
-      : {
-          establishmentId: options.establishmentId,
-          orUnnamed: options.establishmentId === chain.defaultId,
-        };
-  const terminals = createTerminals({
-    store: options.store,
-    secret: options.secret,
-    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
-  });
-  const audit =
-    options.audit ??
-    createAuditTrail({
-      store: options.store,
-      log: logger,
-      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
-    });
-  return { scope, terminals, audit };
 }
 
 /**
