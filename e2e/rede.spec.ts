@@ -95,6 +95,8 @@ test("a rede terminal sees the three stores' totals and filters to one", async (
   await expect(figure(page, 'Valor lançado')).toContainText('R$ 53,50');
   await page.reload();
   await expect(filter).toHaveValue('3');
+  // The page is still the rede's own store's (the store chosen is the screen's, not the page's).
+  await expect(page.locator('strong', { hasText: /^Loja Demo$/ })).toBeVisible();
   await expect(figure(page, 'Lançamentos')).toContainText('2');
   // A period chosen keeps the store.
   await page.getByRole('button', { name: 'Hoje' }).click();

@@ -248,7 +248,8 @@ export function createChainServer(deps: ChainDeps) {
       const home = await storeOfTerminal(terminal);
       // The chain's rede reads the store it names; anyone else's naming another store goes
       // to its own store's app, which refuses it (403).
-      const chosen = chosenStore(req);
+      // (The API's requests only: a page is always the terminal's own store's.)
+      const chosen = new URL(req.url).pathname.startsWith('/api/') ? chosenStore(req) : null;
       if (typeof chosen !== 'number' || chosen === home) return home;
       return (await activeTerminalRole(deps.store, terminal)) === 'rede' ? chosen : home;
     }

@@ -96,7 +96,10 @@ export function RedeView({ data, choice }: { data: RedePainel; choice: PeriodCho
         ) : (
           <FitTable
             label="Números de cada loja no período"
-            columns={[{ header: 'Loja' }, ...COLUMNS.map((header) => ({ header, numeric: true }))]}
+            columns={[
+              { header: 'Loja', cell: 'whitespace-nowrap' },
+              ...COLUMNS.map((header) => ({ header, numeric: true })),
+            ]}
             rows={data.lojas.map((row) => ({
               key: String(row.id),
               cells: [

@@ -2,6 +2,8 @@
 // bar and a cancel button that aborts the request in flight. The buttons sit in the result's
 // toolbar; what the export has to say (progress, done, too many, failure) in a row below it.
 import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { redeLojasQuery } from '@/api/rede';
 import type { RewardFilters } from '@/api/requests';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -11,6 +13,7 @@ import {
   fetchAllRewards,
   type ExportProgress,
 } from '../api/export-rewards';
+import { rewardsStore } from '../api/list-rewards';
 import { formatInteger } from '@/lib/points';
 
 export type ExportState =
@@ -32,6 +35,15 @@ export function useRewardsExport(): RewardsExport {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
 
+  const qc = useQueryClient();
+  /** The chain's store a rede exports (its name for the file's column), or null. */
+  const storeName = (): string | null => {
+    const loja = rewardsStore();
+    if (loja === null) return null;
+    const lojas = qc.getQueryData(redeLojasQuery().queryKey)?.lojas ?? [];
+    return lojas.find((l) => l.id === loja)?.nome ?? `Loja ${loja}`;
+  };
+
   // Leaving the screen stops an export in progress.
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -49,7 +61,7 @@ export function useRewardsExport(): RewardsExport {
       });
       const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = await downloadRewardsCsv(records, filters);
+      const filename = await downloadRewardsCsv(records, filters, undefined, storeName());
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so

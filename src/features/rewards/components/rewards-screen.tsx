@@ -4,7 +4,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { navigate, useLocation } from '@/lib/router';
-import { rewardsQuery } from '@/features/rewards/api/list-rewards';
+import { configQuery } from '@/api/client';
+import { storeFromSearch } from '@/api/rede';
+import { StoreFilter } from '@/components/store-filter';
+import { rewardsQuery, setRewardsStore } from '@/features/rewards/api/list-rewards';
 import {
   FILTER_PARAMS,
   applyFilterChange,
@@ -39,6 +42,9 @@ export function RewardsScreen() {
   const searchText = search.toString();
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
+  // A chain's rede chooses the store (`?loja=`; none: its own); every read below is of it.
+  const rede = useQuery(configQuery()).data?.terminal?.role === 'rede';
+  setRewardsStore(rede ? storeFromSearch(search) : null);
   const query = useQuery({
     ...rewardsQuery(requestFilters),
     // data_inicio after data_fim: the form says so and nothing is sent.
@@ -134,6 +140,7 @@ export function RewardsScreen() {
           </Button>
         )}
       </header>
+      {rede && <StoreFilter allowAll={false} />}
 
       <RewardsFilters
         filters={filters}
