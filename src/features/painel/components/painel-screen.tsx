@@ -266,7 +266,8 @@ export function PainelScreen() {
   const { search } = useLocation();
   const choice = parsePeriodSearch(search);
   const { period } = choice;
-  const rede = useQuery(configQuery()).data?.terminal?.role === 'rede';
+  // The config is the app shell's, already read (enabled: false: never fetched here).
+  const rede = useQuery({ ...configQuery(), enabled: false }).data?.terminal?.role === 'rede';
   const loja = rede ? storeFromSearch(search) : null;
   const chain = rede && loja === null;
   const painel = usePainel(period, loja, !chain);

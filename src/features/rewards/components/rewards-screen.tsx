@@ -43,7 +43,8 @@ export function RewardsScreen() {
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
   // A chain's rede chooses the store (`?loja=`; none: its own); every read below is of it.
-  const rede = useQuery(configQuery()).data?.terminal?.role === 'rede';
+  // The config is the app shell's, already read (enabled: false: never fetched here).
+  const rede = useQuery({ ...configQuery(), enabled: false }).data?.terminal?.role === 'rede';
   setRewardsStore(rede ? storeFromSearch(search) : null);
   const query = useQuery({
     ...rewardsQuery(requestFilters),
