@@ -11,8 +11,8 @@ import type { RewardFilters } from '@/api/requests';
  * own store), set by the screen as it renders, as configureApi sets the establishment: the
  * list, its totals, its next page and its export all read the same store.
  */
-let chainStore: number | null = null;
-export const setRewardsStore = (loja: number | null) => {
+let chainStore: { id: number; nome: string } | null = null;
+export const setRewardsStore = (loja: { id: number; nome: string } | null) => {
   chainStore = loja;
 };
 export const rewardsStore = () => chainStore;
@@ -21,7 +21,7 @@ export async function listRewards(
   filters: RewardFilters,
   options: { signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<RewardPage> {
-  const loja = chainStore;
+  const loja = chainStore?.id ?? null;
   if (loja !== null) {
     // Another store of the chain: its own path, named to the app server by the header.
     return serverRequest({
@@ -45,7 +45,7 @@ export async function listRewards(
 
 export const rewardsQuery = (filters: RewardFilters) =>
   queryOptions({
-    queryKey: [...rewardKeys.list(filters), chainStore] as const,
+    queryKey: [...rewardKeys.list(filters), chainStore?.id ?? null] as const,
     queryFn: ({ signal }) => listRewards(filters, { signal }),
     placeholderData: keepPreviousData,
   });

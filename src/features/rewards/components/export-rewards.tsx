@@ -2,8 +2,6 @@
 // bar and a cancel button that aborts the request in flight. The buttons sit in the result's
 // toolbar; what the export has to say (progress, done, too many, failure) in a row below it.
 import { useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { redeLojasQuery } from '@/api/rede';
 import type { RewardFilters } from '@/api/requests';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -35,15 +33,6 @@ export function useRewardsExport(): RewardsExport {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
 
-  const qc = useQueryClient();
-  /** The chain's store a rede exports (its name for the file's column), or null. */
-  const storeName = (): string | null => {
-    const loja = rewardsStore();
-    if (loja === null) return null;
-    const lojas = qc.getQueryData(redeLojasQuery().queryKey)?.lojas ?? [];
-    return lojas.find((l) => l.id === loja)?.nome ?? `Loja ${loja}`;
-  };
-
   // Leaving the screen stops an export in progress.
   useEffect(() => () => controller.current?.abort(), []);
 
@@ -61,7 +50,12 @@ export function useRewardsExport(): RewardsExport {
       });
       const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = await downloadRewardsCsv(records, filters, undefined, storeName());
+      const filename = await downloadRewardsCsv(
+        records,
+        filters,
+        undefined,
+        rewardsStore()?.nome ?? null,
+      );
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so
