@@ -34,14 +34,8 @@ export async function downloadRewardsCsv(
   records: readonly RewardRecord[],
   filters: RewardFilters,
   now: Date = new Date(),
-  /** A chain's store (a rede's export): the file's first column names it. */
-  store: string | null = null,
 ): Promise<string> {
   const { page: _page, itens_por_pagina: _size, ...filtros } = filters;
   await recordExport({ tipo: 'premios', filtros, linhas: records.length });
-  const columns =
-    store === null
-      ? REWARD_CSV_COLUMNS
-      : [{ header: 'Loja', cell: () => store }, ...REWARD_CSV_COLUMNS];
-  return downloadRows(rewardsCsvFilename(now), records, columns);
+  return downloadRows(rewardsCsvFilename(now), records, REWARD_CSV_COLUMNS);
 }

@@ -11,7 +11,6 @@ import {
   fetchAllRewards,
   type ExportProgress,
 } from '../api/export-rewards';
-import { rewardsStore } from '../api/list-rewards';
 import { formatInteger } from '@/lib/points';
 
 export type ExportState =
@@ -50,12 +49,7 @@ export function useRewardsExport(): RewardsExport {
       });
       const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = await downloadRewardsCsv(
-        records,
-        filters,
-        undefined,
-        rewardsStore()?.nome ?? null,
-      );
+      const filename = await downloadRewardsCsv(records, filters);
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so

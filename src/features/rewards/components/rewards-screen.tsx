@@ -4,10 +4,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { navigate, useLocation } from '@/lib/router';
-import { configQuery } from '@/api/client';
-import { redeLojasQuery, storeFromSearch } from '@/api/rede';
-import { StoreFilter } from '@/components/store-filter';
-import { rewardsQuery, setRewardsStore } from '@/features/rewards/api/list-rewards';
+import { rewardsQuery } from '@/features/rewards/api/list-rewards';
 import {
   FILTER_PARAMS,
   applyFilterChange,
@@ -42,16 +39,6 @@ export function RewardsScreen() {
   const searchText = search.toString();
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
-  // A chain's rede chooses the store (`?loja=`; none: its own); every read below is of it.
-  // The config is the app shell's, already read (enabled: false: never fetched here).
-  const rede = useQuery({ ...configQuery(), enabled: false }).data?.terminal?.role === 'rede';
-  const loja = rede ? storeFromSearch(search) : null;
-  const lojas = useQuery({ ...redeLojasQuery(), enabled: loja !== null }).data?.lojas;
-  setRewardsStore(
-    loja === null
-      ? null
-      : { id: loja, nome: lojas?.find((l) => l.id === loja)?.nome ?? `Loja ${loja}` },
-  );
   const query = useQuery({
     ...rewardsQuery(requestFilters),
     // data_inicio after data_fim: the form says so and nothing is sent.
@@ -147,7 +134,6 @@ export function RewardsScreen() {
           </Button>
         )}
       </header>
-      {rede && <StoreFilter allowAll={false} />}
 
       <RewardsFilters
         filters={filters}
