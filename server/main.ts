@@ -241,7 +241,7 @@ const chain = createChainServer({
   directory,
   publicOrigin: accessEnv.publicOrigin,
   logger,
-  start: (s) =>
+  start: (s, network) =>
     startStoreApp(
       {
         common,
@@ -254,6 +254,7 @@ const chain = createChainServer({
         conferencia: config.conferencia,
       },
       s,
+      network,
     ),
 });
 // The postings journal (exactly-once pontuar) of every store, its circuit and conferência.

@@ -7,12 +7,10 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import { storeParts } from './store-parts';
 import { showsKiosk } from '#contract/wire';
 import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
-import type { createTerminals } from './domain/access/terminals';
 import type { AuditTrail } from './domain/audit';
 import { createForwarder } from './domain/forward';
 import type { LookupToken, PostingService } from './domain/journal/service';
@@ -40,6 +38,9 @@ import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
 import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
+import { ownStoreOnly, REDE_PATH, redeRoutes } from './http/rede';
+import type { ChainNetwork } from './domain/rede';
+import { painelDeps, storeParts } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
@@ -102,11 +103,15 @@ export interface AppServerOptions {
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
   /**
-   * One store of a chain (app/chain.ts): its terminals, PDV sales, kiosks, painel and audit are
-   * this store's only (`defaultId`: the default store, whose are the records naming none).
+   * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
+   * painel and audit trail are this store's only (`defaultId`: the default store's
+   * establishment, whose are the records naming none). Absent: one store, nothing scoped.
    */
-  chain?: { defaultId: number } | null;
-  /** Vigilância (app/chain.ts wires each store's); absent: one over `store` (cancels, routes). */
+  chain?: { defaultId: number; network?: ChainNetwork | null } | null;
+  /**
+   * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
+   * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
+   */
   vigilancia?: Vigilancia;
 }
 
@@ -153,6 +158,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
     setResponseHeaders(c, (h) => h.set('Cache-Control', 'no-store'));
   });
   app.use('/api/*', compressJson());
+  // A request naming another store (X-Loja, ?loja=): refused (a rede's is routed to that store).
+  app.use('/api/*', ownStoreOnly(options.establishmentId));
   // An integration token (the PDV's) reaches /api/integracao/vendas only.
   app.use('/api/*', bearerOnlyHere({ store: options.store }));
 
@@ -198,23 +205,18 @@ export function createAppServer(options: AppServerOptions): AppServer {
   app.route(
     '/',
     painelRoutes({
-      deps: {
-        store: options.store,
-        client,
-        establishmentId: options.establishmentId,
-        scope,
-        terminalNames: () => terminals.names(),
-        serviceDown: () => options.circuit?.isOpen() ?? false,
-      },
+      deps: painelDeps(options, { scope, terminals }),
       roleOf,
     }),
   );
 
-  // The audit trail: a manager reads it; caixa and gerente record the exports they write.
-  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`]) {
+  // The audit trail: a manager reads it; caixa and gerente record the exports they write. The
+  // chain's view (its stores, their roll-up): a `rede` terminal's.
+  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`, `${REDE_PATH}/*`]) {
     app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
   }
   app.route('/', auditRoutes(audit));
+  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
 
   const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
@@ -268,7 +270,7 @@ function mountVigilancia(
   access: Access,
   options: AppServerOptions,
   audit: AuditTrail,
-  terminals: ReturnType<typeof createTerminals>,
+  terminals: ReturnType<typeof storeParts>['terminals'],
   logger: Logger,
 ): Vigilancia {
   const vigilancia =

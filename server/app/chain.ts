@@ -16,8 +16,9 @@
  * new token replaces the store's app; a removed store's terminals are refused.
  */
 import type { Logger } from 'pino';
+import type { PainelPeriod, PainelWire } from '#contract/api/painel';
 import type { Store } from '../store';
-import { codeStore, terminalStore } from '../store';
+import { activeTerminalRole, codeStore, terminalStore } from '../store';
 import type { AppServer, AppServerOptions } from './app';
 import { createAppServer } from './app';
 import { createConferencia } from './domain/conferencia/service';
@@ -26,6 +27,9 @@ import { startCircuit, startJournal } from './domain/journal/setup';
 import type { PostingService } from './domain/journal/service';
 import type { Metrics } from './domain/ops/metrics';
 import type { ChainStore, StoreDirectory } from './domain/stores';
+import type { ChainNetwork } from './domain/rede';
+import { chosenStore } from './http/rede';
+import { storePainel } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
@@ -68,6 +72,8 @@ export interface StoreApp {
   /** The token it was built with: a new one in the directory replaces the app. */
   accessToken: string;
   app: AppServer;
+  /** Its dashboard of a period (the chain's roll-up reads it). */
+  painel: (period: PainelPeriod) => Promise<PainelWire>;
   postings: PostingService;
   circuit: Circuit;
   stop(): Promise<void>;
@@ -77,7 +83,11 @@ export interface StoreApp {
  * Starts one store's app: its circuit, vigilância, journal, conferência and the app server
  * over them.
  */
-export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp {
+export function startStoreApp(
+  setup: StoreAppSetup,
+  store: ChainStore,
+  network: ChainNetwork | null = null,
+): StoreApp {
   const { logger, metrics = null, contingency = {} } = setup;
   const up = setup.upstreamFor(store);
   const log = logger.child({ estabelecimento: store.establishmentId });
@@ -85,7 +95,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
     ...setup.common,
     ...up,
     logger: log,
-    chain: { defaultId: setup.defaultId },
+    chain: { defaultId: setup.defaultId, network },
   };
   // Every upstream call is counted (by operation, and by store), the circuit's probe included.
   if (metrics !== null) {
@@ -143,6 +153,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
     establishmentId: store.establishmentId,
     accessToken: store.accessToken,
     app: createAppServer(options),
+    painel: storePainel(options),
     postings,
     circuit,
     async stop() {
@@ -157,8 +168,8 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
 export interface ChainDeps {
   store: Store;
   directory: StoreDirectory;
-  /** Starts one store's app (startStoreApp in production). */
-  start: (store: ChainStore) => StoreApp;
+  /** Starts one store's app (startStoreApp in production), the chain's view handed to it. */
+  start: (store: ChainStore, network: ChainNetwork) => StoreApp;
   /** PUBLIC_ORIGIN (the cookie's name depends on it), or null. */
   publicOrigin: string | null;
   logger?: Logger;
@@ -207,7 +218,7 @@ export function createChainServer(deps: ChainDeps) {
       return null;
     }
     if (running !== undefined && running.accessToken === store.accessToken) return running;
-    const started = deps.start(store);
+    const started = deps.start(store, network);
     apps.set(establishmentId, started);
     if (running !== undefined) void running.stop();
     deps.logger?.info(
@@ -233,7 +244,15 @@ export function createChainServer(deps: ChainDeps) {
     const pdv = bearerTerminal(req);
     if (pdv !== null) return storeOfTerminal(pdv);
     const terminal = cookieTerminal(req, cookieName(req.url));
-    if (terminal !== null) return storeOfTerminal(terminal);
+    if (terminal !== null) {
+      const home = await storeOfTerminal(terminal);
+      // The chain's rede reads the store it names; anyone else's naming another store goes
+      // to its own store's app, which refuses it (403).
+      // (The API's requests only: a page is always the terminal's own store's.)
+      const chosen = new URL(req.url).pathname.startsWith('/api/') ? chosenStore(req) : null;
+      if (typeof chosen !== 'number' || chosen === home) return home;
+      return (await activeTerminalRole(deps.store, terminal)) === 'rede' ? chosen : home;
+    }
     if (req.method === 'POST' && new URL(req.url).pathname === REGISTER_PATH) {
       const body = (await req
         .clone()
@@ -254,6 +273,21 @@ export function createChainServer(deps: ChainDeps) {
     for (const id of [...apps.keys()]) if (!ids.has(id)) await appOf(id);
   }
   let timer: ReturnType<typeof setInterval> | undefined;
+
+  /** The chain's view every store's app offers a `rede` terminal. */
+  const network: ChainNetwork = {
+    async stores() {
+      const listed = await directory.list();
+      return listed
+        .map((s) => ({ id: s.establishmentId, nome: s.name, padrao: s.isDefault }))
+        .sort((a, b) => Number(b.padrao) - Number(a.padrao) || a.id - b.id);
+    },
+    async painel(id, period) {
+      const app = await appOf(id);
+      if (app === null) throw new Error(`store ${id} is not served`);
+      return app.painel(period);
+    },
+  };
 
   return {
     appOf,

@@ -543,3 +543,14 @@ export async function terminalStore(store: Store, id: number): Promise<number | 
   if (row === undefined) return undefined;
   return row.establishment_id === null ? null : Number(row.establishment_id);
 }
+
+/** The role of an active terminal (undefined: no such terminal, or revoked). */
+export async function activeTerminalRole(store: Store, id: number): Promise<Role | undefined> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select('role')
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.role as Role | undefined;
+}

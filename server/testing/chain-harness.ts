@@ -77,7 +77,7 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
     store,
     directory,
     publicOrigin: null,
-    start: (s) =>
+    start: (s, network) =>
       startStoreApp(
         {
           common: {
@@ -110,6 +110,7 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
           conferencia: null,
         },
         s,
+        network,
       ),
   });
   await chain.start(60_000);

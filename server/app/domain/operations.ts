@@ -115,8 +115,8 @@ export function navigationFor(role: Role): {
     premios: readsAsManager(role),
     painel: readsAsManager(role),
     auditoria: readsAsManager(role),
-    // Vigilância: the store's manager only (the rede reads the others, not this one for now).
-    vigilancia: role === 'gerente',
+    // Vigilância: the store's manager decides; the chain's rede reads every store's alerts.
+    vigilancia: readsAsManager(role),
     quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

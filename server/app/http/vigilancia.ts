@@ -56,7 +56,10 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
     terminalNames: o.terminalNames,
   };
   app.use('*', async (c, next) => {
-    if (roleOf(c) !== 'gerente') return fail(c, 403, 'Só um gerente vê a Vigilância.');
+    const role = roleOf(c);
+    // The chain's rede reads every store's alerts and rules; deciding and editing: the gerente.
+    if (role === 'rede' && c.req.method === 'GET') return next();
+    if (role !== 'gerente') return fail(c, 403, 'Só um gerente vê a Vigilância.');
     return next();
   });
   const filters = validate('query', AlertQuery, { message: 'Filtros inválidos.' });

@@ -57,9 +57,22 @@ export function parsePeriodSearch(search: URLSearchParams, today: Date = new Dat
   return { preset: preset.id, period: presetPeriod(preset.days, today) };
 }
 
-/** The dashboard's address for a choice (the default, 7 days, has no query). */
-export function periodHref(choice: { preset: PresetId } | { period: Period }): string {
-  if ('preset' in choice)
-    return choice.preset === '7' ? '/painel' : `/painel?periodo=${choice.preset}`;
-  return `/painel?${new URLSearchParams({ de: choice.period.de, ate: choice.period.ate }).toString()}`;
+/**
+ * The dashboard's address for a choice (the default, 7 days, has no query); a chain's store
+ * (`loja`, a rede's filter) is kept.
+ */
+export function periodHref(
+  choice: { preset: PresetId } | { period: Period },
+  loja: number | null = null,
+): string {
+  const query = new URLSearchParams(
+    'preset' in choice
+      ? choice.preset === '7'
+        ? {}
+        : { periodo: choice.preset }
+      : { de: choice.period.de, ate: choice.period.ate },
+  );
+  if (loja !== null) query.set('loja', String(loja));
+  const text = query.toString();
+  return text ? `/painel?${text}` : '/painel';
 }

@@ -65,8 +65,9 @@ export function createTerminals(deps: TerminalsDeps) {
       const terminal = await activeTerminal(deps.store, cred.id, cred.nonce);
       // An integration terminal's nonce is its token's hash: never a browser's cookie.
       if (terminal === null || terminal.role === 'integracao') return null;
-      // Another store's terminal is none of this store's.
-      return mine(terminal) ? terminal : null;
+      // Another store's terminal is none of this store's; the chain's `rede` reads every
+      // store's (the dispatcher brings it here only for the store it chose, and it posts nothing).
+      return mine(terminal) || terminal.role === 'rede' ? terminal : null;
     },
     /** Sandbox on loopback: this computer's browser is enrolled as gerente. */
     async enrollLocal(): Promise<Enrolled> {

@@ -2,17 +2,23 @@
 // matched with the service's history. Polled every second while it runs.
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
+import { storeHeaders } from '@/api/rede';
 import { Conferencia, type ConferenciaQuery } from '#contract/api/conferencia';
 
 export const conferenciaKeys = {
   all: ['conferencia'] as const,
-  day: (dia: string) => [...conferenciaKeys.all, dia] as const,
+  day: (dia: string, loja: number | null = null) => [...conferenciaKeys.all, dia, loja] as const,
 };
 
 /** This browser's offset from UTC in minutes (-180 in Brasília). */
 const offsetMinutes = () => -new Date().getTimezoneOffset();
 
-const request = (method: 'GET' | 'POST', dia: string, signal?: AbortSignal) => {
+const request = (
+  method: 'GET' | 'POST',
+  dia: string,
+  signal?: AbortSignal,
+  loja: number | null = null,
+) => {
   const query: ConferenciaQuery = { dia, fuso: String(offsetMinutes()) };
   return serverRequest({
     method,
@@ -21,17 +27,19 @@ const request = (method: 'GET' | 'POST', dia: string, signal?: AbortSignal) => {
     body: method === 'POST' ? {} : undefined,
     schema: Conferencia,
     signal,
+    headers: storeHeaders(loja),
   });
 };
 
-export const conferenciaQuery = (dia: string) =>
+export const conferenciaQuery = (dia: string, loja: number | null = null) =>
   queryOptions({
-    queryKey: conferenciaKeys.day(dia),
-    queryFn: ({ signal }) => request('GET', dia, signal),
+    queryKey: conferenciaKeys.day(dia, loja),
+    queryFn: ({ signal }) => request('GET', dia, signal, loja),
     refetchInterval: (q) => (q.state.data?.situacao === 'em andamento' ? 1_000 : false),
   });
 
-export const useConferencia = (dia: string) => useQuery(conferenciaQuery(dia));
+export const useConferencia = (dia: string, loja: number | null = null) =>
+  useQuery(conferenciaQuery(dia, loja));
 
 /**
  * Starts the day's conferência (or joins the one running) and puts the answer in the cache.

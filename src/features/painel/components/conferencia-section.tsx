@@ -155,14 +155,25 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
   );
 }
 
-/** The Conferência section of the dashboard. */
-export function ConferenciaSection({ estornos = 0 }: { estornos?: number }) {
+/**
+ * The Conferência section of the dashboard; `loja`: the chain's store a rede reads (who reads
+ * it but does not start one: `canStart` false).
+ */
+export function ConferenciaSection({
+  estornos = 0,
+  loja = null,
+  canStart = true,
+}: {
+  estornos?: number;
+  loja?: number | null;
+  canStart?: boolean;
+}) {
   const id = useId();
   const [dia, setDia] = useState(() => previousDay(localDay()));
   const [typed, setTyped] = useState(() => wireToDateText(dia));
   const wire = dateTextToWire(typed);
   const future = wire ? wire > localDay() : false;
-  const conferencia = useConferencia(dia);
+  const conferencia = useConferencia(dia, loja);
   const qc = useQueryClient();
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);
@@ -209,7 +220,7 @@ export function ConferenciaSection({ estornos = 0 }: { estornos?: number }) {
         onSubmit={(e) => {
           e.preventDefault();
           // The field keeps `dia` in step with a valid date typed.
-          if (wire && !future) start();
+          if (wire && !future && canStart) start();
         }}
       >
         <DateField
@@ -223,9 +234,11 @@ export function ConferenciaSection({ estornos = 0 }: { estornos?: number }) {
             if (w) setDia(w);
           }}
         />
-        <Button type="submit" size="sm" busy={starting || running} disabled={running}>
-          Conferir agora
-        </Button>
+        {canStart && (
+          <Button type="submit" size="sm" busy={starting || running} disabled={running}>
+            Conferir agora
+          </Button>
+        )}
       </form>
       {startError !== null && (
         <Alert tone="error" title="Não foi possível iniciar a conferência.">

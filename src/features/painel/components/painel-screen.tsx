@@ -1,4 +1,8 @@
 import { useDeferredValue, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { configQuery } from '@/api/client';
+import { storeFromSearch } from '@/api/rede';
+import { StoreFilter } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -19,6 +23,7 @@ import {
 import { BarChart } from './bar-chart';
 import { ConferenciaSection } from './conferencia-section';
 import { PdvSales } from './pdv-section';
+import { RedeSection } from './rede-section';
 import { Figure, NumberTable, Section } from './table-parts';
 
 const STATE_LABELS: Record<Painel['estados'][number]['estado'], string> = {
@@ -45,7 +50,7 @@ function formatWait(seconds: number | null): string {
  * The period's choice: presets ending today, or a range typed by the manager. The choice
  * lives in the address (`?periodo=30`, `?de=…&ate=…`): kept by reloads, history and links.
  */
-function PeriodPicker({ choice }: { choice: PeriodChoice }) {
+function PeriodPicker({ choice, loja }: { choice: PeriodChoice; loja: number | null }) {
   const { preset } = choice;
   const [range, setRange] = useState(() => ({
     de: wireToDateText(choice.period.de),
@@ -62,7 +67,7 @@ function PeriodPicker({ choice }: { choice: PeriodChoice }) {
             size="sm"
             variant={preset === p.id ? 'primary' : 'secondary'}
             aria-pressed={preset === p.id}
-            onClick={() => navigate(periodHref({ preset: p.id }))}
+            onClick={() => navigate(periodHref({ preset: p.id }, loja))}
           >
             {p.label}
           </Button>
@@ -73,7 +78,7 @@ function PeriodPicker({ choice }: { choice: PeriodChoice }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (chosen.de && chosen.ate && error === null) {
-            navigate(periodHref({ period: { de: chosen.de, ate: chosen.ate } }));
+            navigate(periodHref({ period: { de: chosen.de, ate: chosen.ate } }, loja));
           }
         }}
       >
@@ -253,12 +258,19 @@ export function PainelView({ data }: { data: Painel }) {
   );
 }
 
-/** "Painel": a manager's figures of a period, at a glance and as tables. */
+/**
+ * "Painel": a manager's figures of a period, at a glance and as tables. The chain's rede
+ * chooses a store (`?loja=`) or sees every store's roll-up (none chosen).
+ */
 export function PainelScreen() {
   const { search } = useLocation();
   const choice = parsePeriodSearch(search);
   const { period } = choice;
-  const painel = usePainel(period);
+  // The config is the app shell's, already read (enabled: false: never fetched here).
+  const rede = useQuery({ ...configQuery(), enabled: false }).data?.terminal?.role === 'rede';
+  const loja = rede ? storeFromSearch(search) : null;
+  const chain = rede && loja === null;
+  const painel = usePainel(period, loja, !chain);
   // The figures are drawn in a transition (see RewardsScreen): in slices, not in one task as
   // the answer arrives.
   const data = useDeferredValue(painel.data);
@@ -269,14 +281,18 @@ export function PainelScreen() {
       <PeriodPicker
         key={choice.preset === 'faixa' ? `${period.de}/${period.ate}` : 'preset'}
         choice={choice}
+        loja={loja}
       />
+      {rede && <StoreFilter />}
       <p className="text-slate-700" aria-live="polite">
         {period.de === period.ate
           ? `Dia ${fullDay(period.de)}`
           : `De ${fullDay(period.de)} a ${fullDay(period.ate)}`}
         {painel.isFetching && ' · atualizando…'}
       </p>
-      {painel.isPending ? (
+      {chain ? (
+        <RedeSection period={period} choice={choice} />
+      ) : painel.isPending ? (
         <p role="status">Carregando o painel…</p>
       ) : painel.isError ? (
         <Alert tone="error" title="Não foi possível carregar o painel.">
@@ -290,7 +306,15 @@ export function PainelScreen() {
       ) : (
         <PainelView data={data} />
       )}
-      <ConferenciaSection estornos={data?.alertas_abertos?.estornos ?? 0} />
+      {chain ? (
+        <p className="text-slate-700">Escolha uma loja para ver a conferência dela.</p>
+      ) : (
+        <ConferenciaSection
+          estornos={data?.alertas_abertos?.estornos ?? 0}
+          loja={loja}
+          canStart={!rede}
+        />
+      )}
     </main>
   );
 }

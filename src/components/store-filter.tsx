@@ -1,0 +1,47 @@
+// The chain's store filter (a `rede` terminal's manager screens): every store or one, kept in
+// the address so a reload, the history and a link keep it.
+import { useId } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { redeLojasQuery, storeFromSearch, withStore } from '@/api/rede';
+import { navigate, useLocation } from '@/lib/router';
+
+export function StoreFilter({ allowAll = true }: { allowAll?: boolean }) {
+  const id = useId();
+  const { pathname, search } = useLocation();
+  const lojas = useQuery(redeLojasQuery());
+  const chosen = storeFromSearch(search);
+  const list = lojas.data?.lojas ?? [];
+  const value = chosen ?? (allowAll ? '' : (list[0]?.id ?? ''));
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      <label htmlFor={id} className="font-medium">
+        Loja
+      </label>
+      <select
+        id={id}
+        className="min-h-10 rounded-md border border-slate-400 bg-white px-2 py-1"
+        value={String(value)}
+        disabled={lojas.isPending}
+        onChange={(e) => {
+          const next = e.target.value === '' ? null : Number(e.target.value);
+          navigate(withStore(pathname, search, next));
+        }}
+      >
+        {allowAll && <option value="">Todas as lojas</option>}
+        {chosen !== null && !list.some((l) => l.id === chosen) && (
+          <option value={chosen}>Loja {chosen}</option>
+        )}
+        {list.map((l) => (
+          <option key={l.id} value={l.id}>
+            {l.nome}
+          </option>
+        ))}
+      </select>
+      {lojas.isError && (
+        <span role="alert" className="text-red-800">
+          Não foi possível carregar as lojas.
+        </span>
+      )}
+    </div>
+  );
+}
