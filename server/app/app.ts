@@ -39,6 +39,7 @@ import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
+import { mountTerminais } from './http/terminais';
 import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { Vigilancia } from './domain/vigilancia/service';
@@ -219,6 +220,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
     app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
   }
   app.route('/', auditRoutes(audit));
+  mountTerminais(app, access, {
+    admin: {
+      store: options.store,
+      secret: options.secret,
+      defaultId: options.chain?.defaultId ?? options.establishmentId,
+      log: logger,
+    },
+    establishmentId: options.establishmentId,
+    establishmentName: options.establishmentName,
+  });
 
   const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
@@ -413,6 +424,7 @@ function mountPages(
         '/painel': 'src/app/routes/painel.tsx',
         '/auditoria': 'src/app/routes/auditoria.tsx',
         '/vigilancia': 'src/app/routes/vigilancia.tsx',
+        '/terminais': 'src/app/routes/terminais.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.
