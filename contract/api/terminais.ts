@@ -94,10 +94,10 @@ export type TerminalListWire = z.input<typeof TerminalList>;
 /** `POST /api/terminais`: a new terminal of a store, waiting for its code. */
 export const CreateTerminalRequest = /* @__PURE__ */ lazySchema(() =>
   z.object({
+    /** Taken trimmed (refine only: zod's trim and minLength checks would grow the counter). */
     nome: z.string({ error: 'Digite o nome do terminal.' }).check(
-      z.trim(),
-      z.minLength(1, { error: 'Digite o nome do terminal.' }),
-      z.maxLength(TERMINAL_NAME_MAX, {
+      z.refine((s) => s.trim() !== '', { error: 'Digite o nome do terminal.' }),
+      z.refine((s) => s.trim().length <= TERMINAL_NAME_MAX, {
         error: `O nome pode ter até ${TERMINAL_NAME_MAX} caracteres.`,
       }),
     ),
