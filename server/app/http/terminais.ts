@@ -178,8 +178,8 @@ export function terminaisRoutes(o: TerminaisRoutesOptions): Hono<{ Variables: Ac
     const terminal = await terminalItem(admin, t.id, manager(c).id);
     const message =
       quiosque === null
-        ? `Caixa ${t.name}: vendas do PDV aguardam no caixa.`
-        : `Caixa ${t.name}: cada venda do PDV vai direto ao quiosque nº ${quiosque}.`;
+        ? `${t.name}: as vendas do PDV aguardam no caixa.`
+        : `${t.name}: cada venda do PDV vai direto ao quiosque nº ${quiosque}.`;
     return c.json({ success: true, message, data: { terminal } });
   });
 

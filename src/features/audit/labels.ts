@@ -60,12 +60,11 @@ export function detailsText(e: Pick<AuditEntry, 'acao' | 'detalhes'>): string {
       return `${str(t.nome)} (${str(t.papel)}), nº ${str(t.id)}${how}`;
     }
     case 'terminal.pareado': {
-      const caixa = obj(d.caixa);
       const q = obj(d.quiosque);
       const to = d.quiosque
-        ? `vendas do PDV direto ao quiosque ${str(q.nome)}, nº ${str(q.id)}`
+        ? `vendas do PDV direto ao quiosque ${str(q.nome)} (nº ${str(q.id)})`
         : 'vendas do PDV aguardam no caixa';
-      return `Caixa ${str(caixa.nome)}, nº ${str(caixa.id)}: ${to}`;
+      return `${str(obj(d.caixa).nome)} (nº ${str(obj(d.caixa).id)}): ${to}`;
     }
     case 'venda.reenviada':
     case 'venda.descartada':

@@ -38,8 +38,8 @@ export function PairForm({ terminals }: { terminals: readonly TerminalItem[] }) 
           const k = kiosks.find((t) => t.id === quiosque);
           setDone(
             k
-              ? `Caixa ${data.terminal.nome}: cada venda do PDV vai direto ao quiosque ${k.nome}.`
-              : `Caixa ${data.terminal.nome}: as vendas do PDV aguardam no caixa.`,
+              ? `${data.terminal.nome}: cada venda do PDV vai direto ao quiosque ${k.nome}.`
+              : `${data.terminal.nome}: as vendas do PDV aguardam no caixa.`,
           );
         },
         onError: (e) => {
