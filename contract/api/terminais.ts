@@ -118,7 +118,6 @@ export const CreatedTerminal = /* @__PURE__ */ lazySchema(() =>
   }),
 );
 export type CreatedTerminal = z.infer<typeof CreatedTerminal>;
-export type CreatedTerminalWire = z.input<typeof CreatedTerminal>;
 
 /** `PUT /api/terminais/{id}/quiosque`: the counter's customer display (null: none). */
 export const PairRequest = /* @__PURE__ */ lazySchema(() =>
