@@ -20,6 +20,7 @@ test('the app loads through the app server and shows it is connected to the sand
     'Painel',
     'Auditoria',
     'Vigilância',
+    'Terminais',
     'Quiosque',
   ]);
 });

@@ -120,6 +120,7 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
     'Painel',
     'Auditoria',
     'Vigilância',
+    'Terminais',
     'Quiosque',
   ]);
   await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(

@@ -19,19 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultEstablishmentId, resolveAppDb } from './app/config';
 import { readArgs, unknownCommand, usageError } from './cli-args';
-import { createAuditTrail } from './app/domain/audit';
 import type { Actor } from './app/domain/audit';
-import {
-  addIntegration,
-  addTerminal,
-  listStores,
-  listTerminals,
-  openStore,
-  pdvDisplays,
-  revokeTerminal,
-  ROLES,
-  setPdvDisplay,
-} from './store';
+import { createEnrollment, pairDisplayAs, revokeAs } from './app/domain/access/terminal-admin';
+import type { TerminalAdminDeps } from './app/domain/access/terminal-admin';
+import { addIntegration, listStores, listTerminals, openStore, pdvDisplays, ROLES } from './store';
 import type { Role, Store } from './store';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -171,13 +162,11 @@ async function storeOf(
 const storeName = (id: number | null) => (id === null ? 'loja padrão' : `loja ${id}`);
 
 async function run(store: Store, cmd: Command, defaultId: number | null): Promise<void> {
+  // The same changes the "Terminais" screen makes, audited as the command line.
+  const admin: TerminalAdminDeps = { store, defaultId };
   if (cmd.command === 'add') {
     const { role, name, counterId } = cmd;
     const establishmentId = await storeOf(store, cmd.store, defaultId);
-    const audit = createAuditTrail({
-      store,
-      ...(establishmentId === null ? {} : { establishmentId }),
-    });
     if (counterId !== null) {
       let added: Awaited<ReturnType<typeof addIntegration>>;
       try {
@@ -192,10 +181,9 @@ async function run(store: Store, cmd: Command, defaultId: number | null): Promis
       );
       return;
     }
-    const { terminal, code, expiresAt } = await addTerminal(store, { name, role, establishmentId });
-    await audit.recordOrThrow(CLI_ACTOR, 'terminal.criado', {
-      terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
-    });
+    const made = await createEnrollment(admin, CLI_ACTOR, { name, role, establishmentId });
+    if (made.kind === 'key-reused') throw new Error('no idempotency key was sent');
+    const { terminal, code, expiresAt } = made;
     process.stdout.write(
       `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado na ${storeName(establishmentId)}.\n` +
         `Código de registro: ${code}\n` +
@@ -210,23 +198,11 @@ async function run(store: Store, cmd: Command, defaultId: number | null): Promis
   }
   if (cmd.command === 'revoke') {
     const { id } = cmd;
-    const before = (await listTerminals(store)).find((t) => t.id === id);
-    const establishmentId = before?.establishmentId ?? null;
-    const audit = createAuditTrail({
-      store,
-      ...(establishmentId === null ? {} : { establishmentId }),
-    });
-    if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
-    // A terminal revoked before stays as it was: nothing new to record.
-    if (before?.revokedAt === null) {
-      await audit.recordOrThrow(CLI_ACTOR, 'terminal.revogado', {
-        terminal: { id, nome: before.name, papel: before.role },
-      });
-    }
+    if ((await revokeAs(admin, CLI_ACTOR, id)) === 'not-found') fail(`Terminal ${id} não existe.`);
     process.stdout.write(`Terminal ${id} revogado: a próxima requisição dele será recusada.\n`);
     return;
   }
-  await setDisplay(store, cmd.id, cmd.kioskId);
+  await setDisplay(admin, cmd.id, cmd.kioskId);
 }
 
 async function list(store: Store): Promise<void> {
@@ -256,8 +232,12 @@ async function list(store: Store): Promise<void> {
 }
 
 /** `set ID --pdv-direto-quiosque KIOSK|nenhum`: the counter's customer display. */
-async function setDisplay(store: Store, id: number, kioskId: number | null): Promise<void> {
-  const outcome = await setPdvDisplay(store, id, kioskId);
+async function setDisplay(
+  admin: TerminalAdminDeps,
+  id: number,
+  kioskId: number | null,
+): Promise<void> {
+  const outcome = await pairDisplayAs(admin, CLI_ACTOR, id, kioskId);
   if (outcome === 'no-counter') fail(`Terminal ${id} não é um caixa ativo (caixa ou gerente).`);
   if (outcome === 'no-kiosk') fail(`Terminal ${String(kioskId)} não é um quiosque ativo.`);
   if (outcome === 'other-store') {

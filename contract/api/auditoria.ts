@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = [
   'terminal.criado',
   'terminal.registrado',
   'terminal.revogado',
+  'terminal.pareado',
   'venda.reenviada',
   'venda.descartada',
   'quiosque.venda_cancelada',

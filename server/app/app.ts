@@ -37,6 +37,7 @@ import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
+import { mountTerminais } from './http/terminais';
 import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
 import { ownStoreOnly, REDE_PATH, redeRoutes } from './http/rede';
 import type { ChainNetwork } from './domain/rede';
@@ -217,6 +218,16 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
   app.route('/', auditRoutes(audit));
   app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
+  mountTerminais(app, access, {
+    admin: {
+      store: options.store,
+      secret: options.secret,
+      defaultId: options.chain?.defaultId ?? options.establishmentId,
+      log: logger,
+    },
+    establishmentId: options.establishmentId,
+    establishmentName: options.establishmentName,
+  });
 
   const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
@@ -382,6 +393,7 @@ function mountPages(
         '/painel': 'src/app/routes/painel.tsx',
         '/auditoria': 'src/app/routes/auditoria.tsx',
         '/vigilancia': 'src/app/routes/vigilancia.tsx',
+        '/terminais': 'src/app/routes/terminais.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.

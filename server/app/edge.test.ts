@@ -162,6 +162,7 @@ describe('terminals through the real process', () => {
           painel: false,
           auditoria: false,
           vigilancia: false,
+          terminais: false,
           quiosque: false,
         },
       });

@@ -186,6 +186,7 @@ describe('server/main.ts in sandbox mode', () => {
             painel: true,
             auditoria: true,
             vigilancia: true,
+            terminais: true,
             quiosque: true,
           },
         },

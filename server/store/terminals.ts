@@ -79,11 +79,26 @@ function hashCode(code: string): string {
   return createHash('sha256').update(normaliseCode(code)).digest('hex');
 }
 
-/** `ABCD-EFGH`: random from the unambiguous alphabet (about 40 bits). */
-function newCode(): string {
+/** `ABCD-EFGH` from 8 letter indexes of the unambiguous alphabet. */
+function spellCode(pick: (i: number) => number): string {
   let code = '';
-  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[pick(i)];
   return `${code.slice(0, 4)}-${code.slice(4)}`;
+}
+
+/** A random code (about 40 bits). */
+function newCode(): string {
+  return spellCode(() => randomInt(CODE_ALPHABET.length));
+}
+
+/**
+ * The code a request names by its idempotency key: derived from `seed` (an HMAC under the
+ * app's secret, so it is as unguessable as a random one), the same for the same request
+ * sent again. Each letter takes 16 bits of the seed (the alphabet's 31 letters almost evenly).
+ */
+export function codeFromSeed(seed: Buffer): string {
+  if (seed.length < CODE_LENGTH * 2) throw new Error('the seed is too short');
+  return spellCode((i) => seed.readUInt16BE(i * 2) % CODE_ALPHABET.length);
 }
 
 type Row = {
@@ -127,12 +142,19 @@ const COLUMNS = [
 /** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
 export async function addTerminal(
   store: Store,
-  input: { name: string; role: Role; ttlMs?: number; establishmentId?: number | null },
+  input: {
+    name: string;
+    role: Role;
+    ttlMs?: number;
+    establishmentId?: number | null;
+    /** The code to give (codeFromSeed: a request sent again); default: a random one. */
+    code?: string;
+  },
 ): Promise<{ terminal: Terminal; code: string; expiresAt: number }> {
   const name = input.name.trim();
   if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
   const now = store.now();
-  const code = newCode();
+  const code = input.code ?? newCode();
   const expiresAt = now + (input.ttlMs ?? ENROLLMENT_CODE_TTL_MS);
   const terminal = await store.transaction(async (trx) => {
     const row = await trx
@@ -518,6 +540,45 @@ export async function adoptTerminals(store: Store, establishmentId: number): Pro
     .where('establishment_id', 'is', null)
     .executeTakeFirst();
   return Number(res.numUpdatedRows);
+}
+
+/**
+ * The terminal an enrollment code was made for, used or not, and the code's expiry (null: no
+ * such code). A request sent again with its idempotency key finds what it made the first time.
+ */
+export async function enrollmentOfCode(
+  store: Store,
+  code: string,
+): Promise<{ terminal: Terminal; expiresAt: number } | null> {
+  const row = await store.db
+    .selectFrom('enrollment_codes')
+    .innerJoin('terminals', 'terminals.id', 'enrollment_codes.terminal_id')
+    .select([
+      'terminals.id',
+      'terminals.name',
+      'terminals.role',
+      'terminals.created_at',
+      'terminals.enrolled_at',
+      'terminals.revoked_at',
+      'terminals.last_seen_at',
+      'terminals.counter_id',
+      'terminals.establishment_id',
+      'enrollment_codes.expires_at',
+    ])
+    .where('enrollment_codes.code_hash', '=', hashCode(code))
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  return { terminal: toTerminal(row), expiresAt: Number(row.expires_at) };
+}
+
+/** One terminal by id, revoked or not (null: no such terminal). */
+export async function terminalById(store: Store, id: number): Promise<Terminal | null> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select(COLUMNS)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? null : toTerminal(row);
 }
 
 /** The store of the terminal an unused enrollment code is for (undefined: no such code). */

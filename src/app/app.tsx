@@ -38,6 +38,7 @@ const screens = {
   painel: lazyRoute(() => import('./routes/painel')),
   auditoria: lazyRoute(() => import('./routes/auditoria')),
   vigilancia: lazyRoute(() => import('./routes/vigilancia')),
+  terminais: lazyRoute(() => import('./routes/terminais')),
 };
 const QuiosqueRoute = screens.quiosque[0];
 type LazyScreen = keyof typeof screens;
@@ -130,24 +131,24 @@ function ConfigGate() {
 
 type Terminal = NonNullable<AppConfig['terminal']>;
 /** The screen of the navigation at `pathname`, if any. */
-const screenAt = (pathname: string) => nav.find((item) => item.href === pathname)?.screen;
+const screenAt = (pathname: string) =>
+  nav.some((item) => item.href === pathname) ? screenOf(pathname) : undefined;
+/** A navigation path's screen: `/premios` is `premios`, `/` the counter. */
+const screenOf = (href: string) => (href.slice(1) || 'caixa') as Screen;
 type Screen = 'caixa' | LazyScreen | 'quiosque';
 
-const nav: readonly { href: string; label: string; screen: Screen }[] = [
-  { href: '/', label: 'Caixa', screen: 'caixa' },
-  { href: '/premios', label: 'Prêmios', screen: 'premios' },
-  { href: '/painel', label: 'Painel', screen: 'painel' },
-  { href: '/auditoria', label: 'Auditoria', screen: 'auditoria' },
-  { href: '/vigilancia', label: 'Vigilância', screen: 'vigilancia' },
-  { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
+const nav: readonly { href: string; label: string }[] = [
+  { href: '/', label: 'Caixa' },
+  { href: '/premios', label: 'Prêmios' },
+  { href: '/painel', label: 'Painel' },
+  { href: '/auditoria', label: 'Auditoria' },
+  { href: '/vigilancia', label: 'Vigilância' },
+  { href: '/terminais', label: 'Terminais' },
+  { href: '/quiosque', label: 'Quiosque' },
 ];
 
-const ROLE_LABELS: Record<Terminal['role'], string> = {
-  caixa: 'Caixa',
-  gerente: 'Gerente',
-  quiosque: 'Quiosque',
-  rede: 'Rede',
-};
+/** A role as the header names it: `Caixa`, `Gerente`, `Quiosque`, `Rede`. */
+const roleLabel = (role: Terminal['role']) => role[0]!.toUpperCase() + role.slice(1);
 
 const loading = (
   <p role="status" className="p-8">
@@ -168,7 +169,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
     );
   }
   // Only what the role may use (the server refuses the rest anyway).
-  const allowed = nav.filter((item) => may[item.screen]);
+  const allowed = nav.filter((item) => may[screenOf(item.href)]);
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
@@ -205,7 +206,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
           <span data-testid="terminal">
             <span className="text-slate-300">Terminal </span>
             <strong>{terminal.name}</strong>
-            <span className="text-slate-300"> · {ROLE_LABELS[terminal.role]}</span>
+            <span className="text-slate-300"> · {roleLabel(terminal.role)}</span>
           </span>
           <span>
             <span className="text-slate-300">Estabelecimento </span>

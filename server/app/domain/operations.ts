@@ -108,6 +108,7 @@ export function navigationFor(role: Role): {
   painel: boolean;
   auditoria: boolean;
   vigilancia: boolean;
+  terminais: boolean;
   quiosque: boolean;
 } {
   return {
@@ -117,6 +118,8 @@ export function navigationFor(role: Role): {
     auditoria: readsAsManager(role),
     // Vigilância: the store's manager decides; the chain's rede reads every store's alerts.
     vigilancia: readsAsManager(role),
+    // Terminais: a store's gerente (its own), the chain's rede (every store).
+    terminais: readsAsManager(role),
     quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

@@ -36,6 +36,7 @@ describe('GET /api/config', () => {
             painel: true,
             auditoria: true,
             vigilancia: true,
+            terminais: true,
             quiosque: true,
           },
         },

@@ -7,6 +7,7 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'terminal.criado': 'Terminal criado',
   'terminal.registrado': 'Terminal registrado',
   'terminal.revogado': 'Terminal revogado',
+  'terminal.pareado': 'Quiosque do caixa definido',
   'venda.reenviada': 'Venda guardada reenviada',
   'venda.descartada': 'Venda guardada descartada',
   'quiosque.venda_cancelada': 'Venda do quiosque cancelada',
@@ -57,6 +58,13 @@ export function detailsText(e: Pick<AuditEntry, 'acao' | 'detalhes'>): string {
       const t = obj(d.terminal);
       const how = d.modo === 'automático' ? ' · registro automático (sandbox)' : '';
       return `${str(t.nome)} (${str(t.papel)}), nº ${str(t.id)}${how}`;
+    }
+    case 'terminal.pareado': {
+      const q = obj(d.quiosque);
+      const to = d.quiosque
+        ? `vendas do PDV direto ao quiosque ${str(q.nome)} (nº ${str(q.id)})`
+        : 'vendas do PDV aguardam no caixa';
+      return `${str(obj(d.caixa).nome)} (nº ${str(obj(d.caixa).id)}): ${to}`;
     }
     case 'venda.reenviada':
     case 'venda.descartada':

@@ -1,0 +1,5 @@
+import { TerminaisScreen } from '@/features/terminais/components/terminais-screen';
+
+export default function TerminaisRoute() {
+  return <TerminaisScreen />;
+}
