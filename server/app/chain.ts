@@ -27,6 +27,7 @@ import type { PostingService } from './domain/journal/service';
 import type { Metrics } from './domain/ops/metrics';
 import type { ChainStore, StoreDirectory } from './domain/stores';
 import { createVigilancia } from './domain/vigilancia/service';
+import type { AlertWebhook } from './domain/vigilancia/webhook';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
 import type { Circuit } from './upstream/circuit';
@@ -60,6 +61,8 @@ export interface StoreAppSetup {
   contingency?: { failures?: number; probeMs?: number; journal?: Partial<PostingServiceOptions> };
   /** The conferência's pace and hour; null: none (tests). */
   conferencia?: { readsPerSecond: number; nightlyHour: number } | null;
+  /** Vigilância's outbound webhook (one sender for the deployment); null: off. */
+  webhook?: AlertWebhook | null;
 }
 
 /** One store's running app. */
@@ -107,6 +110,7 @@ export function startStoreApp(setup: StoreAppSetup, store: ChainStore): StoreApp
     log,
     ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
     ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
+    webhook: setup.webhook ?? null,
   });
   vigilancia.start();
   options = { ...options, vigilancia };
