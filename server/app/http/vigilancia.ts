@@ -27,7 +27,8 @@ import { alertDetail, alertExport, alertPage, type ViewDeps } from '../domain/vi
 import { actorOf } from './actor';
 import type { AccessVars } from './access';
 import { fail } from './envelope';
-import { validate } from './validate';
+import { ruleErrors } from '../domain/vigilancia/settings';
+import { invalid, validate } from './validate';
 
 export { VIGILANCIA_PATH };
 
@@ -134,6 +135,8 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
 
   app.put('/regras', validate('json', RulesWire), async (c) => {
     const { regras } = c.req.valid('json');
+    const errors = ruleErrors(regras);
+    if (Object.keys(errors).length > 0) return invalid(c, errors);
     const actor = actorOf(c);
     await o.vigilancia.settings.save(o.establishmentId, regras, actor.terminalName);
     await o.audit.record(actor, 'vigilancia.regras', {
