@@ -252,7 +252,7 @@ export const RuleSetting = /* @__PURE__ */ lazySchema(() =>
       .check(
         z.refine(
           (r) => Object.values(r).every((v) => Number.isInteger(v) || typeof v === 'string'),
-          { error: 'Os limites são números inteiros (e as horas, HH:MM).' },
+          { error: 'Os limites são números inteiros.' },
         ),
       ),
   }),
