@@ -162,5 +162,3 @@ export function createDeliveryStore(store: Store) {
     },
   };
 }
-
-export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
