@@ -36,21 +36,7 @@ function chainSuite() {
   return { skip: true, meta: { leftOut: { needs: 'HAProxy', why: reason } } };
 }
 
-/**
- * Opt-in (CHAIN_FAULT_REVOKED=1) until the finding below is fixed: run on the development
- * machine, store 3's counters got the service's 401 for a few postings, then "Há 5 lançamentos
- * deste caixa em andamento" and "Senha do atendente bloqueada…" (the password lockout's
- * reservations, held by postings in flight, locked the terminal with no wrong password), and
- * most of their postings never reached the journal. The other stores kept posting, no circuit
- * opened, 0 doubles, 0 lost. docs/testing.md has the figures.
- */
-function revokedSuite() {
-  if (process.env.CHAIN_FAULT_REVOKED === '1') return chainSuite();
-  const why = 'opt-in: CHAIN_FAULT_REVOKED=1 (a known fault of the revoked store, docs/testing.md)';
-  return { skip: true, meta: { leftOut: { needs: 'CHAIN_FAULT_REVOKED=1', why } } };
-}
-
-const suite = revokedSuite();
+const suite = chainSuite();
 const STORES = [1, 3, 4];
 const REVOKED = 3;
 /** The sandbox reads its establishments again after 5 s; a margin past it. */
