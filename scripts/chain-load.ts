@@ -22,7 +22,7 @@ export interface CounterTerminal {
 
 /**
  * `perStore` `caixa` terminals for each of `slots` stores, enrolled in the chain's store; slot
- * `s` is establishment `stores[s % stores.length]` (one establishment today: every slot in it).
+ * `s` is establishment `stores[s % stores.length]`.
  */
 export async function enrollCounters(
   chain: Chain,
@@ -36,14 +36,16 @@ export async function enrollCounters(
     const out: CounterTerminal[] = [];
     for (let s = 0; s < slots; s++) {
       for (let t = 0; t < perStore; t++) {
+        const establishment = stores[s % stores.length]!;
         const { terminal, nonce } = await enrollDirectly(store, {
           name: `Loja ${s + 1} caixa ${t + 1}`,
           role: 'caixa',
+          establishmentId: establishment,
         });
         out.push({
           id: terminal.id,
           cookie: name + signCredential(chain.secret, terminal.id, nonce),
-          establishment: stores[s % stores.length]!,
+          establishment,
         });
       }
     }
@@ -61,6 +63,8 @@ export interface Posting {
   terminal: CounterTerminal;
   /** Final HTTP status of the last attempt (0: no answer). */
   status: number;
+  /** The answer's message when it was a refusal (4xx). */
+  message?: string;
   /** Acknowledged: the journal said `lançado` (200, or 202 followed to `lançado`). */
   acknowledged: boolean;
   attempts: number;
@@ -101,7 +105,9 @@ export async function post(url: string, p: Posting, maxAttempts = 8): Promise<Po
         signal: AbortSignal.timeout(30_000),
       });
       p.status = res.status;
-      await res.body?.cancel();
+      if (res.status >= 400 && res.status < 500) {
+        p.message = ((await res.json().catch(() => ({}))) as { message?: string }).message;
+      } else await res.body?.cancel();
       if (res.status === 200) {
         p.acknowledged = true;
         p.ms = performance.now() - t0;

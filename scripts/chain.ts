@@ -8,14 +8,17 @@
 // `down` stops them. The bench (`npm run bench -- --chain`) and the fault tests
 // (`scripts/chain-faults.test.ts`) start the same chain with `startChain`.
 //
-// The stores are a parameter: today the deployment serves one establishment (the sandbox's 1),
-// so `stores` holds one id; a multi-store deployment passes its list here.
+// The stores are a parameter: the first is the deployment's default store (its token in the
+// environment), the others join as an operator adds them (`npm run loja -- add`: sealed in the
+// shared store) before the replicas start; the sandbox seeds its demo chain's stores 3, 4, ….
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { addChainStore } from '../server/app/domain/stores';
+import { openStore } from '../server/store';
 import { startPgCluster, stopPgClusterAt, type PgCluster } from '../server/testing/pg-server';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,7 +27,7 @@ export const HAPROXY = '/usr/sbin/haproxy';
 export interface ChainOptions {
   /** App-server replicas behind the balancer. */
   replicas: number;
-  /** Establishment ids the deployment serves (today one: the sandbox's 1). */
+  /** Establishment ids the deployment serves: 1 (the default), then the sandbox's 3, 4, …. */
   stores: readonly number[];
   /** Working folder: the sandbox's database, HAProxy's configuration, every process's log. */
   dir: string;
@@ -155,12 +158,9 @@ export async function waitForStatus(url: string, status: number, ms = 60_000): P
   }
 }
 
-/** The replicas' service configuration for `stores`. */
+/** The replicas' service configuration: the default store, `stores[0]`. */
 function storeEnv(stores: readonly number[], sandboxUrl: string): Record<string, string> {
-  if (stores.length !== 1) {
-    throw new Error(`this build serves one establishment per deployment, not ${stores.length}`);
-  }
-  const [id] = stores;
+  const id = stores[0]!;
   return {
     LOYALTY_BASE_URL: sandboxUrl,
     LOYALTY_APP_TOKEN: 'demo-app-token',
@@ -185,7 +185,12 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
       'sandbox',
       node,
       ['--import', 'tsx', 'server/sandbox-cli.ts'],
-      { SANDBOX_PORT: String(sandboxPort), SANDBOX_DB: dbPath, LOG_LEVEL: 'warn' },
+      {
+        SANDBOX_PORT: String(sandboxPort),
+        SANDBOX_DB: dbPath,
+        SANDBOX_STORES: String(Math.max(1, ...options.stores.map((id) => id - 1))),
+        LOG_LEVEL: 'warn',
+      },
       { dir, detached },
     );
     started.push(sandboxChild);
@@ -193,6 +198,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     const balancerPort = await freePort();
     const url = `http://127.0.0.1:${balancerPort}`;
     await waitForStatus(sandboxUrl, 0);
+    await addStores(databaseUrl, secret, options.stores);
     const ports = await Promise.all(Array.from({ length: options.replicas }, () => freePort()));
     const main = options.fromSources
       ? ['--import', 'tsx', 'server/main.ts']
@@ -267,6 +273,26 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     for (const c of started) c.kill('SIGKILL');
     await pg.stop();
     throw err;
+  }
+}
+
+/**
+ * The stores besides the default one, added as `npm run loja -- add` does (the sandbox's demo
+ * tokens `demo-access-token-<id>`, sealed with the chain's APP_SECRET) in a store migrated first.
+ */
+async function addStores(databaseUrl: string, secret: string, stores: readonly number[]) {
+  if (stores.length < 2) return;
+  const store = await openStore({ databaseUrl });
+  try {
+    for (const id of stores.slice(1)) {
+      await addChainStore(store, secret, stores[0]!, {
+        establishmentId: id,
+        name: `Loja ${id}`,
+        accessToken: `demo-access-token-${id}`,
+      });
+    }
+  } finally {
+    await store.close();
   }
 }
 

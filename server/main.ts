@@ -23,6 +23,7 @@ import { readConfig, resolveAppDb } from './app/config';
 import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
+import { createAlertWebhook } from './app/domain/vigilancia/webhook';
 import { appSecretFor } from './ops/app-secret';
 import { startBackupSchedule } from './ops/backup';
 import type { BackupSchedule } from './ops/backup';
@@ -236,6 +237,10 @@ const directory = createStoreDirectory({
       "a store's access-token does not open with this APP_SECRET: the store is not served",
     ),
 });
+// Vigilância's outbound webhook (ALERT_WEBHOOK_URL): one sender for every store.
+const webhook =
+  config.webhook === null ? null : createAlertWebhook({ store, ...config.webhook, log: logger });
+webhook?.start();
 const chain = createChainServer({
   store,
   directory,
@@ -252,6 +257,7 @@ const chain = createChainServer({
         journal: config.journal,
         contingency: config.contingency,
         conferencia: config.conferencia,
+        webhook,
       },
       s,
       network,
@@ -369,6 +375,7 @@ async function shutdown(signal: NodeJS.Signals): Promise<void> {
   await new Promise<void>((resolve) => server.close(() => resolve()));
   clearInterval(idle);
   await closeJournal();
+  await webhook?.stop();
   await audit.stop();
   await backups?.stop();
   process.stderr.write(`${await report()}\n`);

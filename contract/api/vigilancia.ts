@@ -243,12 +243,18 @@ export const RuleSetting = /* @__PURE__ */ lazySchema(() =>
   z.object({
     codigo: z.enum(RULE_CODES),
     ligada: z.boolean(),
-    /** Threshold name → whole number (the server clamps each to its range). */
-    parametros: z.looseObject({}).check(
-      z.refine((r) => Object.values(r).every((v) => Number.isInteger(v)), {
-        error: 'Os limites são números inteiros.',
-      }),
-    ),
+    /**
+     * Threshold name → whole number within its range; rule 6's hours `abre` and `fecha` as
+     * `HH:MM` (the server answers 422 with each wrong one as a field error).
+     */
+    parametros: z
+      .looseObject({})
+      .check(
+        z.refine(
+          (r) => Object.values(r).every((v) => Number.isInteger(v) || typeof v === 'string'),
+          { error: 'Os limites são números inteiros.' },
+        ),
+      ),
   }),
 );
 export type RuleSetting = z.infer<typeof RuleSetting>;

@@ -31,6 +31,7 @@ import type { ChainNetwork } from './domain/rede';
 import { chosenStore } from './http/rede';
 import { storePainel } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
+import type { AlertWebhook } from './domain/vigilancia/webhook';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
 import type { Circuit } from './upstream/circuit';
@@ -64,6 +65,8 @@ export interface StoreAppSetup {
   contingency?: { failures?: number; probeMs?: number; journal?: Partial<PostingServiceOptions> };
   /** The conferência's pace and hour; null: none (tests). */
   conferencia?: { readsPerSecond: number; nightlyHour: number } | null;
+  /** Vigilância's outbound webhook (one sender for the deployment); null: off. */
+  webhook?: AlertWebhook | null;
 }
 
 /** One store's running app. */
@@ -117,6 +120,7 @@ export function startStoreApp(
     log,
     ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
     ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
+    webhook: setup.webhook ?? null,
   });
   vigilancia.start();
   options = { ...options, vigilancia };

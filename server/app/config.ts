@@ -8,6 +8,7 @@ import { canonicalIp, isLoopbackHost } from './domain/access/address';
 import { DEFAULT_AUDIT_RETENTION_DAYS } from './domain/audit';
 import type { PostingServiceOptions } from './domain/journal/context';
 import { readBackupEnv, type BackupEnv } from './config-backup';
+import { readWebhookEnv, type WebhookEnv } from './config-webhook';
 import { LOG_LEVELS, OperationsEnv, rateLimit, type RateLimitEnv } from './config-operations';
 
 export type { RateLimitEnv } from './config-operations';
@@ -284,6 +285,8 @@ export interface Config {
   conferencia: { readsPerSecond: number; nightlyHour: number };
   /** AUDIT_RETENTION_DAYS: how long the audit trail keeps an entry (default 400). */
   auditRetentionDays: number;
+  /** ALERT_WEBHOOK_URL and its secret: Vigilância's outbound webhook; null: off. */
+  webhook: WebhookEnv | null;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -300,9 +303,12 @@ export function readConfig(env: Env): ConfigResult {
   if (!access.ok) errors.push(access.error);
   const backup = readBackupEnv(env);
   if (!backup.ok) errors.push(backup.error);
+  const webhook = readWebhookEnv(env);
+  if (!webhook.ok) errors.push(webhook.error);
   const ops = OperationsEnv.safeParse(env);
   if (!ops.success) errors.push(...new Set(ops.error.issues.map((i) => i.message)));
-  if (!access.ok || !backup.ok || !ops.success) return { ok: false, error: errors.join('; ') };
+  if (!access.ok || !backup.ok || !webhook.ok || !ops.success)
+    return { ok: false, error: errors.join('; ') };
   const v = ops.data;
   const hours = v.CONTINGENCY_MAX_HOURS;
   return {
@@ -346,6 +352,7 @@ export function readConfig(env: Env): ConfigResult {
         nightlyHour: v.CONFERENCIA_HORA ?? 3,
       },
       auditRetentionDays: v.AUDIT_RETENTION_DAYS ?? DEFAULT_AUDIT_RETENTION_DAYS,
+      webhook: webhook.webhook,
     },
   };
 }

@@ -180,3 +180,29 @@ test('a manager acknowledges an alert with a note and exports: both in the audit
     expect.objectContaining({ tipo: 'vigilancia' }),
   ]);
 });
+
+test('opening hours are HH:MM: a wrong one answers 422 naming the field, a night range is kept', async () => {
+  const wrong = await as('gerente', 'PUT', '/api/vigilancia/regras', {
+    regras: [
+      { codigo: 'fora_do_horario', ligada: true, parametros: { abre: '25:00', fecha: '02:00' } },
+    ],
+  });
+  expect(wrong.status).toBe(422);
+  const errors = (wrong.body as unknown as { errors: Record<string, string[]> }).errors;
+  expect(errors).toEqual({
+    'regras.0.parametros.abre': ['Informe a hora como HH:MM, de 00:00 a 23:59.'],
+  });
+  const night = await as('gerente', 'PUT', '/api/vigilancia/regras', {
+    regras: [
+      { codigo: 'fora_do_horario', ligada: true, parametros: { abre: '18:00', fecha: '02:00' } },
+    ],
+  });
+  expect(night.status).toBe(200);
+  const read = await as('gerente', 'GET', '/api/vigilancia/regras');
+  const regras = (read.body.data as unknown as { regras: { codigo: string; parametros: object }[] })
+    .regras;
+  expect(regras.find((r) => r.codigo === 'fora_do_horario')!.parametros).toEqual({
+    abre: '18:00',
+    fecha: '02:00',
+  });
+});

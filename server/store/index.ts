@@ -17,3 +17,4 @@ export * from './conferencia';
 export * from './inspect';
 export * from './stores';
 export * from './alerts';
+export * from './alert-webhook';

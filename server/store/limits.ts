@@ -203,3 +203,78 @@ export async function refundFailure(store: Store, key: string): Promise<void> {
 export async function recordSuccess(store: Store, key: string): Promise<void> {
   await store.db.deleteFrom('lockouts').where('key', '=', key).execute();
 }
+
+/** The row counting a key's attempts still waiting for their verdict (see reserveAttempt). */
+const pendingKey = (key: string) => `${key}:em-andamento`;
+
+export interface AttemptReservation {
+  /** False when refused: the key is locked (`lockedUntil`), or too many attempts wait (`busy`). */
+  counted: boolean;
+  lockedUntil: number | null;
+  /** Refused because failures and attempts waiting for their verdict reach `maxFailures`. */
+  busy: boolean;
+}
+
+/**
+ * Reserves an attempt whose verdict comes later (a posting carrying the attendant password):
+ * the failures counted and the attempts still waiting together stay under `maxFailures`, so
+ * parallel guesses from several replicas cannot pass it; but an attempt waiting is not a
+ * failure: only a wrong verdict counts (settleAttempt), and only failures lock. Attempts whose
+ * answers pile up (a slow or refusing service) are refused as busy, never locked. A waiting
+ * count left by a crashed process lapses with the window.
+ */
+export async function reserveAttempt(
+  store: Store,
+  key: string,
+  policy: LockoutPolicy = PASSWORD_LOCKOUT,
+  options?: TransactionOptions,
+): Promise<AttemptReservation> {
+  const now = store.now();
+  return store.transaction(async (trx) => {
+    const upsert = (k: string) =>
+      trx
+        .insertInto('lockouts')
+        .values({ key: k, failures: 0, window_start: now, strikes: 0, locked_until: null })
+        .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    const settled = await upsert(key);
+    if (settled.locked_until !== null && settled.locked_until > now) {
+      return { counted: false, lockedUntil: settled.locked_until, busy: false };
+    }
+    const pending = await upsert(pendingKey(key));
+    const failures = now - settled.window_start < policy.windowMs ? settled.failures : 0;
+    const waiting = now - pending.window_start < policy.windowMs ? pending.failures : 0;
+    if (failures + waiting >= policy.maxFailures) {
+      return { counted: false, lockedUntil: null, busy: true };
+    }
+    await trx
+      .updateTable('lockouts')
+      .set({ failures: waiting + 1, window_start: now })
+      .where('key', '=', pendingKey(key))
+      .execute();
+    return { counted: true, lockedUntil: null, busy: false };
+  }, options);
+}
+
+/**
+ * The verdict on a reserved attempt: it no longer waits; a wrong one counts as a failure (the
+ * `maxFailures`-th locks: its end returned), a right one forgets the failures, none neither.
+ */
+export async function settleAttempt(
+  store: Store,
+  key: string,
+  verdict: 'right' | 'wrong' | 'none',
+  policy: LockoutPolicy = PASSWORD_LOCKOUT,
+): Promise<number | null> {
+  await store.db
+    .updateTable('lockouts')
+    .set((eb) => ({ failures: eb('failures', '-', 1) }))
+    .where('key', '=', pendingKey(key))
+    .where('failures', '>', 0)
+    .execute();
+  if (verdict === 'right') await recordSuccess(store, key);
+  if (verdict !== 'wrong') return null;
+  const failed = await recordFailure(store, key, policy);
+  return failed.counted ? failed.lockedUntil : null;
+}

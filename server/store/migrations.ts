@@ -6,6 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { sql } from 'kysely';
+import { alertWebhookMigration } from './alert-webhook-migration';
 import type { Engine } from './engine';
 
 /** `db` is untyped on purpose: a migration sees the schema as it was then, not as now. */
@@ -653,6 +654,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0016_alert_webhook': alertWebhookMigration(engine),
   };
 }
 

@@ -332,6 +332,32 @@ export interface VigilanciaNightsTable {
   finished_at: number | null;
 }
 
+/** One delivery of the outbound webhook (alert-webhook.ts): an alert's event, signed at each try. */
+export interface AlertWebhookDeliveriesTable {
+  id: Generated<number>;
+  establishment_id: number;
+  /** alerta.criado | alerta.reconhecido | alerta.descartado */
+  event: string;
+  alert_id: number | null;
+  /** The event once per establishment: `<event>:<alert id>` (unique). */
+  dedup: string;
+  /** The JSON body, as sent (and signed) at every attempt. */
+  body: string;
+  /** pendente | entregue | falhou */
+  status: string;
+  attempts: number;
+  /** The receiver's last HTTP status; null: no answer (refused, timed out). */
+  last_status: number | null;
+  last_error: string | null;
+  next_attempt_at: number;
+  /** The process delivering it now, until `lease_until`. */
+  owner: string | null;
+  lease_until: number;
+  created_at: number;
+  updated_at: number;
+  delivered_at: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   stores: StoresTable;
@@ -352,4 +378,5 @@ export interface Database {
   vigilancia_rules: VigilanciaRulesTable;
   vigilancia_alerts: VigilanciaAlertsTable;
   vigilancia_nights: VigilanciaNightsTable;
+  alert_webhook_deliveries: AlertWebhookDeliveriesTable;
 }

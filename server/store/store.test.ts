@@ -5,6 +5,8 @@ import {
   hitRate,
   listTerminals,
   lockoutState,
+  reserveAttempt,
+  settleAttempt,
   openStore,
   recordFailure,
   recordSuccess,
@@ -218,6 +220,49 @@ describeEngines('store on %s', (engine) => {
     const again = await openStore(where);
     expect((await lockoutState(again, key)).lockedUntil).toBe(t + 60_000);
     await again.close();
+  });
+
+  test('postings waiting for their answer never lock a terminal; only wrong answers do', async () => {
+    const { store } = await fresh();
+    const key = 'senha:terminal:3';
+    // Five postings in flight (a slow or refusing service): the sixth waits as busy, no lock.
+    for (let i = 0; i < 5; i++) expect((await reserveAttempt(store, key)).counted).toBe(true);
+    expect(await reserveAttempt(store, key)).toEqual({
+      counted: false,
+      lockedUntil: null,
+      busy: true,
+    });
+    // Their answers carry no verdict (a 401 for the store's token, a 503): nothing counted.
+    for (let i = 0; i < 5; i++) expect(await settleAttempt(store, key, 'none')).toBeNull();
+    expect((await lockoutState(store, key)).lockedUntil).toBeNull();
+    expect((await reserveAttempt(store, key)).counted).toBe(true);
+    await settleAttempt(store, key, 'none');
+    // Parallel guesses: five reach the service, the others wait; five wrong answers lock.
+    const guesses = await Promise.all(Array.from({ length: 8 }, () => reserveAttempt(store, key)));
+    expect(guesses.filter((g) => g.counted)).toHaveLength(5);
+    const ends = [];
+    for (let i = 0; i < 5; i++) ends.push(await settleAttempt(store, key, 'wrong'));
+    expect(ends).toEqual([null, null, null, null, t + 60_000]);
+    expect(await reserveAttempt(store, key)).toEqual({
+      counted: false,
+      lockedUntil: t + 60_000,
+      busy: false,
+    });
+    // Four wrong and one right: the right one forgets the failures.
+    t += 60_000;
+    for (let i = 0; i < 4; i++) {
+      await reserveAttempt(store, key);
+      await settleAttempt(store, key, 'wrong');
+    }
+    await reserveAttempt(store, key);
+    await settleAttempt(store, key, 'right');
+    expect((await lockoutState(store, key)).failures).toBe(0);
+    // A waiting count left by a crashed replica lapses with the window.
+    for (let i = 0; i < 5; i++) await reserveAttempt(store, key);
+    expect((await reserveAttempt(store, key)).busy).toBe(true);
+    t += 10 * 60_000;
+    expect((await reserveAttempt(store, key)).counted).toBe(true);
+    await store.close();
   });
 
   test('5 password failures in 10 minutes lock for 1 minute, then 2, 4…; a success resets', async () => {

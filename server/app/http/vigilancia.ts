@@ -9,7 +9,9 @@
  * - `GET /api/vigilancia/exportar?…`: every alert of the filters for the CSV the browser writes,
  *   recorded in the audit trail as an export first;
  * - `GET|PUT /api/vigilancia/regras`: the rules' switches and thresholds for this store
- *   (a change is audited).
+ *   (a change is audited);
+ * - `GET /api/vigilancia/entregas`: the outbound webhook's latest deliveries of this store
+ *   (state, attempts, the receiver's last answer).
  */
 import { Hono, type Context } from 'hono';
 import {
@@ -25,7 +27,8 @@ import { alertDetail, alertExport, alertPage, type ViewDeps } from '../domain/vi
 import { actorOf } from './actor';
 import type { AccessVars } from './access';
 import { fail } from './envelope';
-import { validate } from './validate';
+import { ruleErrors } from '../domain/vigilancia/settings';
+import { invalid, validate } from './validate';
 
 export { VIGILANCIA_PATH };
 
@@ -100,6 +103,10 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
       decisao: state,
       nota: body.nota.trim(),
     });
+    await o.vigilancia.announce(
+      state === 'reconhecido' ? 'alerta.reconhecido' : 'alerta.descartado',
+      done,
+    );
     const data = await alertDetail(view, id);
     const message = state === 'reconhecido' ? 'Alerta reconhecido.' : 'Alerta descartado.';
     return c.json({ success: true, message, data });
@@ -131,6 +138,8 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
 
   app.put('/regras', validate('json', RulesWire), async (c) => {
     const { regras } = c.req.valid('json');
+    const errors = ruleErrors(regras);
+    if (Object.keys(errors).length > 0) return invalid(c, errors);
     const actor = actorOf(c);
     await o.vigilancia.settings.save(o.establishmentId, regras, actor.terminalName);
     await o.audit.record(actor, 'vigilancia.regras', {
@@ -142,6 +151,11 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
       message: 'Regras salvas.',
       data: { regras: o.vigilancia.settings.toWire(s) },
     });
+  });
+
+  app.get('/entregas', async (c) => {
+    const data = await o.vigilancia.deliveries();
+    return c.json({ success: true, message: 'Entregas do webhook.', data });
   });
 
   return app;

@@ -11,6 +11,8 @@ import {
   recordFailure,
   recordSuccess,
   refundFailure,
+  reserveAttempt,
+  settleAttempt,
   sweepRateCounters,
 } from '../../../store';
 import type { LockoutPolicy, Store } from '../../../store';
@@ -126,18 +128,18 @@ export function createLimits(deps: LimitsDeps) {
       return (await lockoutState(store, passwordKey(terminalId))).lockedUntil;
     },
     /**
-     * Counts an attempt as a password failure until its verdict is known (a reservation, so
-     * parallel guesses from several replicas cannot pass the threshold).
+     * Reserves a posting's attempt until its verdict is known: failures and attempts waiting
+     * stay under the threshold together (parallel guesses from several replicas cannot pass
+     * it), but only a wrong verdict counts as a failure.
      */
-    reservePassword(terminalId: number, options: { durable?: boolean } = {}): Promise<Reservation> {
-      return recordFailure(store, passwordKey(terminalId), limits.password, {
+    reservePassword(terminalId: number, options: { durable?: boolean } = {}) {
+      return reserveAttempt(store, passwordKey(terminalId), limits.password, {
         durable: options.durable ?? !deps.journaledInStore,
       });
     },
-    /** The verdict on a reserved attempt: a wrong password keeps it, the rest settle it. */
-    async settlePassword(terminalId: number, verdict: PasswordVerdict): Promise<void> {
-      if (verdict === 'none') await refundFailure(store, passwordKey(terminalId));
-      else if (verdict === 'right') await recordSuccess(store, passwordKey(terminalId));
+    /** The verdict on a reserved attempt; the end of the lock a wrong one started, or null. */
+    settlePassword(terminalId: number, verdict: PasswordVerdict): Promise<number | null> {
+      return settleAttempt(store, passwordKey(terminalId), verdict, limits.password);
     },
     /** Counts an enrollment attempt of an address as failed until its code proves valid. */
     reserveEnrollment(address: string): Promise<Reservation> {

@@ -6,18 +6,23 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Logger } from 'pino';
-import {
-  addDays,
-  DAY_MS,
-  localDate,
-  localParts,
-  startOfLocalDay,
-} from '#contract/rules/time';
+import { addDays, DAY_MS, localDate, localParts, startOfLocalDay } from '#contract/rules/time';
 import { createAlertsStore } from '../../../store';
-import type { AlertsStore, NewAlert, PdvSaleRow, PostingFact, Store } from '../../../store';
+import type {
+  AlertRow,
+  AlertsStore,
+  NewAlert,
+  PdvSaleRow,
+  PostingFact,
+  Store,
+} from '../../../store';
+import type { WebhookEvent } from '#contract/api/vigilancia-webhook';
 import { brl, evaluateEntry } from './evaluate';
 import type { EvalDeps } from './evaluate';
 import { createSettings } from './settings';
+import { alertWire } from './view';
+import { deliveryList } from './webhook';
+import type { AlertWebhook } from './webhook';
 
 export interface VigilanciaDeps {
   store: Store;
@@ -29,6 +34,8 @@ export interface VigilanciaDeps {
   onAlert?: (rule: string) => void;
   /** Most entries waiting for evaluation; past it they wait for the night. Default 10,000. */
   maxQueue?: number;
+  /** ALERT_WEBHOOK_URL's sender: each alert event recorded for delivery; absent: none. */
+  webhook?: AlertWebhook | null;
 }
 
 const NIGHT_CHECK_MS = 60_000;
@@ -113,6 +120,19 @@ export function createVigilancia(deps: VigilanciaDeps) {
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stopped = false;
 
+  /**
+   * Records an alert's event for the webhook (when there is one). Never throws: a delivery
+   * not recorded is logged, the alert stays.
+   */
+  async function announce(event: WebhookEvent, row: AlertRow | null): Promise<void> {
+    if (!deps.webhook || row === null) return;
+    await deps.webhook
+      .enqueue(event, alertWire(row, new Map()))
+      .catch((err: unknown) =>
+        deps.log?.warn({ alerta: row.id, err: String(err) }, 'webhook: entrega não registrada'),
+      );
+  }
+
   async function recordAll(found: readonly NewAlert[]): Promise<number> {
     let created = 0;
     for (const a of found) {
@@ -121,6 +141,8 @@ export function createVigilancia(deps: VigilanciaDeps) {
         created += 1;
         deps.onAlert?.(a.rule);
         deps.log?.info({ alerta: r.id, regra: a.rule }, 'vigilância: alerta');
+        if (deps.webhook)
+          await announce('alerta.criado', await alerts.get(a.establishmentId, r.id));
       }
     }
     return created;
@@ -192,6 +214,12 @@ export function createVigilancia(deps: VigilanciaDeps) {
       setImmediate(drain);
     },
     evaluateKey,
+    /** A manager's decision on an alert, for the webhook (when there is one). */
+    announce,
+    /** Whether alert events are sent to a webhook (ALERT_WEBHOOK_URL). */
+    webhookOn: Boolean(deps.webhook),
+    /** This store's latest webhook deliveries. */
+    deliveries: () => deliveryList(store, deps.establishmentId, Boolean(deps.webhook)),
     /** Resolves once the queue is empty (tests, shutdown). */
     async idle(): Promise<void> {
       while (working !== null || queue.size > 0) {
@@ -207,8 +235,13 @@ export function createVigilancia(deps: VigilanciaDeps) {
       const s = await settings.get(deps.establishmentId);
       if (!s.estorno_apos_pontuacao.on) return null;
       const posting = sale.posting_key === null ? null : await alerts.posting(sale.posting_key);
-      const r = await alerts.record(cancelAlert(sale, posting, deps.establishmentId, store.now()));
-      if (r.created) deps.onAlert?.('estorno_apos_pontuacao');
+      const a = cancelAlert(sale, posting, deps.establishmentId, store.now());
+      const r = await alerts.record(a);
+      if (r.created) {
+        deps.onAlert?.('estorno_apos_pontuacao');
+        if (deps.webhook)
+          await announce('alerta.criado', await alerts.get(a.establishmentId, r.id));
+      }
       return r;
     },
     runNight,

@@ -28,6 +28,15 @@ export function lockedAnswer(c: Context, until: number, now: number): Response {
   );
 }
 
+/** A 429 telling that `max` of the terminal's postings are still waiting for their answer. */
+function busyAnswer(c: Context, max: number): Response {
+  withRetryAfter(c, 1000);
+  return c.json(
+    { success: false, message: messages.postingsInFlight(max), data: { em_andamento: max } },
+    429,
+  );
+}
+
 /** The password verdict a pontuar's answer carries (see passwordLockout). */
 async function verdictOf(c: AccessContext) {
   const status = c.res.status;
@@ -63,11 +72,7 @@ export function limitsAccess(limits: Limits, audit: AuditTrail | null = null) {
       const max = limits.limits.password.maxFailures;
       const now = inFlight.get(id) ?? 0;
       if (now >= max) {
-        withRetryAfter(c, 1000);
-        return c.json(
-          { success: false, message: messages.postingsInFlight(max), data: { em_andamento: max } },
-          429,
-        );
+        return busyAnswer(c, max);
       }
       inFlight.set(id, now + 1);
       try {
@@ -97,26 +102,31 @@ export function limitsAccess(limits: Limits, audit: AuditTrail | null = null) {
       return next();
     }) satisfies AccessMiddleware,
     /**
-     * pontuar: each attempt counts as a password failure until the answer says otherwise
-     * (a reservation), so even parallel guesses from several replicas cannot pass the
-     * threshold; a 2xx or a 422 not naming the password clears it; no verdict (another
-     * status, or the journal's 202 while the answer is pending) refunds it.
+     * pontuar: each attempt is reserved until the answer says what it was (failures and
+     * attempts waiting stay under the threshold together, so even parallel guesses from
+     * several replicas cannot pass it; one more waits as busy); a 2xx or a 422 not naming the
+     * password clears the failures; no verdict (another status, or the journal's 202 while the
+     * answer is pending) counts nothing; a wrong one counts, and the 5th locks.
      */
     passwordLockout: (async (c, next) => {
       if (!isPosting(c)) return next();
       const id = c.get('terminal')!.id;
       const reserved = await limits.reservePassword(id);
+      if (reserved.busy) {
+        const max = limits.limits.password.maxFailures;
+        return busyAnswer(c, max);
+      }
       if (!reserved.counted) return lockedAnswer(c, reserved.lockedUntil!, limits.now());
       await next();
       const verdict = await verdictOf(c);
-      await limits.settlePassword(id, verdict);
-      if (verdict === 'wrong' && reserved.lockedUntil !== null) {
+      const lockedUntil = await limits.settlePassword(id, verdict);
+      if (lockedUntil !== null) {
         // This attempt locked the terminal: recorded once (later attempts find it locked).
         await audit?.record(actorOf(c), 'senha.bloqueada', {
           operacao: c.get('operation')?.name ?? null,
-          bloqueada_ate: new Date(reserved.lockedUntil).toISOString(),
+          bloqueada_ate: new Date(lockedUntil).toISOString(),
         });
-        c.res = lockedAnswer(c, reserved.lockedUntil, limits.now());
+        c.res = lockedAnswer(c, lockedUntil, limits.now());
       }
     }) satisfies AccessMiddleware,
   };

@@ -5,6 +5,12 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { rulesQuery, saveRules, useRules } from '../api/rules';
 
+/** Rule 6's opening hours, `HH:MM` on the wire (a closing before the opening spans midnight). */
+const HOURS = [
+  { nome: 'abre', rotulo: 'Abre às' },
+  { nome: 'fecha', rotulo: 'Fecha às (antes da abertura: depois da meia-noite)' },
+] as const;
+
 function RuleForm({ initial }: { initial: readonly RuleSetting[] }) {
   const qc = useQueryClient();
   const [rules, setRules] = useState(() =>
@@ -51,25 +57,43 @@ function RuleForm({ initial }: { initial: readonly RuleSetting[] }) {
               </label>
               <p className="text-sm text-slate-700">{info.porque}</p>
               <div className="mt-2 flex flex-wrap gap-3">
-                {info.parametros.map((p) => (
-                  <label key={p.nome} className="flex flex-col text-sm">
-                    {p.rotulo}
-                    <input
-                      type="number"
-                      inputMode="numeric"
-                      min={p.min}
-                      max={p.max}
-                      className="mt-1 w-32 rounded-md border border-slate-400 p-2"
-                      value={Number(r.parametros[p.nome] ?? p.padrao)}
-                      onChange={(e) =>
-                        set(info.codigo, (x) => ({
-                          ...x,
-                          parametros: { ...x.parametros, [p.nome]: Number(e.target.value) },
-                        }))
-                      }
-                    />
-                  </label>
-                ))}
+                {info.codigo === 'fora_do_horario'
+                  ? HOURS.map((h) => (
+                      <label key={h.nome} className="flex flex-col text-sm">
+                        {h.rotulo}
+                        <input
+                          type="time"
+                          required
+                          className="mt-1 w-32 rounded-md border border-slate-400 p-2"
+                          value={String(r.parametros[h.nome] ?? '')}
+                          onChange={(e) =>
+                            set(info.codigo, (x) => ({
+                              ...x,
+                              parametros: { ...x.parametros, [h.nome]: e.target.value },
+                            }))
+                          }
+                        />
+                      </label>
+                    ))
+                  : info.parametros.map((p) => (
+                      <label key={p.nome} className="flex flex-col text-sm">
+                        {p.rotulo}
+                        <input
+                          type="number"
+                          inputMode="numeric"
+                          min={p.min}
+                          max={p.max}
+                          className="mt-1 w-32 rounded-md border border-slate-400 p-2"
+                          value={Number(r.parametros[p.nome] ?? p.padrao)}
+                          onChange={(e) =>
+                            set(info.codigo, (x) => ({
+                              ...x,
+                              parametros: { ...x.parametros, [p.nome]: Number(e.target.value) },
+                            }))
+                          }
+                        />
+                      </label>
+                    ))}
               </div>
             </li>
           );

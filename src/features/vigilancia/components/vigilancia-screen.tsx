@@ -18,6 +18,7 @@ import { fetchAlertExport, useAlertPage, type AlertFilters } from '../api/alerts
 import { dayText, STATE_LABELS, whenText } from '../labels';
 import { AlertDetail } from './alert-detail';
 import { RulesPanel } from './rules-panel';
+import { WebhookDeliveries } from './webhook-deliveries';
 
 /** The open alerts, of the rule the link names (`?regra=…`, from the dashboard) if any. */
 function initialFilters(search: URLSearchParams): AlertFilters {
@@ -183,6 +184,7 @@ export function VigilanciaScreen() {
   const [pagina, setPagina] = useState(1);
   const [opened, setOpened] = useState<number | null>(null);
   const [showRules, setShowRules] = useState(false);
+  const [showWebhook, setShowWebhook] = useState(false);
   const page = useAlertPage(filters, pagina);
   const exporter = useAlertExport(filters);
   const data = page.data;
@@ -201,6 +203,14 @@ export function VigilanciaScreen() {
         >
           {showRules ? 'Fechar as regras' : 'Regras e limites'}
         </Button>
+        <Button
+          size="sm"
+          variant="ghost"
+          aria-expanded={showWebhook}
+          onClick={() => setShowWebhook(!showWebhook)}
+        >
+          {showWebhook ? 'Fechar o webhook' : 'Webhook'}
+        </Button>
       </div>
       <p className="text-slate-700">
         Lançamentos que fogem do padrão da loja: sem venda do PDV, com outro valor, o mesmo celular
@@ -210,6 +220,7 @@ export function VigilanciaScreen() {
           ` ${formatInteger(open)} ${open === 1 ? 'alerta aberto' : 'alertas abertos'}.`}
       </p>
       {showRules && <RulesPanel />}
+      {showWebhook && <WebhookDeliveries />}
       <Filters
         initial={filters}
         onApply={(f) => {

@@ -1,0 +1,49 @@
+/**
+ * Migration 0016: the outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
+ * In a file of its own, listed in migrations.ts under its number like every other migration.
+ */
+import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
+import type { Engine } from './engine';
+
+type AnyDb = Kysely<unknown>;
+
+export function alertWebhookMigration(engine: Engine): Migration {
+  return {
+    async up(db: AnyDb) {
+      const table = db.schema.createTable('alert_webhook_deliveries');
+      await (
+        engine === 'postgres'
+          ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+          : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
+      )
+        .addColumn('establishment_id', 'integer', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('alert_id', 'integer')
+        .addColumn('dedup', 'text', (c) => c.notNull())
+        .addColumn('body', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('last_status', 'integer')
+        .addColumn('last_error', 'text')
+        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+        .addColumn('owner', 'text')
+        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      await db.schema
+        .createIndex('alert_webhook_deliveries_dedup')
+        .on('alert_webhook_deliveries')
+        .columns(['establishment_id', 'dedup'])
+        .unique()
+        .execute();
+      await db.schema
+        .createIndex('alert_webhook_deliveries_due')
+        .on('alert_webhook_deliveries')
+        .columns(['status', 'next_attempt_at'])
+        .execute();
+    },
+  };
+}
