@@ -31,7 +31,9 @@ export const conferenciaQuery = (dia: string) =>
     refetchInterval: (q) => (q.state.data?.situacao === 'em andamento' ? 1_000 : false),
   });
 
-export const useConferencia = (dia: string) => useQuery(conferenciaQuery(dia));
+/** `enabled` false: the day's run is not read yet (see useNextTask). */
+export const useConferencia = (dia: string, enabled = true) =>
+  useQuery({ ...conferenciaQuery(dia), enabled });
 
 /**
  * Starts the day's conferência (or joins the one running) and puts the answer in the cache.
