@@ -4,13 +4,21 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import { compileHintPlugin } from './scripts/compile-hint.ts';
 import { precompressPlugin } from './scripts/precompress.ts';
+import { modernPhonePlugin } from './scripts/modern-phone.ts';
 
 const alias = { '@': fileURLToPath(new URL('./src', import.meta.url)) };
 
 const spa: UserConfig = {
   // compileHintPlugin: the counter's lazy chunk compiles whole as it loads (see the script).
   // precompressPlugin: dist/**/*.{br,gz} for the app server to send as they are.
-  plugins: [react(), tailwindcss(), compileHintPlugin(['counter-heavy']), precompressPlugin()],
+  // modernPhonePlugin: libphonenumber-js without a copy of Babel's helpers per file.
+  plugins: [
+    react(),
+    tailwindcss(),
+    modernPhonePlugin(),
+    compileHintPlugin(['counter-heavy']),
+    precompressPlugin(),
+  ],
   resolve: { alias },
   // Evergreen browsers only (counter PCs, kiosk): no modulepreload polyfill in the first load.
   build: {

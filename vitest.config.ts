@@ -1,6 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { modernPhonePlugin } from './scripts/modern-phone.ts';
 
 const src = fileURLToPath(new URL('./src', import.meta.url));
 const alias = { '@': src };
@@ -25,6 +26,8 @@ const webTest = {
 };
 
 export default defineConfig({
+  // The app's libphonenumber-js build (vite.config.ts): the tests run the code that ships.
+  plugins: [modernPhonePlugin()],
   resolve: { alias },
   test: {
     reporters: ['default', 'json'],

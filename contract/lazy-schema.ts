@@ -22,3 +22,9 @@ export function lazySchema<S extends object>(build: () => S): S {
     getPrototypeOf: () => Reflect.getPrototypeOf(real()),
   });
 }
+
+/**
+ * Builds a `lazySchema` now, if it is not built yet: a page that parses with it next can build
+ * it in a task of its own first (the two together are a long task on a slow phone).
+ */
+export const buildSchema = (schema: object): void => void Reflect.has(schema, '_zod');

@@ -1,6 +1,8 @@
 import { StrictMode, startTransition, useLayoutEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import '../index.css';
+import { Config } from '#contract/api/config';
+import { buildSchema } from '#contract/lazy-schema';
 import { App, routeReady } from './app';
 
 const root = document.getElementById('root');
@@ -26,9 +28,17 @@ const app = (
 );
 // The first render is a transition: React yields to the browser between components, so a tap
 // or keystroke during start-up is answered at once instead of after the whole tree (mobile TBT).
-void routeReady(location.pathname, painted).then(() =>
-  startTransition(() => {
-    if (painted) hydrateRoot(root, app);
-    else createRoot(root).render(app);
-  }),
-);
+// Each step of the start-up in a task of its own: evaluating the entry's modules, building the
+// page config's schema (at its first use), reading the config and the view's code, then the
+// render; together they were the longest task after the first paint on /premios and /painel.
+const nextTask = () => new Promise((next) => setTimeout(next, 0));
+void nextTask()
+  .then(() => buildSchema(Config))
+  .then(nextTask)
+  .then(() => routeReady(location.pathname, painted))
+  .then(() =>
+    startTransition(() => {
+      if (painted) hydrateRoot(root, app);
+      else createRoot(root).render(app);
+    }),
+  );

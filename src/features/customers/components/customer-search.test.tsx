@@ -121,7 +121,8 @@ describe('CustomerSearch', () => {
     const field = screen.getByLabelText(/buscar cliente/i);
     await userEvent.type(field, PHONE_AND_CPF);
     expect(onSearch).not.toHaveBeenCalled();
-    expect(screen.getByText(/Enter para buscar/)).toBeTruthy();
+    // The line under the field follows a frame after the key.
+    expect(await screen.findByText(/Enter para buscar/)).toBeTruthy();
     await userEvent.type(field, '{Enter}');
     expect(onSearch).toHaveBeenCalledWith(
       { kind: 'phone', celular: `+55${PHONE_AND_CPF}` },
@@ -142,8 +143,9 @@ describe('CustomerSearch', () => {
     render(<CustomerSearch onSearch={onSearch} />);
     const field = screen.getByLabelText(/buscar cliente/i);
     await userEvent.type(field, '#42');
-    expect(screen.getByText('Código do cliente #42')).toBeTruthy();
-    expect(screen.getByText(/Enter para buscar/)).toBeTruthy();
+    expect(await screen.findByText('Código do cliente #42')).toBeTruthy();
+    // The line under the field follows a frame after the key.
+    expect(await screen.findByText(/Enter para buscar/)).toBeTruthy();
     expect(onSearch).not.toHaveBeenCalled();
     await userEvent.type(field, '{Enter}');
     expect(onSearch).toHaveBeenCalledWith({ kind: 'id', id_cliente: 42 }, expect.anything());
@@ -179,7 +181,7 @@ describe('CustomerSearch', () => {
     vi.mocked(parsePhoneBR).mockClear();
     await userEvent.type(field, MARIA.slice(10));
     expect(field.value).toBe('(11) 98765-4321');
-    expect(screen.getByText('Celular (11) 98765-4321')).toBeTruthy();
+    expect(await screen.findByText('Celular (11) 98765-4321')).toBeTruthy();
     expect(parsePhoneBR).toHaveBeenCalledTimes(1);
   });
 

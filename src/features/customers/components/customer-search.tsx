@@ -1,6 +1,7 @@
-import { useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import { memo, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
+import { useAfterPaint } from '@/hooks/use-after-paint';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { formatCpf, formatCpfTyping, isValidCpf } from '@/lib/cpf';
 import { classifyLookup, type LookupClassification } from '@/lib/lookup';
@@ -85,6 +86,36 @@ export function describeLookup(c: LookupClassification): string | null {
   return c.kind === 'invalid' ? null : `${kindLabel[c.kind]} ${c.display}`;
 }
 
+/** What the field understood (or its error), under it. Memoized: it changes a frame after a key. */
+const LookupStatus = memo(function LookupStatus({
+  text,
+  error,
+}: {
+  text: string;
+  error: string | null;
+}) {
+  const understood = text.trim() ? classifyTyped(text) : null;
+  const hint = understood ? describeLookup(understood) : null;
+  return (
+    <p id="lookup-status" aria-live="polite" className="min-h-5 text-sm">
+      {error ? (
+        <span role="alert" className="font-medium text-red-800">
+          ⚠ {error}
+        </span>
+      ) : hint ? (
+        <span className="text-slate-700">
+          Entendido: <strong className="text-slate-900">{hint}</strong>
+          {!autoSearch(text) && ' · Enter para buscar'}
+        </span>
+      ) : (
+        <span className="text-slate-700">
+          Para buscar pelo código do cliente, digite # antes (ex.: #123).
+        </span>
+      )}
+    </p>
+  );
+});
+
 type Props = {
   onSearch: (key: LookupKey, typed: LookupClassification) => void;
   /** Every change of the text (before the search it may start by itself). */
@@ -116,8 +147,8 @@ export function CustomerSearch({
 }: Props) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const understood = text.trim() ? classifyTyped(text) : null;
-  const hint = understood ? describeLookup(understood) : null;
+  // The line under the field follows the text a frame later: a key's frame draws the field only.
+  const hinted = useAfterPaint(text);
 
   const change = (next: string) => {
     // Deleting only a formatting character (")" or "-") deletes the digit before it too.
@@ -196,22 +227,7 @@ export function CustomerSearch({
           Buscar
         </Button>
       </div>
-      <p id="lookup-status" aria-live="polite" className="min-h-5 text-sm">
-        {error ? (
-          <span role="alert" className="font-medium text-red-800">
-            ⚠ {error}
-          </span>
-        ) : hint ? (
-          <span className="text-slate-700">
-            Entendido: <strong className="text-slate-900">{hint}</strong>
-            {!autoSearch(text) && ' · Enter para buscar'}
-          </span>
-        ) : (
-          <span className="text-slate-700">
-            Para buscar pelo código do cliente, digite # antes (ex.: #123).
-          </span>
-        )}
-      </p>
+      <LookupStatus text={hinted} error={error} />
     </form>
   );
 }

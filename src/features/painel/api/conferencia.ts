@@ -38,8 +38,9 @@ export const conferenciaQuery = (dia: string, loja: number | null = null) =>
     refetchInterval: (q) => (q.state.data?.situacao === 'em andamento' ? 1_000 : false),
   });
 
-export const useConferencia = (dia: string, loja: number | null = null) =>
-  useQuery(conferenciaQuery(dia, loja));
+/** `enabled` false: the day's run is not read yet (see useNextTask). */
+export const useConferencia = (dia: string, loja: number | null = null, enabled = true) =>
+  useQuery({ ...conferenciaQuery(dia, loja), enabled });
 
 /**
  * Starts the day's conferência (or joins the one running) and puts the answer in the cache.

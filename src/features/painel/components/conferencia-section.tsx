@@ -3,6 +3,7 @@
 // match: our entry and the service's credit side by side, exportable as CSV.
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { useNextTask } from '@/hooks/use-next-task';
 import { Link } from '@/lib/router';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
@@ -173,7 +174,8 @@ export function ConferenciaSection({
   const [typed, setTyped] = useState(() => wireToDateText(dia));
   const wire = dateTextToWire(typed);
   const future = wire ? wire > localDay() : false;
-  const conferencia = useConferencia(dia, loja);
+  // Read a task after the dashboard's figures are asked for, not in the same long task.
+  const conferencia = useConferencia(dia, loja, useNextTask());
   const qc = useQueryClient();
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<string | null>(null);

@@ -4,6 +4,7 @@ import { configQuery } from '@/api/client';
 import { storeFromSearch } from '@/api/rede';
 import { StoreFilter } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
+import { useStaged } from '@/hooks/use-staged';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
 import { Link, navigate, useLocation } from '@/lib/router';
@@ -212,6 +213,8 @@ export function PainelView({ data }: { data: Painel }) {
   const t = data.totais;
   const g = data.guardadas;
   const attention = (data.conferencias ?? []).filter((c) => c.precisa_atencao);
+  // The figures first; the charts and the tables below them each in a commit of their own.
+  const stage = useStaged(4);
   return (
     <div className="space-y-6">
       {data.alertas_abertos !== undefined && data.alertas_abertos.total > 0 && (
@@ -248,12 +251,14 @@ export function PainelView({ data }: { data: Painel }) {
         <Figure label="Espera máxima" value={formatWait(g.espera_maxima_s)} />
       </dl>
       <Rewards premios={data.premios} />
-      <Days data={data} />
-      {data.pdv !== undefined && <PdvSales pdv={data.pdv} />}
-      <div className="grid gap-6 lg:grid-cols-2">
-        <Terminals data={data} />
-        <States data={data} />
-      </div>
+      {stage >= 2 && <Days data={data} />}
+      {stage >= 3 && data.pdv !== undefined && <PdvSales pdv={data.pdv} />}
+      {stage >= 4 && (
+        <div className="grid gap-6 lg:grid-cols-2">
+          <Terminals data={data} />
+          <States data={data} />
+        </div>
+      )}
     </div>
   );
 }

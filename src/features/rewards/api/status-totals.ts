@@ -27,13 +27,17 @@ export interface StatusTotals {
   failed: boolean;
 }
 
+/** `started`: how many of `statuses`, from the first, may request their total yet. */
 export function useStatusTotals(
   filters: RewardFilters,
   statuses: readonly RewardStatus[],
-  enabled: boolean,
+  started: number,
 ): StatusTotals {
   return useQueries({
-    queries: statuses.map((status) => ({ ...statusTotalQuery(filters, status), enabled })),
+    queries: statuses.map((status, i) => ({
+      ...statusTotalQuery(filters, status),
+      enabled: i < started,
+    })),
     combine: (results) => {
       const totals: Partial<Record<RewardStatus, number>> = {};
       results.forEach((r, i) => {

@@ -1,4 +1,4 @@
-import { useId, useLayoutEffect, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import type { RewardStatus } from '#contract/wire';
 import type { RewardFilters } from '@/api/requests';
 import { useStatusTotals } from '../api/status-totals';
@@ -40,8 +40,16 @@ interface Props {
  * read here, not in the screen, so their answers re-render only this section.
  */
 export function StatusTotals({ filters, selected, onPick }: Props) {
-  // Requested in the same commit as the list; unmounting or new filters cancel both.
-  const totals = useStatusTotals(filters, STATUS_OPTIONS, true);
+  // Requested after the list's own request, one a task: starting a request is a fetch with
+  // its abort signals, and five in one task were a long task on a slow phone. Unmounting or
+  // new filters cancel them with the list.
+  const [started, setStarted] = useState(0);
+  useEffect(() => {
+    if (started >= STATUS_OPTIONS.length) return;
+    const timer = setTimeout(() => setStarted((n) => n + 1), 0);
+    return () => clearTimeout(timer);
+  }, [started]);
+  const totals = useStatusTotals(filters, STATUS_OPTIONS, started);
   const titleId = useId();
   const known = STATUS_OPTIONS.every((s) => totals.totals[s] !== undefined);
   const sum = STATUS_OPTIONS.reduce((n, s) => n + (totals.totals[s] ?? 0), 0);
