@@ -21,7 +21,7 @@
 import { REDEEMED_DAY_SHIFT_MS, type Db } from './db';
 import type { Category, Status, StoredStatus } from './rules/rewards';
 import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from '#contract/rules/time';
-import type { RewardQuery } from '#contract/rules/validation';
+import type { RewardQuery } from '#contract/rules/reward-query';
 
 export interface RewardRow {
   id: number;

@@ -14,8 +14,8 @@ import {
   validateCadastrar,
   validatePontuar,
   validateResgatar,
-  validateRewardQuery,
 } from '#contract/rules/validation';
+import { validateRewardQuery } from '#contract/rules/reward-query';
 import type { Establishment, Store } from './store';
 
 export const BASE = '/api/v4/estabelecimentos/:id';
