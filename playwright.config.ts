@@ -2,6 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { CHROMIUM_ARGS } from './e2e/support/chromium-args';
 
 // End-to-end tests run against the real app server (`server/main.ts`, what `npm start` runs)
 // with the embedded sandbox behind it: one server for establishment 1 and one for
@@ -84,15 +85,7 @@ export default defineConfig({
         : { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: true },
     launchOptions: {
       ...(useSystemChromium ? { executablePath: chromium } : {}),
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: CHROMIUM_ARGS,
     },
   },
   projects: [

@@ -23,12 +23,14 @@ const spa: UserConfig = {
       // task runs (to hydrate the painted counter): Vite's helper would add a
       // <link rel=modulepreload> for each of their imports there, 10-25 ms of DOM work on this
       // machine. The browser fetches their imports as it reads them instead. The manager's
-      // dashboard, the audit trail and the reward hand-over's dialog too: their lists would grow the counter's
+      // dashboard, the audit trail, Vigilância and the reward hand-over's dialog too: their lists would grow the counter's
       // entry (a page opened on /painel preloads its chunk and imports from the server's
       // manifest anyway; the dialog's imports are mostly the counter's second chunk's).
       resolveDependencies: (file, deps, { hostType }) =>
         hostType === 'js' &&
-        /(^|\/)(counter-heavy|send-to-kiosk|painel|auditoria|hand-over-dialog|pdv-counter)-/.test(file)
+        /(^|\/)(counter-heavy|send-to-kiosk|painel|auditoria|vigilancia|hand-over-dialog|pdv-counter)-/.test(
+          file,
+        )
           ? []
           : deps,
     },

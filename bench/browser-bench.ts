@@ -21,16 +21,7 @@
 
 import { chromium, type Page } from '@playwright/test';
 import { quantile } from './stats';
-
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS } from '../e2e/support/chromium-args';
 
 /** Maria da Silva, seeded in every new sandbox database. */
 const PHONE_DIGITS = '11987654321';
@@ -144,7 +135,7 @@ export interface BrowserOptions {
 export async function browserRound(baseUrl: string, o: BrowserOptions): Promise<BrowserRound> {
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: [...LAUNCH_ARGS, ...FRAME_CLOCK_ARGS[o.frameClock ?? 'vsync']],
+    args: [...CHROMIUM_ARGS, ...FRAME_CLOCK_ARGS[o.frameClock ?? 'vsync']],
   });
   const firstSearchMs: number[] = [];
   const amountKeyToPaintMs: number[] = [];

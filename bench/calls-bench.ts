@@ -11,16 +11,7 @@ import {
   type Served,
 } from '../e2e/support/service-calls';
 import type { RunningServer } from './server-process';
-
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+import { CHROMIUM_ARGS } from '../e2e/support/chromium-args';
 
 /** The demo's customers, one of each kind, and an amount for each (see server/sandbox/seed.ts). */
 const CUSTOMERS = [
@@ -47,7 +38,10 @@ const CUSTOMERS = [
 
 /** Serves each customer in turn on one counter (a new browser), printing each as it goes. */
 async function callsRound(baseUrl: string, print: (line: string) => void): Promise<Served[]> {
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: LAUNCH_ARGS });
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
     await page.goto(baseUrl);

@@ -10,18 +10,10 @@ import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { CHROMIUM_ARGS } from '../e2e/support/chromium-args';
 
 export const CHROMIUM = '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export const CHROMIUM_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 export const PAGES = ['/', '/premios', '/painel', '/quiosque'] as const;
 /** The pages whose mobile figures are compared with the previous release's. */

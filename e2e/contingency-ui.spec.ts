@@ -3,26 +3,17 @@
 // a sale taken then (its panel and its marked slip), and its settlement once the service
 // returns, on the counter and in "Lançamentos do turno"; a sale taken after the customer's
 // lookup failed (the service already down), delivered once.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import {
-  freshPhone,
-  startAppServer,
-  startSandbox,
-  type RunningProcess,
-} from '../server/testing/processes';
-import { startRelay, type Relay } from '../server/testing/relay';
+import { freshPhone } from '../server/testing/processes';
 import { enrollContext as enrollTerminal } from './support/enroll-context';
+import { ownRelayedApp } from './support/own-server';
 import { amount, expectAccessible, postButton } from './support/fixtures';
 
-let dir: string;
-let sandbox: RunningProcess;
-let relay: Relay;
-let app: RunningProcess;
-let appDb: string;
+const own = ownRelayedApp('contingency-ui', {
+  CONTINGENCY_FAILURES: '1',
+  CONTINGENCY_PROBE_MS: '500',
+});
 
 /** Makes the browser context an enrolled terminal (a caixa unless told) of this spec's server. */
 function enrollContext(
@@ -30,7 +21,7 @@ function enrollContext(
   role: 'caixa' | 'gerente' = 'caixa',
 ): Promise<void> {
   const name = role === 'gerente' ? 'Gerência' : 'Caixa 1';
-  return enrollTerminal(context, { url: app.url, appDb, name, role });
+  return enrollTerminal(context, own, name, role);
 }
 
 /** Opens the counter and the shift with the attendant password. */
@@ -44,7 +35,7 @@ async function openShift(page: Page): Promise<void> {
 
 /** The amounts the sandbox holds as postings for `celular` (read from its database). */
 function sandboxPostings(celular: string): number[] {
-  const db = new Database(path.join(dir, 'sandbox.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(own.sandboxDb, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare(
@@ -60,7 +51,7 @@ function sandboxPostings(celular: string): number[] {
 
 /** The state the app server's journal holds for the sale to `celular` (one sale each here). */
 function journalState(celular: string): string {
-  const db = new Database(appDb, { readonly: true, fileMustExist: true });
+  const db = new Database(own.appDb, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare('select state from posting_journal where customer_key = ?')
@@ -72,31 +63,11 @@ function journalState(celular: string): string {
   }
 }
 
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'contingency-ui-'));
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-  relay = await startRelay(sandbox.url);
-  appDb = path.join(dir, 'app.db');
-  app = await startAppServer(relay.url, {
-    APP_DB: appDb,
-    CONTINGENCY_FAILURES: '1',
-    CONTINGENCY_PROBE_MS: '500',
-  });
-});
-
-test.afterAll(async () => {
-  await app?.stop();
-  await relay?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 test('service down: the header says so with the count; a sale is kept, its slip marked; when the service returns it settles on the counter and in the ledger', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await browser.newContext({ baseURL: own.app.url });
   await enrollContext(context);
   const page = await context.newPage();
   await openShift(page);
@@ -107,7 +78,7 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   await field.fill(phone.slice(3));
   await field.press('Enter');
   await amount(page).pressSequentially('2590');
-  relay.setDown(true);
+  own.relay.setDown(true);
   await postButton(page).click();
   const banner = page.getByTestId('contingency');
   await expect(banner).toContainText('Serviço indisponível — modo contingência', {
@@ -126,7 +97,7 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   await expectAccessible(page, 'sale kept in contingency');
 
   const back = Date.now();
-  relay.setDown(false);
+  own.relay.setDown(false);
   await expect(kept.getByRole('heading')).toHaveText(
     '✓ Lançado: a venda guardada chegou ao serviço',
     { timeout: 30_000 },
@@ -150,11 +121,11 @@ test('the service down before the lookup: the counter says the customer cannot b
   browser,
 }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ baseURL: app.url });
+  const context = await browser.newContext({ baseURL: own.app.url });
   await enrollContext(context);
   const page = await context.newPage();
   await openShift(page);
-  relay.setDown(true);
+  own.relay.setDown(true);
   const banner = page.getByTestId('contingency');
   const field = page.getByLabel(/buscar cliente/i);
 
@@ -197,7 +168,7 @@ test('the service down before the lookup: the counter says the customer cannot b
   expect(sandboxPostings(phone)).toEqual([]);
   await page.screenshot({ path: 'test-results/contingency-7-kept-by-phone.png', fullPage: true });
 
-  relay.setDown(false);
+  own.relay.setDown(false);
   await expect(kept.getByRole('heading')).toHaveText(
     '✓ Lançado: a venda guardada chegou ao serviço',
     { timeout: 30_000 },
@@ -217,7 +188,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   browser,
 }) => {
   test.setTimeout(150_000);
-  const cashierContext = await browser.newContext({ baseURL: app.url });
+  const cashierContext = await browser.newContext({ baseURL: own.app.url });
   await enrollContext(cashierContext);
   const cashier = await cashierContext.newPage();
   // A wrong attendant password (the shift does not check it): the service refuses it only
@@ -227,7 +198,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   await shift.getByLabel('Senha do atendente').fill('9999');
   await shift.getByRole('button', { name: /abrir turno/i }).click();
   await expect(shift).toBeHidden();
-  relay.setDown(true);
+  own.relay.setDown(true);
 
   const field = cashier.getByLabel(/buscar cliente/i);
   const kept = cashier.getByTestId('kept-panel');
@@ -253,7 +224,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   const cashierLedger = cashier.getByRole('dialog', { name: /lançamentos/i });
   const cashierRow = (money: string) => cashierLedger.getByRole('row').filter({ hasText: money });
   for (const sale of sales) await expect(cashierRow(sale.money)).toContainText('Aguardando envio');
-  relay.setDown(false);
+  own.relay.setDown(false);
   for (const sale of sales) {
     await expect(cashierRow(sale.money)).toContainText('Precisa de atenção', { timeout: 30_000 });
     await expect(cashierRow(sale.money)).toContainText('Peça ao gerente');
@@ -263,7 +234,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   await expectAccessible(cashier, 'cashier ledger, sales needing attention');
 
   // The manager, on another terminal, decides.
-  const managerContext = await browser.newContext({ baseURL: app.url });
+  const managerContext = await browser.newContext({ baseURL: own.app.url });
   await enrollContext(managerContext, 'gerente');
   const manager = await managerContext.newPage();
   await openShift(manager);

@@ -7,21 +7,11 @@
 // CONTINGENCY_CHAOS_OUTAGE_MS sets the long outage (default 120 000 = two minutes; CI may
 // shorten it); the other cases use short outages.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, test } from '@playwright/test';
-import {
-  APP_SECRET_FOR_TESTS,
-  freshPhone,
-  startAppServer,
-  startSandbox,
-  type RunningProcess,
-} from '../server/testing/processes';
-import { startRelay, type Relay, type RelayCounts } from '../server/testing/relay';
-import { signCredential } from '../server/app/domain/credential';
-import { enrollDirectly, openStore } from '../server/store';
+import { freshPhone } from '../server/testing/processes';
+import type { RelayCounts } from '../server/testing/relay';
+import { ownRelayedApp } from './support/own-server';
 
 const OUTAGE_MS = Number(process.env.CONTINGENCY_CHAOS_OUTAGE_MS ?? 120_000);
 const SALES = 200;
@@ -39,52 +29,28 @@ const ENV = {
   RATE_LIMIT_SUSTAINED: '100000/600',
 };
 
-let dir: string;
-let sandboxDb: string;
-let sandbox: RunningProcess;
-let relay: Relay;
-let app: RunningProcess;
-let appDb: string;
 let caixa: string;
 let gerente: string;
 
-const startApp = () => startAppServer(relay.url, { ...ENV, APP_DB: appDb });
+const own = ownRelayedApp('contingency', ENV);
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'contingency-'));
-  appDb = path.join(dir, 'app.db');
-  sandboxDb = path.join(dir, 'sandbox.db');
-  sandbox = await startSandbox(sandboxDb);
-  relay = await startRelay(sandbox.url);
-  app = await startApp();
-  const store = await openStore({ sqlitePath: appDb });
-  const c = await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' });
-  const g = await enrollDirectly(store, { name: 'Gerência', role: 'gerente' });
-  caixa = signCredential(APP_SECRET_FOR_TESTS, c.terminal.id, c.nonce);
-  gerente = signCredential(APP_SECRET_FOR_TESTS, g.terminal.id, g.nonce);
-  await store.close();
-});
-
-test.afterAll(async () => {
-  await app?.stop();
-  await relay?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  caixa = await own.credential('caixa', 'Caixa 1');
+  gerente = await own.credential('gerente', 'Gerência');
 });
 
 function headers(credential: string, post = false): Record<string, string> {
-  const cookie = `pdv_terminal_${new URL(app.url).port}=${credential}`;
-  return post ? { cookie, origin: app.url, 'content-type': 'application/json' } : { cookie };
+  const cookie = `pdv_terminal_${new URL(own.app.url).port}=${credential}`;
+  return post ? { cookie, origin: own.app.url, 'content-type': 'application/json' } : { cookie };
 }
 
 type Sale = { key: string; celular: string; valor: number };
 
 /** The cashier confirms a sale: true when the server kept it (`aguardando envio`). */
 async function confirm(sale: Sale, senha = '1234'): Promise<boolean> {
-  const res = await fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+  const res = await fetch(`${own.app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
     method: 'POST',
     headers: { ...headers(caixa, true), 'idempotency-key': sale.key },
     body: JSON.stringify({
@@ -98,7 +64,7 @@ async function confirm(sale: Sale, senha = '1234'): Promise<boolean> {
 }
 
 async function status(): Promise<{ contingencia: boolean; aguardando: number; atencao: number }> {
-  const res = await fetch(`${app.url}/api/contingencia`, { headers: headers(caixa) });
+  const res = await fetch(`${own.app.url}/api/contingencia`, { headers: headers(caixa) });
   return ((await res.json()) as { data: never }).data;
 }
 
@@ -106,13 +72,15 @@ async function estado(
   key: string,
   credential = caixa,
 ): Promise<{ estado: string; motivo: string; conferido: boolean }> {
-  const res = await fetch(`${app.url}/api/lancamentos/${key}`, { headers: headers(credential) });
+  const res = await fetch(`${own.app.url}/api/lancamentos/${key}`, {
+    headers: headers(credential),
+  });
   return ((await res.json()) as { data: never }).data;
 }
 
 /** Postings the sandbox holds for these phones: amounts in the order it recorded them. */
 function delivered(phones: string[]): Map<string, number[]> {
-  const db = new Database(sandboxDb, { readonly: true, fileMustExist: true });
+  const db = new Database(own.sandboxDb, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare(
@@ -193,8 +161,8 @@ async function killMidDelivery(rule: RelayCounts, deliveredSoFar: number): Promi
   const deadline = Date.now() + 10_000;
   while (rule.inFlight === 0 && Date.now() < deadline) await sleep(2);
   const onTheWire = rule.inFlight;
-  await app.kill9();
-  const db = new Database(appDb, { fileMustExist: true });
+  await own.app.kill9();
+  const db = new Database(own.appDb, { fileMustExist: true });
   try {
     const rows = db
       .prepare(`select key from posting_journal where state = 'enviando' and sent_at is not null`)
@@ -208,7 +176,7 @@ async function killMidDelivery(rule: RelayCounts, deliveredSoFar: number): Promi
 test(`the service down for ${OUTAGE_MS / 1000} s while ${SALES} sales are confirmed: each delivered exactly once, in order per customer`, async () => {
   test.setTimeout(OUTAGE_MS + 180_000);
   const sales = salesPlan();
-  relay.setDown(true);
+  own.relay.setDown(true);
   const started = Date.now();
   const spacing = (OUTAGE_MS * 0.85) / SALES;
   let confirmed = 0;
@@ -219,7 +187,7 @@ test(`the service down for ${OUTAGE_MS / 1000} s while ${SALES} sales are confir
   const during = await status();
   expect(during).toMatchObject({ contingencia: true, aguardando: SALES });
   await sleep(started + OUTAGE_MS - Date.now());
-  relay.setDown(false);
+  own.relay.setDown(false);
   const back = Date.now();
   await drained(120_000);
   console.log(
@@ -242,22 +210,22 @@ test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales
   test.setTimeout(240_000);
   const sales = salesPlan();
   const phones = [...new Set(sales.map((s) => s.celular))];
-  relay.setDown(true);
+  own.relay.setDown(true);
   let confirmed = 0;
   for (const sale of sales) if (await confirm(sale)) confirmed += 1;
   // Each delivery takes a while, so the kills land in the middle of it.
-  const rule = relay.add({
+  const rule = own.relay.add({
     match: '/fidelidade/pontuar',
     fault: { kind: 'delay', ms: 150 },
     times: 10_000,
   });
-  relay.setDown(false);
+  own.relay.setDown(false);
   const count = () => [...delivered(phones).values()].reduce((n, v) => n + v.length, 0);
   const kills: Kill[] = [];
   for (const at of [30, 110]) {
     await expect.poll(count, { timeout: 60_000, intervals: [100] }).toBeGreaterThanOrEqual(at);
     kills.push(await killMidDelivery(rule, count()));
-    app = await startApp();
+    await own.restartApp();
   }
   await drained(180_000);
   // What became of the postings the kills cut off: settled by reading the service back (the
@@ -292,10 +260,10 @@ test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales
 test('a kept sale with a wrong attendant password ends in "precisa de atenção"; a manager resends it: delivered once, nothing lost', async () => {
   test.setTimeout(90_000);
   const wrong: Sale = { key: randomUUID(), celular: freshPhone(), valor: 4321 };
-  relay.setDown(true);
+  own.relay.setDown(true);
   expect(await confirm(wrong, '9999')).toBe(true);
   await expect.poll(async () => (await status()).contingencia, { timeout: 10_000 }).toBe(true);
-  relay.setDown(false);
+  own.relay.setDown(false);
   await expect
     .poll(async () => (await estado(wrong.key)).estado, { timeout: 30_000 })
     .toBe('precisa de atenção');
@@ -304,7 +272,7 @@ test('a kept sale with a wrong attendant password ends in "precisa de atenção"
   expect((await status()).atencao).toBeGreaterThanOrEqual(1);
   expect(delivered([wrong.celular]).get(wrong.celular)).toEqual([]);
   // A cashier may not decide; the manager resends with the right password.
-  const url = `${app.url}/api/lancamentos/${wrong.key}/reenviar`;
+  const url = `${own.app.url}/api/lancamentos/${wrong.key}/reenviar`;
   const body = JSON.stringify({ senha_atendente: '1234' });
   expect((await fetch(url, { method: 'POST', headers: headers(caixa, true), body })).status).toBe(
     403,

@@ -2,49 +2,21 @@
 // the postings journal) whose upstream is the fault relay in front of the sandbox run alone.
 // Each case counts the postings the page sent, what the screen said and what the service
 // holds, and prints them.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import {
-  freshPhone,
-  sandboxPurchases,
-  startAppServer,
-  startSandbox,
-  type RunningProcess,
-} from '../server/testing/processes';
-import { startRelay, type Relay, type RelayCounts } from '../server/testing/relay';
+import { freshPhone, sandboxPurchases } from '../server/testing/processes';
+import type { RelayCounts } from '../server/testing/relay';
 import { enrollContext as enrollTerminal } from './support/enroll-context';
+import { ownRelayedApp } from './support/own-server';
 import { amount, postButton, posted, recordPostings } from './support/fixtures';
 
-let dir: string;
-let sandbox: RunningProcess;
-let relay: Relay;
-let app: RunningProcess;
-let appDb: string;
+const own = ownRelayedApp('exactly-once-ui');
 
 /** Makes the browser context an enrolled caixa terminal of this spec's app server. */
 function enrollContext(context: BrowserContext): Promise<void> {
-  return enrollTerminal(context, { url: app.url, appDb, name: 'Caixa e2e' });
+  return enrollTerminal(context, own, 'Caixa e2e');
 }
 
 test.describe.configure({ mode: 'serial' });
-
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'exactly-once-ui-'));
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-  relay = await startRelay(sandbox.url);
-  appDb = path.join(dir, 'app.db');
-  app = await startAppServer(relay.url, { APP_DB: appDb });
-});
-
-test.afterAll(async () => {
-  await app?.stop();
-  await relay?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 const pontuarOf = (phone: string) => (r: { path: string; body: string }) =>
   r.path.endsWith('/fidelidade/pontuar') && r.body.includes(phone);
@@ -52,7 +24,7 @@ const pontuarOf = (phone: string) => (r: { path: string; body: string }) =>
 /** A customer registered straight in the sandbox; returns the phone's digits for the search. */
 async function customer(nome: string): Promise<{ e164: string; digits: string }> {
   const e164 = freshPhone();
-  const res = await fetch(`${sandbox.url}/api/v4/estabelecimentos/1/clientes/cadastrar`, {
+  const res = await fetch(`${own.sandbox.url}/api/v4/estabelecimentos/1/clientes/cadastrar`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
@@ -105,14 +77,14 @@ test('the service commits at 11 s and at 59 s: each screen ends in "lançado", o
   const results = await Promise.all(
     [11, 59].map(async (s) => {
       const phone = await customer(`Demora ${s}`);
-      const rule = relay.add({
+      const rule = own.relay.add({
         match: pontuarOf(phone.e164),
         fault: { kind: 'delay', ms: s * 1000 },
       });
       const context = await browser.newContext();
       await enrollContext(context);
       const page = await context.newPage();
-      await page.goto(app.url);
+      await page.goto(own.app.url);
       await openShift(page);
       const sent = recordPostings(page);
       let started = 0;
@@ -122,7 +94,7 @@ test('the service commits at 11 s and at 59 s: each screen ends in "lançado", o
       await sell(page, phone.digits, '2590');
       await expect(posted(page)).toBeVisible({ timeout: (s + 20) * 1000 });
       const elapsed = (Date.now() - started) / 1000;
-      const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+      const delivered = await sandboxPurchases(own.sandbox.url, phone.e164);
       report(`commit at ${s} s`, {
         screen: 'lançado',
         'shown after the request': `${elapsed.toFixed(1)}s`,
@@ -154,9 +126,9 @@ test('a reload while the posting is in flight: the result is shown after the rel
 }) => {
   test.setTimeout(60_000);
   const phone = await customer('Recarregou');
-  const rule = relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: 6000 } });
+  const rule = own.relay.add({ match: pontuarOf(phone.e164), fault: { kind: 'delay', ms: 6000 } });
   await enrollContext(page.context());
-  await page.goto(app.url);
+  await page.goto(own.app.url);
   await openShift(page);
   const sent = recordPostings(page);
   await sell(page, phone.digits, '3100');
@@ -165,7 +137,7 @@ test('a reload while the posting is in flight: the result is shown after the rel
   await openShift(page);
   await expect(posted(page)).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText('R$ 31,00').first()).toBeVisible();
-  const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+  const delivered = await sandboxPurchases(own.sandbox.url, phone.e164);
   report('reload mid-post', {
     screen: 'lançado',
     sent: sent.length,
@@ -182,21 +154,21 @@ test('two tabs post for one customer, one answer lost: each tab shows its own sa
   test.setTimeout(60_000);
   const phone = await customer('Duas Abas');
   // The first posting to reach the service has its answer lost after it commits.
-  const rule = relay.add({
+  const rule = own.relay.add({
     match: pontuarOf(phone.e164),
     fault: { kind: 'lose-answer', delayMs: 500 },
   });
   await enrollContext(context);
   const [a, b] = [await context.newPage(), await context.newPage()];
   for (const page of [a, b]) {
-    await page.goto(app.url);
+    await page.goto(own.app.url);
     await openShift(page);
   }
   await Promise.all([sell(a, phone.digits, '1000'), sell(b, phone.digits, '2000')]);
   for (const page of [a, b]) await expect(posted(page)).toBeVisible({ timeout: 30_000 });
   await expect(a.getByText('R$ 10,00').first()).toBeVisible();
   await expect(b.getByText('R$ 20,00').first()).toBeVisible();
-  const delivered = await sandboxPurchases(sandbox.url, phone.e164);
+  const delivered = await sandboxPurchases(own.sandbox.url, phone.e164);
   report('two tabs, one answer lost', {
     tabA: 'R$ 10,00 lançado',
     tabB: 'R$ 20,00 lançado',

@@ -3,21 +3,9 @@
 // Every case counts what the client was told (confirmed), what the service holds (delivered),
 // and prints duplicated / lost.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import {
-  APP_SECRET_FOR_TESTS,
-  freshPhone,
-  sandboxPurchases,
-  startAppServer,
-  startSandbox,
-  type RunningProcess,
-} from '../server/testing/processes';
-import { startRelay, type Relay } from '../server/testing/relay';
-import { signCredential } from '../server/app/domain/credential';
-import { enrollDirectly, openStore } from '../server/store';
+import { freshPhone, sandboxPurchases } from '../server/testing/processes';
+import { ownRelayedApp } from './support/own-server';
 
 const JOURNAL_ENV = {
   JOURNAL_QUIET_MS: '2000',
@@ -32,11 +20,6 @@ const JOURNAL_ENV = {
   CONTINGENCY_FAILURES: '1000000',
 };
 
-let dir: string;
-let sandbox: RunningProcess;
-let relay: Relay;
-let app: RunningProcess;
-let appDb: string;
 /**
  * Enrolled caixa terminals (their credentials, the cookie's value), one per sale in flight:
  * a terminal posts one sale at a time (a posting still waiting for its verdict counts against
@@ -61,30 +44,13 @@ function terminalHeaders(credential: string, base: string, post = false): Record
   return post ? { cookie, origin: base, 'content-type': 'application/json' } : { cookie };
 }
 
+const own = ownRelayedApp('exactly-once', JOURNAL_ENV);
+
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'exactly-once-'));
-  appDb = path.join(dir, 'app.db');
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-  relay = await startRelay(sandbox.url);
-  app = await startAppServer(relay.url, { ...JOURNAL_ENV, APP_DB: appDb });
-  const store = await openStore({ sqlitePath: appDb });
-  for (let i = 1; i <= 25; i++) {
-    const { terminal, nonce } = await enrollDirectly(store, { name: `Caixa ${i}`, role: 'caixa' });
-    idle.push(signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce));
-  }
-  const g = await enrollDirectly(store, { name: 'Gerência', role: 'gerente' });
-  manager = signCredential(APP_SECRET_FOR_TESTS, g.terminal.id, g.nonce);
-  await store.close();
-});
-
-test.afterAll(async () => {
-  await app?.stop();
-  await relay?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  for (let i = 1; i <= 25; i++) idle.push(await own.credential('caixa', `Caixa ${i}`));
+  manager = await own.credential('gerente', 'Gerência');
 });
 
 type Final = { estado: string; motivo: string | null; conferido?: boolean };
@@ -102,7 +68,7 @@ const sale = (celular: string, valor = 2590) => ({
 async function postAndFollow(
   body: unknown,
   key = randomUUID(),
-  base = () => app.url,
+  base = () => own.app.url,
   seen?: Set<string>,
 ): Promise<Final> {
   return withTerminal(async (credential) => {
@@ -136,7 +102,7 @@ async function postAndFollow(
  */
 async function follow(
   key: string,
-  base = () => app.url,
+  base = () => own.app.url,
   seen?: Set<string>,
   credential = idle[0]!,
 ): Promise<Final> {
@@ -182,12 +148,15 @@ test('upstream commits at 5, 10.05, 11, 15, 30, 59 and 61 s: one posting each, e
   const results = await Promise.all(
     delays.map(async (s) => {
       const phone = freshPhone();
-      const rule = relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: s * 1000 } });
+      const rule = own.relay.add({
+        match: matchPhone(phone),
+        fault: { kind: 'delay', ms: s * 1000 },
+      });
       const started = Date.now();
       const seen = new Set<string>();
-      const final = await postAndFollow(sale(phone), randomUUID(), () => app.url, seen);
+      const final = await postAndFollow(sale(phone), randomUUID(), () => own.app.url, seen);
       const elapsed = (Date.now() - started) / 1000;
-      const delivered = await sandboxPurchases(sandbox.url, phone);
+      const delivered = await sandboxPurchases(own.sandbox.url, phone);
       report(
         `commit at ${s} s (ended after ${elapsed.toFixed(1)} s)`,
         final.estado === 'lançado' ? 1 : 0,
@@ -227,9 +196,9 @@ test('upstream commits at 5, 10.05, 11, 15, 30, 59 and 61 s: one posting each, e
 
 test('the connection reset after the commit: lançado (conferido), one posting', async () => {
   const phone = freshPhone();
-  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'lose-answer' } });
+  const counts = own.relay.add({ match: matchPhone(phone), fault: { kind: 'lose-answer' } });
   const final = await postAndFollow(sale(phone));
-  const delivered = await sandboxPurchases(sandbox.url, phone);
+  const delivered = await sandboxPurchases(own.sandbox.url, phone);
   report('reset after commit', final.estado === 'lançado' ? 1 : 0, delivered, 1);
   expect(counts).toMatchObject({ forwarded: 1, reset: 1 });
   expect(final).toMatchObject({ estado: 'lançado', conferido: true });
@@ -238,18 +207,18 @@ test('the connection reset after the commit: lançado (conferido), one posting',
 
 test('the connection reset before the commit: não lançado, then one posting on the retry', async () => {
   const phone = freshPhone();
-  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'reset-before' } });
+  const counts = own.relay.add({ match: matchPhone(phone), fault: { kind: 'reset-before' } });
   const key = randomUUID();
   const final = await postAndFollow(sale(phone), key);
   expect(counts).toMatchObject({ forwarded: 0, reset: 1 });
   expect(final.estado).toBe('recusado');
   expect(final.motivo).toMatch(/não lançado/);
-  expect(await sandboxPurchases(sandbox.url, phone)).toBe(0);
+  expect(await sandboxPurchases(own.sandbox.url, phone)).toBe(0);
   // The same sale id again answers the verdict and sends nothing (read by a manager here).
   expect((await follow(key, undefined, undefined, manager)).estado).toBe('recusado');
   // The cashier posts again: a new sale, posted once.
   const retry = await postAndFollow(sale(phone));
-  const delivered = await sandboxPurchases(sandbox.url, phone);
+  const delivered = await sandboxPurchases(own.sandbox.url, phone);
   report('reset before commit + retry', retry.estado === 'lançado' ? 1 : 0, delivered, 1);
   expect(retry.estado).toBe('lançado');
   expect(delivered).toBe(1);
@@ -258,20 +227,20 @@ test('the connection reset before the commit: não lançado, then one posting on
 test('kill -9 of the app server mid-posting: settled after the restart, one posting', async () => {
   test.setTimeout(90_000);
   const phone = freshPhone();
-  const counts = relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: 3000 } });
+  const counts = own.relay.add({ match: matchPhone(phone), fault: { kind: 'delay', ms: 3000 } });
   const key = randomUUID();
-  const inFlight = fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+  const inFlight = fetch(`${own.app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
     method: 'POST',
-    headers: { ...terminalHeaders(idle[0]!, app.url, true), 'idempotency-key': key },
+    headers: { ...terminalHeaders(idle[0]!, own.app.url, true), 'idempotency-key': key },
     body: JSON.stringify(sale(phone)),
   }).catch(() => null);
   await expect.poll(() => counts.received, { timeout: 10_000 }).toBe(1);
   await new Promise((r) => setTimeout(r, 500));
-  await app.kill9();
+  await own.app.kill9();
   expect(await inFlight).toBeNull();
-  app = await startAppServer(relay.url, { ...JOURNAL_ENV, APP_DB: appDb });
+  await own.restartApp();
   const final = await follow(key);
-  const delivered = await sandboxPurchases(sandbox.url, phone);
+  const delivered = await sandboxPurchases(own.sandbox.url, phone);
   report('kill -9 mid-posting', final.estado === 'lançado' ? 1 : 0, delivered, 1);
   expect(final.estado).toBe('lançado');
   expect(delivered).toBe(1);
@@ -296,7 +265,7 @@ test('100 lost-response trials with random delays: no double posting', async () 
           ? ({ kind: 'reset-before' } as const)
           : ({ kind: 'delay', ms } as const);
     kinds[fault.kind] += 1;
-    relay.add({ match: matchPhone(phone), fault });
+    own.relay.add({ match: matchPhone(phone), fault });
     // The cashier posts until told "lançado"; a "não lançado" allows a new attempt.
     let final = await postAndFollow(sale(phone));
     let attempts = 1;
@@ -304,7 +273,7 @@ test('100 lost-response trials with random delays: no double posting', async () 
       final = await postAndFollow(sale(phone));
       attempts += 1;
     }
-    const count = await sandboxPurchases(sandbox.url, phone);
+    const count = await sandboxPurchases(own.sandbox.url, phone);
     if (final.estado === 'lançado') confirmed += 1;
     delivered += Math.min(count, 1);
     if (count > 1) duplicated += count - 1;

@@ -1,12 +1,11 @@
 // The kiosk, through the real app server and sandbox, with auto-enrollment off: a kiosk
 // terminal (touch, 768 px portrait and 1024 px landscape) and a counter terminal, each its own
 // browser context. Every answer the kiosk receives is checked for fields a kiosk may not get.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { enroll, newCode, startServer } from '../server/testing/spawn';
+import { enroll, newCode } from '../server/testing/spawn';
+import { ownServer } from './support/own-server';
 import { forbiddenKeys } from '../server/app/domain/kiosk/view';
 import {
   expect,
@@ -20,31 +19,15 @@ import {
 const SHOTS = '/tmp/shots-kiosk';
 mkdirSync(SHOTS, { recursive: true });
 
-let dir: string;
-let env: Record<string, string>;
-let server: Awaited<ReturnType<typeof startServer>>;
+const server = ownServer('kiosk', {
+  // The default's 6 lookups a minute, in a one-hour window: the lookups test below cannot
+  // straddle two windows on a slow machine (every test has its own kiosk terminal).
+  env: { RATE_LIMIT_KIOSK_LOOKUP: '6/3600' },
+  timeoutMs: 90_000,
+});
 
 // Two browser contexts, axe on every state and a loaded machine: generous limits.
 test.describe.configure({ mode: 'serial', timeout: 150_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'e2e-kiosk-'));
-  env = {
-    APP_DB: path.join(dir, 'app.db'),
-    SANDBOX_DB: path.join(dir, 'sandbox.db'),
-    SANDBOX_AUTO_ENROLL: '0',
-    // The default's 6 lookups a minute, in a one-hour window: the lookups test below cannot
-    // straddle two windows on a slow machine (every test has its own kiosk terminal).
-    RATE_LIMIT_KIOSK_LOOKUP: '6/3600',
-  };
-  server = await startServer(env);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** Every kiosk answer seen, checked as it arrives. */
 const seen: { url: string; problems: string[] }[] = [];
@@ -55,7 +38,7 @@ async function terminalContext(
   name: string,
   viewport = { width: 768, height: 1024 },
 ): Promise<{ context: BrowserContext; page: Page; id: number }> {
-  const { id, code } = await newCode(env, role, name);
+  const { id, code } = await newCode(server.env, role, name);
   const cookie = await enroll(server.url, code);
   const [cname, cvalue] = cookie.split('=') as [string, string];
   const context = await browser.newContext({
@@ -361,7 +344,7 @@ test('leaving kiosk mode needs the attendant password; the kiosk can stage a sal
 
 /** How many times the store's audit trail recorded this kiosk leaving kiosk mode. */
 function kioskExits(kioskId: number): number {
-  const db = new Database(env.APP_DB!, { readonly: true });
+  const db = new Database(server.env.APP_DB!, { readonly: true });
   try {
     const row = db
       .prepare(

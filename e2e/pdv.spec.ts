@@ -1,43 +1,25 @@
-// The store's PDV at the counter (issue 28), through the real processes: the app server with
+// The store's PDV at the counter, through the real processes: the app server with
 // its embedded sandbox (auto-enrollment off), the PDV played by `npm run pdv` with a token from
 // `npm run terminal`, a counter and a kiosk each in its own browser context. Maria
 // (+5511987654321, customer 1) is in the sandbox's seed.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { enroll, newCode, root, startServer, terminalCli } from '../server/testing/spawn';
+import { enroll, newCode, root, terminalCli } from '../server/testing/spawn';
 import { expect, expectAccessible, openCounter, test } from './support/fixtures';
+import { ownServer } from './support/own-server';
 
 const SHOTS = '/tmp/shots-pdv';
 mkdirSync(SHOTS, { recursive: true });
 
-let dir: string;
-let env: Record<string, string>;
-let server: Awaited<ReturnType<typeof startServer>>;
+const server = ownServer('pdv', { timeoutMs: 90_000 });
 let counterId = 0;
 let token = '';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
-
-test.beforeAll(async () => {
-  test.setTimeout(90_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'e2e-pdv-'));
-  env = {
-    APP_DB: path.join(dir, 'app.db'),
-    SANDBOX_DB: path.join(dir, 'sandbox.db'),
-    SANDBOX_AUTO_ENROLL: '0',
-  };
-  server = await startServer(env);
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 async function terminalContext(
   browser: Browser,
@@ -45,7 +27,7 @@ async function terminalContext(
   name: string,
   viewport = { width: 1024, height: 768 },
 ): Promise<{ context: BrowserContext; page: Page; id: number }> {
-  const { id, code } = await newCode(env, role, name);
+  const { id, code } = await newCode(server.env, role, name);
   const cookie = await enroll(server.url, code);
   const [cname, cvalue] = cookie.split('=') as [string, string];
   const context = await browser.newContext({
@@ -80,7 +62,7 @@ async function pdvRead(idVenda: string) {
 
 /** Maria's postings in the sandbox: amount and basket as the service stored them. */
 function mariaPostings(): { valor_gasto: number; itens_json: string }[] {
-  const db = new Database(env.SANDBOX_DB!, { readonly: true });
+  const db = new Database(server.env.SANDBOX_DB!, { readonly: true });
   try {
     return db
       .prepare('select valor_gasto, itens_json from pontos where cliente_id = 1 order by id')
@@ -99,7 +81,7 @@ test('a PDV sale: a known phone and one Enter post it once, with the PDV amount 
   counterId = counter.id;
   const added = await terminalCli(
     ['add', '--role', 'integracao', '--name', 'PDV 1', '--caixa', String(counterId)],
-    env,
+    server.env,
   );
   token = /^(pdv\.\S+)$/m.exec(added)?.[1] ?? '';
   expect(token, added).not.toBe('');
@@ -190,7 +172,7 @@ test('F7 passes the waiting PDV sale to the paired kiosk, where the customer cla
   // The PDV rings up for this counter from now on.
   const added = await terminalCli(
     ['add', '--role', 'integracao', '--name', 'PDV 2', '--caixa', String(counter.id)],
-    env,
+    server.env,
   );
   token = /^(pdv\.\S+)$/m.exec(added)?.[1] ?? '';
   await kiosk.page.goto('/');

@@ -2,35 +2,15 @@
 // server (its /metrics) with the embedded sandbox behind it, the counter in Chromium: the
 // lookup, the posting, the result on screen and the counter's one refresh. A spec of its own
 // server, so no other spec's traffic is counted.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startServer } from '../server/testing/spawn';
 import { uniquePhone } from './support/fixtures';
+import { ownServer } from './support/own-server';
 import { describeServed, openShift, serveCustomer } from './support/service-calls';
 
-let url = '';
-let dir = '';
-let server: Awaited<ReturnType<typeof startServer>> | undefined;
-
-test.beforeAll(async () => {
-  test.setTimeout(60_000);
-  dir = mkdtempSync(path.join(tmpdir(), 'e2e-service-calls-'));
-  server = await startServer({
-    APP_DB: path.join(dir, 'app.db'),
-    SANDBOX_DB: path.join(dir, 'sandbox.db'),
-  });
-  url = server.url;
-});
-
-test.afterAll(async () => {
-  await server?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const server = ownServer('service-calls', { autoEnroll: true });
 
 test.beforeEach(async ({ page }) => {
-  await page.goto(url);
+  await page.goto(server.url);
   await openShift(page);
 });
 
@@ -38,7 +18,7 @@ test('a customer served: the lookup, the posting and one refresh, at most 3 call
   page,
 }) => {
   // Carlos Souza (demo data): 42 points, no reward waiting; R$ 10,00 wins none.
-  const served = await serveCustomer(page, url, {
+  const served = await serveCustomer(page, server.url, {
     label: 'Carlos (no reward waiting, wins none)',
     phoneDigits: '31991234567',
     cents: '1000',
@@ -52,7 +32,7 @@ test('a customer served: the lookup, the posting and one refresh, at most 3 call
 
 test('a customer the posting registers: at most 3 calls', async ({ page }) => {
   const phone = uniquePhone();
-  const served = await serveCustomer(page, url, {
+  const served = await serveCustomer(page, server.url, {
     label: 'a new customer',
     phoneDigits: phone.digits,
     cents: '2000',
@@ -66,7 +46,7 @@ test('rewards waiting and one won: only what can have changed is read again', as
   // Maria da Silva (demo data): 75 points, a reward waiting; R$ 25,90 brings her to 100 and
   // wins "Vale-compras de R$ 10,00". Her rewards waiting are read at the lookup and, having
   // changed, once more after the posting (the panel's list and "Entregar agora" together).
-  const served = await serveCustomer(page, url, {
+  const served = await serveCustomer(page, server.url, {
     label: 'Maria (a reward waiting, wins one)',
     phoneDigits: '11987654321',
     cents: '2590',
@@ -80,7 +60,7 @@ test('rewards waiting and one won: only what can have changed is read again', as
 });
 
 test('rewards waiting and none won: the rewards are not read again', async ({ page }) => {
-  const served = await serveCustomer(page, url, {
+  const served = await serveCustomer(page, server.url, {
     label: 'João (two rewards waiting)',
     phoneDigits: '21998765432',
     cents: '1234',

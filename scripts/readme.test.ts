@@ -15,6 +15,11 @@ const docsPages = readdirSync(path.join(root, 'docs'))
   .filter((f) => f.endsWith('.md'))
   .map((f) => `docs/${f}`)
   .sort();
+/** The pages of the operations guide, one a task, reached from its index `docs/operations.md`. */
+const operationsPages = readdirSync(path.join(root, 'docs', 'operations'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => `docs/operations/${f}`)
+  .sort();
 
 /** The text outside fenced code blocks (the prose and its inline code). */
 function outsideFences(markdown: string): string {
@@ -110,7 +115,21 @@ describe('the README is a guide', () => {
     expect(docsPages.filter((page) => !linked.has(page))).toEqual([]);
   });
 
-  test.each([README, ...docsPages])('%s: every relative link points to what exists', (file) => {
-    expect(brokenLinks(file)).toEqual([]);
+  test.each([README, ...docsPages, ...operationsPages])(
+    '%s: every relative link points to what exists',
+    (file) => {
+      expect(brokenLinks(file)).toEqual([]);
+    },
+  );
+
+  test('the operations index links every page of docs/operations/', () => {
+    const index = 'docs/operations.md';
+    const linked = new Set(
+      linkTargets(read(index))
+        .filter((t) => !isExternal(t))
+        .map((t) => path.posix.join('docs', decodeURIComponent(t.split('#')[0]!))),
+    );
+    expect(operationsPages.length).toBeGreaterThan(0);
+    expect(operationsPages.filter((page) => !linked.has(page))).toEqual([]);
   });
 });

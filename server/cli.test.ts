@@ -1,12 +1,11 @@
 // Every command line of the project, spawned as npm runs it (node with tsx's loader on the
 // real script): an option or an argument it does not take is one Portuguese line naming it,
 // then the usage, exit status 2, no stack trace, and nothing changed (no store created).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { root } from './testing/spawn';
+import { spawnProcess } from './testing/processes';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cli-'));
 const appDb = path.join(dir, 'app.db');
@@ -19,26 +18,18 @@ interface Run {
 }
 
 /** `npm run <script> -- …args`: the script's file and the arguments npm passes. */
-function cli(script: string, args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/${script}`, ...args], {
-      cwd: root,
-      env: {
-        ...process.env,
-        APP_DB: appDb,
-        DATABASE_URL: '',
-        PDV_URL: 'http://127.0.0.1:59999',
-        PDV_TOKEN: 'pdv.1.x',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+async function cli(script: string, args: string[]): Promise<Run> {
+  const run = spawnProcess({
+    script: `server/${script}`,
+    args,
+    env: {
+      APP_DB: appDb,
+      DATABASE_URL: '',
+      PDV_URL: 'http://127.0.0.1:59999',
+      PDV_TOKEN: 'pdv.1.x',
+    },
   });
+  return { code: await run.exited, ...run.out };
 }
 
 // [npm run …, the script and its arguments, the line that names what is wrong]

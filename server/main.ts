@@ -202,6 +202,17 @@ let closeJournal = async (): Promise<void> => {};
       probeMs: contingency.probeMs,
     });
     options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
+    // Vigilância: each posting evaluated once settled, off its path; the night's re-evaluation.
+    const { createVigilancia } = await import('./app/domain/vigilancia/service');
+    const vigilancia = createVigilancia({
+      store,
+      establishmentId: options.establishmentId,
+      log: logger,
+      nightlyHour: config.conferencia.nightlyHour,
+      onAlert: metrics.alertRaised,
+    });
+    vigilancia.start();
+    options = { ...options, vigilancia };
     const postings = startJournal({
       store,
       call: clientOf(options).call,
@@ -209,6 +220,7 @@ let closeJournal = async (): Promise<void> => {};
       logger,
       limits: config.journal,
       observer: metrics.journal,
+      onSettled: vigilancia.onSettled,
       contingency: { circuit, appSecret: secret, limits: contingency.journal },
     });
     options = { ...options, postings };
@@ -231,7 +243,8 @@ let closeJournal = async (): Promise<void> => {};
     closeJournal = async () => {
       circuit.stop();
       await conferencia.stop();
-      return postings.stop();
+      await postings.stop();
+      await vigilancia.stop();
     };
   } catch (err) {
     closeUpstream();

@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = [
   'senha.bloqueada',
   'premio.entrega',
   'exportacao',
+  'vigilancia.decisao',
+  'vigilancia.regras',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -133,7 +133,7 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
       z.array(z.object({ dia: z.string(), achados: count(), precisa_atencao: z.boolean() })),
     ),
     /**
-     * The identification rate of the PDV's sales (issue 28): the period's, per counter terminal
+     * The identification rate of the PDV's sales: the period's, per counter terminal
      * (most sales first; `id` null: a counter since removed) and per day (days with sales only,
      * oldest first). Absent from a server without the integration.
      */
@@ -159,6 +159,11 @@ export const Painel = /* @__PURE__ */ lazySchema(() =>
         vence_ate: z.string(),
       }),
     ),
+    /**
+     * Vigilância's open alerts now (whatever the period), and of those the sales cancelled at
+     * the PDV after posting (points to reverse in the service's panel). Absent: an older server.
+     */
+    alertas_abertos: z.optional(z.object({ total: count(), estornos: count() })),
   }),
 );
 export type Painel = z.infer<typeof Painel>;

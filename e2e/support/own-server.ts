@@ -1,10 +1,17 @@
-// A spec's own app server with the embedded sandbox and auto-enrollment off (as in live mode):
-// a fresh database in a temporary folder, started before the spec's tests and stopped after.
-// Browsers become terminals with codes from `npm run terminal`, as a manager enrolls them.
+// A spec's own servers, started before its tests and stopped after them, each in a fresh
+// temporary folder: `ownServer`, the app server with the embedded sandbox (auto-enrollment off,
+// as in live mode, unless asked: browsers become terminals with codes from `npm run terminal`,
+// as a manager enrolls them); `ownRelayedApp`, the fault tests' three processes (the sandbox
+// alone, the fault relay in front of it, the app server in live mode pointed at the relay).
+// No spec starts a server by hand.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Role } from '../../server/store';
+import type { RunningProcess } from '../../server/testing/processes';
+import type { Relay } from '../../server/testing/relay';
+import { startRelayedApp, type RelayedApp } from '../../server/testing/relayed-app';
 import { newCode, startServer } from '../../server/testing/spawn';
 import { amount, postButton, posted, search } from './fixtures';
 
@@ -14,18 +21,28 @@ export interface OwnServer {
   url: string;
 }
 
+export interface OwnServerOptions {
+  /** More environment for the server (and the CLI). */
+  env?: Record<string, string>;
+  /** Browsers on loopback enrolled automatically as the sandbox does by default (off here). */
+  autoEnroll?: boolean;
+  /** How long starting may take (ms). */
+  timeoutMs?: number;
+}
+
 /** Registers the spec's beforeAll/afterAll; the server's fields are set once it listens. */
-export function ownServer(name: string): OwnServer {
+export function ownServer(name: string, options: OwnServerOptions = {}): OwnServer {
   const own: OwnServer = { env: {}, url: '' };
   let dir = '';
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: RunningProcess | undefined;
   test.beforeAll(async () => {
-    test.setTimeout(60_000);
+    test.setTimeout(options.timeoutMs ?? 60_000);
     dir = mkdtempSync(path.join(tmpdir(), `e2e-${name}-`));
     own.env = {
       APP_DB: path.join(dir, 'app.db'),
       SANDBOX_DB: path.join(dir, 'sandbox.db'),
-      SANDBOX_AUTO_ENROLL: '0',
+      ...(options.autoEnroll ? {} : { SANDBOX_AUTO_ENROLL: '0' }),
+      ...options.env,
     };
     server = await startServer(own.env);
     own.url = server.url;
@@ -35,6 +52,55 @@ export function ownServer(name: string): OwnServer {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return own;
+}
+
+/** The processes of `ownRelayedApp`, set once they listen. */
+export interface OwnRelayedApp {
+  readonly sandbox: RunningProcess;
+  readonly relay: Relay;
+  /** The app server now (a new one after `restartApp`). */
+  readonly app: RunningProcess;
+  readonly appDb: string;
+  readonly sandboxDb: string;
+  /** A terminal of `role` enrolled in the app server's store: its signed credential. */
+  credential(role: Role, name: string): Promise<string>;
+  /** Starts the app server again on the same store and relay (after a stop or a kill -9). */
+  restartApp(): Promise<RunningProcess>;
+}
+
+/** Registers the spec's beforeAll/afterAll around `startRelayedApp` (no terminal enrolled). */
+export function ownRelayedApp(name: string, env: Record<string, string> = {}): OwnRelayedApp {
+  let run: RelayedApp | undefined;
+  const current = () => {
+    if (run === undefined) throw new Error(`${name}: the relayed app has not started`);
+    return run;
+  };
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    run = await startRelayedApp(name, env, { terminals: false });
+  });
+  test.afterAll(async () => {
+    await run?.stop();
+  });
+  return {
+    get sandbox() {
+      return current().sandbox;
+    },
+    get relay() {
+      return current().relay;
+    },
+    get app() {
+      return current().app;
+    },
+    get appDb() {
+      return current().appDb;
+    },
+    get sandboxDb() {
+      return current().sandboxDb;
+    },
+    credential: (role, terminal) => current().credential(role, terminal),
+    restartApp: () => current().restartApp(),
+  };
 }
 
 export const enrollHeading = (page: Page) =>

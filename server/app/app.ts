@@ -39,6 +39,9 @@ import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
 import { terminalRoutes } from './http/terminals';
+import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
+import { createVigilancia } from './domain/vigilancia/service';
+import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
@@ -98,6 +101,11 @@ export interface AppServerOptions {
   conferencia?: ConferenciaService | null;
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
+  /**
+   * Vigilância (server/main.ts hands the journal its `onSettled` and starts its night); absent:
+   * one over `store` that records the PDV's cancels and answers the manager's routes.
+   */
+  vigilancia?: Vigilancia;
 }
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
@@ -206,6 +214,8 @@ export function createAppServer(options: AppServerOptions): AppServer {
   }
   app.route('/', auditRoutes(audit));
 
+  const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
+
   if (options.postings) {
     // The kiosk's narrow endpoints (never the service's own routes) and staged sales.
     const kiosk = mountKioskRoutes(app, {
@@ -233,6 +243,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       audit,
       publicOrigin: options.publicOrigin,
+      onPostedCancel: (sale) => vigilancia.recordPostedCancel(sale),
     });
   }
 
@@ -245,6 +256,35 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return c.text('Internal Server Error\n', 500);
   });
   return app;
+}
+
+/** Vigilância: a manager's alerts and rules (every other role: 403); the instance in use. */
+function mountVigilancia(
+  app: AppServer,
+  access: Access,
+  options: AppServerOptions,
+  audit: AuditTrail,
+  terminals: ReturnType<typeof createTerminals>,
+  logger: Logger,
+): Vigilancia {
+  const vigilancia =
+    options.vigilancia ??
+    createVigilancia({
+      store: options.store,
+      establishmentId: options.establishmentId,
+      log: logger,
+    });
+  app.use(`${VIGILANCIA_PATH}/*`, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  app.route(
+    VIGILANCIA_PATH,
+    vigilanciaRoutes({
+      vigilancia,
+      audit,
+      establishmentId: options.establishmentId,
+      terminalNames: () => terminals.names(),
+    }),
+  );
+  return vigilancia;
 }
 
 /**
@@ -335,6 +375,7 @@ function mountPages(
         '/premios': 'src/app/routes/premios.tsx',
         '/painel': 'src/app/routes/painel.tsx',
         '/auditoria': 'src/app/routes/auditoria.tsx',
+        '/vigilancia': 'src/app/routes/vigilancia.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',
       },
       // The SPA's rule: a kiosk-only terminal's `/` is the kiosk.

@@ -1,5 +1,5 @@
 /**
- * The one module that reads the environment (issue 27): `readConfig(process.env)` checks every
+ * The one module that reads the environment: `readConfig(process.env)` checks every
  * variable once and returns one typed `Config`; server/main.ts passes its parts down. Error
  * messages name variables, never their values (a token must not end up in a log).
  */

@@ -10,20 +10,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { spawn } from 'node:child_process';
 import { SECURITY_HEADERS } from './http/security';
-import {
-  collect,
-  root,
-  waitFor,
-  enroll,
-  exited,
-  newCode,
-  rawRequest,
-  start,
-  startServer,
-  terminalCli,
-} from '../testing/spawn';
+import { startSandbox } from '../testing/processes';
+import { enroll, newCode, rawRequest, start, startServer, terminalCli } from '../testing/spawn';
 
 const EST = 77;
 const BASE = `/api/v4/estabelecimentos/${EST}`;
@@ -172,6 +161,7 @@ describe('terminals through the real process', () => {
           premios: false,
           painel: false,
           auditoria: false,
+          vigilancia: false,
           quiosque: false,
         },
       });
@@ -588,23 +578,16 @@ describe('the edge through the real process', () => {
   }, 90_000);
 
   test('npm run sandbox alone sends the same security headers', async () => {
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'tsx'), ['server/sandbox-cli.ts'], {
-      cwd: root,
-      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_DB: path.join(dir, 'alone.db') },
-      stdio: 'pipe',
-    });
-    const out = collect(child);
+    const sandbox = await startSandbox(path.join(dir, 'alone.db'));
     try {
-      const [, port] = await waitFor(() => out.stdout, /http:\/\/127\.0\.0\.1:(\d+)\//);
-      const res = await fetch(`http://127.0.0.1:${port}/api/v4/estabelecimentos/1/recompensas`);
+      const res = await fetch(`${sandbox.url}/api/v4/estabelecimentos/1/recompensas`);
       expect(res.status).toBe(401); // no tokens
       for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
         expect(res.headers.get(name), name).toBe(value);
       }
       expect(res.headers.get('cache-control')).toBe('no-store');
     } finally {
-      child.kill('SIGTERM');
-      await exited(child);
+      await sandbox.stop();
     }
   }, 90_000);
 
@@ -618,9 +601,8 @@ describe('the edge through the real process', () => {
   ])(
     'refuses to start with %o',
     async (override, message) => {
-      const child = start({ ...env, PORT: '0', ...override });
-      const out = collect(child);
-      expect(await exited(child)).toBe(1);
+      const { out, exited } = start({ ...env, PORT: '0', ...override });
+      expect(await exited).toBe(1);
       expect(out.stderr.trim()).toMatch(message);
     },
     30_000,

@@ -1,4 +1,4 @@
-// A won reward handed over at the counter (issue 29), through the real processes: the sandbox
+// A won reward handed over at the counter, through the real processes: the sandbox
 // run alone, the fault relay in front of it, and the app server (server/main.ts, live mode).
 // Seed facts (sandbox/resgatar-premio.test.ts): João (2) has two "Vale-compras de R$ 10,00"
 // (id_premio 1) pending; Maria (1) has a "Chaveiro da Loja Demo" (3) pending and a

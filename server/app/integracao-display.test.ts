@@ -1,4 +1,4 @@
-// A counter whose kiosk faces the customer (issue 28): set with `npm run terminal -- set ID
+// A counter whose kiosk faces the customer: set with `npm run terminal -- set ID
 // --pdv-direto-quiosque KIOSK`, every PDV sale waiting for its customer is staged on that kiosk
 // by itself. Through the real processes: the sandbox, the relay and the app server (live mode,
 // PDV_SENHA_ATENDENTE set). Maria (+5511987654321, CPF 529.982.247-25) is in the seed.

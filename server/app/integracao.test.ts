@@ -1,4 +1,4 @@
-// The store's PDV sending sales (issue 28), through the real processes: the sandbox run alone,
+// The store's PDV sending sales, through the real processes: the sandbox run alone,
 // the fault relay in front of it, and the app server (server/main.ts) with the PDV's password
 // configured. Maria (CPF 529.982.247-25, +5511987654321) is in the seed; 111.444.777-35 is not.
 import Database from 'better-sqlite3';

@@ -6,16 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readEngines } from '../ops/runtime';
-import {
-  collect,
-  enroll,
-  exited,
-  newCode,
-  root,
-  start,
-  unsupportedSystemNode,
-  waitFor,
-} from '../testing/spawn';
+import { enroll, newCode, root, start, unsupportedSystemNode, waitFor } from '../testing/spawn';
 
 const SECRET = 'main-test-secret-0123456789abcdef0123';
 
@@ -48,7 +39,11 @@ describe('server/main.ts in live mode', () => {
 
   test('listens on the port it prints, proxies with the tokens and stops on SIGTERM', async () => {
     const store = { APP_DB: path.join(dir, 'app.db') };
-    const child = start({
+    const {
+      child,
+      out,
+      exited: done,
+    } = start({
       ...store,
       APP_SECRET: SECRET,
       PORT: '0',
@@ -58,8 +53,6 @@ describe('server/main.ts in live mode', () => {
       LOYALTY_ESTABLISHMENT_ID: '77',
       LOYALTY_ESTABLISHMENT_NAME: 'Loja Centro',
     });
-    const out = collect(child);
-    const done = exited(child);
     try {
       const [line, url] = await waitFor(
         () => out.stdout,
@@ -120,14 +113,13 @@ describe('server/main.ts in live mode', () => {
   }, 90_000);
 
   test('missing variables stop it with one line naming them, never a token', async () => {
-    const child = start({
+    const { out, exited } = start({
       LOYALTY_BASE_URL: upstreamUrl,
       LOYALTY_APP_TOKEN: 'live-app-token-xyz',
       APP_SECRET: SECRET,
       PORT: '0',
     });
-    const out = collect(child);
-    expect(await exited(child)).toBe(1);
+    expect(await exited).toBe(1);
     expect(out.stderr.trim().split('\n')).toEqual([
       'fidelidade-pdv: live mode (LOYALTY_BASE_URL is set) needs LOYALTY_ACCESS_TOKEN, LOYALTY_ESTABLISHMENT_ID',
     ]);
@@ -138,12 +130,11 @@ describe('server/main.ts in live mode', () => {
   test.skipIf(system === null)(
     `on the machine's own unsupported Node.js (${system?.version ?? 'none here'}) it says so first`,
     async () => {
-      const child = start(
+      const { out, exited } = start(
         { LOYALTY_BASE_URL: upstreamUrl, APP_SECRET: SECRET, PORT: '0' },
         system!.path,
       );
-      const out = collect(child);
-      expect(await exited(child)).toBe(1);
+      expect(await exited).toBe(1);
       expect(out.stderr.trim().split('\n')).toEqual([
         `fidelidade-pdv: warning: Node.js ${system!.version} (${system!.path}) is not supported (package.json engines: ${readEngines(root)}); start it with npm start, or node_modules/.bin/node`,
         'fidelidade-pdv: live mode (LOYALTY_BASE_URL is set) needs LOYALTY_APP_TOKEN, LOYALTY_ACCESS_TOKEN, LOYALTY_ESTABLISHMENT_ID',
@@ -161,14 +152,16 @@ describe('server/main.ts in sandbox mode', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('embeds the sandbox with the chosen demo establishment and its tokens', async () => {
-    const child = start({
+    const {
+      child,
+      out,
+      exited: done,
+    } = start({
       PORT: '0',
       SANDBOX_DB: path.join(dir, 'nested', 'sandbox.db'),
       APP_DB: path.join(dir, 'nested', 'app.db'),
       LOYALTY_ESTABLISHMENT_ID: '2',
     });
-    const out = collect(child);
-    const done = exited(child);
     try {
       const [line, url] = await waitFor(
         () => out.stdout,
@@ -187,7 +180,14 @@ describe('server/main.ts in sandbox mode', () => {
           id: 1,
           name: 'Navegador local (sandbox)',
           role: 'gerente',
-          navigation: { caixa: true, premios: true, painel: true, auditoria: true, quiosque: true },
+          navigation: {
+            caixa: true,
+            premios: true,
+            painel: true,
+            auditoria: true,
+            vigilancia: true,
+            quiosque: true,
+          },
         },
         enrollment: 'auto',
         entregaPremios: true,
@@ -224,14 +224,13 @@ describe('server/main.ts in sandbox mode', () => {
   }, 90_000);
 
   test('an establishment the sandbox does not have stops it with one line', async () => {
-    const child = start({
+    const { out, exited } = start({
       PORT: '0',
       SANDBOX_DB: path.join(dir, 'sandbox.db'),
       APP_DB: path.join(dir, 'app.db'),
       LOYALTY_ESTABLISHMENT_ID: '99',
     });
-    const out = collect(child);
-    expect(await exited(child)).toBe(1);
+    expect(await exited).toBe(1);
     expect(out.stderr.trim()).toBe(
       'fidelidade-pdv: LOYALTY_ESTABLISHMENT_ID=99 is not a sandbox establishment (known: 1, 2)',
     );

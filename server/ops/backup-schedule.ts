@@ -70,8 +70,7 @@ const MAX_DELAY = 2 ** 31 - 1;
  * `keep`. The first backup is due `everyMs` after the newest one already in `dir` (at once when
  * there is none or it is older), so restarts neither skip nor repeat backups. A failed backup is
  * logged and tried again at the next time. The timer does not keep the process alive.
- * @lintignore server/main.ts starts it when BACKUP_DIR is set, wired in with issue 30's
- * reorganisation of server/app (see docs/backups.md).
+ * server/main.ts starts it when BACKUP_DIR is set (see docs/backups.md).
  */
 export function startBackupSchedule(options: BackupScheduleOptions): BackupSchedule {
   const { store, dir, everyMs, logger } = options;

@@ -1,24 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { insertAudit, openStore, purgeAudit, readAudit } from './index';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { insertAudit, purgeAudit, readAudit } from './index';
 import type { AuditEntryInput, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'audit-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('audit-test');
 
 const T0 = Date.UTC(2026, 10, 23, 12);
 const entry = (over: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
@@ -34,13 +21,8 @@ const entry = (over: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
 
 describeEngines('audit trail on %s', (engine) => {
   let store: Store;
-  let n = 0;
   beforeEach(async () => {
-    n += 1;
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    store = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, `app-${n}.db`) },
-    );
+    store = await stores.open(engine);
   });
   afterEach(() => store?.close());
 

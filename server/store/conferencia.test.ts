@@ -1,31 +1,17 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import {
   claimStaleRuns,
   createRun,
   finishRun,
   markReported,
-  openStore,
   pendingCustomers,
   saveCustomer,
 } from './index';
 import type { NewRun, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'reconciliation-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('reconciliation-test');
 
 let clock = 1_000_000;
 const run = (over: Partial<NewRun> = {}): NewRun => ({
@@ -43,15 +29,9 @@ const found = { confirmed: 1, findings: [], reads: 1, idCliente: 7 };
 
 describeEngines('the conferência’s runs on %s', (engine) => {
   let store: Store;
-  let n = 0;
   beforeEach(async () => {
     clock = 1_000_000;
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    store = await openStore({
-      databaseUrl,
-      sqlitePath: path.join(tmp, `r-${++n}.db`),
-      now: () => clock,
-    });
+    store = await stores.open(engine, { now: () => clock });
     return () => store.close();
   });
 

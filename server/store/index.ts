@@ -15,3 +15,4 @@ export * from './pdv-sales';
 export * from './pdv-display';
 export * from './conferencia';
 export * from './inspect';
+export * from './alerts';

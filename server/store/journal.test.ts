@@ -1,25 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createJournalStore, openStore } from './index';
 import type { JournalStore, NewEntry, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'journal-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('journal-test');
 
 const T0 = 1_763_900_000_000;
 
@@ -45,10 +32,9 @@ describeEngines('postings journal on %s', (engine) => {
   let opened: Store;
   let databaseUrl: string | null = null;
   beforeAll(async () => {
-    if (engine === 'postgres') databaseUrl = await cluster!.createDatabase();
-    opened = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, 'app.db') },
-    );
+    const where = await stores.location(engine);
+    if ('databaseUrl' in where) databaseUrl = where.databaseUrl;
+    opened = await openStore(where);
     store = createJournalStore(opened);
   });
   afterAll(() => opened?.close());

@@ -1,24 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createKioskSalesStore, enrollDirectly, openStore } from './index';
 import type { NewKioskSale, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
+import type { StoreLocation } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'kiosk-sales-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('kiosk-sales-test');
 
 const T0 = 1_763_900_000_000;
 const TTL = 5 * 60_000;
@@ -27,19 +15,15 @@ describeEngines('kiosk staged sales on %s', (engine) => {
   let clock = T0;
   let opened: Store;
   let sales: ReturnType<typeof createKioskSalesStore>;
-  let url: string | null = null;
+  let where: StoreLocation;
   let kiosk: number;
   let kiosk2: number;
   let counter: number;
   let counter2: number;
 
   beforeAll(async () => {
-    url = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    opened = await openStore(
-      url !== null
-        ? { databaseUrl: url, now: () => clock }
-        : { sqlitePath: path.join(tmp, 'app.db'), now: () => clock },
-    );
+    where = await stores.location(engine);
+    opened = await openStore({ ...where, now: () => clock });
     sales = createKioskSalesStore(opened);
     const add = async (role: 'quiosque' | 'caixa', name: string) =>
       (await enrollDirectly(opened, { role, name })).terminal.id;
@@ -182,7 +166,7 @@ describeEngines('kiosk staged sales on %s', (engine) => {
   // store: see README; the test is not registered there, rather than skipped).
   if (engine === 'postgres')
     test('two replicas: claims from both at once → one wins; stagings for one kiosk from both → one waits', async () => {
-      const other = await openStore({ databaseUrl: url!, now: () => clock });
+      const other = await openStore({ ...where, now: () => clock });
       try {
         const b = createKioskSalesStore(other);
         let wins = 0;

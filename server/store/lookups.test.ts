@@ -1,24 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createJournalStore, openStore } from './index';
+import { createJournalStore } from './index';
 import type { CustomerReading, JournalStore, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'lookups-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('lookups-test');
 
 const T0 = 1_763_900_000_000;
 
@@ -39,10 +26,8 @@ describeEngines('customer lookups on %s', (engine) => {
   let store: JournalStore;
   let opened: Store;
   beforeAll(async () => {
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    opened = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, 'app.db') },
-    );
+    opened = await stores.open(engine);
+
     store = createJournalStore(opened);
   });
   afterAll(() => opened?.close());

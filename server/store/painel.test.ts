@@ -1,23 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DAY_MS, painelGroups, painelGroupsCached, openStore } from './index';
+import { DAY_MS, painelGroups, painelGroupsCached } from './index';
 import type { Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'dashboard-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('dashboard-test');
 
 /** 2026-11-23 00:00 in Brasília (UTC-3). */
 const OFFSET = -3 * 3_600_000;
@@ -78,10 +65,8 @@ async function row(
 describeEngines('dashboard figures on %s', (engine) => {
   let store: Store;
   beforeAll(async () => {
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    store = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, 'app.db') },
-    );
+    store = await stores.open(engine);
+
     const H = 3_600_000;
     await row(store, { at: MIDNIGHT + H, points: 25, amount: 2500 });
     await row(store, { at: MIDNIGHT + 2 * H, points: 5, snapshot: '{"exists":false,"compras":0}' });

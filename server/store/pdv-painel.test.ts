@@ -1,34 +1,20 @@
 // The dashboard's PDV figures (an aggregate over pdv_sales) and a counter's customer display
 // (terminals.pdv_kiosk_id), on both engines.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import {
   addIntegration,
   DAY_MS,
   enrollDirectly,
-  openStore,
   pdvPainelGroups,
   pdvDisplayOf,
   revokeTerminal,
   setPdvDisplay,
 } from './index';
 import type { Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'pdv-painel-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('pdv-painel-test');
 
 /** 2026-11-23 00:00 in Brasília (UTC-3). */
 const OFFSET = -3 * 3_600_000;
@@ -65,10 +51,8 @@ describeEngines('PDV figures and displays on %s', (engine) => {
   let pdv = 0;
 
   beforeAll(async () => {
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    store = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, `${engine}.db`) },
-    );
+    store = await stores.open(engine);
+
     counter = (await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' })).terminal.id;
     other = (await enrollDirectly(store, { name: 'Caixa 2', role: 'caixa' })).terminal.id;
     kiosk = (await enrollDirectly(store, { name: 'Tela', role: 'quiosque' })).terminal.id;

@@ -265,6 +265,57 @@ export interface AuditPurgeTable {
   cutoff: number | null;
 }
 
+/**
+ * Vigilância (see alerts.ts): one rule's settings per store (establishment), changed by a
+ * manager; absent: the rule's defaults.
+ */
+export interface VigilanciaRulesTable {
+  establishment_id: number;
+  /** The rule's code (domain/vigilancia/rules.ts). */
+  rule: string;
+  enabled: number;
+  /** JSON: the thresholds as the manager set them. */
+  params: string;
+  updated_at: number;
+  updated_by: string | null;
+}
+
+/** One alert: a rule over the store's own data, with its evidence (see alerts.ts). */
+export interface VigilanciaAlertsTable {
+  id: Generated<number>;
+  establishment_id: number;
+  rule: string;
+  /** Same rule + same evidence = one alert: unique per establishment. */
+  dedup: string;
+  /** The counter terminal of the posting(s), as the journal names it. */
+  terminal_id: string | null;
+  /** The customer's phone (E.164), never shown whole. */
+  customer_key: string | null;
+  /** The local day `YYYY-MM-DD` of the evidence (the shift's day). */
+  day: string;
+  amount: number | null;
+  /** JSON array of the journal keys the alert is about. */
+  posting_keys: string;
+  /** JSON: what the rule saw (the postings, the PDV sale or its absence). */
+  evidence: string;
+  summary: string;
+  /** aberto | reconhecido | descartado */
+  state: string;
+  note: string | null;
+  decided_by: string | null;
+  decided_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A night's re-evaluation of one store's day, claimed once across replicas. */
+export interface VigilanciaNightsTable {
+  establishment_id: number;
+  day: string;
+  started_at: number;
+  finished_at: number | null;
+}
+
 export interface Database {
   terminals: TerminalsTable;
   enrollment_codes: EnrollmentCodesTable;
@@ -281,4 +332,7 @@ export interface Database {
   reconciliation_customers: ReconciliationCustomersTable;
   audit_log: AuditLogTable;
   audit_purge: AuditPurgeTable;
+  vigilancia_rules: VigilanciaRulesTable;
+  vigilancia_alerts: VigilanciaAlertsTable;
+  vigilancia_nights: VigilanciaNightsTable;
 }

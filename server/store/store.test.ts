@@ -1,7 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import {
   activeTerminal,
   addTerminal,
@@ -18,34 +15,17 @@ import {
 } from './index';
 import type { Store } from './index';
 import type { StoreOptions } from './store';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'store-test-'));
-let files = 0;
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-/** Options for a fresh, empty store location on `engine` (a new SQLite file or PG database). */
-async function freshLocation(engine: string): Promise<StoreOptions> {
-  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
-  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
-}
+const stores = storeFixture('store-test');
 
 describeEngines('store on %s', (engine) => {
   let t = 1_700_000_000_000;
   const clock = () => t;
 
   async function fresh(): Promise<{ store: Store; where: StoreOptions }> {
-    const where = { ...(await freshLocation(engine)), now: clock };
+    const where = { ...(await stores.location(engine)), now: clock };
     return { store: await openStore(where), where };
   }
 

@@ -287,25 +287,65 @@ function openPostgres(
   onQuery?: QueryLog,
 ): Omit<Store, 'migrated'> {
   const pool = new pg.Pool({ connectionString, max: 10, types: pgTypes });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
+  // A client losing its connection (PostgreSQL restarted or stopped) must not crash the
+  // process: an idle one is the pool's 'error', which then replaces it; one checked out by a
+  // query emits 'error' on itself, and the query rejects with it (the caller answers it).
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     log: queryLog(onQuery),
   });
   let listener: Promise<pg.Client> | null = null;
+  let closed = false;
   const events = new EventEmitter();
   events.setMaxListeners(0);
 
+  /**
+   * The one connection that LISTENs. When PostgreSQL goes away (restarted, stopped) it is
+   * dropped, and while a channel has listeners a new one is opened (backoff with jitter, up
+   * to 5 s apart) and LISTENs again: notifications sent in between are missed, live updates
+   * resume without a restart of this process.
+   */
   function listenerClient(): Promise<pg.Client> {
     listener ??= (async () => {
       const client = new pg.Client({ connectionString, types: pgTypes });
-      client.on('error', () => undefined);
+      let lost = false;
+      const onLost = () => {
+        if (lost) return;
+        lost = true;
+        listener = null;
+        void relisten(0);
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
       client.on('notification', (n) => events.emit(n.channel, n.payload ?? ''));
-      await client.connect();
+      try {
+        await client.connect();
+      } catch (err) {
+        listener = null;
+        lost = true;
+        throw err;
+      }
       return client;
     })();
     return listener;
+  }
+
+  async function relisten(attempt: number): Promise<void> {
+    const channels = events.eventNames().filter((c): c is string => typeof c === 'string');
+    if (closed || channels.length === 0) return;
+    const step = Math.min(5_000, 100 * 2 ** attempt);
+    await new Promise((r) => setTimeout(r, step / 2 + Math.random() * (step / 2)));
+    if (closed) return;
+    try {
+      // LISTEN is idempotent: another listen() may have opened the connection meanwhile.
+      const client = await listenerClient();
+      for (const channel of channels) await client.query(`listen ${channel}`);
+    } catch {
+      listener = null;
+      void relisten(attempt + 1);
+    }
   }
 
   return {
@@ -331,10 +371,12 @@ function openPostgres(
       events.on(channel, onMessage);
       return async () => {
         events.off(channel, onMessage);
-        if (events.listenerCount(channel) === 0) await client.query(`unlisten ${channel}`);
+        if (events.listenerCount(channel) > 0 || listener === null) return;
+        await (await listener).query(`unlisten ${channel}`).catch(() => undefined);
       };
     },
     async close() {
+      closed = true;
       if (listener !== null) await (await listener).end().catch(() => undefined);
       await db.destroy();
     },

@@ -1,23 +1,196 @@
 /**
- * Real processes for fault tests: the sandbox alone (`server/sandbox-cli.ts`) and the app
- * server (`server/main.ts`), each on a free 127.0.0.1 port, started with `tsx` and stopped by
- * the test (SIGTERM, or SIGKILL to simulate a crash).
+ * The one way tests and the bench run the project's processes: the app server
+ * (`server/main.ts`, or a build's `dist-server/main.js`), the sandbox alone
+ * (`server/sandbox-cli.ts`) and the CLIs, each a real process on a free 127.0.0.1 port where
+ * it listens, tied to the test process (`reapOnExit`) and stopped by the test (SIGTERM, or
+ * SIGKILL to simulate a crash).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The repository's root: the processes' working folder unless told another (a release's). */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-export interface RunningProcess {
-  url: string;
+export interface SpawnOptions {
+  /**
+   * The script, relative to `cwd`: `server/main.ts` when absent. A `.ts` script runs on node
+   * with tsx's loader (one process, not the tsx CLI and its child: SIGKILL hits the server
+   * itself as `kill -9` would, and the CLI's 30 ms SIGTERM handshake is missed on a loaded
+   * machine); a `.js` one (a build) runs as it is.
+   */
+  script?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /**
+   * Start from this process's environment without what configures the server (LOYALTY_*, PORT,
+   * APP_*, DATABASE_URL, …), so the machine's own settings never leak into a test. Default: the
+   * whole environment.
+   */
+  cleanEnv?: boolean;
+  /** The Node.js binary (this process's by default). */
+  node?: string;
+  /** The working folder (the repository's root by default; a release's checkout for the bench). */
+  cwd?: string;
+}
+
+export interface SpawnedProcess {
   child: ChildProcess;
-  /** Output so far (stdout + stderr), for failure messages. */
+  /** Its output so far, live. */
+  out: { stdout: string; stderr: string };
+  /** Output so far (stdout + stderr, as it came), for failure messages. */
   output(): string;
-  /** SIGTERM, then waits for the exit. */
-  stop(): Promise<void>;
+  /** Its exit code once it exits and its output is read (null when a signal ended it). */
+  exited: Promise<number | null>;
+}
+
+const CONFIGURING =
+  /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_|TRUSTED_PROXIES$|BACKUP_)/;
+
+/** Spawns one of the project's scripts, piping and collecting its output. */
+export function spawnProcess(options: SpawnOptions = {}): SpawnedProcess {
+  const script = options.script ?? 'server/main.ts';
+  const base = options.cleanEnv
+    ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !CONFIGURING.test(k)))
+    : process.env;
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(
+    options.node ?? process.execPath,
+    [...loader, script, ...(options.args ?? [])],
+    {
+      cwd: options.cwd ?? root,
+      env: { ...base, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  reapOnExit(child);
+  const out = { stdout: '', stderr: '' };
+  let all = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    out.stdout += d.toString();
+    all += d.toString();
+  });
+  child.stderr!.on('data', (d: Buffer) => {
+    out.stderr += d.toString();
+    all += d.toString();
+  });
+  // 'close', not 'exit': its output is all read by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { child, out, output: () => all, exited };
+}
+
+export interface StartOptions extends SpawnOptions {
+  /**
+   * How its URL is known. Absent: from its start line (a JSON log line whose `msg` says
+   * "listening" with a `url`, the app server's and the sandbox's), the process choosing a free
+   * port itself. A path: the process is given a free port (`PORT`) and is ready once a GET of
+   * that path answers 2xx (a release whose start line may differ).
+   */
+  readyPath?: string;
+  /** After SIGTERM, how long `stop()` waits before SIGKILL (ms; default: as long as it takes). */
+  stopGraceMs?: number;
+}
+
+export interface RunningProcess extends SpawnedProcess {
+  /** http://127.0.0.1:PORT */
+  url: string;
+  /** SIGTERM (then SIGKILL after the grace, if one was set), then waits for the exit: its code. */
+  stop(): Promise<number | null>;
   /** SIGKILL (`kill -9`), then waits for the exit. */
   kill9(): Promise<void>;
+}
+
+const START_MS = 30_000;
+
+/** Spawns a server script and waits until it listens. */
+export async function startProcess(options: StartOptions = {}): Promise<RunningProcess> {
+  const port = options.readyPath === undefined ? null : await freePort();
+  const env = port === null ? options.env : { ...options.env, PORT: String(port) };
+  const spawned = spawnProcess({ ...options, env });
+  const { child, exited } = spawned;
+  const gone = () => child.exitCode !== null || child.signalCode !== null;
+  const stop = async (): Promise<number | null> => {
+    if (!gone()) child.kill('SIGTERM');
+    const grace = options.stopGraceMs;
+    const timer = grace === undefined ? null : setTimeout(() => child.kill('SIGKILL'), grace);
+    const code = await exited;
+    if (timer !== null) clearTimeout(timer);
+    return code;
+  };
+  const kill9 = async () => {
+    if (!gone()) child.kill('SIGKILL');
+    await exited;
+  };
+  try {
+    const url =
+      port === null
+        ? await urlFromStartLine(spawned)
+        : await readyOnPort(spawned, port, options.readyPath!);
+    return { ...spawned, url, stop, kill9 };
+  } catch (err) {
+    await kill9();
+    const script = options.script ?? 'server/main.ts';
+    throw new Error(`${script}: ${(err as Error).message}\n${spawned.output()}`, { cause: err });
+  }
+}
+
+async function urlFromStartLine(spawned: SpawnedProcess): Promise<string> {
+  const until = Date.now() + START_MS;
+  let read = 0;
+  let ended = false;
+  void spawned.exited.then(() => (ended = true));
+  for (;;) {
+    const text = spawned.out.stdout;
+    const complete = text.lastIndexOf('\n') + 1;
+    for (const line of text.slice(read, complete).split('\n')) {
+      const url = listeningUrl(line);
+      if (url !== null) return url;
+    }
+    read = complete;
+    if (ended) throw new Error(`exited (${String(spawned.child.exitCode)}) before listening`);
+    if (Date.now() > until) throw new Error(`did not start in ${START_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The origin a start line announces (`{"msg":"… listening …","url":"http://…"}`), or null. */
+function listeningUrl(line: string): string | null {
+  let parsed: { msg?: unknown; url?: unknown };
+  try {
+    parsed = JSON.parse(line) as typeof parsed;
+  } catch {
+    return null;
+  }
+  if (typeof parsed.url !== 'string' || !/listening/.test(String(parsed.msg))) return null;
+  return new URL(parsed.url).origin;
+}
+
+async function readyOnPort(spawned: SpawnedProcess, port: number, readyPath: string) {
+  const url = `http://127.0.0.1:${port}`;
+  const until = Date.now() + START_MS;
+  for (;;) {
+    if (spawned.child.exitCode !== null) throw new Error('exited before answering');
+    try {
+      const res = await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return url;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > until) throw new Error(`did not answer on ${url} in ${START_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /** Children still running; killed if the test process exits without stopping them. */
@@ -39,72 +212,11 @@ export function reapOnExit(child: ChildProcess): void {
   });
 }
 
-function start(
-  script: string,
-  env: Record<string, string>,
-  urlOf: (line: Record<string, unknown>) => string | null,
-): Promise<RunningProcess> {
-  // One process (node with tsx's loader), not the tsx CLI and its child: SIGKILL must hit the
-  // server itself, as `kill -9` would.
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  reapOnExit(child);
-  let out = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const stopWith = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited;
-  };
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${script} did not start in 30 s:\n${out}`));
-    }, 30_000);
-    let buffered = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      buffered += chunk.toString();
-      let nl: number;
-      while ((nl = buffered.indexOf('\n')) >= 0) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        let parsed: Record<string, unknown>;
-        try {
-          parsed = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        const url = urlOf(parsed);
-        if (url !== null) {
-          clearTimeout(timer);
-          resolve({
-            url,
-            child,
-            output: () => out,
-            stop: () => stopWith('SIGTERM'),
-            kill9: () => stopWith('SIGKILL'),
-          });
-        }
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${script} exited (${code}) before listening:\n${out}`));
-    });
-  });
-}
-
 /** `npm run sandbox` on a free port over the given SQLite file. */
 export function startSandbox(dbPath: string): Promise<RunningProcess> {
-  return start('server/sandbox-cli.ts', { SANDBOX_PORT: '0', SANDBOX_DB: dbPath }, (line) => {
-    if (line.msg !== 'sandbox listening' || typeof line.url !== 'string') return null;
-    return new URL(line.url).origin;
+  return startProcess({
+    script: 'server/sandbox-cli.ts',
+    env: { LOG_LEVEL: 'info', SANDBOX_PORT: '0', SANDBOX_DB: dbPath },
   });
 }
 
@@ -116,9 +228,9 @@ export function startAppServer(
   baseUrl: string,
   env: Record<string, string> = {},
 ): Promise<RunningProcess> {
-  return start(
-    'server/main.ts',
-    {
+  return startProcess({
+    env: {
+      LOG_LEVEL: 'info',
       PORT: '0',
       HOST: '127.0.0.1',
       LOYALTY_BASE_URL: baseUrl,
@@ -129,9 +241,7 @@ export function startAppServer(
       APP_SECRET: APP_SECRET_FOR_TESTS,
       ...env,
     },
-    (line) =>
-      typeof line.url === 'string' && /^listening on /.test(String(line.msg)) ? line.url : null,
-  );
+  });
 }
 
 /** Reads a customer straight from the sandbox (not through the relay): its purchase count. */

@@ -19,47 +19,65 @@ import { startRelay, type Relay } from './relay';
 export interface RelayedApp {
   sandbox: RunningProcess;
   relay: Relay;
+  /** The app server now (a new one after `restartApp`). */
   app: RunningProcess;
   /** The app server's SQLite store. */
   appDb: string;
   /** The sandbox's SQLite database (tests read its records). */
   sandboxDb: string;
-  /** The cookie header of an enrolled terminal of each role. */
+  /** The cookie header of an enrolled terminal of each role (none with `terminals: false`). */
   cookies: Record<Role, string>;
+  /** A terminal of `role` enrolled in the app server's store: its signed credential. */
+  credential(role: Role, name: string): Promise<string>;
+  /** Starts the app server again with the same environment, store and relay. */
+  restartApp(): Promise<RunningProcess>;
   stop(): Promise<void>;
 }
 
 export async function startRelayedApp(
   name: string,
   env: Record<string, string> = {},
+  options: { terminals?: boolean } = {},
 ): Promise<RelayedApp> {
   const dir = mkdtempSync(path.join(tmpdir(), `${name}-`));
   const appDb = path.join(dir, 'app.db');
   const sandboxDb = path.join(dir, 'sandbox.db');
   const sandbox = await startSandbox(sandboxDb);
   const relay = await startRelay(sandbox.url);
-  const app = await startAppServer(relay.url, { APP_DB: appDb, ...env });
-  const store = await openStore({ sqlitePath: appDb });
-  const cookies = {} as Record<Role, string>;
-  for (const role of ['caixa', 'gerente', 'quiosque'] as const) {
-    const t = await enrollDirectly(store, { name: `Teste ${role}`, role });
-    cookies[role] =
-      `pdv_terminal_${new URL(app.url).port}=` +
-      signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce);
-  }
-  await store.close();
-  return {
+  const startApp = () => startAppServer(relay.url, { ...env, APP_DB: appDb });
+  const credential = async (role: Role, terminal: string) => {
+    const store = await openStore({ sqlitePath: appDb });
+    try {
+      const t = await enrollDirectly(store, { name: terminal, role });
+      return signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce);
+    } finally {
+      await store.close();
+    }
+  };
+  const run: RelayedApp = {
     sandbox,
     relay,
-    app,
+    app: await startApp(),
     appDb,
     sandboxDb,
-    cookies,
+    cookies: {} as Record<Role, string>,
+    credential,
+    async restartApp() {
+      run.app = await startApp();
+      return run.app;
+    },
     async stop() {
-      await app.stop();
+      await run.app.stop();
       await relay.close();
       await sandbox.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  if (options.terminals !== false) {
+    for (const role of ['caixa', 'gerente', 'quiosque'] as const) {
+      run.cookies[role] =
+        `pdv_terminal_${new URL(run.app.url).port}=` + (await credential(role, `Teste ${role}`));
+    }
+  }
+  return run;
 }

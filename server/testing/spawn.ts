@@ -1,54 +1,16 @@
 /** Helpers for tests that run the real app server process (`server/main.ts`) and the CLI. */
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { readEngines, satisfies } from '../ops/runtime';
-import { reapOnExit } from './processes';
+import { root, spawnProcess, startProcess } from './processes';
+import type { RunningProcess, SpawnedProcess } from './processes';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+export { root };
 
-/** The environment without anything that configures the server, plus `env`. */
-function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const configuring =
-    /^(LOYALTY_|PORT$|HOST$|APP_|DATABASE_URL$|PUBLIC_ORIGIN$|SANDBOX_|TRUSTED_PROXIES$|BACKUP_)/;
-  const clean = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !configuring.test(k)),
-  );
-  return { ...clean, ...env };
-}
-
-/**
- * Node with tsx's loader rather than the tsx CLI: the CLI relays SIGTERM with a 30 ms
- * handshake that a loaded machine misses (it then kills the server, exit 143).
- */
-/** `server/main.ts` with `env` on `node` (this process's Node.js by default). */
-export function start(env: Record<string, string>, node = process.execPath): ChildProcess {
-  const child = spawn(node, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: root,
-    env: cleanEnv(env),
-    stdio: 'pipe',
-  });
-  reapOnExit(child);
-  return child;
-}
-
-export function collect(child: ChildProcess) {
-  const out = { stdout: '', stderr: '' };
-  child.stdout?.on('data', (d: Buffer) => (out.stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  return out;
-}
-
-export function exited(child: ChildProcess): Promise<number | null> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) resolve(child.exitCode);
-    else child.once('exit', (code) => resolve(code));
-  });
+/** `server/main.ts` with `env` alone (nothing else that configures it) on `node`, not awaited. */
+export function start(env: Record<string, string>, node?: string): SpawnedProcess {
+  return spawnProcess({ env, node, cleanEnv: true });
 }
 
 export async function waitFor(
@@ -65,56 +27,34 @@ export async function waitFor(
   }
 }
 
-/** Starts the server and waits for its start line. `stop()` ends it with SIGTERM. */
-export async function startServer(env: Record<string, string>) {
-  const child = start({ PORT: '0', LOG_LEVEL: 'info', ...env });
-  const out = collect(child);
-  const done = exited(child);
-  try {
-    const [, url] = await waitFor(() => out.stdout, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
-    return {
-      url: url!,
-      child,
-      out,
-      async stop(): Promise<number | null> {
-        child.kill('SIGTERM');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 8_000);
-        const code = await done;
-        clearTimeout(timer);
-        return code;
-      },
-    };
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw new Error(`${String(err)}\nstderr: ${out.stderr}`, { cause: err });
-  }
+/**
+ * `server/main.ts` with `env` alone on a free port, once it listens (the embedded sandbox
+ * unless `env` says otherwise). `stop()` ends it with SIGTERM (SIGKILL after 8 s).
+ */
+export function startServer(env: Record<string, string>): Promise<RunningProcess> {
+  return startProcess({
+    env: { PORT: '0', LOG_LEVEL: 'info', ...env },
+    cleanEnv: true,
+    stopGraceMs: 8_000,
+  });
 }
 
-/** `npm run terminal -- …args` with `env`; its stdout. */
+/** `npm run terminal -- …args` with `env`; its stdout (throws on a non-zero exit). */
 export async function terminalCli(args: string[], env: Record<string, string>): Promise<string> {
-  const { stdout } = await promisify(execFile)(tsx, ['server/terminal-cli.ts', ...args], {
-    cwd: root,
-    env: cleanEnv(env),
-  });
-  return stdout;
+  const run = spawnProcess({ script: 'server/terminal-cli.ts', args, env, cleanEnv: true });
+  const code = await run.exited;
+  if (code !== 0) throw new Error(`terminal ${args.join(' ')}: exit ${code}\n${run.output()}`);
+  return run.out.stdout;
 }
 
 /** `npm run doctor` with `env` (and nothing else that configures the server) on `node`: its output. */
-export function doctorCli(
+export async function doctorCli(
   env: Record<string, string>,
-  node = process.execPath,
+  node?: string,
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(node, ['--import', 'tsx', 'server/doctor-cli.ts'], {
-      cwd: root,
-      env: cleanEnv(env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    reapOnExit(child);
-    const out = collect(child);
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, ...out }));
-  });
+  const run = spawnProcess({ script: 'server/doctor-cli.ts', env, node, cleanEnv: true });
+  const code = await run.exited;
+  return { code, ...run.out };
 }
 
 /** Adds a terminal with the CLI and returns its code. */

@@ -37,6 +37,7 @@ const screens = {
   premios: lazyRoute(() => import('./routes/premios')),
   painel: lazyRoute(() => import('./routes/painel')),
   auditoria: lazyRoute(() => import('./routes/auditoria')),
+  vigilancia: lazyRoute(() => import('./routes/vigilancia')),
 };
 const QuiosqueRoute = screens.quiosque[0];
 type LazyScreen = keyof typeof screens;
@@ -137,6 +138,7 @@ const nav: readonly { href: string; label: string; screen: Screen }[] = [
   { href: '/premios', label: 'Prêmios', screen: 'premios' },
   { href: '/painel', label: 'Painel', screen: 'painel' },
   { href: '/auditoria', label: 'Auditoria', screen: 'auditoria' },
+  { href: '/vigilancia', label: 'Vigilância', screen: 'vigilancia' },
   { href: '/quiosque', label: 'Quiosque', screen: 'quiosque' },
 ];
 

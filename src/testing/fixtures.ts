@@ -1,5 +1,6 @@
 // Wire fixtures for tests (not imported by app code). Shapes as the sandbox answers.
 import { vi } from 'vitest';
+import { Config } from '#contract/api/config';
 import { REWARD_COUNTER_KEYS, type RewardCounterKey } from '#contract/wire';
 
 export function customerWire(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -112,3 +113,19 @@ export function sentBody(mock: ReturnType<typeof stubFetch>, call = 0): unknown 
   const init = mock.mock.calls[call]?.[1];
   return init?.body ? JSON.parse(String(init.body)) : undefined;
 }
+
+/** The page's config of a counter terminal ("Caixa 1", role caixa) in sandbox mode. */
+export const counterConfig = (over: Record<string, unknown> = {}) =>
+  Config.parse({
+    establishmentId: 1,
+    establishmentName: 'Loja Demo',
+    mode: 'sandbox',
+    enrollment: 'auto',
+    terminal: {
+      id: 1,
+      name: 'Caixa 1',
+      role: 'caixa',
+      navigation: { caixa: true, premios: false, quiosque: false },
+    },
+    ...over,
+  });

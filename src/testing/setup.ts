@@ -11,3 +11,12 @@ AbortSignal.timeout = (ms: number) => {
   setTimeout(() => controller.abort(new DOMException('signal timed out', 'TimeoutError')), ms);
   return controller.signal;
 };
+
+// jsdom has no modal dialogs: showModal and close only toggle `open` (and close says so).
+HTMLDialogElement.prototype.showModal = function () {
+  this.setAttribute('open', '');
+};
+HTMLDialogElement.prototype.close = function () {
+  this.removeAttribute('open');
+  this.dispatchEvent(new Event('close'));
+};

@@ -95,6 +95,7 @@ export function navigationFor(role: Role): {
   premios: boolean;
   painel: boolean;
   auditoria: boolean;
+  vigilancia: boolean;
   quiosque: boolean;
 } {
   return {
@@ -102,6 +103,7 @@ export function navigationFor(role: Role): {
     premios: role === 'gerente',
     painel: role === 'gerente',
     auditoria: role === 'gerente',
+    vigilancia: role === 'gerente',
     quiosque: role === 'quiosque' || role === 'gerente',
   };
 }

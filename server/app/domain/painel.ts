@@ -8,6 +8,7 @@ import type { PainelPeriod, PainelWire } from '#contract/api/painel';
 import { PAINEL_EXPIRING_DAYS } from '#contract/api/painel';
 import { POSTING_STATES } from '#contract/wire';
 import {
+  createAlertsStore,
   DAY_MS,
   painelGroupsCached,
   dayFindings,
@@ -227,5 +228,16 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     achados,
     precisa_atencao: achados > 0,
   }));
-  return { ...fold(groups, period, names), premios, conferencias, pdv: foldPdv(pdvGroups, names) };
+  const open = await createAlertsStore(deps.store).openCounts(deps.establishmentId);
+  const alertas_abertos = {
+    total: Object.values(open).reduce((n, x) => n + x, 0),
+    estornos: open.estorno_apos_pontuacao ?? 0,
+  };
+  return {
+    ...fold(groups, period, names),
+    premios,
+    conferencias,
+    pdv: foldPdv(pdvGroups, names),
+    alertas_abertos,
+  };
 }

@@ -1,46 +1,31 @@
 // The counter's search that leaves by itself at a complete phone's last digit: the panel opens
 // with no Enter, and typing on neither loses a key, moves the focus away from the typing, nor
 // lets an older answer replace a newer one. The service is stubbed at fetch.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
-import { Config } from '#contract/api/config';
-import { customerWire, jsonResponse, ok, rewardPageWire, stubFetch } from '@/testing/fixtures';
+import {
+  counterConfig,
+  customerWire,
+  jsonResponse,
+  ok,
+  rewardPageWire,
+  stubFetch,
+} from '@/testing/fixtures';
 import { CaixaRoute } from './caixa';
+import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
-const { asyncUtilTimeout } = getConfig();
-beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
-afterAll(() => configure({ asyncUtilTimeout }));
+waitLongerForLazyParts();
 beforeEach(() => {
   configureApi({ establishmentId: 1 });
   sessionStorage.clear();
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const config = Config.parse({
-  establishmentId: 1,
-  establishmentName: 'Loja Demo',
-  mode: 'sandbox',
-  enrollment: 'auto',
-  terminal: {
-    id: 1,
-    name: 'Caixa 1',
-    role: 'caixa',
-    navigation: { caixa: true, premios: false, quiosque: false },
-  },
-});
+const config = counterConfig();
 
 const CUSTOMERS: Record<string, { id_cliente: number; nome: string }> = {
   '+5511987654321': { id_cliente: 42, nome: 'Maria da Silva' },
@@ -81,11 +66,7 @@ function service({ held }: { held: boolean }) {
 
 async function openCounter() {
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient({ defaultOptions: { queries: { retry: 0 } } })}>
-      <CaixaRoute config={config} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<CaixaRoute config={config} />, { noRetry: true });
   await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
   const field = screen.getByLabelText<HTMLInputElement>(/Buscar cliente/);
   await waitFor(() => expect(document.activeElement).toBe(field));

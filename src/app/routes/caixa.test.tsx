@@ -1,13 +1,11 @@
 // The counter composed: the customer's rewards waiting, "Entregar" and its dialog, and when
 // "Entregar" shows at all. The service and our server are stubbed at fetch.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, render, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
-import { Config } from '#contract/api/config';
 import {
+  counterConfig,
   customerWire,
   jsonResponse,
   ok,
@@ -17,6 +15,7 @@ import {
 } from '@/testing/fixtures';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
+import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
@@ -24,37 +23,15 @@ const VALE = 'Vale-compras de R$ 10,00';
 
 // The counter's parts and the hand-over dialog load on first use (dynamic imports): on a busy
 // machine that takes longer than the default second of findBy/waitFor.
-const { asyncUtilTimeout } = getConfig();
-beforeAll(() => configure({ asyncUtilTimeout: 5_000 }));
-afterAll(() => configure({ asyncUtilTimeout }));
+waitLongerForLazyParts();
 
 beforeEach(() => {
   configureApi({ establishmentId: 1 });
   sessionStorage.clear();
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
 });
 afterEach(() => vi.unstubAllGlobals());
 
-const config = (over: Record<string, unknown> = {}) =>
-  Config.parse({
-    establishmentId: 1,
-    establishmentName: 'Loja Demo',
-    mode: 'sandbox',
-    enrollment: 'auto',
-    terminal: {
-      id: 1,
-      name: 'Caixa 1',
-      role: 'caixa',
-      navigation: { caixa: true, premios: false, quiosque: false },
-    },
-    ...over,
-  });
+const config = counterConfig;
 
 /** The service with Maria and one reward waiting; `resgatar` answers the hand-over. */
 function service(resgatar: () => Response) {
@@ -95,11 +72,7 @@ function service(resgatar: () => Response) {
 
 async function openCounter(c = config()) {
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient({ defaultOptions: { queries: { retry: 0 } } })}>
-      <CaixaRoute config={c} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<CaixaRoute config={c} />, { noRetry: true });
   await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
   await user.type(screen.getByLabelText(/Buscar cliente/), '11987654321{Enter}');
   await screen.findByRole('list', { name: 'Prêmios a entregar' });
@@ -252,11 +225,7 @@ describe('the counter hands a reward over', () => {
       return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
     });
     const user = userEvent.setup();
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <CaixaRoute config={config()} />
-      </QueryClientProvider>,
-    );
+    renderWithQuery(<CaixaRoute config={config()} />);
     await user.type(await screen.findByLabelText('Senha do atendente'), '1234{Enter}');
     await user.type(screen.getByLabelText(/Buscar cliente/), '11987654321{Enter}');
     await user.type(await screen.findByLabelText('Valor da compra'), '2590{Enter}');
@@ -319,11 +288,7 @@ describe('the counter hands a reward over', () => {
           )
         : jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 })),
     );
-    render(
-      <QueryClientProvider client={createQueryClient()}>
-        <CaixaRoute config={config()} />
-      </QueryClientProvider>,
-    );
+    renderWithQuery(<CaixaRoute config={config()} />);
     expect(
       await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' }),
     ).toBeTruthy();

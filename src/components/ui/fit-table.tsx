@@ -144,7 +144,11 @@ function Table({
             <tr key={r.key}>
               {columns.map((c, i) =>
                 i === rowHeader ? (
-                  <th key={c.header} scope="row" className={`${td} ${c.cell ?? 'font-normal'} text-left`}>
+                  <th
+                    key={c.header}
+                    scope="row"
+                    className={`${td} ${c.cell ?? 'font-normal'} text-left`}
+                  >
                     {r.cells[i]}
                   </th>
                 ) : (

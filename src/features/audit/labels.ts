@@ -14,12 +14,15 @@ export const ACTION_LABELS: Record<AuditAction, string> = {
   'senha.bloqueada': 'Senha do atendente bloqueada',
   'premio.entrega': 'Entrega de prêmio',
   exportacao: 'Exportação',
+  'vigilancia.decisao': 'Alerta da Vigilância decidido',
+  'vigilancia.regras': 'Regras da Vigilância alteradas',
 };
 
 const EXPORT_LABELS: Record<string, string> = {
   premios: 'Prêmios',
   lancamentos: 'Lançamentos do turno',
   auditoria: 'Auditoria',
+  vigilancia: 'Vigilância',
 };
 
 export const actionLabel = (acao: string) =>
@@ -66,6 +69,10 @@ export function detailsText(e: Pick<AuditEntry, 'acao' | 'detalhes'>): string {
       return `Em ${str(d.operacao)}, até ${d.bloqueada_ate ? whenText(str(d.bloqueada_ate)) : '—'}`;
     case 'premio.entrega':
       return `${str(d.premio) || `Prêmio nº ${str(d.id_premio)}`} ao cliente nº ${str(d.id_cliente)} · ${str(d.estado)}`;
+    case 'vigilancia.decisao':
+      return `Alerta nº ${str(d.alerta)} (${str(d.regra)}) ${str(d.decisao)}: ${str(d.nota)}`;
+    case 'vigilancia.regras':
+      return `${Array.isArray(d.regras) ? d.regras.length : 0} regras salvas`;
     case 'exportacao': {
       const linhas = typeof d.linhas === 'number' ? d.linhas : 0;
       return `${EXPORT_LABELS[str(d.tipo)] ?? str(d.tipo)}: ${linhas} ${linhas === 1 ? 'linha' : 'linhas'} · ${filtersText(obj(d.filtros))}`;

@@ -2,16 +2,14 @@
 // up to a cap, and a counter that cannot reach its server stops asking by itself after
 // MAX_FOLLOW_UPS pauses, leaving "Conferir de novo" to the cashier (the sale stays pending).
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { act, waitFor } from '@testing-library/react';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import { FOLLOW_MAX_PAUSE_MS, MAX_FOLLOW_UPS, followPause } from './follow';
 import { loadPendingSale } from './pending-sale';
 import type { PostingDeps } from './posting-types';
 import { usePosting } from './use-posting';
+import { renderHookWithQuery } from '@/testing/render';
 
 const pauses = vi.hoisted(() => ({ asked: [] as [number, number][] }));
 vi.mock('./follow', async (importOriginal) => {
@@ -60,11 +58,7 @@ test('a server out of reach is asked at growing pauses, then the counter stops a
     reread: async () => null,
     onPasswordRejected: () => {},
   };
-  const qc = createQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>{children}</QueryClientProvider>
-  );
-  const { result } = renderHook(() => usePosting(deps), { wrapper });
+  const { result } = renderHookWithQuery(() => usePosting(deps));
   await act(async () => {
     void result.current.post(
       { valor_gasto: 2590, senha_atendente: '1234', cliente: { celular: '+5511987654321' } },

@@ -2,16 +2,14 @@
 // When our server cannot hand it over, nothing is sent, the cashier is told so, and the same
 // sale posted again keeps its id.
 import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { act, waitFor } from '@testing-library/react';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import type { PostPointsBody } from '@/api/requests';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import type { PostingDeps } from './posting-types';
 import { usePosting } from './use-posting';
+import { renderHookWithQuery } from '@/testing/render';
 
 const flowLoads = vi.hoisted(() => ({ failures: 0 }));
 vi.mock('./posting-flow', async (importOriginal) => {
@@ -44,11 +42,7 @@ function setup(hook: typeof usePosting = usePosting) {
     reread: async () => null,
     onPasswordRejected: () => {},
   };
-  const qc = createQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>{children}</QueryClientProvider>
-  );
-  return renderHook(() => hook(deps), { wrapper });
+  return renderHookWithQuery(() => hook(deps));
 }
 
 test('the flow cannot be loaded: nothing sent, "nada foi lançado", and the retry keeps the sale id', async () => {

@@ -1,9 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import type { ReactNode } from 'react';
+import { act, waitFor } from '@testing-library/react';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import {
@@ -18,6 +15,7 @@ import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon, snapshotOf } from './posting-flow';
 import type { PostingDeps, RereadTarget } from './posting-types';
 import { usePosting } from './use-posting';
+import { renderHookWithQuery } from '@/testing/render';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -79,11 +77,7 @@ function setup(over: Partial<PostingDeps> = {}) {
     onPosted: vi.fn(),
     ...over,
   };
-  const qc = createQueryClient();
-  const wrapper = ({ children }: { children: ReactNode }) => (
-    <QueryClientProvider client={qc}>{children}</QueryClientProvider>
-  );
-  const hook = renderHook(() => usePosting(deps), { wrapper });
+  const hook = renderHookWithQuery(() => usePosting(deps));
   return { deps, result: hook.result, unmount: hook.unmount };
 }
 

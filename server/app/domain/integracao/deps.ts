@@ -29,6 +29,11 @@ export interface PdvSetup {
   password: string | null;
   expiryMs?: number;
   logger?: Logger;
+  /**
+   * The PDV cancelled a sale already posted (answered 409): Vigilância records it once as
+   * "estorno após pontuação". Absent: nothing recorded.
+   */
+  onPostedCancel?: ((sale: PdvSaleRow) => Promise<unknown>) | null;
 }
 
 export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {

@@ -172,7 +172,20 @@ export async function cancelPdvSale(
     }
   }
   const cancelled = await pdvSaleLife.cancelled(deps, s);
-  if (cancelled === null)
-    return { ok: false, sale: await refresh(deps, (await deps.sales.get(s.id)) ?? s) };
+  if (cancelled === null) {
+    const now = await refresh(deps, (await deps.sales.get(s.id)) ?? s);
+    // Posted already: the points stay (v4 has no reversal); a manager is told what to reverse.
+    if (now.state === 'lançada' && deps.onPostedCancel) {
+      await deps
+        .onPostedCancel(now)
+        .catch((err: unknown) =>
+          deps.logger?.warn(
+            { err: String(err), venda: now.id },
+            'estorno após pontuação não registrado',
+          ),
+        );
+    }
+    return { ok: false, sale: now };
+  }
   return { ok: true, sale: cancelled };
 }

@@ -78,6 +78,11 @@ export interface PostingServiceOptions {
   pointsWaitMs?: number;
   /** Told how postings went, for the metrics (see JournalObserver). */
   observer?: JournalObserver | null;
+  /**
+   * Told the key of each entry settled `lançado` by this process, once its final write is
+   * done (Vigilância evaluates it; must not throw, is never awaited).
+   */
+  onSettled?: ((key: string) => void) | null;
 }
 
 /** What the journal tells the metrics of its postings (domain/ops/metrics.ts). */
@@ -94,7 +99,15 @@ export interface JournalObserver {
 export type JournalOptions = Required<
   Omit<
     PostingServiceOptions,
-    'logger' | 'store' | 'call' | 'circuit' | 'sealKey' | 'random' | 'rewardHandover' | 'observer'
+    | 'logger'
+    | 'store'
+    | 'call'
+    | 'circuit'
+    | 'sealKey'
+    | 'random'
+    | 'rewardHandover'
+    | 'observer'
+    | 'onSettled'
   >
 >;
 
@@ -138,6 +151,7 @@ export interface JournalDeps {
   readonly sealKey: SealKey | null;
   readonly circuit: PostingServiceOptions['circuit'];
   readonly observer: JournalObserver | null;
+  readonly onSettled: ((key: string) => void) | null;
   /** Postings waiting for a read that tells their points (see lookups.ts `pointsLater`). */
   readonly pointTimers: Set<ReturnType<typeof setTimeout>>;
   /** An entry's key is emitted on every write of it by this process (waiters wake up). */
@@ -177,6 +191,7 @@ export function createDeps(options: PostingServiceOptions): JournalDeps {
     sealKey: options.sealKey ?? null,
     circuit: options.circuit,
     observer: options.observer ?? null,
+    onSettled: options.onSettled ?? null,
     pointTimers: new Set(),
     events,
     running: new Set(),
@@ -276,6 +291,7 @@ export async function settle(
     events.emit(entry.key);
   }
   deps.log?.info({ key: entry.key, state, requestId: entry.requestId }, 'posting settled');
+  if (state === 'lançado') deps.onSettled?.(entry.key);
 }
 
 /**

@@ -2,18 +2,11 @@
 // their delivery when the service returns (oldest first, one per customer, exactly once),
 // "precisa de atenção" for a manager, the sealed password and the limits.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { createJournalStore, openStore } from '../../../store';
+import { afterEach, describe, expect, test } from 'vitest';
+import { createJournalStore } from '../../../store';
 import type { JournalEntry } from '../../../store';
-import {
-  describeEngines,
-  startPgCluster,
-  storeEngines,
-  type PgCluster,
-} from '../../../testing/pg-cluster';
+import { describeEngines } from '../../../testing/pg-cluster';
+import { storeFixture } from '../../../testing/store-fixture';
 import { createCircuit } from '../../upstream/circuit';
 import type { PostingServiceOptions } from './context';
 import { postingMessages } from './messages';
@@ -21,16 +14,7 @@ import { createPostingService, type PostingService } from './service';
 import { sealKeyFrom, seal, unseal } from './sealed';
 import { scriptedUpstream } from '../../../testing/journal-support';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'contingency-test-'));
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('contingency-test');
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -79,11 +63,7 @@ describeEngines('contingency on %s', (engine) => {
     extra: Partial<PostingServiceOptions> = {},
     { start = true, circuitOpen = false } = {},
   ) {
-    const store = await openStore(
-      engine === 'postgres'
-        ? { databaseUrl: await cluster!.createDatabase() }
-        : { sqlitePath: path.join(tmp, `${randomUUID()}.db`) },
-    );
+    const store = await stores.open(engine);
     const upstream = scriptedUpstream();
     const circuit = manualCircuit(circuitOpen);
     const service = createPostingService({

@@ -290,9 +290,9 @@ describe('the service down between the lookup and the posting (the posting its f
       .toMatch(/^(verificando|desconhecido)$/);
   };
   const settled = async (s: Awaited<ReturnType<typeof setup>>, key: string) => {
-    await expect.poll(async () => (await s.service.get(key))?.state, { timeout: 5_000 }).toBe(
-      'lançado',
-    );
+    await expect
+      .poll(async () => (await s.service.get(key))?.state, { timeout: 5_000 })
+      .toBe('lançado');
   };
 
   test('not posted: kept, checked when the service returns, then delivered once', async () => {

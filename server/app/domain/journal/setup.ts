@@ -50,6 +50,8 @@ export interface JournalSetup {
   limits?: Partial<PostingServiceOptions>;
   /** The metrics' observer of postings. */
   observer?: JournalObserver | null;
+  /** Told each posting settled `lançado` (Vigilância). */
+  onSettled?: ((key: string) => void) | null;
   /** Contingency: the circuit, APP_SECRET (seals kept sales) and its limits (config.ts: CONTINGENCY_*). */
   contingency?: {
     circuit: Circuit | null;
@@ -67,6 +69,7 @@ export function startJournal(deps: JournalSetup): PostingService {
     establishmentId: deps.establishmentId,
     logger: deps.logger,
     observer: deps.observer ?? null,
+    onSettled: deps.onSettled ?? null,
     now: () => store.now(),
     ...deps.limits,
     ...(contingency === null

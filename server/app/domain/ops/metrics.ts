@@ -5,6 +5,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { storeCounts } from '../../../store';
 import type { Store } from '../../../store';
+import { RULE_CODES } from '#contract/api/vigilancia';
 import type { Fetcher } from '../../upstream/client';
 import type { JournalObserver } from '../journal/context';
 import type { PostingService } from '../journal/service';
@@ -66,6 +67,20 @@ function conferenciaGauges(registry: Registry) {
     watch(read: () => Promise<Record<string, number> | null>): void {
       latest = read;
     },
+  };
+}
+
+/** Vigilância's alerts by rule: every code shown from 0, nothing else counted. */
+function vigilanciaCounter(registry: Registry): (rule: string) => void {
+  const alerts = new Counter({
+    name: 'pdv_vigilancia_alerts_total',
+    help: 'Vigilância alerts raised by this process, by rule (the eight rule codes).',
+    labelNames: ['rule'],
+    registers: [registry],
+  });
+  for (const rule of RULE_CODES) alerts.inc({ rule }, 0);
+  return (rule) => {
+    if ((RULE_CODES as readonly string[]).includes(rule)) alerts.inc({ rule });
   };
 }
 
@@ -186,6 +201,7 @@ export function createMetrics(deps: MetricsDeps) {
     },
   });
   const conferencia = conferenciaGauges(registry);
+  const alertRaised = vigilanciaCounter(registry);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -200,6 +216,8 @@ export function createMetrics(deps: MetricsDeps) {
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;
     },
+    /** One new Vigilância alert (its rule is one of the eight codes: bounded labels). */
+    alertRaised,
     /** The conferência's latest findings by kind, read at each scrape. */
     watchConferencia: conferencia.watch,
     text: () => registry.metrics(),

@@ -1,11 +1,10 @@
 import { afterEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import type { AuditPageWire } from '#contract/api/auditoria';
 import { AuditScreen } from './audit-screen';
+import { renderWithQuery } from '@/testing/render';
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -33,11 +32,7 @@ const page = (pagina: number, itens: AuditPageWire['itens'], total = 51): AuditP
 });
 
 function open() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <AuditScreen />
-    </QueryClientProvider>,
-  );
+  return renderWithQuery(<AuditScreen />);
 }
 
 test('entries read in words, a page at a time; the filters go to the server', async () => {

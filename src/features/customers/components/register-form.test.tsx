@@ -1,12 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import type { Customer } from '@/api/schemas';
 import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { RegisterForm } from './register-form';
+import { renderWithQuery } from '@/testing/render';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -59,11 +58,7 @@ function setup(initial: { celular?: string; cpf?: string } = { celular: '(11) 98
     onCancel: vi.fn<() => void>(),
   };
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RegisterForm initial={initial} {...props} />
-    </QueryClientProvider>,
-  );
+  renderWithQuery(<RegisterForm initial={initial} {...props} />);
   return { user, ...props };
 }
 

@@ -3,6 +3,7 @@
 // match: our entry and the service's credit side by side, exportable as CSV.
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { Link } from '@/lib/router';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -155,7 +156,7 @@ function Result({ c }: { c: NonNullable<Conferencia> }) {
 }
 
 /** The Conferência section of the dashboard. */
-export function ConferenciaSection() {
+export function ConferenciaSection({ estornos = 0 }: { estornos?: number }) {
   const id = useId();
   const [dia, setDia] = useState(() => previousDay(localDay()));
   const [typed, setTyped] = useState(() => wireToDateText(dia));
@@ -187,6 +188,22 @@ export function ConferenciaSection() {
         Relê no serviço cada cliente que pontuou no dia e confere cada lançamento com o histórico
         dele. Roda sozinha toda noite para o dia anterior.
       </p>
+      {estornos > 0 && (
+        <Alert tone="warning" title="Estornos após pontuação em aberto">
+          <p>
+            {formatInteger(estornos)} venda(s) cancelada(s) no PDV depois de pontuada(s): os pontos
+            continuam com o cliente até um gerente estorná-los no painel do programa. Ficam em
+            aberto até serem fechadas na{' '}
+            <Link
+              href="/vigilancia?regra=estorno_apos_pontuacao"
+              className="text-blue-800 underline"
+            >
+              Vigilância
+            </Link>
+            .
+          </p>
+        </Alert>
+      )}
       <form
         className="flex flex-wrap items-end gap-2"
         onSubmit={(e) => {

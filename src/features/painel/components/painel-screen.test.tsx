@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, getConfig, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import type { PainelWire } from '#contract/api/painel';
 import { PainelScreen } from './painel-screen';
+import { renderWithQuery } from '@/testing/render';
 
 // The screen draws its data in a transition, which React renders in slices; in jsdom each
 // findBy/waitFor query polled meanwhile takes the thread for tens of milliseconds, so the
@@ -43,11 +42,7 @@ const PAINEL: PainelWire = {
 };
 
 function open() {
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <PainelScreen />
-    </QueryClientProvider>,
-  );
+  return renderWithQuery(<PainelScreen />);
 }
 
 const rows = (table: HTMLElement) =>

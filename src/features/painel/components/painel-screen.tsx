@@ -209,6 +209,19 @@ export function PainelView({ data }: { data: Painel }) {
   const attention = (data.conferencias ?? []).filter((c) => c.precisa_atencao);
   return (
     <div className="space-y-6">
+      {data.alertas_abertos !== undefined && data.alertas_abertos.total > 0 && (
+        <Alert tone="warning" title="Vigilância: alertas abertos">
+          <p>
+            {formatInteger(data.alertas_abertos.total)} alerta(s) aberto(s)
+            {data.alertas_abertos.estornos > 0 &&
+              `, ${formatInteger(data.alertas_abertos.estornos)} de estorno após pontuação (pontos a estornar no painel do programa)`}
+            .{' '}
+            <Link href="/vigilancia" className="text-blue-800 underline">
+              Abrir a Vigilância
+            </Link>
+          </p>
+        </Alert>
+      )}
       {attention.length > 0 && (
         <Alert tone="warning" title="Conferência: precisa de atenção">
           <p>
@@ -277,7 +290,7 @@ export function PainelScreen() {
       ) : (
         <PainelView data={data} />
       )}
-      <ConferenciaSection />
+      <ConferenciaSection estornos={data?.alertas_abertos?.estornos ?? 0} />
     </main>
   );
 }

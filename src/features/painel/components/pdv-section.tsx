@@ -1,5 +1,5 @@
 // "Vendas do PDV": how many of the sales the store's PDV sent were identified (posted to a
-// customer), for the period, per counter terminal and per day (issue 28's identification rate).
+// customer), for the period, per counter terminal and per day (the identification rate).
 import type { Painel } from '#contract/api/painel';
 import { formatInteger } from '@/lib/points';
 import { fullDay } from '@/features/painel/periods';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import type { QueryClient } from '@tanstack/react-query';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
 import { customerKeys } from '@/api/keys';
@@ -23,6 +23,7 @@ import {
   type HandOverTarget,
 } from '@/features/points/pending-hand-over';
 import { HandOverDialog } from './hand-over-dialog';
+import { renderWithQuery } from '@/testing/render';
 
 const RESGATAR = '/api/v4/estabelecimentos/1/fidelidade/resgatar-premio';
 const VALE = 'Vale-compras de R$ 10,00';
@@ -30,14 +31,6 @@ const VALE = 'Vale-compras de R$ 10,00';
 beforeEach(() => {
   configureApi({ establishmentId: 1 });
   sessionStorage.clear();
-  // jsdom has no modal dialogs.
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
 });
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -97,16 +90,15 @@ function setup(
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={qc}>
-      <HandOverDialog
-        target={options.target === undefined ? target : options.target}
-        password={options.password === undefined ? '1234' : options.password}
-        establishment="Loja Demo"
-        terminal="Caixa 1"
-        {...props}
-      />
-    </QueryClientProvider>,
+  renderWithQuery(
+    <HandOverDialog
+      target={options.target === undefined ? target : options.target}
+      password={options.password === undefined ? '1234' : options.password}
+      establishment="Loja Demo"
+      terminal="Caixa 1"
+      {...props}
+    />,
+    { queryClient: qc },
   );
   return { user, qc, ...props };
 }

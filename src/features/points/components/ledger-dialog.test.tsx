@@ -1,20 +1,10 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { afterEach, expect, test, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
-beforeEach(() => {
-  // jsdom has no modal dialogs.
-  HTMLDialogElement.prototype.showModal = function () {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close = function () {
-    this.removeAttribute('open');
-    this.dispatchEvent(new Event('close'));
-  };
-});
 afterEach(() => vi.unstubAllGlobals());
 
 const TERMINALS = [

@@ -1,9 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
 import {
   customerWire,
@@ -14,6 +12,7 @@ import {
   stubFetch,
 } from '@/testing/fixtures';
 import { PendingRewards } from './pending-rewards';
+import { renderWithQuery } from '@/testing/render';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -45,16 +44,15 @@ const caneca = rewardWire({
 
 function setup(options: { customer?: Customer; canHandOver?: boolean; disabled?: boolean } = {}) {
   const onHandOver = vi.fn();
-  render(
-    <QueryClientProvider client={createQueryClient({ defaultOptions: { queries: { retry: 0 } } })}>
-      <PendingRewards
-        customer={options.customer ?? maria}
-        canHandOver={options.canHandOver ?? true}
-        disabled={options.disabled}
-        onHandOver={onHandOver}
-        today={TODAY}
-      />
-    </QueryClientProvider>,
+  renderWithQuery(
+    <PendingRewards
+      customer={options.customer ?? maria}
+      canHandOver={options.canHandOver ?? true}
+      disabled={options.disabled}
+      onHandOver={onHandOver}
+      today={TODAY}
+    />,
+    { noRetry: true },
   );
   return { onHandOver, user: userEvent.setup() };
 }

@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';
+import { renderWithQuery } from '@/testing/render';
 
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
@@ -58,16 +57,14 @@ function setup(
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();
-  render(
-    <QueryClientProvider client={createQueryClient()}>
-      <Harness
-        customer={options.customer === undefined ? maria : options.customer}
-        password={options.password === undefined ? '1234' : options.password}
-        newCustomer={options.newCustomer}
-        unavailable={options.unavailable}
-        deps={deps}
-      />
-    </QueryClientProvider>,
+  renderWithQuery(
+    <Harness
+      customer={options.customer === undefined ? maria : options.customer}
+      password={options.password === undefined ? '1234' : options.password}
+      newCustomer={options.newCustomer}
+      unavailable={options.unavailable}
+      deps={deps}
+    />,
   );
   return { user, deps };
 }

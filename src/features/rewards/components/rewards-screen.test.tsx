@@ -1,12 +1,11 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { configure, getConfig, act, render, screen, waitFor, within } from '@testing-library/react';
+import { configure, getConfig, act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
 import { jsonResponse, ok, rewardPageWire, rewardWire, stubFetch } from '@/testing/fixtures';
 import { todayInSaoPaulo } from '@/lib/dates';
 import { RewardsScreen } from './rewards-screen';
+import { renderWithQuery } from '@/testing/render';
 
 // The screen draws its data in a transition, which React renders in slices; in jsdom each
 // findBy/waitFor query polled meanwhile takes the thread for tens of milliseconds, so the
@@ -28,11 +27,7 @@ afterEach(() => {
 
 function open(url: string) {
   window.history.replaceState(null, '', url);
-  return render(
-    <QueryClientProvider client={createQueryClient()}>
-      <RewardsScreen />
-    </QueryClientProvider>,
-  );
+  return renderWithQuery(<RewardsScreen />);
 }
 
 /** The list's requests (not the one-record pages of the status totals), oldest first. */

@@ -1,0 +1,200 @@
+/**
+ * Faults of a chain's deployment under load, through the real processes `npm run chain` starts
+ * (scripts/chain.ts): PostgreSQL, the sandbox as the service, two app-server replicas and
+ * HAProxy in front. Counters post through the balancer (scripts/chain-load.ts) while
+ * PostgreSQL is stopped and started again, then while a replica is killed with SIGKILL. Each
+ * test counts, in the service's own records, every posting: acknowledged ones must be there
+ * exactly once; unacknowledged ones once or not at all, and once after being sent again with
+ * the same Idempotency-Key.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { postgresSuite } from '../server/testing/pg-cluster';
+import { haproxyUnavailableReason, startChain, waitForStatus, type Chain } from './chain';
+import {
+  countInService,
+  enrollCounters,
+  post,
+  runLoad,
+  tally,
+  type CounterTerminal,
+  type Posting,
+} from './chain-load';
+
+/** Skipped (with the reason in each test's meta) without HAProxy; under CI=true, a failure. */
+function chainSuite() {
+  const pgSuite = postgresSuite();
+  if (pgSuite.skip) return pgSuite;
+  const reason = haproxyUnavailableReason();
+  if (reason === null) return { skip: false };
+  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
+  console.warn(`skipping the chain's fault tests: ${reason}`);
+  return { skip: true, meta: { leftOut: { needs: 'HAProxy', why: reason } } };
+}
+
+const suite = chainSuite();
+const STORES = [1];
+let dir = '';
+let chain: Chain | null = null;
+let terminals: CounterTerminal[] = [];
+
+beforeAll(async () => {
+  if (suite.skip) return;
+  dir = mkdtempSync(path.join(tmpdir(), 'chain-faults-'));
+  chain = await startChain({
+    replicas: 2,
+    stores: STORES,
+    dir,
+    fromSources: true,
+    checkIntervalMs: 500,
+    // A dead replica's postings are taken over after this lease (15 s by default), and one
+    // whose fate it cannot tell is read again every 2 s and known not posted after 10 s.
+    env: {
+      JOURNAL_LEASE_MS: '3000',
+      JOURNAL_RECHECK_MS: '2000',
+      JOURNAL_UNKNOWN_HORIZON_MS: '10000',
+    },
+  });
+  terminals = await enrollCounters(chain, STORES, 3, 3);
+}, 180_000);
+
+afterAll(async () => {
+  await chain?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+const statuses = (ps: readonly Posting[]) => {
+  const m = new Map<number, number>();
+  for (const p of ps) m.set(p.status, (m.get(p.status) ?? 0) + 1);
+  return [...m].map(([s, n]) => `${n}×${s === 0 ? 'no answer' : s}`).join(' ');
+};
+
+/**
+ * 30 postings within 30 ms, the fault `after` ms into them: postings in flight (journaled,
+ * leased, sent to the service or waiting for its answer) when it strikes.
+ */
+async function burstWith(fault: () => Promise<void>, after = 40): Promise<Posting[]> {
+  const burst = runLoad({ url: chain!.url, terminals, rate: 1000, seconds: 0.03 });
+  await new Promise((r) => setTimeout(r, after));
+  await fault();
+  return (await burst).postings;
+}
+
+/**
+ * The journal's state of a posting (GET /api/lancamentos/{key}, long poll of `esperar` s), or
+ * `sem resposta` when the balancer answered instead (its 502/503 page: no replica in time).
+ */
+async function stateOf(p: Posting, esperar = 0): Promise<string> {
+  const res = await fetch(`${chain!.url}/api/lancamentos/${p.key}?esperar=${esperar}`, {
+    headers: { cookie: p.terminal.cookie, origin: chain!.url },
+  }).catch(() => null);
+  if (res?.status !== 200) {
+    await res?.body?.cancel();
+    await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
+    return 'sem resposta';
+  }
+  return ((await res.json()) as { data: { estado: string } }).data.estado;
+}
+
+/**
+ * Sends every unacknowledged posting again with its key. One the journal cannot tell
+ * (`desconhecido`: the replica died with it sent) is never sent again by it: it is read again
+ * until known, posted (`lançado`) or, past JOURNAL_UNKNOWN_HORIZON_MS, verified not posted
+ * (`recusado`), which the cashier then posts as a new sale (a new key). Counts before and after.
+ */
+async function settle(ps: Posting[]) {
+  const before = tally(countInService(chain!.sandbox.dbPath, ps), ps);
+  const unacknowledged = ps.filter((p) => !p.acknowledged);
+  await Promise.all(unacknowledged.map((p) => post(chain!.url, p)));
+  const unknown = ps.filter((p) => !p.acknowledged);
+  const verdicts = await Promise.all(
+    unknown.map(async (p) => {
+      let estado = await stateOf(p);
+      const open = ['desconhecido', 'verificando', 'enviando', 'sem resposta'];
+      for (let i = 0; i < 10 && open.includes(estado); i++) {
+        estado = await stateOf(p, 8);
+      }
+      if (estado === 'recusado') {
+        const again: Posting = { ...p, key: randomUUID(), acknowledged: false, attempts: 0 };
+        await post(chain!.url, again);
+        p.acknowledged = again.acknowledged;
+      }
+      return `${p.key}: ${estado}, a new sale → ${p.acknowledged ? 'lançado' : 'not acknowledged'}`;
+    }),
+  );
+  if (verdicts.length > 0) console.log(`unknown after sending again:\n${verdicts.join('\n')}`);
+  const after = tally(countInService(chain!.sandbox.dbPath, ps), ps);
+  return { before, resent: unacknowledged.length, unknown: unknown.length, after };
+}
+
+describe('a chain behind HAProxy under load', suite, () => {
+  test('PostgreSQL stopped and started: /readyz 503 then 200, every posting once', async () => {
+    const c = chain!;
+    const readyz = () =>
+      Promise.all(c.replicas.map((r) => fetch(`${r.url}/readyz`).then((res) => res.status)));
+    const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 25 });
+    await new Promise((r) => setTimeout(r, 6_000));
+    const down = performance.now();
+    const cut = burstWith(() => c.pg.pause());
+    await Promise.all(c.replicas.map((r) => waitForStatus(`${r.url}/readyz`, 503, 20_000)));
+    const whileDown = await readyz();
+    await new Promise((r) => setTimeout(r, 3_000));
+    await c.pg.resume();
+    await Promise.all(c.replicas.map((r) => waitForStatus(`${r.url}/readyz`, 200, 30_000)));
+    const outage = performance.now() - down;
+    const afterUp = await readyz();
+    const postings = [...(await load).postings, ...(await cut)];
+    const acknowledged = postings.filter((p) => p.acknowledged).length;
+    const { before, resent, unknown, after } = await settle(postings);
+    console.log(
+      `PostgreSQL down ${(outage / 1000).toFixed(1)} s under ${postings.length} postings: ` +
+        `/readyz while down ${whileDown.join(' ')}, after ${afterUp.join(' ')} (no replica ` +
+        `restarted); answers ${statuses(postings)}; ` +
+        `${postings.filter((p) => p.attempts > 1).length} needed more than one sending; acknowledged ` +
+        `${acknowledged}; in the service: ${before.once} once, ` +
+        `${before.doubles} doubles, ${before.lost} acknowledged lost, ` +
+        `${before.absentUnacknowledged} unacknowledged absent; ${resent} sent again (${unknown} unknown, then a new sale once known not posted) → ` +
+        `${after.once} once, ${after.doubles} doubles, ${after.lost + after.absentUnacknowledged} absent`,
+    );
+    expect(whileDown).toEqual(c.replicas.map(() => 503));
+    expect(afterUp).toEqual(c.replicas.map(() => 200));
+    expect(before.doubles).toBe(0);
+    expect(before.lost).toBe(0);
+    expect(after).toMatchObject({ once: postings.length, doubles: 0, lost: 0 });
+    expect(postings.every((p) => p.acknowledged)).toBe(true);
+  }, 180_000);
+
+  test('one replica killed with SIGKILL: the other takes over, 0 doubles, 0 lost', async () => {
+    const c = chain!;
+    const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 20 });
+    await new Promise((r) => setTimeout(r, 6_000));
+    const cut = await burstWith(() => c.killReplica(0));
+    const postings = [...(await load).postings, ...cut];
+    const acknowledged = postings.filter((p) => p.acknowledged).length;
+    const { before, resent, unknown, after } = await settle(postings);
+    const survivor = await fetch(`${c.replicas[1]!.url}/readyz`).then((r) => r.status);
+    const retried = postings.filter((p) => p.attempts > 1).length;
+    console.log(
+      `replica 1 killed (SIGKILL) under ${postings.length} postings: answers ` +
+        `${statuses(postings)}; ${retried} needed more than one sending; acknowledged ` +
+        `${acknowledged}; in the service: ${before.once} once, ` +
+        `${before.doubles} doubles, ${before.lost} acknowledged lost, ` +
+        `${before.absentUnacknowledged} unacknowledged absent; ${resent} sent again (${unknown} unknown, then a new sale once known not posted) → ` +
+        `${after.once} once, ${after.doubles} doubles, ${after.lost + after.absentUnacknowledged} ` +
+        `absent; replica 2 /readyz ${survivor}`,
+    );
+    expect(before.doubles).toBe(0);
+    expect(before.lost).toBe(0);
+    expect(after).toMatchObject({ once: postings.length, doubles: 0, lost: 0 });
+    expect(postings.every((p) => p.acknowledged)).toBe(true);
+    expect(survivor).toBe(200);
+  }, 180_000);
+
+  test.todo(
+    "one store's token revoked at the service: that store's counters say so, the others keep " +
+      'posting (needs the multi-store deployment: one establishment per deployment today)',
+  );
+});

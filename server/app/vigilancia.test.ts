@@ -1,0 +1,182 @@
+// Vigilância through the real processes (the sandbox, the relay, the app server of
+// server/main.ts): a posting typed at a counter whose PDV sends every sale is flagged as it
+// settles; the PDV's cancel of a posted sale answers 409 and is recorded once however often it
+// is re-sent; a manager reads, decides (audited) and exports (audited); a cashier gets 403 on
+// every route.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { addIntegration, listTerminals, openStore } from '../store';
+import { freshPhone } from '../testing/processes';
+import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import type { AlertDetail, AlertWire } from '#contract/api/vigilancia';
+import type { AuditEntry } from '#contract/api/auditoria';
+
+/** What the tests read of an answer's `data` (each test knows which route it asked). */
+type Data = {
+  itens: (AlertWire & AuditEntry)[];
+  total: number;
+  alertas_abertos: { estornos: number };
+} & AlertDetail;
+
+const MARIA_CPF = '52998224725';
+let run: RelayedApp;
+let token = '';
+
+beforeAll(async () => {
+  run = await startRelayedApp('vigilancia', {
+    PDV_SENHA_ATENDENTE: '1234',
+    CONTINGENCY_FAILURES: '100',
+  });
+  const store = await openStore({ sqlitePath: run.appDb });
+  const counter = (await listTerminals(store)).find((t) => t.role === 'caixa')!.id;
+  token = (await addIntegration(store, { name: 'PDV 1', counterId: counter })).token;
+  await store.close();
+}, 60_000);
+
+afterAll(async () => {
+  await run?.stop();
+});
+
+async function as(role: 'caixa' | 'gerente', method: string, path: string, body?: unknown) {
+  const res = await fetch(`${run.app.url}${path}`, {
+    method,
+    headers: {
+      cookie: run.cookies[role],
+      origin: run.app.url,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: JSON.parse(text) as { message: string; data: Data } };
+}
+
+async function pdv(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${run.app.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { data: { venda: { estado: string } } },
+  };
+}
+
+async function alerts(query = ''): Promise<AlertWire[]> {
+  const r = await as('gerente', 'GET', `/api/vigilancia/alertas${query}`);
+  expect(r.status).toBe(200);
+  return r.body.data.itens;
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100 + Math.random() * 100));
+  }
+}
+
+test('a cashier is refused every Vigilância route', async () => {
+  const routes: [string, string, unknown?][] = [
+    ['GET', '/api/vigilancia/alertas'],
+    ['GET', '/api/vigilancia/alertas/1'],
+    ['POST', '/api/vigilancia/alertas/1/decisao', { acao: 'reconhecer', nota: 'ok ok' }],
+    ['GET', '/api/vigilancia/exportar'],
+    ['GET', '/api/vigilancia/regras'],
+    ['PUT', '/api/vigilancia/regras', { regras: [] }],
+  ];
+  for (const [method, path, body] of routes) {
+    const r = await as('caixa', method, path, body);
+    expect(r.status, `${method} ${path}`).toBe(403);
+  }
+});
+
+test('an amount typed at a counter whose PDV sends every sale is flagged as it settles', async () => {
+  const celular = freshPhone();
+  const res = await fetch(`${run.app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
+    method: 'POST',
+    headers: {
+      cookie: run.cookies.caixa,
+      origin: run.app.url,
+      'content-type': 'application/json',
+      'idempotency-key': randomUUID(),
+    },
+    body: JSON.stringify({ cliente: { celular }, valor_gasto: 8_800, senha_atendente: '1234' }),
+  });
+  expect(res.status).toBe(200);
+  const found = await until(
+    () => alerts('?regra=sem_venda_pdv'),
+    (xs) => xs.length > 0,
+  );
+  expect(found).toHaveLength(1);
+  expect(found[0]!.valor).toBe(8_800);
+  expect(found[0]!.cliente).toMatch(/^\(11\) 9••••-\d{4}$/);
+  const detail = await as('gerente', 'GET', `/api/vigilancia/alertas/${found[0]!.id}`);
+  expect(detail.body.data.evidencia.venda_pdv).toBeNull();
+  expect(detail.body.data.lancamentos).toHaveLength(1);
+  expect(detail.body.data.turno!.link).toMatch(/^\/api\/lancamentos\?de=/);
+});
+
+test("the PDV's cancel of a posted sale answers 409 and is recorded once, however often re-sent", async () => {
+  const sale = { id_venda: `v-${randomUUID()}`, valor_gasto: 4_590, cpf: MARIA_CPF };
+  await pdv('POST', '/api/integracao/vendas', sale);
+  const posted = await until(
+    () => pdv('GET', `/api/integracao/vendas/${sale.id_venda}?aguardar=5`),
+    (r) => r.body.data.venda.estado === 'lançada',
+  );
+  expect(posted.body.data.venda.estado).toBe('lançada');
+  const codes: number[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    codes.push((await pdv('POST', `/api/integracao/vendas/${sale.id_venda}/cancelar`)).status);
+  }
+  console.log(`cancel answers: ${codes.join(', ')}`);
+  expect(codes).toEqual([409, 409, 409]);
+  const found = await alerts('?regra=estorno_apos_pontuacao');
+  console.log(`estorno após pontuação alerts: ${found.length}`);
+  expect(found).toHaveLength(1);
+  expect(found[0]!.resumo).toContain(sale.id_venda);
+  expect(found[0]!.resumo).toContain('estorne os pontos no painel do programa');
+  const painel = await as('gerente', 'GET', '/api/painel?de=2020-01-01&ate=2020-01-01');
+  expect(painel.body.data.alertas_abertos.estornos).toBeGreaterThanOrEqual(1);
+});
+
+test('a manager acknowledges an alert with a note and exports: both in the audit trail', async () => {
+  const [first] = await alerts('?estado=aberto');
+  const refused = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
+    acao: 'reconhecer',
+    nota: '',
+  });
+  expect(refused.status).toBe(422);
+  const done = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
+    acao: 'reconhecer',
+    nota: 'Conferido com a fita do caixa',
+  });
+  expect(done.status).toBe(200);
+  expect(done.body.data.alerta.estado).toBe('reconhecido');
+  expect(done.body.data.alerta.decidido_por).toBe('Teste gerente');
+  const again = await as('gerente', 'POST', `/api/vigilancia/alertas/${first!.id}/decisao`, {
+    acao: 'descartar',
+    nota: 'de novo',
+  });
+  expect(again.status).toBe(409);
+  const exported = await as('gerente', 'GET', '/api/vigilancia/exportar');
+  expect(exported.status).toBe(200);
+  expect(exported.body.data.total).toBeGreaterThanOrEqual(2);
+  const trail = await as('gerente', 'GET', '/api/auditoria');
+  const actions = trail.body.data.itens.map((e) => [e.acao, e.terminal?.nome, e.detalhes]);
+  expect(actions).toContainEqual([
+    'vigilancia.decisao',
+    'Teste gerente',
+    expect.objectContaining({ decisao: 'reconhecido', nota: 'Conferido com a fita do caixa' }),
+  ]);
+  expect(actions).toContainEqual([
+    'exportacao',
+    'Teste gerente',
+    expect.objectContaining({ tipo: 'vigilancia' }),
+  ]);
+});

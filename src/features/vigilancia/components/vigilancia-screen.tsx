@@ -1,0 +1,292 @@
+import { useState } from 'react';
+import {
+  ALERT_STATES,
+  RULES,
+  type AlertState,
+  type AlertWire,
+  type RuleCode,
+} from '#contract/api/vigilancia';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { DateField, dateTextToWire } from '@/components/ui/date-field';
+import { SelectField, TextField } from '@/components/ui/field';
+import { FitTable } from '@/components/ui/fit-table';
+import { formatBRL } from '@/lib/money';
+import { useLocation } from '@/lib/router';
+import { formatInteger } from '@/lib/points';
+import { fetchAlertExport, useAlertPage, type AlertFilters } from '../api/alerts';
+import { dayText, STATE_LABELS, whenText } from '../labels';
+import { AlertDetail } from './alert-detail';
+import { RulesPanel } from './rules-panel';
+
+/** The open alerts, of the rule the link names (`?regra=…`, from the dashboard) if any. */
+function initialFilters(search: URLSearchParams): AlertFilters {
+  const asked = search.get('regra');
+  const regra = RULES.find((r) => r.codigo === asked)?.codigo ?? null;
+  return { regra, estado: 'aberto', dia: null, celular: null };
+}
+
+type Draft = { regra: string; estado: string; dia: string; celular: string };
+
+function Filters({
+  initial,
+  onApply,
+}: {
+  initial: AlertFilters;
+  onApply: (f: AlertFilters) => void;
+}) {
+  const [d, setD] = useState<Draft>({
+    regra: initial.regra ?? '',
+    estado: 'aberto',
+    dia: '',
+    celular: '',
+  });
+  const [errors, setErrors] = useState<Partial<Draft>>({});
+  const set = (k: keyof Draft) => (v: string) => setD((x) => ({ ...x, [k]: v }));
+  return (
+    <form
+      aria-label="Filtros dos alertas"
+      className="flex flex-wrap items-end gap-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const dia = d.dia.trim() === '' ? null : dateTextToWire(d.dia);
+        const celular = d.celular.replace(/\D/g, '');
+        const next: Partial<Draft> = {};
+        if (d.dia.trim() !== '' && dia === null) next.dia = 'Data inválida: use dd/mm/aaaa.';
+        if (celular !== '' && (celular.length < 10 || celular.length > 13)) {
+          next.celular = 'Celular com DDD.';
+        }
+        setErrors(next);
+        if (Object.keys(next).length > 0) return;
+        onApply({
+          regra: d.regra === '' ? null : (d.regra as RuleCode),
+          estado: d.estado === '' ? null : (d.estado as AlertState),
+          dia,
+          celular: celular === '' ? null : celular,
+        });
+      }}
+    >
+      <SelectField
+        label="Regra"
+        className="w-64"
+        value={d.regra}
+        onChange={(e) => set('regra')(e.target.value)}
+      >
+        <option value="">Todas</option>
+        {RULES.map((r) => (
+          <option key={r.codigo} value={r.codigo}>
+            {r.numero}. {r.nome}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField
+        label="Estado"
+        className="w-40"
+        value={d.estado}
+        onChange={(e) => set('estado')(e.target.value)}
+      >
+        <option value="">Todos</option>
+        {ALERT_STATES.map((s) => (
+          <option key={s} value={s}>
+            {STATE_LABELS[s]}
+          </option>
+        ))}
+      </SelectField>
+      <DateField
+        label="Dia"
+        className="w-36"
+        value={d.dia}
+        error={errors.dia}
+        onValueChange={set('dia')}
+      />
+      <TextField
+        label="Celular do cliente"
+        className="w-44"
+        inputMode="tel"
+        value={d.celular}
+        error={errors.celular}
+        onChange={(e) => set('celular')(e.target.value)}
+      />
+      <Button type="submit" size="sm">
+        Filtrar
+      </Button>
+    </form>
+  );
+}
+
+function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: number) => void }) {
+  return (
+    <FitTable
+      label="Alertas"
+      cards="text"
+      rowHeader={1}
+      columns={[
+        { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
+        { header: 'Regra', cell: 'font-semibold' },
+        { header: 'Resumo', cell: 'min-w-56' },
+        { header: 'Terminal · cliente' },
+        { header: 'Estado' },
+        { header: 'Evidências', cell: 'whitespace-nowrap' },
+      ]}
+      rows={items.map((a) => ({
+        key: String(a.id),
+        cells: [
+          <>
+            {whenText(a.criado_em)}
+            <span className="block text-slate-700">dia {dayText(a.dia)}</span>
+          </>,
+          a.regra_nome,
+          <>
+            {a.resumo}
+            {a.valor !== null && <span className="block tabular-nums">{formatBRL(a.valor)}</span>}
+          </>,
+          <>
+            {a.terminal_nome ?? a.terminal ?? 'Vários terminais'}
+            {a.cliente && <span className="block tabular-nums">{a.cliente}</span>}
+          </>,
+          STATE_LABELS[a.estado],
+          <Button size="sm" variant="secondary" onClick={() => onOpen(a.id)}>
+            Ver nº {a.id}
+          </Button>,
+        ],
+      }))}
+    />
+  );
+}
+
+type ExportState =
+  | { kind: 'idle' | 'running' }
+  | { kind: 'done'; filename: string; rows: number }
+  | { kind: 'failed'; message: string };
+
+function useAlertExport(filters: AlertFilters) {
+  const [state, setState] = useState<ExportState>({ kind: 'idle' });
+  const run = async () => {
+    setState({ kind: 'running' });
+    try {
+      const [found, { downloadAlertCsv }] = await Promise.all([
+        fetchAlertExport(filters),
+        import('../vigilancia-csv'),
+      ]);
+      setState({ kind: 'done', filename: downloadAlertCsv(found.itens), rows: found.itens.length });
+    } catch (e) {
+      setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Erro desconhecido.' });
+    }
+  };
+  return { state, start: () => void run() };
+}
+
+/** "Vigilância": alerts raised by the rules over the store's own data, their evidence and decision. */
+export function VigilanciaScreen() {
+  const { search } = useLocation();
+  const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
+  const [pagina, setPagina] = useState(1);
+  const [opened, setOpened] = useState<number | null>(null);
+  const [showRules, setShowRules] = useState(false);
+  const page = useAlertPage(filters, pagina);
+  const exporter = useAlertExport(filters);
+  const data = page.data;
+  const open = data ? Object.values(data.abertos).reduce((n: number, x) => n + Number(x), 0) : null;
+  const running = exporter.state.kind === 'running';
+  return (
+    <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-2xl font-bold">Vigilância</h1>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="ml-auto"
+          aria-expanded={showRules}
+          onClick={() => setShowRules(!showRules)}
+        >
+          {showRules ? 'Fechar as regras' : 'Regras e limites'}
+        </Button>
+      </div>
+      <p className="text-slate-700">
+        Lançamentos que fogem do padrão da loja: sem venda do PDV, com outro valor, o mesmo celular
+        muitas vezes, fora do horário, prêmios de saldo suspeito e vendas estornadas depois de
+        pontuadas.
+        {open !== null &&
+          ` ${formatInteger(open)} ${open === 1 ? 'alerta aberto' : 'alertas abertos'}.`}
+      </p>
+      {showRules && <RulesPanel />}
+      <Filters
+        initial={filters}
+        onApply={(f) => {
+          setFilters(f);
+          setPagina(1);
+          setOpened(null);
+        }}
+      />
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="text-slate-700" aria-live="polite">
+          {data ? `${formatInteger(data.total)} ${data.total === 1 ? 'alerta' : 'alertas'}` : ''}
+          {page.isFetching && !page.isPending && ' · atualizando…'}
+        </p>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="ml-auto"
+          onClick={exporter.start}
+          disabled={!data || data.total === 0 || running}
+          busy={running}
+        >
+          {!running && <span aria-hidden="true">⬇</span>} Exportar CSV
+        </Button>
+      </div>
+      <div role="status" className="empty:hidden">
+        {exporter.state.kind === 'done' && (
+          <p>
+            Arquivo {exporter.state.filename} gerado com {formatInteger(exporter.state.rows)}{' '}
+            {exporter.state.rows === 1 ? 'alerta' : 'alertas'}.
+          </p>
+        )}
+      </div>
+      {exporter.state.kind === 'failed' && (
+        <Alert tone="error" title="Não foi possível exportar.">
+          <p>{exporter.state.message}</p>
+        </Alert>
+      )}
+      {opened !== null && <AlertDetail id={opened} onClose={() => setOpened(null)} />}
+      {page.isPending ? (
+        <p role="status">Carregando os alertas…</p>
+      ) : page.isError ? (
+        <Alert tone="error" title="Não foi possível carregar os alertas.">
+          <p>{page.error.message}</p>
+          <div>
+            <Button onClick={() => void page.refetch()}>Tentar novamente</Button>
+          </div>
+        </Alert>
+      ) : page.data.itens.length === 0 ? (
+        <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
+          Nenhum alerta com estes filtros.
+        </p>
+      ) : (
+        <>
+          <Alerts items={page.data.itens} onOpen={setOpened} />
+          <nav aria-label="Páginas dos alertas" className="flex items-center gap-3">
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={pagina <= 1}
+              onClick={() => setPagina((p) => p - 1)}
+            >
+              Anterior
+            </Button>
+            <span className="tabular-nums">
+              Página {page.data.pagina} de {page.data.paginas}
+            </span>
+            <Button
+              size="sm"
+              variant="secondary"
+              disabled={pagina >= page.data.paginas}
+              onClick={() => setPagina((p) => p + 1)}
+            >
+              Próxima
+            </Button>
+          </nav>
+        </>
+      )}
+    </main>
+  );
+}
