@@ -19,6 +19,7 @@ test('the app loads through the app server and shows it is connected to the sand
     'Prêmios',
     'Painel',
     'Auditoria',
+    'Vigilância',
     'Quiosque',
   ]);
 });

@@ -119,6 +119,7 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
     'Prêmios',
     'Painel',
     'Auditoria',
+    'Vigilância',
     'Quiosque',
   ]);
   await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(

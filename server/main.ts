@@ -3,24 +3,31 @@
  * Without LOYALTY_BASE_URL it embeds the sandbox in this process; with it, it proxies to
  * the live service. See server/README-server.md for the variables.
  */
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { embeddedSandbox } from './app/embedded';
-import { createAppServer } from './app/app';
-import type { AppServerOptions } from './app/app';
+import { createChainServer, startStoreApp } from './app/chain';
+import type { StoreUpstream } from './app/chain';
+import {
+  DEMO_CHAIN_DEFAULT,
+  DEMO_CHAIN_STORES,
+  embeddedSandbox,
+  joinDemoChain,
+} from './app/embedded';
+import { createStoreDirectory } from './app/domain/stores';
+import type { ChainStore } from './app/domain/stores';
 import { readConfig, resolveAppDb } from './app/config';
 import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
+import { appSecretFor } from './ops/app-secret';
 import { startBackupSchedule } from './ops/backup-schedule';
 import type { BackupSchedule } from './ops/backup-schedule';
 import { currentRuntime } from './ops/runtime';
-import { openStore, storeCounts } from './store';
+import { adoptTerminals, openStore, storeCounts } from './store';
 import type { Store } from './store';
 
 /** A slow client cannot hold a request open: headers within 10 s, the whole request in 30 s. */
@@ -79,16 +86,8 @@ try {
   );
 }
 
-/** APP_SECRET, or in sandbox mode a random one kept beside the store (created once). */
-function sandboxSecret(): string {
-  const file = path.join(path.dirname(appDb), 'app-secret');
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64url') + '\n', { mode: 0o600, flag: 'wx' });
-  }
-  return readFileSync(file, 'utf8').trim();
-}
-const secret = accessEnv.appSecret ?? sandboxSecret();
+// APP_SECRET, or in sandbox mode a random one kept beside the store (created once).
+const secret = appSecretFor(accessEnv.appSecret, appDb);
 
 // JSON lines for machines (a service's journal, a log shipper); readable lines when a person
 // reads stdout in a terminal. JSON is written asynchronously (a synchronous write per request
@@ -119,7 +118,6 @@ const audit = createAuditTrail({ store, retentionDays: config.auditRetentionDays
 audit.start();
 onQuery = metrics.storeQuery;
 
-let options: AppServerOptions;
 const common = {
   distDir: path.join(root, 'dist'),
   logger,
@@ -134,19 +132,27 @@ const common = {
   metricsToken: config.metricsToken,
   ...(config.pdv.expiryMs === undefined ? {} : { pdvExpiryMs: config.pdv.expiryMs }),
   ...(config.pdv.rate === undefined ? {} : { pdvRate: config.pdv.rate }),
-  audit,
 };
+/** One store's upstream: the live service with the store's token, or the embedded sandbox. */
+let upstreamFor: (s: ChainStore) => StoreUpstream;
+let defaultStore: Omit<ChainStore, 'isDefault'>;
 if (env.mode === 'live') {
-  options = {
-    ...common,
+  defaultStore = {
+    establishmentId: env.establishmentId,
+    name: env.establishmentName,
+    accessToken: env.accessToken,
+  };
+  upstreamFor = (s) => ({
     mode: 'live',
     upstream: { fetch: (req: Request) => fetch(req) },
     upstreamBaseUrl: env.baseUrl,
     appToken: env.appToken,
-    accessToken: env.accessToken,
-    establishmentId: env.establishmentId,
-    establishmentName: env.establishmentName,
-  };
+    accessToken: s.accessToken,
+    establishmentId: s.establishmentId,
+    establishmentName: s.name,
+    // PDV_SENHA_ATENDENTE is the default store's; another store's PDV sales wait at its counter.
+    pdvPassword: s.isDefault ? (config.pdv.password ?? null) : null,
+  });
 } else {
   const dbPath =
     env.sandboxDb === null ? path.join(root, 'data', 'sandbox.db') : path.resolve(env.sandboxDb);
@@ -156,6 +162,9 @@ if (env.mode === 'live') {
   try {
     sandbox = openSandbox({
       dbPath,
+      // The demo chain (SANDBOX_STORES) belongs to the demo's default store, establishment 1.
+      chainStores:
+        env.establishmentId === DEMO_CHAIN_DEFAULT ? (env.sandboxStores ?? DEMO_CHAIN_STORES) : 1,
       // Unexpected errors only (answered as a generic 500); the sandbox never passes a body here.
       onError: (err) =>
         logger.error(
@@ -179,81 +188,89 @@ if (env.mode === 'live') {
       `LOYALTY_ESTABLISHMENT_ID=${env.establishmentId} is not a sandbox establishment (known: ${ids.join(', ')})`,
     );
   }
-  options = { ...common, ...upstream };
-}
-// PDV_SENHA_ATENDENTE: the PDV's own postings (the sandbox's demo password by default).
-if (config.pdv.password !== undefined) options = { ...options, pdvPassword: config.pdv.password };
-
-// The postings journal (exactly-once pontuar): every posting carries the sale's
-// Idempotency-Key and is journaled in the app server's store before it is sent.
-let closeJournal = async (): Promise<void> => {};
-{
-  const { startCircuit, startJournal } = await import('./app/domain/journal/setup');
-  const { clientOf } = await import('./app/upstream/client');
-  try {
-    const contingency = config.contingency;
-    // Every upstream call is counted and timed (/metrics), the circuit's probe included.
-    options = { ...options, upstream: metrics.wrap(options.upstream) };
-    // Contingency: every upstream request feeds the circuit; its probe goes straight.
-    const circuit = startCircuit({
-      probe: clientOf(options).call,
-      logger,
-      failures: contingency.failures,
-      probeMs: contingency.probeMs,
-    });
-    options = { ...options, upstream: circuit.wrap(options.upstream), circuit };
-    // Vigilância: each posting evaluated once settled, off its path; the night's re-evaluation.
-    const { createVigilancia } = await import('./app/domain/vigilancia/service');
-    const vigilancia = createVigilancia({
-      store,
-      establishmentId: options.establishmentId,
-      log: logger,
-      nightlyHour: config.conferencia.nightlyHour,
-      onAlert: metrics.alertRaised,
-    });
-    vigilancia.start();
-    options = { ...options, vigilancia };
-    const postings = startJournal({
-      store,
-      call: clientOf(options).call,
-      establishmentId: options.establishmentId,
-      logger,
-      limits: config.journal,
-      observer: metrics.journal,
-      onSettled: vigilancia.onSettled,
-      contingency: { circuit, appSecret: secret, limits: contingency.journal },
-    });
-    options = { ...options, postings };
-    metrics.watch(postings);
-    // The conferência: reads only (clientes/buscar), through the circuit, at its own pace.
-    const { createConferencia } = await import('./app/domain/conferencia/service');
-    const reads = clientOf(options);
-    const conferencia = createConferencia({
-      store,
-      establishmentId: options.establishmentId,
-      buscar: (body, signal) => reads.call('buscar', body, signal),
-      circuitOpen: () => circuit.isOpen(),
-      log: logger,
-      readsPerSecond: config.conferencia.readsPerSecond,
-      nightlyHour: config.conferencia.nightlyHour,
-    });
-    options = { ...options, conferencia };
-    metrics.watchConferencia(() => conferencia.lastFindings());
-    conferencia.run();
-    closeJournal = async () => {
-      circuit.stop();
-      await conferencia.stop();
-      await postings.stop();
-      await vigilancia.stop();
+  defaultStore = {
+    establishmentId: upstream.establishmentId,
+    name: upstream.establishmentName,
+    accessToken: upstream.accessToken,
+  };
+  upstreamFor = (s) => {
+    const demo = embeddedSandbox(sandbox, s.establishmentId);
+    return {
+      mode: 'sandbox',
+      upstream: sandbox.app,
+      upstreamBaseUrl: 'http://sandbox.internal',
+      appToken: upstream.appToken,
+      accessToken: s.accessToken,
+      establishmentId: s.establishmentId,
+      establishmentName: s.name ?? demo?.establishmentName ?? null,
+      pdvPassword: config.pdv.password ?? demo?.pdvPassword ?? null,
     };
-  } catch (err) {
-    closeUpstream();
-    void store.close();
-    die(`cannot open the postings journal: ${err instanceof Error ? err.message : String(err)}`);
+  };
+  // The demo chain: the sandbox's other stores join the list (their tokens sealed) at start.
+  if (upstream.establishmentId === DEMO_CHAIN_DEFAULT) {
+    await joinDemoChain(
+      store,
+      secret,
+      sandbox.establishments(),
+      env.sandboxStores ?? DEMO_CHAIN_STORES,
+      logger,
+    );
   }
 }
 
-const app = createAppServer(options);
+// The chain's stores: the default one as configured, the others from the store (npm run loja).
+const defaultId = defaultStore.establishmentId;
+const adopted = await adoptTerminals(store, defaultId);
+if (adopted > 0)
+  logger.info(
+    { terminals: adopted, estabelecimento: defaultId },
+    'terminals adopted by the default store',
+  );
+const directory = createStoreDirectory({
+  store,
+  appSecret: secret,
+  defaultStore,
+  onUnreadable: (id) =>
+    logger.error(
+      { estabelecimento: id },
+      "a store's access-token does not open with this APP_SECRET: the store is not served",
+    ),
+});
+const chain = createChainServer({
+  store,
+  directory,
+  publicOrigin: accessEnv.publicOrigin,
+  logger,
+  start: (s) =>
+    startStoreApp(
+      {
+        common,
+        upstreamFor,
+        defaultId,
+        logger,
+        metrics,
+        journal: config.journal,
+        contingency: config.contingency,
+        conferencia: config.conferencia,
+      },
+      s,
+    ),
+});
+// The postings journal (exactly-once pontuar) of every store, its circuit and conferência.
+const closeJournal = () => chain.stop();
+try {
+  await chain.start();
+} catch (err) {
+  closeUpstream();
+  void store.close();
+  die(`cannot open the postings journal: ${err instanceof Error ? err.message : String(err)}`);
+}
+const stores = await directory.list();
+logger.info(
+  { stores: stores.map((s) => s.establishmentId) },
+  `serving ${stores.length} store(s): ${stores.map((s) => `${s.establishmentId} ${s.name ?? ''}`.trim()).join(', ')}`,
+);
+const app = chain;
 const server = serve(
   {
     fetch: app.fetch,
@@ -275,8 +292,8 @@ const server = serve(
       {
         url,
         node: process.version,
-        mode: options.mode,
-        establishmentId: options.establishmentId,
+        mode: env.mode,
+        establishmentId: defaultId,
         store: store.engine,
         publicOrigin: accessEnv.publicOrigin,
         autoEnroll: accessEnv.autoEnroll,

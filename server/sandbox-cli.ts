@@ -2,7 +2,8 @@
 //
 //   SANDBOX_PORT (default 8787), SANDBOX_HOST (default 127.0.0.1),
 //   SANDBOX_DB (default data/sandbox.db, relative to the working directory; created, migrated
-//   and seeded when missing, kept across restarts).
+//   and seeded when missing, kept across restarts), SANDBOX_STORES (default 1: the demo
+//   chain's stores 3, 4, … besides establishment 1 are seeded only when asked, chain-seed.ts).
 //
 // Every answer carries the app server's security headers and Cache-Control: no-store.
 // One log line per request: method, path, status, ms. Never headers, bodies or query strings,
@@ -26,8 +27,21 @@ function port(value: string | undefined): number {
   return n;
 }
 
+/** SANDBOX_STORES: the demo chain's length (1 … 1000). */
+function chainStores(value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) {
+    throw new Error(
+      `SANDBOX_STORES must be an integer from 1 to 1000, got ${JSON.stringify(value)}`,
+    );
+  }
+  return n;
+}
+
 function main(): void {
   const listenPort = port(process.env.SANDBOX_PORT);
+  const stores = chainStores(process.env.SANDBOX_STORES);
   const host = process.env.SANDBOX_HOST || '127.0.0.1';
   const dbPath = resolve(process.env.SANDBOX_DB || 'data/sandbox.db');
 
@@ -35,6 +49,7 @@ function main(): void {
   try {
     sandbox = openSandbox({
       dbPath,
+      chainStores: stores,
       onError: (err) =>
         log.error(
           {

@@ -1,7 +1,10 @@
 /**
  * `npm run terminal -- <command>`: a manager enrolls and revokes terminals on the server.
  *
- *   add --role caixa|gerente|quiosque --name "Caixa 1"   prints a one-time code (15 minutes)
+ *   add --role caixa|gerente|quiosque|rede --name "Caixa 1" [--loja ID]
+ *                                                        prints a one-time code (15 minutes);
+ *                                                        --loja: the store (default: the
+ *                                                        default store); see npm run loja
  *   add --role integracao --name "PDV 1" --caixa ID       prints the PDV's bearer token, once
  *   list                                                 every terminal and its state
  *   revoke ID                                            refused from its next request on
@@ -14,13 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveAppDb } from './app/config';
+import { defaultEstablishmentId, resolveAppDb } from './app/config';
 import { readArgs, unknownCommand, usageError } from './cli-args';
 import { createAuditTrail } from './app/domain/audit';
 import type { Actor } from './app/domain/audit';
 import {
   addIntegration,
   addTerminal,
+  listStores,
   listTerminals,
   openStore,
   pdvDisplays,
@@ -33,7 +37,7 @@ import type { Role, Store } from './store';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
-  npm run terminal -- add --role caixa|gerente|quiosque --name "Caixa 1"
+  npm run terminal -- add --role caixa|gerente|quiosque|rede --name "Caixa 1" [--loja ID]
   npm run terminal -- add --role integracao --name "PDV 1" --caixa ID
   npm run terminal -- list
   npm run terminal -- revoke ID
@@ -70,7 +74,7 @@ const CLI_ACTOR: Actor = {
 };
 
 type Command =
-  | { command: 'add'; role: Role; name: string; counterId: number | null }
+  | { command: 'add'; role: Role; name: string; counterId: number | null; store: number | null }
   | { command: 'list' }
   | { command: 'revoke'; id: number }
   | { command: 'set'; id: number; kioskId: number | null };
@@ -81,7 +85,12 @@ function parseCommand(argv: string[]): Command {
   if (command === 'add') {
     const { values } = readArgs(
       rest,
-      { role: { type: 'string' }, name: { type: 'string' }, caixa: { type: 'string' } },
+      {
+        role: { type: 'string' },
+        name: { type: 'string' },
+        caixa: { type: 'string' },
+        loja: { type: 'string' },
+      },
       USAGE,
     );
     const role = values.role as Role | undefined;
@@ -90,10 +99,19 @@ function parseCommand(argv: string[]): Command {
     }
     const name = values.name?.trim() ?? '';
     if (name === '' || name.length > 60) usageError('--name deve ter de 1 a 60 caracteres', USAGE);
+    const typedStore = values.loja?.trim();
+    const store = typedStore === undefined ? null : Number(typedStore);
+    if (
+      typedStore !== undefined &&
+      (!/^\d+$/.test(typedStore) || !Number.isSafeInteger(store) || store! <= 0)
+    ) {
+      usageError(`--loja deve ser o id do estabelecimento da loja: ${typedStore}`, USAGE);
+    }
     if (role !== 'integracao') {
       if (values.caixa !== undefined) usageError('--caixa só vale com --role integracao', USAGE);
-      return { command, role, name, counterId: null };
+      return { command, role, name, counterId: null, store };
     }
+    if (store !== null) usageError('--loja não vale com --role integracao (é a do caixa)', USAGE);
     const counterId = Number(values.caixa);
     if (!Number.isSafeInteger(counterId) || counterId <= 0) {
       usageError(
@@ -101,7 +119,7 @@ function parseCommand(argv: string[]): Command {
         USAGE,
       );
     }
-    return { command, role, name, counterId };
+    return { command, role, name, counterId, store: null };
   }
   if (command === 'list') {
     readArgs(rest, {}, USAGE);
@@ -135,10 +153,31 @@ function parseCommand(argv: string[]): Command {
   return unknownCommand(command, USAGE);
 }
 
-async function run(store: Store, cmd: Command): Promise<void> {
-  const audit = createAuditTrail({ store });
+/**
+ * The store a new terminal goes to: null, the default store (whichever LOYALTY_ESTABLISHMENT_ID
+ * the server has: this command may run without it), or one of `npm run loja -- list`.
+ */
+async function storeOf(
+  store: Store,
+  typed: number | null,
+  defaultId: number | null,
+): Promise<number | null> {
+  if (typed === null || typed === defaultId) return null;
+  const known = (await listStores(store)).some((s) => s.establishmentId === typed);
+  if (!known) fail(`A loja ${typed} não existe. Veja as lojas com: npm run loja -- list`);
+  return typed;
+}
+
+const storeName = (id: number | null) => (id === null ? 'loja padrão' : `loja ${id}`);
+
+async function run(store: Store, cmd: Command, defaultId: number | null): Promise<void> {
   if (cmd.command === 'add') {
     const { role, name, counterId } = cmd;
+    const establishmentId = await storeOf(store, cmd.store, defaultId);
+    const audit = createAuditTrail({
+      store,
+      ...(establishmentId === null ? {} : { establishmentId }),
+    });
     if (counterId !== null) {
       let added: Awaited<ReturnType<typeof addIntegration>>;
       try {
@@ -153,12 +192,12 @@ async function run(store: Store, cmd: Command): Promise<void> {
       );
       return;
     }
-    const { terminal, code, expiresAt } = await addTerminal(store, { name, role });
+    const { terminal, code, expiresAt } = await addTerminal(store, { name, role, establishmentId });
     await audit.recordOrThrow(CLI_ACTOR, 'terminal.criado', {
       terminal: { id: terminal.id, nome: terminal.name, papel: terminal.role },
     });
     process.stdout.write(
-      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado.\n` +
+      `Terminal ${terminal.id} "${terminal.name}" (${terminal.role}) criado na ${storeName(establishmentId)}.\n` +
         `Código de registro: ${code}\n` +
         `Válido por 15 minutos (até ${time(expiresAt)}), uma única vez.\n` +
         `No navegador do terminal, na tela "Este terminal não está registrado", digite o código.\n`,
@@ -172,6 +211,11 @@ async function run(store: Store, cmd: Command): Promise<void> {
   if (cmd.command === 'revoke') {
     const { id } = cmd;
     const before = (await listTerminals(store)).find((t) => t.id === id);
+    const establishmentId = before?.establishmentId ?? null;
+    const audit = createAuditTrail({
+      store,
+      ...(establishmentId === null ? {} : { establishmentId }),
+    });
     if (!(await revokeTerminal(store, id))) fail(`Terminal ${id} não existe.`);
     // A terminal revoked before stays as it was: nothing new to record.
     if (before?.revokedAt === null) {
@@ -205,7 +249,9 @@ async function list(store: Store): Promise<void> {
     const pair =
       (t.counterId === null ? '' : ` (caixa ${t.counterId})`) +
       (display === undefined ? '' : ` (vendas do PDV direto ao quiosque ${display})`);
-    process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}\n`);
+    // A chain's other store is said last (a single store's lines are as they were).
+    const loja = t.establishmentId === null ? '' : `\t${storeName(t.establishmentId)}`;
+    process.stdout.write(`${t.id}\t${t.role}\t${t.name}${pair}\t${t.status}${extra}${loja}\n`);
   }
 }
 
@@ -214,6 +260,11 @@ async function setDisplay(store: Store, id: number, kioskId: number | null): Pro
   const outcome = await setPdvDisplay(store, id, kioskId);
   if (outcome === 'no-counter') fail(`Terminal ${id} não é um caixa ativo (caixa ou gerente).`);
   if (outcome === 'no-kiosk') fail(`Terminal ${String(kioskId)} não é um quiosque ativo.`);
+  if (outcome === 'other-store') {
+    fail(
+      `O quiosque ${String(kioskId)} é de outra loja: o caixa ${id} só usa quiosques da loja dele.`,
+    );
+  }
   process.stdout.write(
     kioskId === null
       ? `Caixa ${id}: vendas do PDV aguardam no caixa (F7 passa uma ao quiosque).\n`
@@ -223,6 +274,10 @@ async function setDisplay(store: Store, id: number, kioskId: number | null): Pro
 }
 
 const cmd = parseCommand(process.argv.slice(2));
+// The default store's id, when this command is given the server's LOYALTY_ESTABLISHMENT_ID.
+const defaultId = process.env.LOYALTY_ESTABLISHMENT_ID?.trim()
+  ? defaultEstablishmentId(process.env)
+  : null;
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;
 let store: Store;
 try {
@@ -236,7 +291,7 @@ try {
   );
 }
 try {
-  await run(store, cmd);
+  await run(store, cmd, defaultId);
 } finally {
   await store.close();
 }

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
 
 /** Roles of an enrolled terminal. */
-export const ROLES = ['caixa', 'gerente', 'quiosque'] as const;
+export const ROLES = ['caixa', 'gerente', 'quiosque', 'rede'] as const;
 
 /** A terminal as it is told of itself (`GET /api/config`, enrollment). */
 export const Terminal = /* @__PURE__ */ lazySchema(() =>

@@ -102,8 +102,14 @@ export interface AppServerOptions {
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
   audit?: AuditTrail;
   /**
-   * Vigilância (server/main.ts hands the journal its `onSettled` and starts its night); absent:
-   * one over `store` that records the PDV's cancels and answers the manager's routes.
+   * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
+   * painel and audit trail are this store's only (`defaultId`: the default store's
+   * establishment, whose are the records naming none). Absent: one store, nothing scoped.
+   */
+  chain?: { defaultId: number } | null;
+  /**
+   * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
+   * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
    */
   vigilancia?: Vigilancia;
 }
@@ -114,8 +120,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
   const logger = options.logger ?? pino();
   const app = new Hono<{ Variables: AccessVars }>();
   const client = clientOf(options);
-  const terminals = createTerminals({ store: options.store, secret: options.secret });
-  const audit = options.audit ?? createAuditTrail({ store: options.store, log: logger });
+  const { scope, terminals, audit } = storeParts(options, logger);
   const access = createAccess({
     audit,
     terminals,
@@ -201,6 +206,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
         store: options.store,
         client,
         establishmentId: options.establishmentId,
+        scope,
         terminalNames: () => terminals.names(),
         serviceDown: () => options.circuit?.isOpen() ?? false,
       },
@@ -228,6 +234,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       onDrain: lifecycle.onDrain,
       streamOpened: metrics?.streamOpened,
       audit,
+      scope,
     });
     // The store's PDV: its sales, posted through the journal or waiting at the counter.
     mountIntegracao(app, {
@@ -243,6 +250,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       logger,
       audit,
       publicOrigin: options.publicOrigin,
+      scope,
       onPostedCancel: (sale) => vigilancia.recordPostedCancel(sale),
     });
   }
@@ -285,6 +293,35 @@ function mountVigilancia(
     }),
   );
   return vigilancia;
+}
+
+/**
+ * This store's scope (a chain's store: its establishment, and for the default store the rows
+ * naming none; null: one store, nothing scoped), its terminals and its audit trail.
+ */
+function storeParts(options: AppServerOptions, logger: Logger) {
+  const chain = options.chain ?? null;
+  /** A chain's store: what only this store's records are read and written under. */
+  const scope =
+    chain === null
+      ? null
+      : {
+          establishmentId: options.establishmentId,
+          orUnnamed: options.establishmentId === chain.defaultId,
+        };
+  const terminals = createTerminals({
+    store: options.store,
+    secret: options.secret,
+    chain: chain === null ? null : { establishmentId: options.establishmentId, ...chain },
+  });
+  const audit =
+    options.audit ??
+    createAuditTrail({
+      store: options.store,
+      log: logger,
+      ...(chain === null ? {} : { establishmentId: options.establishmentId, ...chain }),
+    });
+  return { scope, terminals, audit };
 }
 
 /**

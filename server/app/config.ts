@@ -30,6 +30,8 @@ export type ServerEnv =
       establishmentId: number;
       /** As given; relative paths are resolved by the caller. Null = the default file. */
       sandboxDb: string | null;
+      /** SANDBOX_STORES: the demo chain's stores; absent: 3 (establishment 1, then 3 and 4). */
+      sandboxStores?: number;
     };
 
 export type EnvResult = { ok: true; env: ServerEnv } | { ok: false; error: string };
@@ -66,7 +68,10 @@ export function readServerEnv(env: Env): EnvResult {
 
   const baseUrl = value(env, 'LOYALTY_BASE_URL');
   if (baseUrl === undefined) {
-    if (errors.length > 0 || port === null || establishmentId === null) {
+    const storesText = value(env, 'SANDBOX_STORES');
+    const sandboxStores = storesText === undefined ? undefined : integer(storesText, 1, 1000);
+    if (sandboxStores === null) errors.push('SANDBOX_STORES must be an integer from 1 to 1000');
+    if (errors.length > 0 || port === null || establishmentId === null || sandboxStores === null) {
       return { ok: false, error: errors.join('; ') };
     }
     return {
@@ -77,6 +82,7 @@ export function readServerEnv(env: Env): EnvResult {
         host,
         establishmentId: establishmentId ?? 1,
         sandboxDb: value(env, 'SANDBOX_DB') ?? null,
+        ...(sandboxStores === undefined ? {} : { sandboxStores }),
       },
     };
   }
@@ -129,6 +135,15 @@ export function readServerEnv(env: Env): EnvResult {
       establishmentName: value(env, 'LOYALTY_ESTABLISHMENT_NAME') ?? null,
     },
   };
+}
+
+/**
+ * The default store's establishment for the command lines (`npm run terminal`, `loja`), which
+ * need no tokens: LOYALTY_ESTABLISHMENT_ID, or the sandbox's 1. Null when it is malformed.
+ */
+export function defaultEstablishmentId(env: Env): number | null {
+  const text = value(env, 'LOYALTY_ESTABLISHMENT_ID');
+  return text === undefined ? 1 : integer(text, 1, Number.MAX_SAFE_INTEGER);
 }
 
 /** Who may reach the server and how terminals are recognised (see README, "Terminais"). */

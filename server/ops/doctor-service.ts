@@ -241,3 +241,32 @@ export function checkClock(clock: Reached['clock'] | null, toleranceMs: number):
         detail: `a diferença para o relógio do serviço é de ${duration(skew)} (tolerância ${duration(toleranceMs)}).`,
       };
 }
+
+/**
+ * The embedded sandbox's upstream (the tokens of its first establishment) for `use`, when its
+ * file exists (null otherwise); the sandbox is closed once `use` is done.
+ */
+export async function withSandboxUpstream<T>(
+  s: Config['server'] & { mode: 'sandbox' },
+  root: string,
+  use: (
+    upstream: { fetcher: Fetcher; baseUrl: string; appToken: string; timeoutMs: number } | null,
+  ) => Promise<T>,
+): Promise<T> {
+  const file =
+    s.sandboxDb === null ? path.join(root, 'data', 'sandbox.db') : path.resolve(s.sandboxDb);
+  if (!existsSync(file)) return use(null);
+  const { openSandbox } = await import('../sandbox/sandbox');
+  const sandbox = openSandbox({ dbPath: file });
+  try {
+    const appToken = sandbox.establishments()[0]?.appToken ?? '';
+    return await use({
+      fetcher: sandbox.app,
+      baseUrl: 'http://sandbox.internal',
+      appToken,
+      timeoutMs: 10_000,
+    });
+  } finally {
+    sandbox.close();
+  }
+}

@@ -14,7 +14,14 @@ import type { Config } from '../app/config';
 import type { Fetcher } from '../app/upstream/client';
 import { inspectStore } from '../store';
 import { newestScheduledBackup } from './backup-schedule';
-import { checkClock, duration, reachSandbox, reachService } from './doctor-service';
+import {
+  checkClock,
+  duration,
+  reachSandbox,
+  reachService,
+  withSandboxUpstream,
+} from './doctor-service';
+import { checkStores } from './doctor-stores';
 import type { Check, CheckStatus } from './doctor-service';
 import { currentRuntime } from './runtime';
 import type { Runtime } from './runtime';
@@ -182,6 +189,14 @@ function checkBackups(config: Config, now: number): Check {
       };
 }
 
+/** The demo chain's stores, read through the sandbox's file when it is there. */
+async function sandboxStores(config: Config, appDb: string, root: string): Promise<Check | null> {
+  if (config.server.mode !== 'sandbox') return null;
+  return withSandboxUpstream(config.server, root, (upstream) =>
+    checkStores(config, appDb, upstream),
+  );
+}
+
 /** Runs every check, in order: Node.js, configuration, store, service, clock, backups. */
 export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
   const now = o.now ?? Date.now;
@@ -216,6 +231,16 @@ export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
     const fetcher = o.fetcher ?? { fetch: (req: Request) => fetch(req) };
     const reached = await reachService({ ...config, server }, { fetcher, now, timeoutMs });
     checks.push(reached.service, checkClock(reached.clock, o.clockToleranceMs ?? 60_000));
+    // A chain's other stores: each token with one harmless read.
+    const stores = storeCheckable
+      ? await checkStores(config, appDb, {
+          fetcher,
+          baseUrl: server.baseUrl,
+          appToken: server.appToken,
+          timeoutMs,
+        })
+      : null;
+    if (stores !== null) checks.push(stores);
   } else {
     checks.push(
       runtime.supported
@@ -223,6 +248,10 @@ export async function runDoctor(o: DoctorOptions): Promise<Check[]> {
         : notOnThisRuntime('Serviço de fidelidade'),
       checkClock(null, 0),
     );
+    if (runtime.supported) {
+      const stores = await sandboxStores(config, appDb, o.root);
+      if (stores !== null) checks.push(stores);
+    }
   }
   checks.push(checkBackups(config, now()));
   return checks;

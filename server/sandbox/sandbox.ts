@@ -6,6 +6,7 @@
 
 import { migrate, openDatabase } from './db';
 import { createRoutes } from './routes';
+import { seedChainStores } from './chain-seed';
 import { seedDemoData } from './seed';
 import { createStore } from './store';
 
@@ -31,6 +32,11 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Told about unexpected errors (answered as a generic 500); never sees request bodies. */
   onError?: (err: unknown) => void;
+  /**
+   * The demo chain's length (SANDBOX_STORES): establishment 1 and the stores 3, 4, … added
+   * when missing (chain-seed.ts). Default 1: no chain stores.
+   */
+  chainStores?: number;
 }
 
 export function openSandbox(opts: SandboxOptions): Sandbox {
@@ -38,6 +44,7 @@ export function openSandbox(opts: SandboxOptions): Sandbox {
   const db = openDatabase(opts.dbPath);
   try {
     migrate(db, (fresh) => seedDemoData(fresh, now().getTime()), now().getTime());
+    seedChainStores(db, now().getTime(), opts.chainStores ?? 1);
   } catch (err) {
     db.close();
     throw err;

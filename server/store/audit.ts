@@ -18,6 +18,8 @@ export interface AuditEntryInput {
   /** Already masked by the caller (domain/audit.ts): written as JSON. */
   details: Record<string, unknown>;
   requestId: string | null;
+  /** The store it belongs to (null: the default store's, as entries from before the chain). */
+  establishmentId?: number | null;
 }
 
 export interface AuditEntry extends AuditEntryInput {
@@ -30,6 +32,11 @@ export interface AuditFilter {
   to: number | null;
   action: string | null;
   terminalId: number | null;
+  /**
+   * Only this store's entries (and, `orUnnamed`, those naming none: the default store's from
+   * before the chain); undefined: every store's.
+   */
+  store?: { establishmentId: number; orUnnamed: boolean };
   /** Rows to skip and to take (newest first). */
   offset: number;
   limit: number;
@@ -46,6 +53,7 @@ export async function insertAudit(store: Store, entry: AuditEntryInput): Promise
       action: entry.action,
       details: JSON.stringify(entry.details),
       request_id: entry.requestId,
+      establishment_id: entry.establishmentId ?? null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -62,6 +70,17 @@ export async function readAudit(
   if (filter.to !== null) q = q.where('at', '<', filter.to);
   if (filter.action !== null) q = q.where('action', '=', filter.action);
   if (filter.terminalId !== null) q = q.where('terminal_id', '=', filter.terminalId);
+  const scope = filter.store;
+  if (scope !== undefined) {
+    q = q.where((eb) =>
+      scope.orUnnamed
+        ? eb.or([
+            eb('establishment_id', '=', scope.establishmentId),
+            eb('establishment_id', 'is', null),
+          ])
+        : eb('establishment_id', '=', scope.establishmentId),
+    );
+  }
   const [rows, count] = await Promise.all([
     q
       .selectAll()

@@ -15,4 +15,5 @@ export * from './pdv-sales';
 export * from './pdv-display';
 export * from './conferencia';
 export * from './inspect';
+export * from './stores';
 export * from './alerts';

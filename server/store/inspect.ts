@@ -109,3 +109,61 @@ export function inspectStore(options: {
     ? inspectPostgres(options.databaseUrl, options.timeoutMs ?? 5_000)
     : Promise.resolve(inspectSqlite(options.sqlitePath));
 }
+
+/** A store of the chain's list as `inspectStores` reads it (its token still sealed). */
+export interface ListedStore {
+  establishmentId: number;
+  name: string;
+  tokenSealed: string;
+}
+
+/**
+ * The chain's list of stores (`stores`, migration 0015), read without opening the store as the
+ * server does; [] when the table is not there yet, null when the store cannot be read.
+ */
+export async function inspectStores(options: {
+  databaseUrl: string | null;
+  sqlitePath: string;
+  timeoutMs?: number;
+}): Promise<ListedStore[] | null> {
+  type Row = { establishment_id: number | string; name: string; token_sealed: string };
+  const list = (rows: Row[]) =>
+    rows.map((r) => ({
+      establishmentId: Number(r.establishment_id),
+      name: r.name,
+      tokenSealed: r.token_sealed,
+    }));
+  const query = 'select establishment_id, name, token_sealed from stores order by establishment_id';
+  if (options.databaseUrl !== null) {
+    const client = new pg.Client({
+      connectionString: options.databaseUrl,
+      connectionTimeoutMillis: options.timeoutMs ?? 5_000,
+    });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ name: string | null }>(
+        "select to_regclass('stores')::text as name",
+      );
+      if (rows[0]?.name === null || rows[0] === undefined) return [];
+      return list((await client.query<Row>(query)).rows);
+    } catch {
+      return null;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  if (!existsSync(options.sqlitePath)) return [];
+  let conn: BetterSqlite3.Database | null = null;
+  try {
+    conn = new BetterSqlite3(options.sqlitePath, { readonly: true, fileMustExist: true });
+    const table = conn
+      .prepare("select 1 from sqlite_master where type = 'table' and name = 'stores'")
+      .get();
+    return table === undefined ? [] : list(conn.prepare(query).all() as Row[]);
+  } catch {
+    return null;
+  } finally {
+    conn?.close();
+  }
+}

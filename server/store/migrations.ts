@@ -418,7 +418,7 @@ export function migrations(engine: Engine): Record<string, Migration> {
             db,
           );
         } else {
-          await widenSqliteRoles(db);
+          await widenSqliteRoles(db, "'quiosque')", "'quiosque', 'integracao')", 'terminals_v9');
         }
         await db.schema
           .alterTable('terminals')
@@ -616,6 +616,43 @@ export function migrations(engine: Engine): Record<string, Migration> {
           .execute();
       },
     },
+    '0015_chain_stores': {
+      async up(db: AnyDb) {
+        // A chain's stores from one deployment. The role `rede` (the chain's manager: reads
+        // every store, posts nothing); each terminal and audit entry names its store's
+        // establishment (null: rows from before, the configured default store's); the stores
+        // besides the default one, each with its access-token sealed under APP_SECRET.
+        if (engine === 'postgres') {
+          const roles = sql.raw("role in ('caixa', 'gerente', 'quiosque', 'integracao', 'rede')");
+          await sql`alter table terminals drop constraint terminals_role`.execute(db);
+          await sql`alter table terminals add constraint terminals_role check (${roles})`.execute(
+            db,
+          );
+        } else {
+          await widenSqliteRoles(
+            db,
+            "'quiosque', 'integracao')",
+            "'quiosque', 'integracao', 'rede')",
+            'terminals_v15',
+          );
+        }
+        await db.schema.alterTable('terminals').addColumn('establishment_id', 'integer').execute();
+        await db.schema
+          .createIndex('terminals_establishment')
+          .on('terminals')
+          .column('establishment_id')
+          .execute();
+        await db.schema.alterTable('audit_log').addColumn('establishment_id', 'integer').execute();
+        await db.schema
+          .createTable('stores')
+          .addColumn('establishment_id', 'integer', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('token_sealed', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'bigint', (c) => c.notNull())
+          .addColumn('updated_at', 'bigint', (c) => c.notNull())
+          .execute();
+      },
+    },
   };
 }
 
@@ -626,7 +663,12 @@ export function migrations(engine: Engine): Record<string, Migration> {
  * references name `terminals` and find the new table once it is renamed). One transaction;
  * `foreign_key_check` must find nothing before it commits.
  */
-async function widenSqliteRoles(db: AnyDb): Promise<void> {
+async function widenSqliteRoles(
+  db: AnyDb,
+  from: string,
+  to: string,
+  scratch: string,
+): Promise<void> {
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await sql`begin immediate`.execute(db);
@@ -636,16 +678,14 @@ async function widenSqliteRoles(db: AnyDb): Promise<void> {
       const indexes = await sql<{ sql: string }>`select sql from sqlite_master
         where type = 'index' and tbl_name = 'terminals' and sql is not null`.execute(db);
       const old = table.rows[0]!.sql;
-      const widened = old.replace(
-        /role in \('caixa', 'gerente', 'quiosque'\)/,
-        "role in ('caixa', 'gerente', 'quiosque', 'integracao')",
-      );
+      const list = `role in ('caixa', 'gerente', `;
+      const widened = old.replace(list + from, list + to);
       if (widened === old) throw new Error('terminals_role: unexpected definition');
-      const create = widened.replace(/^create table "?terminals"?/i, 'create table terminals_v9');
+      const create = widened.replace(/^create table "?terminals"?/i, `create table ${scratch}`);
       await sql.raw(create).execute(db);
-      await sql`insert into terminals_v9 select * from terminals`.execute(db);
+      await sql.raw(`insert into ${scratch} select * from terminals`).execute(db);
       await sql`drop table terminals`.execute(db);
-      await sql`alter table terminals_v9 rename to terminals`.execute(db);
+      await sql.raw(`alter table ${scratch} rename to terminals`).execute(db);
       for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
       const broken = await sql`pragma foreign_key_check`.execute(db);
       if (broken.rows.length > 0) throw new Error('terminals: foreign keys broken by the rebuild');

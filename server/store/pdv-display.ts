@@ -5,7 +5,7 @@
  */
 import type { Store } from './store';
 
-export type SetDisplayOutcome = 'ok' | 'no-counter' | 'no-kiosk';
+export type SetDisplayOutcome = 'ok' | 'no-counter' | 'no-kiosk' | 'other-store';
 
 /** Sets (or, `kioskId` null, clears) the counter's customer display. */
 export async function setPdvDisplay(
@@ -13,15 +13,25 @@ export async function setPdvDisplay(
   counterId: number,
   kioskId: number | null,
 ): Promise<SetDisplayOutcome> {
+  const counter = await store.db
+    .selectFrom('terminals')
+    .select('establishment_id')
+    .where('id', '=', counterId)
+    .where('role', 'in', ['caixa', 'gerente'])
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (counter === undefined) return 'no-counter';
   if (kioskId !== null) {
     const kiosk = await store.db
       .selectFrom('terminals')
-      .select('id')
+      .select('establishment_id')
       .where('id', '=', kioskId)
       .where('role', '=', 'quiosque')
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     if (kiosk === undefined) return 'no-kiosk';
+    // A customer display stays inside its counter's store.
+    if (kiosk.establishment_id !== counter.establishment_id) return 'other-store';
   }
   const updated = await store.db
     .updateTable('terminals')
@@ -47,6 +57,12 @@ export async function pdvDisplayOf(store: Store, counterId: number): Promise<num
     .where('k.role', '=', 'quiosque')
     .where('k.revoked_at', 'is', null)
     .where('k.enrolled_at', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb('k.establishment_id', '=', eb.ref('c.establishment_id')),
+        eb.and([eb('k.establishment_id', 'is', null), eb('c.establishment_id', 'is', null)]),
+      ]),
+    )
     .executeTakeFirst();
   return row === undefined ? null : Number(row.id);
 }

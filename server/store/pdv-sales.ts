@@ -8,8 +8,10 @@
  * - The CPF or phone the PDV sent is never stored: only inside the request's fingerprint (an
  *   HMAC under the app's secret).
  */
-import { sql, type Selectable } from 'kysely';
-import type { PdvSalesTable } from './schema';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import type { Database, PdvSalesTable } from './schema';
+import { storeTerminalIds } from './terminals';
+import type { StoreScope } from './terminals';
 import type { Store } from './store';
 
 export type PdvSaleRow = Selectable<PdvSalesTable>;
@@ -42,8 +44,14 @@ export interface PdvSalePatch {
 
 const FINAL = new Set(['lançada', 'recusada', 'cancelada', 'não identificada']);
 
-export function createPdvSalesStore(store: Store) {
+/** The PDV sales of one store (`scope`: those whose PDV is that store's terminal) or of all. */
+export function createPdvSalesStore(store: Store, scope?: StoreScope | null) {
   const { db } = store;
+  /** Whether a sale is this store's (its PDV is the store's terminal); always, unscoped. */
+  const ofStore = (eb: ExpressionBuilder<Database, 'pdv_sales'>) =>
+    scope === undefined || scope === null
+      ? eb.lit(true)
+      : eb('pdv_sales.terminal_id', 'in', storeTerminalIds(db, scope));
   return {
     /** Inserts the sale, or answers the one already under this PDV's `id_venda`. */
     async insert(n: NewPdvSale): Promise<{ created: boolean; sale: PdvSaleRow }> {
@@ -82,8 +90,12 @@ export function createPdvSalesStore(store: Store) {
     },
     async get(id: string): Promise<PdvSaleRow | null> {
       return (
-        (await db.selectFrom('pdv_sales').selectAll().where('id', '=', id).executeTakeFirst()) ??
-        null
+        (await db
+          .selectFrom('pdv_sales')
+          .selectAll()
+          .where('id', '=', id)
+          .where(ofStore)
+          .executeTakeFirst()) ?? null
       );
     },
     /** Moves the sale from one of `from` (and, when given, the posting key it holds). */
@@ -130,6 +142,7 @@ export function createPdvSalesStore(store: Store) {
         })
         .where('state', '=', 'aguardando')
         .where('expires_at', '<=', now)
+        .where(ofStore)
         .returningAll()
         .execute();
     },
@@ -139,6 +152,7 @@ export function createPdvSalesStore(store: Store) {
         .selectFrom('pdv_sales')
         .selectAll()
         .where('state', 'in', ['lançando', 'no quiosque'])
+        .where(ofStore)
         .limit(200)
         .execute();
     },
@@ -148,7 +162,8 @@ export function createPdvSalesStore(store: Store) {
         .selectFrom('pdv_sales')
         .selectAll()
         .where('created_at', '>=', filter.from)
-        .where('created_at', '<', filter.to);
+        .where('created_at', '<', filter.to)
+        .where(ofStore);
       if (filter.counterId !== null) q = q.where('counter_id', '=', filter.counterId);
       return q.orderBy('created_at', 'desc').limit(2000).execute();
     },
@@ -157,7 +172,8 @@ export function createPdvSalesStore(store: Store) {
       let q = db
         .selectFrom('pdv_sales')
         .selectAll()
-        .where('state', 'in', [...PDV_OPEN_STATES]);
+        .where('state', 'in', [...PDV_OPEN_STATES])
+        .where(ofStore);
       if (counterId !== null) q = q.where('counter_id', '=', counterId);
       return q.orderBy('created_at', 'asc').limit(200).execute();
     },
@@ -183,14 +199,20 @@ export interface PdvPainelGroup {
  */
 export async function pdvPainelGroups(
   store: Store,
-  filter: { from: number; to: number; offsetMs: number },
+  filter: { from: number; to: number; offsetMs: number; scope?: StoreScope | null },
 ): Promise<PdvPainelGroup[]> {
+  const scope = filter.scope;
   const day = sql<number>`(created_at + ${sql.lit(Math.trunc(filter.offsetMs))}) / ${sql.lit(86_400_000)}`;
   const rows = await store.db
     .selectFrom('pdv_sales')
     .select([day.as('day'), 'counter_id', 'state', sql<number>`count(*)`.as('sales')])
     .where('created_at', '>=', filter.from)
     .where('created_at', '<', filter.to)
+    .where((eb) =>
+      scope === undefined || scope === null
+        ? eb.lit(true)
+        : eb('pdv_sales.terminal_id', 'in', storeTerminalIds(store.db, scope)),
+    )
     .groupBy([day, 'counter_id', 'state'])
     .execute();
   return rows.map((r) => ({

@@ -4,7 +4,7 @@
  */
 import type { Generated } from 'kysely';
 
-export const ROLES = ['caixa', 'gerente', 'quiosque', 'integracao'] as const;
+export const ROLES = ['caixa', 'gerente', 'quiosque', 'integracao', 'rede'] as const;
 export type Role = (typeof ROLES)[number];
 
 export interface TerminalsTable {
@@ -24,6 +24,20 @@ export interface TerminalsTable {
    * sale by itself (migration 0011); null: the cashier passes one with F7.
    */
   pdv_kiosk_id: number | null;
+  /** The store (establishment) it belongs to (migration 0015); null: the default store. */
+  establishment_id: number | null;
+}
+
+/**
+ * The stores a deployment serves besides its default one (LOYALTY_ESTABLISHMENT_ID), each with
+ * its `access-token` sealed under APP_SECRET (domain/stores.ts): never in plaintext here.
+ */
+export interface StoresTable {
+  establishment_id: number;
+  name: string;
+  token_sealed: string;
+  created_at: number;
+  updated_at: number;
 }
 
 export interface EnrollmentCodesTable {
@@ -257,6 +271,8 @@ export interface AuditLogTable {
   /** JSON object, masked before it is written: never a password, a full CPF or phone. */
   details: string;
   request_id: string | null;
+  /** The store the entry belongs to (migration 0015); null: the default store. */
+  establishment_id: number | null;
 }
 
 /** One row (id 1): the retention purge's cutoff, set only inside its own transaction. */
@@ -318,6 +334,7 @@ export interface VigilanciaNightsTable {
 
 export interface Database {
   terminals: TerminalsTable;
+  stores: StoresTable;
   enrollment_codes: EnrollmentCodesTable;
   rate_counters: RateCountersTable;
   lockouts: LockoutsTable;

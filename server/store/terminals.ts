@@ -21,6 +21,8 @@ export interface Terminal {
   lastSeenAt: number | null;
   /** `integracao`: the counter terminal it rings up for. */
   counterId: number | null;
+  /** The store (establishment) it belongs to; null: the default store (rows from before). */
+  establishmentId: number | null;
 }
 
 export type TerminalStatus = 'aguardando código' | 'código expirado' | 'ativo' | 'revogado';
@@ -29,6 +31,43 @@ export interface ListedTerminal extends Terminal {
   status: TerminalStatus;
   /** Expiry of the newest unused code, when the terminal is still waiting for it. */
   codeExpiresAt: number | null;
+}
+
+/**
+ * One store of a chain as the store reads it: its establishment's rows and, for the default
+ * store, the rows naming none (written before the chain, or by a tool that named no store).
+ */
+export interface StoreScope {
+  establishmentId: number;
+  orUnnamed: boolean;
+}
+
+/** Whether a row's establishment is within `scope` (always, with no scope). */
+export function inStoreScope(
+  scope: StoreScope | null | undefined,
+  establishmentId: number | null,
+): boolean {
+  return (
+    scope === null ||
+    scope === undefined ||
+    establishmentId === scope.establishmentId ||
+    (scope.orUnnamed && establishmentId === null)
+  );
+}
+
+/** The ids of the terminals of `scope`'s store: a subquery for `terminal_id in (…)`. */
+export function storeTerminalIds(db: Store['db'], scope: StoreScope) {
+  return db
+    .selectFrom('terminals')
+    .select('terminals.id')
+    .where((eb) =>
+      scope.orUnnamed
+        ? eb.or([
+            eb('terminals.establishment_id', '=', scope.establishmentId),
+            eb('terminals.establishment_id', 'is', null),
+          ])
+        : eb('terminals.establishment_id', '=', scope.establishmentId),
+    );
 }
 
 /** Upper-case, without the spaces and dashes a person may type. */
@@ -56,6 +95,7 @@ type Row = {
   revoked_at: number | null;
   last_seen_at: number | null;
   counter_id: number | null;
+  establishment_id: number | null;
 };
 
 function toTerminal(r: Row): Terminal {
@@ -68,6 +108,7 @@ function toTerminal(r: Row): Terminal {
     revokedAt: r.revoked_at,
     lastSeenAt: r.last_seen_at,
     counterId: r.counter_id,
+    establishmentId: r.establishment_id === null ? null : Number(r.establishment_id),
   };
 }
 
@@ -80,12 +121,13 @@ const COLUMNS = [
   'revoked_at',
   'last_seen_at',
   'counter_id',
+  'establishment_id',
 ] as const;
 
 /** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
 export async function addTerminal(
   store: Store,
-  input: { name: string; role: Role; ttlMs?: number },
+  input: { name: string; role: Role; ttlMs?: number; establishmentId?: number | null },
 ): Promise<{ terminal: Terminal; code: string; expiresAt: number }> {
   const name = input.name.trim();
   if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
@@ -95,7 +137,12 @@ export async function addTerminal(
   const terminal = await store.transaction(async (trx) => {
     const row = await trx
       .insertInto('terminals')
-      .values({ name, role: input.role, created_at: now })
+      .values({
+        name,
+        role: input.role,
+        created_at: now,
+        establishment_id: input.establishmentId ?? null,
+      })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
     await trx
@@ -119,18 +166,20 @@ export async function addTerminal(
 export async function redeemCode(
   store: Store,
   code: string,
+  /** A chain's store: only a code of one of its terminals (null: any). */
+  scope: StoreScope | null = null,
 ): Promise<{ terminal: Terminal; nonce: string } | null> {
   const now = store.now();
   const nonce = randomBytes(18).toString('base64url');
   const redeemed = await store.transaction(async (trx) => {
-    const used = await trx
+    let q = trx
       .updateTable('enrollment_codes')
       .set({ used_at: now })
       .where('code_hash', '=', hashCode(code))
       .where('used_at', 'is', null)
-      .where('expires_at', '>', now)
-      .returning('terminal_id')
-      .executeTakeFirst();
+      .where('expires_at', '>', now);
+    if (scope !== null) q = q.where('terminal_id', 'in', storeTerminalIds(store.db, scope));
+    const used = await q.returning('terminal_id').executeTakeFirst();
     if (used === undefined) return null;
     const row = await trx
       .updateTable('terminals')
@@ -283,7 +332,7 @@ export async function activeTerminal(
  */
 export async function enrollDirectly(
   store: Store,
-  input: { name: string; role: Role },
+  input: { name: string; role: Role; establishmentId?: number | null },
 ): Promise<{ terminal: Terminal; nonce: string }> {
   const now = store.now();
   const nonce = randomBytes(18).toString('base64url');
@@ -296,6 +345,7 @@ export async function enrollDirectly(
       enrolled_at: now,
       credential_nonce: nonce,
       last_seen_at: now,
+      establishment_id: input.establishmentId ?? null,
     })
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
@@ -322,7 +372,7 @@ export async function addIntegration(
   if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
   const counter = await store.db
     .selectFrom('terminals')
-    .select(['id'])
+    .select(['id', 'establishment_id'])
     .where('id', '=', input.counterId)
     .where('role', 'in', ['caixa', 'gerente'])
     .where('revoked_at', 'is', null)
@@ -339,6 +389,8 @@ export async function addIntegration(
         enrolled_at: now,
         last_seen_at: now,
         counter_id: input.counterId,
+        // The PDV belongs to its counter's store.
+        establishment_id: counter.establishment_id,
       })
       .returning(COLUMNS)
       .executeTakeFirstOrThrow();
@@ -354,11 +406,19 @@ export async function addIntegration(
 
 /** Pairs an integration terminal with another counter terminal (the sandbox's demo PDV). */
 export async function pairIntegration(store: Store, id: number, counterId: number): Promise<void> {
+  // A PDV stays inside its store: only a counter of the same store.
   await store.db
     .updateTable('terminals')
     .set({ counter_id: counterId })
     .where('id', '=', id)
     .where('role', '=', 'integracao')
+    .where((eb) =>
+      eb(
+        'establishment_id',
+        'is not distinct from',
+        eb.selectFrom('terminals as c').select('c.establishment_id').where('c.id', '=', counterId),
+      ),
+    )
     .execute();
   await terminalChanged(store, id);
 }
@@ -394,10 +454,17 @@ export async function revokeTerminal(store: Store, id: number): Promise<boolean>
   return res !== undefined;
 }
 
-export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
+/** Every terminal, or (`scope`) one store's. */
+export async function listTerminals(
+  store: Store,
+  scope?: StoreScope | null,
+): Promise<ListedTerminal[]> {
   const now = store.now();
-  const rows = await store.db
-    .selectFrom('terminals')
+  let q = store.db.selectFrom('terminals');
+  if (scope !== undefined && scope !== null) {
+    q = q.where('terminals.id', 'in', storeTerminalIds(store.db, scope));
+  }
+  const rows = await q
     .leftJoin(
       (eb) =>
         eb
@@ -417,6 +484,7 @@ export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
       'terminals.revoked_at',
       'terminals.last_seen_at',
       'terminals.counter_id',
+      'terminals.establishment_id',
       'c.code_expires_at',
     ])
     .orderBy('terminals.id')
@@ -437,4 +505,41 @@ export async function listTerminals(store: Store): Promise<ListedTerminal[]> {
       codeExpiresAt: status === 'aguardando código' ? codeExpiresAt : null,
     };
   });
+}
+
+/**
+ * Terminals from before the chain (no store named) become the default store's: run once at
+ * start by every replica (idempotent), so that every terminal names its store.
+ */
+export async function adoptTerminals(store: Store, establishmentId: number): Promise<number> {
+  const res = await store.db
+    .updateTable('terminals')
+    .set({ establishment_id: establishmentId })
+    .where('establishment_id', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** The store of the terminal an unused enrollment code is for (undefined: no such code). */
+export async function codeStore(store: Store, code: string): Promise<number | null | undefined> {
+  const row = await store.db
+    .selectFrom('enrollment_codes')
+    .innerJoin('terminals', 'terminals.id', 'enrollment_codes.terminal_id')
+    .select('terminals.establishment_id')
+    .where('enrollment_codes.code_hash', '=', hashCode(code))
+    .where('enrollment_codes.used_at', 'is', null)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return row.establishment_id === null ? null : Number(row.establishment_id);
+}
+
+/** The store a terminal belongs to (null: default store; undefined: no such terminal). */
+export async function terminalStore(store: Store, id: number): Promise<number | null | undefined> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select('establishment_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return row.establishment_id === null ? null : Number(row.establishment_id);
 }

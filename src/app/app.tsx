@@ -146,6 +146,7 @@ const ROLE_LABELS: Record<Terminal['role'], string> = {
   caixa: 'Caixa',
   gerente: 'Gerente',
   quiosque: 'Quiosque',
+  rede: 'Rede',
 };
 
 const loading = (
@@ -252,9 +253,12 @@ function Routes({ view, config, terminal }: { view: View; config: AppConfig; ter
 }
 
 function allowedHome(terminal: Terminal): { href: string; label: string } {
-  return terminal.navigation.caixa
+  const nav = terminal.navigation;
+  return nav.caixa
     ? { href: '/', label: 'Voltar ao caixa' }
-    : { href: '/quiosque', label: 'Ir para o quiosque' };
+    : nav.painel
+      ? { href: '/painel', label: 'Ir para o painel' }
+      : { href: '/quiosque', label: 'Ir para o quiosque' };
 }
 
 function NotAllowed({ home }: { home: { href: string; label: string } }) {

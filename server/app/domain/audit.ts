@@ -70,6 +70,14 @@ export interface AuditDeps {
   /** AUDIT_RETENTION_DAYS (default 400). */
   retentionDays?: number;
   log?: { error(obj: object, msg: string): void; info(obj: object, msg: string): void };
+  /**
+   * The store whose trail this is: entries are written naming it and read only from it (the
+   * default store's also reads the entries from before the chain, which name none). Absent:
+   * a single store's trail, as before.
+   */
+  establishmentId?: number;
+  /** The default store's establishment (LOYALTY_ESTABLISHMENT_ID). */
+  defaultId?: number;
 }
 
 function toWire(e: AuditEntry): z.input<typeof AuditEntryWire> {
@@ -95,6 +103,18 @@ function period(f: Omit<AuditFilters, 'pagina'>): { from: number | null; to: num
 
 export function createAuditTrail(deps: AuditDeps) {
   const { store } = deps;
+  const establishmentId = deps.establishmentId ?? null;
+  const scope =
+    establishmentId === null
+      ? undefined
+      : {
+          establishmentId,
+          orUnnamed: deps.defaultId === undefined || deps.defaultId === establishmentId,
+        };
+  const ofStore = (t: { establishmentId: number | null }) =>
+    scope === undefined ||
+    t.establishmentId === scope.establishmentId ||
+    (scope.orUnnamed && t.establishmentId === null);
   const retentionMs = (deps.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS) * DAY_MS;
   let timer: ReturnType<typeof setInterval> | undefined;
   let running: Promise<number> | null = null;
@@ -121,6 +141,7 @@ export function createAuditTrail(deps: AuditDeps) {
         await insertAudit(store, {
           at: store.now(),
           ...actor,
+          establishmentId,
           action,
           details: maskDetails(details) as Record<string, unknown>,
         });
@@ -133,6 +154,7 @@ export function createAuditTrail(deps: AuditDeps) {
       await insertAudit(store, {
         at: store.now(),
         ...actor,
+        establishmentId,
         action,
         details: maskDetails(details) as Record<string, unknown>,
       });
@@ -145,6 +167,7 @@ export function createAuditTrail(deps: AuditDeps) {
           ...period(f),
           action: f.acao,
           terminalId: f.terminal,
+          store: scope,
           offset: (pagina - 1) * AUDIT_PAGE_SIZE,
           limit: AUDIT_PAGE_SIZE,
         }),
@@ -156,7 +179,7 @@ export function createAuditTrail(deps: AuditDeps) {
         paginas: Math.max(1, Math.ceil(found.total / AUDIT_PAGE_SIZE)),
         total: found.total,
         por_pagina: AUDIT_PAGE_SIZE,
-        terminais: terminals.map((t) => ({ id: t.id, nome: t.name })),
+        terminais: terminals.filter(ofStore).map((t) => ({ id: t.id, nome: t.name })),
       };
     },
     /** Every entry under the filters (newest first), or `too-many` past the export's limit. */
@@ -167,6 +190,7 @@ export function createAuditTrail(deps: AuditDeps) {
         ...period(f),
         action: f.acao,
         terminalId: f.terminal,
+        store: scope,
         offset: 0,
         limit: AUDIT_EXPORT_LIMIT + 1,
       });

@@ -1,4 +1,5 @@
 import type { Role } from '../../store';
+export type { Role };
 
 /**
  * The four operations of the service's spec and the fifth of its developer documentation
@@ -78,12 +79,23 @@ export function canonicalQuery(op: Operation, search: string): CanonicalQuery {
 }
 
 /**
+ * A manager's reads (the dashboard, the rewards table, every terminal's ledger, the
+ * conferência, the audit trail): a store's `gerente` and the chain's `rede`, who reads as a
+ * gerente does but posts, registers and hands over nothing.
+ */
+export function readsAsManager(role: Role | null | undefined): boolean {
+  return role === 'gerente' || role === 'rede';
+}
+
+/**
  * What each role may do. caixa: find, register, post and one customer's rewards (the list
- * with `id_cliente`) and hand a reward over; gerente: all of it, the rewards table included; quiosque: no raw
- * service route at all (the kiosk gets its own narrow endpoints).
+ * with `id_cliente`) and hand a reward over; gerente: all of it, the rewards table included;
+ * rede: the reads only (find a customer, the rewards table); quiosque: no raw service route at
+ * all (the kiosk gets its own narrow endpoints).
  */
 export function roleMay(role: Role, op: OperationName, query: URLSearchParams): boolean {
   if (role === 'gerente') return true;
+  if (role === 'rede') return op === 'buscar' || op === 'recompensas';
   if (role === 'quiosque' || role === 'integracao') return false;
   if (op === 'recompensas') return /^\d+$/.test(query.get('id_cliente') ?? '');
   return true;
@@ -100,9 +112,10 @@ export function navigationFor(role: Role): {
 } {
   return {
     caixa: role === 'caixa' || role === 'gerente',
-    premios: role === 'gerente',
-    painel: role === 'gerente',
-    auditoria: role === 'gerente',
+    premios: readsAsManager(role),
+    painel: readsAsManager(role),
+    auditoria: readsAsManager(role),
+    // Vigilância: the store's manager only (the rede reads the others, not this one for now).
     vigilancia: role === 'gerente',
     quiosque: role === 'quiosque' || role === 'gerente',
   };

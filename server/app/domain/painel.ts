@@ -17,6 +17,7 @@ import {
   type PdvPainelGroup,
   type PostingState,
   type Store,
+  type StoreScope,
 } from '../../store';
 import type { UpstreamClient } from '../upstream/client';
 
@@ -25,6 +26,8 @@ export interface PainelDeps {
   /** The service's client (the reward list); null: no rewards figures. */
   client: Pick<UpstreamClient, 'json'> | null;
   establishmentId: number;
+  /** A chain's store: the PDV's figures are this store's terminals' only. */
+  scope?: StoreScope | null;
   /** Names of the terminals by id. */
   terminalNames: () => Promise<ReadonlyMap<string, string>>;
   now?: () => number;
@@ -220,8 +223,11 @@ export async function painel(deps: PainelDeps, period: PainelPeriod): Promise<Pa
     deps.terminalNames(),
     rewards(deps, today),
     dayFindings(deps.store, deps.establishmentId, dayText(period.de), dayText(period.ate)),
-    // The store's PDV sales (this server's terminals: one establishment).
-    pdvPainelGroups(deps.store, range),
+    // The store's PDV sales (this store's terminals).
+    pdvPainelGroups(deps.store, {
+      ...range,
+      scope: deps.scope ?? null,
+    }),
   ]);
   const conferencias = [...conferidos].map(([dia, achados]) => ({
     dia,

@@ -19,6 +19,7 @@ import {
   ExportRecord,
 } from '#contract/api/auditoria';
 import type { AuditTrail } from '../domain/audit';
+import { readsAsManager } from '../domain/operations';
 import { actorOf } from './actor';
 import type { AccessVars } from './access';
 import { fail } from './envelope';
@@ -42,7 +43,9 @@ export function auditRoutes(audit: AuditTrail): Hono<{ Variables: AccessVars }> 
   const app = new Hono<{ Variables: AccessVars }>();
   const managerOnly = async (c: Context, next: () => Promise<void>) => {
     const role = roleOf(c);
-    if (role !== null && role !== 'gerente') return fail(c, 403, 'Só um gerente vê a auditoria.');
+    if (role !== null && !readsAsManager(role)) {
+      return fail(c, 403, 'Só um gerente vê a auditoria.');
+    }
     return next();
   };
 

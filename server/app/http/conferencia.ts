@@ -11,21 +11,31 @@ import type { ConferenciaWire } from '#contract/api/conferencia';
 import { fail } from './envelope';
 import { invalid, validate } from './validate';
 import type { ConferenciaService } from '../domain/conferencia/service';
+import { readsAsManager } from '../domain/operations';
+import type { Role } from '../domain/operations';
 
 export const CONFERENCIA_PATH = '/api/painel/conferencia';
 
 export interface ConferenciaRoutesOptions {
   service: Pick<ConferenciaService, 'request' | 'latest'>;
   /** The role of the request's terminal (null: no terminal identity, as in tests). */
-  roleOf: (c: Context) => 'caixa' | 'gerente' | 'quiosque' | 'integracao' | null;
+  roleOf: (c: Context) => Role | null;
 }
 
 export function conferenciaRoutes(options: ConferenciaRoutesOptions): Hono {
   const app = new Hono();
   const managerOnly = async (c: Context, next: () => Promise<void>) => {
     const role = options.roleOf(c);
-    if (role !== null && role !== 'gerente') {
+    if (role !== null && !readsAsManager(role)) {
       return fail(c, 403, 'Só um gerente vê a conferência.');
+    }
+    return next();
+  };
+  /** Starting a run is a store's gerente's (the chain's `rede` reads). */
+  const storeManagerOnly = async (c: Context, next: () => Promise<void>) => {
+    const role = options.roleOf(c);
+    if (role !== null && role !== 'gerente') {
+      return fail(c, 403, 'Só o gerente da loja inicia a conferência.');
     }
     return next();
   };
@@ -34,7 +44,7 @@ export function conferenciaRoutes(options: ConferenciaRoutesOptions): Hono {
     const data: ConferenciaWire = await options.service.latest(c.req.valid('query'));
     return c.json({ success: true, message: 'Conferência do dia.', data });
   });
-  app.post(CONFERENCIA_PATH, managerOnly, check, async (c) => {
+  app.post(CONFERENCIA_PATH, storeManagerOnly, check, async (c) => {
     const result = await options.service.request(c.req.valid('query'));
     if (!result.ok) return invalid(c, { [result.field]: [result.message] });
     const data: ConferenciaWire = result.conferencia;

@@ -9,13 +9,15 @@ import { PainelQuery, type PainelWire } from '#contract/api/painel';
 import { fail } from './envelope';
 import { validate } from './validate';
 import { painel, type PainelDeps } from '../domain/painel';
+import { readsAsManager } from '../domain/operations';
+import type { Role } from '../domain/operations';
 
 export const PAINEL_PATH = '/api/painel';
 
 export interface PainelRoutesOptions {
   deps: PainelDeps;
   /** The role of the request's terminal (null: no terminal identity, as in tests). */
-  roleOf: (c: Context) => 'caixa' | 'gerente' | 'quiosque' | 'integracao' | null;
+  roleOf: (c: Context) => Role | null;
 }
 
 export function painelRoutes(options: PainelRoutesOptions): Hono {
@@ -24,7 +26,7 @@ export function painelRoutes(options: PainelRoutesOptions): Hono {
     PAINEL_PATH,
     async (c, next) => {
       const role = options.roleOf(c);
-      if (role !== null && role !== 'gerente') {
+      if (role !== null && !readsAsManager(role)) {
         return fail(c, 403, 'Só um gerente vê o painel.');
       }
       return next();

@@ -38,6 +38,9 @@ import { postingMessages } from '../domain/journal/messages';
 import type { JournalEntry, PostingService } from '../domain/journal/service';
 import type { SubmitResult } from '../domain/journal/submit';
 import type { HandoverResult } from '../domain/journal/service';
+import { namesAnotherEstablishment } from '../domain/forward';
+import { readsAsManager } from '../domain/operations';
+import type { Role } from '../domain/operations';
 
 const POSTING_PATH = '/api/v4/estabelecimentos/:id/fidelidade/pontuar';
 const HANDOVER_PATH = '/api/v4/estabelecimentos/:id/fidelidade/resgatar-premio';
@@ -70,12 +73,12 @@ const NOT_FOUND = 'Lançamento não encontrado.';
 /** Who asks: the enrolled terminal and its role (null: no terminal identity, sees all). */
 export interface Viewer {
   terminalId: string;
-  role: 'caixa' | 'gerente' | 'quiosque' | 'integracao';
+  role: Role;
 }
 
 /** The ledger's rule for one posting: a manager sees every terminal's, anyone else its own. */
 function mayView(viewer: Viewer | null, e: JournalEntry): boolean {
-  return viewer === null || viewer.role === 'gerente' || e.terminalId === viewer.terminalId;
+  return viewer === null || readsAsManager(viewer.role) || e.terminalId === viewer.terminalId;
 }
 
 export interface PostingRoutesOptions {
@@ -246,6 +249,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (c.req.param('id') !== String(establishmentId)) return fail(c, 403, messages.forbidden);
     const body = await jsonObject(c, options.maxBodyBytes);
     if (body instanceof Response) return body;
+    if (namesAnotherEstablishment(body, establishmentId)) return fail(c, 403, messages.forbidden);
     const viewer = viewerOf(c);
     const result = await service.submit({
       key: c.req.header('idempotency-key'),
@@ -264,6 +268,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
     if (viewer?.role === 'quiosque') return fail(c, 403, messages.forbidden);
     const body = await jsonObject(c, options.maxBodyBytes);
     if (body instanceof Response) return body;
+    if (namesAnotherEstablishment(body, establishmentId)) return fail(c, 403, messages.forbidden);
     const result = await service.handOver({
       key: c.req.header('idempotency-key'),
       terminalId: viewer?.terminalId ?? null,
@@ -282,7 +287,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
       const viewer = viewerOf(c);
       const q = c.req.valid('query');
       let terminal = q.terminal;
-      if (viewer !== null && viewer.role !== 'gerente') {
+      if (viewer !== null && !readsAsManager(viewer.role)) {
         if (terminal !== null && terminal !== viewer.terminalId) {
           return fail(c, 403, 'Este terminal vê só os próprios lançamentos.');
         }
@@ -296,7 +301,7 @@ export function postingRoutes(options: PostingRoutesOptions): Hono<{ Variables: 
       return c.json({
         success: true,
         message: 'Lançamentos do período.',
-        data: ledgerData(ledger, byId, viewer === null || viewer.role === 'gerente'),
+        data: ledgerData(ledger, byId, viewer === null || readsAsManager(viewer.role)),
       });
     },
   );

@@ -1,5 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { bodyNamesAnotherEstablishment } from '../domain/forward';
 import type { Forwarder } from '../domain/forward';
 import { fail, messages } from './envelope';
 import type { RequestLogVars } from './request-log';
@@ -180,11 +181,14 @@ function jsonOf(bytes: ArrayBuffer | Uint8Array | null | undefined): unknown {
   }
 }
 
+/** A request body; one naming another store's establishment is refused (`foreign` below). */
+type Bytes = ArrayBuffer | Uint8Array | null | undefined;
+
 export function createProxyHandler(options: ProxyOptions) {
   const { forwarder } = options;
   const mode = forwarder.mode;
   const lookups = options.lookups ?? null;
-
+  const foreign = (body: Bytes) => bodyNamesAnotherEstablishment(body, forwarder.establishmentId);
   /** A lookup's token when the hooks want to hear its answer (null otherwise). */
   async function lookupStarted(
     c: ProxyContext,
@@ -212,6 +216,7 @@ export function createProxyHandler(options: ProxyOptions) {
     withBody: boolean,
   ): Promise<Response> {
     const body = withBody ? await c.req.arrayBuffer() : null;
+    if (foreign(body)) return fail(c, 403, messages.forbidden);
     const lookup = await lookupStarted(c, rest, method, body);
     let res: Response;
     try {
@@ -272,6 +277,7 @@ export function createProxyHandler(options: ProxyOptions) {
     } else if (mode === 'sandbox') {
       return embedded(c, url, check.rest, method, false);
     }
+    if (foreign(body)) return fail(c, 403, messages.forbidden);
     const lookup = await lookupStarted(c, check.rest, method, body);
 
     const controller = new AbortController();

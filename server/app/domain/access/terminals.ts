@@ -5,7 +5,13 @@
  */
 import type * as z from 'zod/mini';
 import type { Terminal as TerminalAnswer } from '#contract/api/terminals';
-import { activeTerminal, enrollDirectly, listTerminals, redeemCode } from '../../../store';
+import {
+  activeTerminal,
+  enrollDirectly,
+  inStoreScope,
+  listTerminals,
+  redeemCode,
+} from '../../../store';
 import type { Store, Terminal } from '../../../store';
 import { credentialVerifier, signCredential } from '../credential';
 import { navigationFor } from '../operations';
@@ -25,6 +31,11 @@ export interface TerminalsDeps {
   store: Store;
   /** HMAC key of the credentials (APP_SECRET). */
   secret: string;
+  /**
+   * A chain's store: only its terminals are recognised, listed and enrolled here (a terminal
+   * naming no store is the default store's). Absent: every terminal (one store).
+   */
+  chain?: { establishmentId: number; defaultId: number } | null;
 }
 
 /** Longest code the store is asked about (a code is 8 characters, plus separators). */
@@ -32,6 +43,15 @@ const CODE_MAX = 32;
 
 export function createTerminals(deps: TerminalsDeps) {
   const verify = credentialVerifier(deps.secret);
+  const chain = deps.chain ?? null;
+  const scope =
+    chain === null
+      ? null
+      : {
+          establishmentId: chain.establishmentId,
+          orUnnamed: chain.establishmentId === chain.defaultId,
+        };
+  const mine = (t: Terminal) => inStoreScope(scope, t.establishmentId);
   const withCredential = (e: { terminal: Terminal; nonce: string }): Enrolled => ({
     terminal: e.terminal,
     credential: signCredential(deps.secret, e.terminal.id, e.nonce),
@@ -44,23 +64,30 @@ export function createTerminals(deps: TerminalsDeps) {
       if (cred === null) return null;
       const terminal = await activeTerminal(deps.store, cred.id, cred.nonce);
       // An integration terminal's nonce is its token's hash: never a browser's cookie.
-      return terminal === null || terminal.role === 'integracao' ? null : terminal;
+      if (terminal === null || terminal.role === 'integracao') return null;
+      // Another store's terminal is none of this store's.
+      return mine(terminal) ? terminal : null;
     },
     /** Sandbox on loopback: this computer's browser is enrolled as gerente. */
     async enrollLocal(): Promise<Enrolled> {
       return withCredential(
-        await enrollDirectly(deps.store, { name: 'Navegador local (sandbox)', role: 'gerente' }),
+        await enrollDirectly(deps.store, {
+          name: 'Navegador local (sandbox)',
+          role: 'gerente',
+          establishmentId: chain?.establishmentId ?? null,
+        }),
       );
     },
     /** Redeems a one-time enrollment code; null when it is not a valid code now. */
     async redeem(code: string): Promise<Enrolled | null> {
       if (code.length > CODE_MAX) return null;
-      const redeemed = await redeemCode(deps.store, code);
+      const redeemed = await redeemCode(deps.store, code, scope);
       return redeemed === null ? null : withCredential(redeemed);
     },
     /** Names of the terminals by id (the ledger shows them). */
     async names(): Promise<Map<string, string>> {
-      return new Map((await listTerminals(deps.store)).map((t) => [String(t.id), t.name]));
+      const terminals = await listTerminals(deps.store, scope);
+      return new Map(terminals.map((t) => [String(t.id), t.name]));
     },
   };
 }

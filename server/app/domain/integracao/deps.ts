@@ -9,7 +9,7 @@ import type * as z from 'zod/mini';
 import type { PdvSale as PdvSaleWire } from '#contract/api/integracao';
 import type { KioskCustomer, SaleItem } from '#contract/api/kiosk';
 import { createPdvSalesStore } from '../../../store';
-import type { PdvSaleRow, PdvSalesStore, Store } from '../../../store';
+import type { PdvSaleRow, PdvSalesStore, Store, StoreScope } from '../../../store';
 import type { PostingService } from '../journal/service';
 import type { KioskDeps } from '../kiosk/deps';
 import type { KioskService } from '../kiosk/service';
@@ -29,6 +29,8 @@ export interface PdvSetup {
   password: string | null;
   expiryMs?: number;
   logger?: Logger;
+  /** The store whose PDV sales these are (a chain's); absent: every sale in the store. */
+  scope?: StoreScope | null;
   /**
    * The PDV cancelled a sale already posted (answered 409): Vigilância records it once as
    * "estorno após pontuação". Absent: nothing recorded.
@@ -44,7 +46,7 @@ export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {
 export function createPdvDeps(setup: PdvSetup): PdvDeps {
   return {
     ...setup,
-    sales: createPdvSalesStore(setup.store),
+    sales: createPdvSalesStore(setup.store, setup.scope),
     expiryMs: setup.expiryMs ?? PDV_EXPIRY_DEFAULT_MS,
   };
 }

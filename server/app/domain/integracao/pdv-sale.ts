@@ -22,22 +22,13 @@
  * (`staged`); a reservation the kiosk refused goes back silently (`unreserved`): nobody saw it
  * leave.
  */
-import { PDV_EVENT } from '#contract/api/integracao';
+import { PDV_EVENT, PDV_SALE_STATES } from '#contract/api/integracao';
 import type { PdvSaleRow, PdvSalePatch } from '../../../store';
 import { KIOSK_CHANNEL } from '../kiosk/sales';
 import type { PdvDeps } from './deps';
 import { pdvView } from './deps';
 
-/** Every state of a PDV sale (`pdv_sales.state`). */
-export const PDV_SALE_STATES = [
-  'aguardando',
-  'no quiosque',
-  'lançando',
-  'lançada',
-  'recusada',
-  'cancelada',
-  'não identificada',
-] as const;
+/** Every state of a PDV sale (`pdv_sales.state`), as the contract names them. */
 export type PdvSaleState = (typeof PDV_SALE_STATES)[number];
 
 /** States a sale never leaves. */

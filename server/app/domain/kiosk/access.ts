@@ -18,15 +18,17 @@ export interface ActiveKiosk {
 }
 
 /** The enrolled kiosks that are active. */
-export async function activeKiosks(deps: Pick<KioskDeps, 'store'>): Promise<ActiveKiosk[]> {
-  return (await listTerminals(deps.store))
+export async function activeKiosks(
+  deps: Pick<KioskDeps, 'store' | 'scope'>,
+): Promise<ActiveKiosk[]> {
+  return (await listTerminals(deps.store, deps.scope))
     .filter((t) => t.role === 'quiosque' && t.status === 'ativo')
     .map((t) => ({ id: t.id, nome: t.name }));
 }
 
 /** The active kiosk with this id, or null. */
 export async function activeKiosk(
-  deps: Pick<KioskDeps, 'store'>,
+  deps: Pick<KioskDeps, 'store' | 'scope'>,
   id: number,
 ): Promise<ActiveKiosk | null> {
   return (await activeKiosks(deps)).find((k) => k.id === id) ?? null;

@@ -4,7 +4,7 @@
  * http layer builds it once (createKioskDeps) and hands it to each function.
  */
 import type { Logger } from 'pino';
-import type { LockoutPolicy, RateWindow, Store } from '../../../store';
+import type { LockoutPolicy, RateWindow, Store, StoreScope } from '../../../store';
 import type { AuditTrail } from '../audit';
 import type { PostingService } from '../journal/service';
 import { kioskSealKeyFrom } from '../journal/sealed';
@@ -31,6 +31,8 @@ export interface KioskSetup {
   sales?: StagedSales;
   /** Where a cancelled sale, leaving kiosk mode and a password lockout are recorded. */
   audit?: AuditTrail | null;
+  /** The store whose kiosks a counter may send to (a chain's); absent: every kiosk. */
+  scope?: StoreScope | null;
 }
 
 export interface KioskDeps extends Omit<KioskSetup, 'secret' | 'sales'> {

@@ -115,6 +115,37 @@ function journalMetrics(registry: Registry): JournalObserver {
   };
 }
 
+/**
+ * A chain's stores: the calls and the circuit of each, labelled by its establishment (only the
+ * stores the deployment serves: the label's values are bounded by the list).
+ */
+function storeMetrics(registry: Registry) {
+  const calls = new Counter({
+    name: 'pdv_store_upstream_calls_total',
+    help: 'Calls to the loyalty service by store (establishment) and outcome (ok, 4xx, 5xx, error).',
+    labelNames: ['estabelecimento', 'outcome'],
+    registers: [registry],
+  });
+  const circuits = new Map<number, { isOpen(): boolean }>();
+  new Gauge({
+    name: 'pdv_store_circuit_open',
+    help: "1 while a store's circuit to the loyalty service is open (its contingency), else 0.",
+    labelNames: ['estabelecimento'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [id, c] of circuits) this.set({ estabelecimento: String(id) }, c.isOpen() ? 1 : 0);
+    },
+  });
+  return {
+    calls,
+    /** A store's circuit, read at each scrape (its latest app's). */
+    watch(establishmentId: number, circuit: { isOpen(): boolean }): void {
+      circuits.set(establishmentId, circuit);
+    },
+  };
+}
+
 export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
@@ -145,6 +176,7 @@ export function createMetrics(deps: MetricsDeps) {
     registers: [registry],
   });
   const journal = journalMetrics(registry);
+  const stores = storeMetrics(registry);
   const storeSeconds = new Histogram({
     name: 'pdv_store_query_duration_seconds',
     help: 'Time of a store query through the query builder, by outcome (ok, error).',
@@ -216,6 +248,8 @@ export function createMetrics(deps: MetricsDeps) {
     watch(service: Pick<PostingService, 'status'>): void {
       postings = service;
     },
+    /** A chain's store's circuit, read at each scrape (its latest app's). */
+    watchStore: stores.watch,
     /** One new Vigilância alert (its rule is one of the eight codes: bounded labels). */
     alertRaised,
     /** The conferência's latest findings by kind, read at each scrape. */
@@ -239,7 +273,8 @@ export function createMetrics(deps: MetricsDeps) {
       };
     },
     /** The upstream, with every call counted and timed. */
-    wrap(fetcher: Fetcher): Fetcher {
+    wrap(fetcher: Fetcher, establishmentId?: number): Fetcher {
+      const estabelecimento = establishmentId === undefined ? null : String(establishmentId);
       return {
         async fetch(req) {
           const operation = operationOf(new URL(req.url).pathname);
@@ -248,9 +283,11 @@ export function createMetrics(deps: MetricsDeps) {
             const res = await fetcher.fetch(req);
             const outcome = res.status < 400 ? 'ok' : res.status < 500 ? '4xx' : '5xx';
             upstream.inc({ operation, outcome });
+            if (estabelecimento !== null) stores.calls.inc({ estabelecimento, outcome });
             return res;
           } catch (err) {
             upstream.inc({ operation, outcome: 'error' });
+            if (estabelecimento !== null) stores.calls.inc({ estabelecimento, outcome: 'error' });
             throw err;
           } finally {
             stop();

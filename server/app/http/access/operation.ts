@@ -1,4 +1,5 @@
 /** Which of the service's operations a forwarded path is, and its one canonical query. */
+import { namesAnotherEstablishment } from '../../domain/forward';
 import { canonicalQuery, operationAt } from '../../domain/operations';
 import { fail, messages } from '../envelope';
 import { checkPath } from '../proxy';
@@ -22,7 +23,14 @@ export function routeOperation(establishmentId: number): AccessMiddleware {
       c.header('Allow', op.method);
       return fail(c, 405, messages.methodNotAllowed);
     }
-    const query = canonicalQuery(op, new URL(c.req.url).search);
+    const search = new URL(c.req.url).search;
+    // Another store's establishment named in the query: refused as in the path.
+    if (
+      namesAnotherEstablishment(Object.fromEntries(new URLSearchParams(search)), establishmentId)
+    ) {
+      return fail(c, 403, messages.forbidden);
+    }
+    const query = canonicalQuery(op, search);
     if (!query.ok) {
       const name = query.name.slice(0, 40);
       return fail(

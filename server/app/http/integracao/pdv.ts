@@ -35,7 +35,7 @@ export function pdvAuth(
 ): MiddlewareHandler<Vars> {
   return async (c, next) => {
     const header = c.req.header('authorization');
-    const pdv = await identifyPdv(deps.store, header);
+    const pdv = await identifyPdv(deps.store, header, deps.scope);
     if (pdv === null) {
       c.header('WWW-Authenticate', 'Bearer');
       return fail(c, 401, header === undefined ? pdvText.noToken : pdvText.badToken);

@@ -1,0 +1,91 @@
+// The chain's command lines, spawned as npm runs them: `npm run loja` keeps a store's
+// access-token sealed (never on the command line, in an answer or in the store's file), and
+// `npm run terminal -- add --loja` creates terminals of a listed store only.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { root } from './testing/spawn';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'loja-cli-'));
+const appDb = path.join(dir, 'app.db');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const TOKEN = 'access-token-LOJA-7-5f0c2e';
+
+function cli(script: string, args: string[], stdin = '') {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', `server/${script}`, ...args], {
+      cwd: root,
+      env: { ...process.env, APP_DB: appDb, DATABASE_URL: '', LOYALTY_ESTABLISHMENT_ID: '1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+test(
+  'a store is added with its token sealed, and terminals are created in listed stores only',
+  { timeout: 90_000 },
+  async () => {
+    const unknown = await cli('terminal-cli.ts', [
+      'add',
+      '--role',
+      'caixa',
+      '--name',
+      'Caixa 7',
+      '--loja',
+      '7',
+    ]);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toBe('A loja 7 não existe. Veja as lojas com: npm run loja -- list\n');
+
+    const added = await cli('loja-cli.ts', ['add', '7', '--nome', 'Loja Sete'], `${TOKEN}\n`);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toContain('Loja 7 "Loja Sete" adicionada');
+    const again = await cli('loja-cli.ts', ['add', '7', '--nome', 'Loja Sete'], `${TOKEN}\n`);
+    expect(again.code).toBe(2);
+    const defaultStore = await cli('loja-cli.ts', ['add', '1', '--nome', 'Padrão'], `${TOKEN}\n`);
+    expect(defaultStore.code).toBe(2);
+    expect(defaultStore.stderr).toContain('é a padrão');
+
+    const list = await cli('loja-cli.ts', ['list']);
+    expect(list.stdout).toBe('1\tloja padrão (LOYALTY_ESTABLISHMENT_ID)\n7\tLoja Sete\n');
+
+    const terminal = await cli('terminal-cli.ts', [
+      'add',
+      '--role',
+      'rede',
+      '--name',
+      'Rede',
+      '--loja',
+      '7',
+    ]);
+    expect(terminal.code).toBe(0);
+    expect(terminal.stdout).toContain('(rede) criado na loja 7');
+    const terminals = await cli('terminal-cli.ts', ['list']);
+    expect(terminals.stdout).toMatch(/\trede\tRede\t.*\tloja 7$/m);
+
+    // Nothing printed the token; the store's files do not hold it in plaintext.
+    for (const run of [added, again, defaultStore, list, terminal, terminals]) {
+      expect(run.stdout + run.stderr).not.toContain(TOKEN);
+    }
+    const bytes = Buffer.concat(
+      [appDb, `${appDb}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f)),
+    );
+    expect(bytes.includes(Buffer.from('Loja Sete'))).toBe(true);
+    expect(bytes.includes(Buffer.from(TOKEN))).toBe(false);
+
+    const removed = await cli('loja-cli.ts', ['remove', '7']);
+    expect(removed.code).toBe(0);
+    expect((await cli('loja-cli.ts', ['list'])).stdout).not.toContain('Loja Sete');
+    console.log(`[loja cli] ${bytes.length} bytes of the store's files: the token 0 times`);
+  },
+);
