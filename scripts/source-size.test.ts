@@ -24,7 +24,6 @@ const STILL_TO_SPLIT = [
   'src/features/customers/components/customer-panel.tsx',
   'src/features/points/components/hand-over-dialog.tsx',
   'server/store/alerts.ts',
-  'server/store/conferencia.ts',
   'server/app/domain/ops/metrics.ts: createMetrics',
   'src/app/routes/caixa.tsx: Counter',
   'src/features/points/posting-flow.ts: createPostingFlow',
