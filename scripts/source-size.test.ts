@@ -23,12 +23,10 @@ const STILL_TO_SPLIT = [
   'server/app/app.ts',
   'src/features/customers/components/customer-panel.tsx',
   'src/features/points/components/hand-over-dialog.tsx',
-  'server/store/alerts.ts',
   'server/app/domain/ops/metrics.ts: createMetrics',
   'src/app/routes/caixa.tsx: Counter',
   'src/features/points/posting-flow.ts: createPostingFlow',
   'src/features/points/components/hand-over-dialog.tsx: HandOverDialog',
-  'server/store/alerts.ts: createAlertsStore',
 ];
 /** "path (n lines)" or "path: name (n lines)" without its count. */
 const withoutCount = (found: string) => found.replace(/ \(\d+ lines\)$/, '');
