@@ -16,7 +16,7 @@ import {
   type TerminalStatus,
 } from './terminals/model';
 
-export { TERMINAL_TRUST_MS, activeTerminal } from './terminals/active';
+export { activeTerminal } from './terminals/active';
 export { addIntegration, integrationByToken, pairIntegration } from './terminals/integration';
 export {
   inStoreScope,
