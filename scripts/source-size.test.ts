@@ -1,5 +1,6 @@
-// Sizes a reader can hold: no source file of the app server over 400 lines, no function
-// over 150 (its body, nested functions included). Tests are not counted.
+// Sizes a reader can hold: no production source file of src/, server/ or contract/ over 400
+// lines, no function over 150 (its body, nested functions included). Tests and test helpers
+// are not production and are not counted: `*.test.ts(x)`, `server/testing/`, `src/testing/`.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,9 +11,32 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const FILE_MAX = 400;
 const FUNCTION_MAX = 150;
 
-const files = readdirSync(path.join(root, 'server/app'), { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
-  .map((f) => path.join('server/app', f));
+const ROOTS = ['src', 'server', 'contract'];
+const NOT_PRODUCTION = [/\.test\.tsx?$/, /^server\/testing\//, /^src\/testing\//];
+
+/**
+ * Not split yet, and only these: each entry must still be over its bound (the list only
+ * shrinks) and nothing else may be. What is left: the counter's, the hand-over's and the
+ * customer panel's components, the posting flow, and the metrics. Empty this list.
+ */
+const STILL_TO_SPLIT = [
+  'src/features/customers/components/customer-panel.tsx',
+  'src/features/points/components/hand-over-dialog.tsx',
+  'server/app/domain/ops/metrics.ts: createMetrics',
+  'src/app/routes/caixa.tsx: Counter',
+  'src/features/points/posting-flow.ts: createPostingFlow',
+  'src/features/points/components/hand-over-dialog.tsx: HandOverDialog',
+];
+/** "path (n lines)" or "path: name (n lines)" without its count. */
+const withoutCount = (found: string) => found.replace(/ \(\d+ lines\)$/, '');
+
+const files = ROOTS.flatMap((dir) =>
+  readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) =>
+    path.posix.join(dir, f.split(path.sep).join('/')),
+  ),
+)
+  .filter((f) => /\.(ts|tsx|mts)$/.test(f) && !f.endsWith('.d.ts'))
+  .filter((f) => !NOT_PRODUCTION.some((re) => re.test(f)));
 
 /** Functions longer than `max` lines in `text`: "name (lines)". */
 export function longFunctions(fileName: string, text: string, max: number): string[] {
@@ -38,19 +62,30 @@ export function longFunctions(fileName: string, text: string, max: number): stri
   return found;
 }
 
-test(`no file in server/app over ${FILE_MAX} lines`, () => {
+test(`no production file of ${ROOTS.join(', ')} over ${FILE_MAX} lines`, () => {
   const long = files
     .map((f) => ({ f, lines: readFileSync(path.join(root, f), 'utf8').split('\n').length }))
     .filter(({ lines }) => lines > FILE_MAX)
     .map(({ f, lines }) => `${f} (${lines} lines)`);
-  expect(long).toEqual([]);
+  expect(long.map(withoutCount).sort()).toEqual(
+    STILL_TO_SPLIT.filter((e) => !e.includes(': ')).sort(),
+  );
 });
 
-test(`no function in server/app over ${FUNCTION_MAX} lines`, () => {
+test(`no production function of ${ROOTS.join(', ')} over ${FUNCTION_MAX} lines`, () => {
   const long = files.flatMap((f) =>
     longFunctions(f, readFileSync(path.join(root, f), 'utf8'), FUNCTION_MAX),
   );
-  expect(long).toEqual([]);
+  expect(long.map(withoutCount).sort()).toEqual(
+    STILL_TO_SPLIT.filter((e) => e.includes(': ')).sort(),
+  );
+});
+
+test('the scan reaches every tree and leaves tests out', () => {
+  expect(files).toContain('src/app/app.tsx');
+  expect(files).toContain('server/store/journal.ts');
+  expect(files).toContain('contract/wire.ts');
+  expect(files.filter((f) => f.includes('.test.') || f.includes('/testing/'))).toEqual([]);
 });
 
 test('the check finds a long function', () => {

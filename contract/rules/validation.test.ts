@@ -7,9 +7,9 @@ import {
   validateCadastrar,
   validatePontuar,
   validateResgatar,
-  validateRewardQuery,
   type FieldErrors,
 } from './validation';
+import { validateRewardQuery } from './reward-query';
 
 const ctx = { today: '2026-11-23', checkPassword: (s: string) => s === '1234' };
 const errorsOf = (v: { ok: true } | { ok: false; errors: FieldErrors }) => (v.ok ? null : v.errors);

@@ -14,108 +14,33 @@ import * as wire from '../wire';
 import * as fields from '../wire-fields';
 import { formatReais } from './money';
 import { parseDate } from './time';
+import {
+  blankOmitted,
+  charCount,
+  clean,
+  emptyOmitted,
+  type FieldErrors,
+  finish,
+  isPlainObject,
+  ID_CLIENTE,
+  type JsonObject,
+  missingOr,
+  nullish,
+  optionalInteger,
+  optionalText,
+  rule,
+  toFieldErrors,
+  trimmedOrOmitted,
+  type Validated,
+} from './field-rules';
 
-export type FieldErrors = Record<string, string[]>;
-
-export type Validated<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
-
-/** The first message of a set of field errors (the response's `message`). */
-export function firstError(errors: FieldErrors): string {
-  for (const list of Object.values(errors)) {
-    if (list[0] !== undefined) return list[0];
-  }
-  return 'Dados inválidos.';
-}
-
-export type JsonObject = Record<string, unknown>;
-
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Characters as a person counts them (an emoji is one), not UTF-16 units. */
-const charCount = (s: string): number => [...s].length;
-
-/** zod's issues as field errors: `a.b.0.c` → its messages, in the order they were found. */
-function toFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) (errors[issue.path.join('.')] ??= []).push(issue.message);
-  return errors;
-}
-
-/** A path's place in `order`: that of the path or of its nearest listed parent (`itens.2.valor` → `itens`). */
-function rank(order: readonly string[], path: string): number {
-  for (let p = path; ; p = p.slice(0, p.lastIndexOf('.'))) {
-    const i = order.indexOf(p);
-    if (i >= 0) return i;
-    if (!p.includes('.')) return order.length;
-  }
-}
-
-/**
- * The errors with their fields in `order`: a check made after the parse (one across fields,
- * or one needing the request) takes its field's place; paths of one rank keep zod's order.
- */
-function inFieldOrder(errors: FieldErrors, order: readonly string[]): FieldErrors {
-  return Object.fromEntries(
-    Object.entries(errors).sort(([a], [b]) => rank(order, a) - rank(order, b)),
-  );
-}
-
-/** A check whose failure ends the field's checks (one message per field). */
-const rule = <T>(test: (value: T) => boolean, message: string) =>
-  z.refine<T>(test, { error: message, abort: true });
-
-/**
- * Free text a person can read (fields.isCleanText): no control characters, NUL or lone
- * surrogates, and not only zero-width characters. Checked on the trimmed text.
- */
-const clean = (message: string) => rule(fields.isCleanText, message);
-
-/** One message when the value is missing (absent or null), another for a wrong type. */
-const missingOr = (missing: string, wrongType: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? missing : wrongType;
-
-/** Absent and null are "not sent". */
-const nullish = (v: unknown) => (v === null ? undefined : v);
-/** Absent, null and '' are "not sent". */
-const emptyOmitted = (v: unknown) => (v === null || v === '' ? undefined : v);
-/** Absent, null and '' are "not sent"; other text is trimmed. */
-const trimmedOrOmitted = (v: unknown) =>
-  v === null || v === '' ? undefined : typeof v === 'string' ? v.trim() : v;
-/** Absent, null and blank are "not sent"; other text is trimmed. */
-const blankOmitted = (v: unknown) =>
-  v === null ? undefined : typeof v === 'string' ? v.trim() || undefined : v;
-
-/** An optional text field: anything but a string, or one over `max` characters, is an error. */
-function optionalText(
-  max: number,
-  typeMessage: string,
-  maxMessage: string,
-  ...more: z.core.$ZodCheck<string>[]
-) {
-  return z.preprocess(
-    blankOmitted,
-    z.optional(
-      z.string({ error: typeMessage }).check(
-        rule((s) => charCount(s) <= max, maxMessage),
-        ...more,
-      ),
-    ),
-  );
-}
-
-/** An optional integer sent as a JSON number, from `min` to `max`. */
-function optionalInteger(min: number, max: number, message: string) {
-  return z.preprocess(
-    nullish,
-    z.optional(
-      z
-        .number({ error: message })
-        .check(rule((n) => Number.isSafeInteger(n) && n >= min && n <= max, message)),
-    ),
-  );
-}
+export {
+  firstError,
+  isPlainObject,
+  type FieldErrors,
+  type JsonObject,
+  type Validated,
+} from './field-rules';
 
 // ---------------------------------------------------------------- customer data
 
@@ -391,24 +316,12 @@ export function validatePontuar(
   return finish(parsed, errors, PONTUAR_FIELDS);
 }
 
-/** The parsed value, or every error with the fields in `order` (zod's order within one). */
-function finish<T>(
-  parsed: z.ZodSafeParseResult<T>,
-  errors: FieldErrors,
-  order: readonly string[],
-): Validated<T> {
-  if (parsed.success && Object.keys(errors).length === 0) return { ok: true, value: parsed.data };
-  return { ok: false, errors: inFieldOrder(errors, order) };
-}
-
 // ---------------------------------------------------------------- buscar
 
 export type LookupKey =
   | { by: 'id_cliente'; value: number }
   | { by: 'cpf'; value: string }
   | { by: 'celular'; value: string };
-
-const ID_CLIENTE = 'O id do cliente deve ser um número inteiro positivo.';
 
 const buscar = z.object({
   id_cliente: optionalInteger(1, Number.MAX_SAFE_INTEGER, ID_CLIENTE),
@@ -427,115 +340,6 @@ export function validateBuscar(body: JsonObject): Validated<LookupKey> {
   if (byPhone !== undefined) return { ok: true, value: { by: 'celular', value: byPhone } };
   const message = 'Informe o id do cliente, o CPF ou o celular para buscar.';
   return { ok: false, errors: { id_cliente: [message], cpf: [message], celular: [message] } };
-}
-
-// ---------------------------------------------------------------- reward list
-
-const DATE_FIELDS = wire.REWARD_DATE_FIELDS;
-export type DateField = (typeof DATE_FIELDS)[number];
-
-export interface RewardQuery {
-  filtrar_por: DateField;
-  status?: wire.RewardStatus | undefined;
-  categoria?: wire.RewardCategory | undefined;
-  data_inicio?: string | undefined;
-  data_fim?: string | undefined;
-  q?: string | undefined;
-  itens_por_pagina: number;
-  id_cliente?: number | undefined;
-  page: number;
-}
-
-/** A query parameter holding an integer from `min` to `max` (digits only). */
-function queryInteger(min: number, max: number, message: string) {
-  return z.optional(
-    z
-      .string()
-      .check(
-        rule((raw) => {
-          const n = /^\d{1,16}$/.test(raw) ? Number(raw) : NaN;
-          return Number.isSafeInteger(n) && n >= min && n <= max;
-        }, message),
-      )
-      .transform(Number),
-  );
-}
-
-const queryDate = (message: string) =>
-  z.optional(z.string().check(rule((s) => parseDate(s) !== null, message)));
-
-const rewardQuery = z.object({
-  filtrar_por: z._default(
-    z.enum(DATE_FIELDS, {
-      error:
-        'Filtro de data inválido. Use valido_ate, data_resgate, data_conquista ou estornado_em.',
-    }),
-    'data_conquista',
-  ),
-  status: z.optional(
-    z.enum(wire.REWARD_STATUSES, {
-      error: 'Status inválido. Use expirado, pendente_resgate, resgatado ou estornado.',
-    }),
-  ),
-  categoria: z.optional(
-    z.enum(wire.REWARD_CATEGORIES, {
-      error:
-        'Categoria inválida. Use premio_fidelidade, brinde_roleta, premio_campanha, premio_surpresa ou premio_game.',
-    }),
-  ),
-  data_inicio: queryDate('Data inicial inválida. Use o formato AAAA-MM-DD.'),
-  data_fim: queryDate('Data final inválida. Use o formato AAAA-MM-DD.'),
-  q: z.optional(
-    z
-      .string()
-      .check(
-        rule(
-          (s) => charCount(s) <= fields.Q_MAX,
-          `A busca pode ter no máximo ${fields.Q_MAX} caracteres.`,
-        ),
-      ),
-  ),
-  itens_por_pagina: z._default(
-    queryInteger(
-      1,
-      fields.PER_PAGE_MAX,
-      `Itens por página deve ser um número inteiro de 1 a ${fields.PER_PAGE_MAX}.`,
-    ),
-    fields.PER_PAGE_DEFAULT,
-  ),
-  id_cliente: queryInteger(1, Number.MAX_SAFE_INTEGER, ID_CLIENTE),
-  page: z._default(
-    queryInteger(1, 1_000_000_000, 'A página deve ser um número inteiro a partir de 1.'),
-    1,
-  ),
-});
-const REWARD_QUERY_FIELDS = Object.keys(rewardQuery.shape);
-
-/**
- * Query of `GET /recompensas`. `get` returns a parameter's value; an empty value counts as
- * not sent.
- */
-export function validateRewardQuery(
-  get: (name: string) => string | null | undefined,
-): Validated<RewardQuery> {
-  const params: Record<string, string> = {};
-  for (const name of REWARD_QUERY_FIELDS) {
-    const v = get(name);
-    if (v !== null && v !== undefined && v !== '') params[name] = v;
-  }
-  const parsed = rewardQuery.safeParse(params);
-  const errors = parsed.success ? {} : toFieldErrors(parsed.error.issues);
-  const { data_inicio: inicio, data_fim: fim } = params;
-  if (
-    inicio !== undefined &&
-    fim !== undefined &&
-    !errors.data_inicio &&
-    !errors.data_fim &&
-    inicio > fim
-  ) {
-    errors.data_fim = ['A data final não pode ser anterior à data inicial.'];
-  }
-  return finish(parsed, errors, REWARD_QUERY_FIELDS);
 }
 
 // ---------------------------------------------------------------- resgatar-premio

@@ -12,8 +12,7 @@ import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
 import type { AccessLimits } from './domain/access/limits';
 import type { AuditTrail } from './domain/audit';
-import { createForwarder } from './domain/forward';
-import type { LookupToken, PostingService } from './domain/journal/service';
+import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
 import { createLifecycle } from './domain/ops/lifecycle';
 import type { Lifecycle } from './domain/ops/lifecycle';
@@ -32,7 +31,6 @@ import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
 import { painelRoutes, PAINEL_PATH } from './http/painel';
 import { postingRoutes } from './http/postings';
-import { createProxyHandler, PROXY_PREFIX } from './http/proxy';
 import { requestLog } from './http/request-log';
 import { securityHeaders, setResponseHeaders } from './http/security';
 import { createStaticHandler } from './http/static';
@@ -42,12 +40,13 @@ import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
 import { ownStoreOnly, REDE_PATH, redeRoutes } from './http/rede';
 import type { ChainNetwork } from './domain/rede';
 import { painelDeps, storeParts } from './store-parts';
+import { guardServiceRoutes, mountForwarding } from './service-routes';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
 import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
-import type { Fetcher, UpstreamClient } from './upstream/client';
+import type { Fetcher } from './upstream/client';
 
 export interface AppServerOptions {
   mode: 'sandbox' | 'live';
@@ -302,74 +301,6 @@ function mountVigilancia(
     }),
   );
   return vigilancia;
-}
-
-/**
- * Every service route, the journal's pontuar included: one of the operations with its method,
- * same origin and JSON, an enrolled terminal whose role allows it, its limits. The postings'
- * state and ledger: any enrolled terminal that may post (never the kiosk).
- */
-function guardServiceRoutes(app: AppServer, access: Access, establishmentId: number): void {
-  app.use(
-    `${PROXY_PREFIX}*`,
-    access.routeOperation(establishmentId),
-    access.sameOriginJson,
-    access.requireTerminal,
-    access.postingsInFlight,
-    access.passwordLocked,
-    access.rateLimit,
-    access.passwordLockout,
-  );
-  for (const path of ['/api/lancamentos', '/api/lancamentos/*', '/api/contingencia']) {
-    app.use(
-      path,
-      access.sameOriginJson,
-      access.requireTerminal,
-      access.staffOnly,
-      access.rateLimit,
-    );
-  }
-}
-
-/** The service's operations forwarded upstream (after the journal's and the kiosk's routes). */
-function mountForwarding(app: AppServer, client: UpstreamClient, options: AppServerOptions): void {
-  // Without the journal no reward is handed over (never forwarded unjournaled).
-  app.post(`${PROXY_PREFIX}*`, async (c, next) => {
-    if (c.get('operation')?.name !== 'resgatar-premio') return next();
-    const data = { entrega_indisponivel: true };
-    return c.json({ success: false, message: messages.notFound, data }, 404);
-  });
-  // Contingency: while the service is unreachable a read fails at once (the counter then says
-  // the balance cannot be read now) instead of waiting for its timeout.
-  app.use(`${PROXY_PREFIX}*`, async (c, next) => {
-    if (options.circuit?.isOpen()) return fail(c, 503, messages.contingency);
-    return next();
-  });
-  const postings = options.postings;
-  app.all(
-    `${PROXY_PREFIX}*`,
-    createProxyHandler({
-      forwarder: createForwarder(client, options.mode),
-      // A counter's lookups, kept by the journal: a posting's snapshot, a posting's points.
-      lookups: postings
-        ? {
-            started(c, body) {
-              const t = (c.get('terminal' as never) as AccessVars['terminal']) ?? null;
-              if (t === null || (t.role !== 'caixa' && t.role !== 'gerente')) {
-                return Promise.resolve(null);
-              }
-              return postings.lookupStarted(String(t.id), body);
-            },
-            answered: (token, status, text) =>
-              void postings.lookupAnswered(token as LookupToken, status, text),
-          }
-        : null,
-      upstreamTimeoutMs: options.upstreamTimeoutMs ?? 10_000,
-      maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-      maxResponseBytes: options.maxResponseBytes ?? 8 * 1024 * 1024,
-    }),
-  );
-  app.all('/api/*', (c) => fail(c, 404, messages.notFound));
 }
 
 /**

@@ -5,7 +5,7 @@
 // another replica too.
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, expect, test } from 'vitest';
-import { TERMINAL_TRUST_MS } from '../store';
+import { TERMINAL_TRUST_MS } from '../store/terminals/active';
 import type { Store } from '../store';
 import { CHAIN, makeChain } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';

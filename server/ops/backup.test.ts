@@ -21,7 +21,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { addTerminal, listTerminals, migrationNames, openStore } from '../store';
 import type { Store } from '../store';
 import { readBackupEnv } from '../app/config-backup';
-import { backupSqlite, restoreSqlite, startBackupSchedule, stamp } from './backup';
+import { backupSqlite, restoreSqlite, stamp } from './backup';
+import { startBackupSchedule } from './backup-schedule';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(tmpdir(), 'backup-test-'));

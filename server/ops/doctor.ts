@@ -13,7 +13,7 @@ import { readConfig, resolveAppDb } from '../app/config';
 import type { Config } from '../app/config';
 import type { Fetcher } from '../app/upstream/client';
 import { inspectStore } from '../store';
-import { newestScheduledBackup } from './backup';
+import { newestScheduledBackup } from './backup-schedule';
 import {
   checkClock,
   duration,

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { MIGRATIONS, migrate, openDatabase, type Db } from './db';
 import { CATEGORIES, STATUSES } from './rules/rewards';
 import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from '#contract/rules/time';
-import type { RewardQuery } from '#contract/rules/validation';
+import type { RewardQuery } from '#contract/rules/reward-query';
 import { seedDemoData } from './seed';
 import { createStore, searchable, type Store } from './store';
 

@@ -21,7 +21,7 @@
 import { REDEEMED_DAY_SHIFT_MS, type Db } from './db';
 import type { Category, Status, StoredStatus } from './rules/rewards';
 import { DAY_MS, startOfLocalDay, startOfNextLocalDay } from '#contract/rules/time';
-import type { RewardQuery } from '#contract/rules/validation';
+import type { RewardQuery } from '#contract/rules/reward-query';
 
 export interface RewardRow {
   id: number;
@@ -194,6 +194,53 @@ export interface StatementPlan {
   plan: string[];
 }
 
+/** Exact count of one day's matching records (over the covering index). */
+function dayCount(p: Plan, dia: number, run: (s: Statements) => unknown): number {
+  const params: Params = {};
+  const terms = rowTerms(p, params, { lo: dia * DAY_MS, hi: (dia + 1) * DAY_MS });
+  const sql = `SELECT COUNT(*) AS n FROM premios_cliente INDEXED BY premios_cliente_lista
+               WHERE ${terms.join(' AND ')}`;
+  return (run({ sql, params }) as { n: number } | undefined)?.n ?? 0;
+}
+
+/**
+ * Exact counts of the partial days of a data_resgate range from premios_cliente_resgate, a
+ * run of consecutive partial days per statement; null when the table cannot answer (other
+ * filters, a bound that is not a São Paulo standard-time midnight).
+ */
+function redeemedCounts(
+  p: Plan,
+  days: readonly { dia: number; partial: number }[],
+  all: (s: Statements) => unknown[],
+): Map<number, number> | null {
+  if (p.campo !== 'data_resgate_ms') return null;
+  // Only resgatado records have a data_resgate: any other status filter matches none.
+  if (p.status !== null && p.status !== 'resgatado') return null;
+  const bucket = (ms: number): number | null =>
+    (ms - REDEEMED_DAY_SHIFT_MS) % DAY_MS === 0 ? (ms - REDEEMED_DAY_SHIFT_MS) / DAY_MS : null;
+  const from = p.desde === null ? null : bucket(p.desde);
+  const to = p.ate === null ? null : bucket(p.ate);
+  if ((p.desde !== null && from === null) || (p.ate !== null && to === null)) return null;
+  const partial = days.filter((d) => d.partial).map((d) => d.dia); // newest first
+  const counts = new Map<number, number>(partial.map((dia) => [dia, 0]));
+  const terms = ['estabelecimento_id = @est', 'dia >= @lo', 'dia <= @hi'];
+  if (p.premios !== null) terms.push(`premio_id IN (${p.premios.join(', ')})`);
+  if (from !== null) terms.push('dia_resgate >= @from');
+  if (to !== null) terms.push('dia_resgate < @to');
+  const sql = `SELECT dia, SUM(n) AS n FROM premios_cliente_resgate
+               WHERE ${terms.join(' AND ')} GROUP BY dia`;
+  for (let i = 0; i < partial.length;) {
+    let j = i;
+    while (j + 1 < partial.length && partial[j + 1] === (partial[j] as number) - 1) j++;
+    const params: Params = { est: p.est, lo: partial[j] as number, hi: partial[i] as number };
+    if (from !== null) params.from = from;
+    if (to !== null) params.to = to;
+    for (const r of all({ sql, params }) as { dia: number; n: number }[]) counts.set(r.dia, r.n);
+    i = j + 1;
+  }
+  return counts;
+}
+
 export function createRewardList(db: Db) {
   const cache = new Map<string, ReturnType<Db['prepare']>>();
   const prepared = (sql: string): ReturnType<Db['prepare']> => {
@@ -235,53 +282,6 @@ export function createRewardList(db: Db) {
       ate: query.data_fim === undefined ? null : startOfNextLocalDay(query.data_fim),
     };
     return { p, byId };
-  }
-
-  /** Exact count of one day's matching records (over the covering index). */
-  function dayCount(p: Plan, dia: number, run: (s: Statements) => unknown): number {
-    const params: Params = {};
-    const terms = rowTerms(p, params, { lo: dia * DAY_MS, hi: (dia + 1) * DAY_MS });
-    const sql = `SELECT COUNT(*) AS n FROM premios_cliente INDEXED BY premios_cliente_lista
-                 WHERE ${terms.join(' AND ')}`;
-    return (run({ sql, params }) as { n: number } | undefined)?.n ?? 0;
-  }
-
-  /**
-   * Exact counts of the partial days of a data_resgate range from premios_cliente_resgate, a
-   * run of consecutive partial days per statement; null when the table cannot answer (other
-   * filters, a bound that is not a São Paulo standard-time midnight).
-   */
-  function redeemedCounts(
-    p: Plan,
-    days: readonly { dia: number; partial: number }[],
-    all: (s: Statements) => unknown[],
-  ): Map<number, number> | null {
-    if (p.campo !== 'data_resgate_ms') return null;
-    // Only resgatado records have a data_resgate: any other status filter matches none.
-    if (p.status !== null && p.status !== 'resgatado') return null;
-    const bucket = (ms: number): number | null =>
-      (ms - REDEEMED_DAY_SHIFT_MS) % DAY_MS === 0 ? (ms - REDEEMED_DAY_SHIFT_MS) / DAY_MS : null;
-    const from = p.desde === null ? null : bucket(p.desde);
-    const to = p.ate === null ? null : bucket(p.ate);
-    if ((p.desde !== null && from === null) || (p.ate !== null && to === null)) return null;
-    const partial = days.filter((d) => d.partial).map((d) => d.dia); // newest first
-    const counts = new Map<number, number>(partial.map((dia) => [dia, 0]));
-    const terms = ['estabelecimento_id = @est', 'dia >= @lo', 'dia <= @hi'];
-    if (p.premios !== null) terms.push(`premio_id IN (${p.premios.join(', ')})`);
-    if (from !== null) terms.push('dia_resgate >= @from');
-    if (to !== null) terms.push('dia_resgate < @to');
-    const sql = `SELECT dia, SUM(n) AS n FROM premios_cliente_resgate
-                 WHERE ${terms.join(' AND ')} GROUP BY dia`;
-    for (let i = 0; i < partial.length;) {
-      let j = i;
-      while (j + 1 < partial.length && partial[j + 1] === (partial[j] as number) - 1) j++;
-      const params: Params = { est: p.est, lo: partial[j] as number, hi: partial[i] as number };
-      if (from !== null) params.from = from;
-      if (to !== null) params.to = to;
-      for (const r of all({ sql, params }) as { dia: number; n: number }[]) counts.set(r.dia, r.n);
-      i = j + 1;
-    }
-    return counts;
   }
 
   /**

@@ -14,8 +14,8 @@ import {
   validateCadastrar,
   validatePontuar,
   validateResgatar,
-  validateRewardQuery,
 } from '#contract/rules/validation';
+import { validateRewardQuery } from '#contract/rules/reward-query';
 import type { Establishment, Store } from './store';
 
 export const BASE = '/api/v4/estabelecimentos/:id';
@@ -52,12 +52,11 @@ interface Guarded {
   nowMs: number;
 }
 
-export function createRoutes(
-  store: Store,
-  opts: { now: () => Date; onError?: ((err: unknown) => void) | undefined },
-): Hono {
-  const app = new Hono();
-
+/**
+ * The routes' first check: tokens, establishment and the request's moment, as a function
+ * of the request that answers a Response when any check fails.
+ */
+function createGuard(store: Store, now: () => Date): (c: Context) => Guarded | Response {
   /**
    * The establishments (only the seed writes them), read again after ESTABLISHMENTS_TTL_MS,
    * keyed by id and by the SHA-256 of their token pair: a request's tokens are hashed once
@@ -101,7 +100,7 @@ export function createRoutes(
     const header = c.req.header(NOW_HEADER);
     let nowMs: number;
     if (header === undefined || header.trim() === '') {
-      nowMs = opts.now().getTime();
+      nowMs = now().getTime();
     } else {
       const parsed = parseInstant(header);
       if (parsed === null) return fail(400, MESSAGES.badNow);
@@ -109,6 +108,16 @@ export function createRoutes(
     }
     return { est, nowMs };
   }
+  return guard;
+}
+
+export function createRoutes(
+  store: Store,
+  opts: { now: () => Date; onError?: ((err: unknown) => void) | undefined },
+): Hono {
+  const app = new Hono();
+
+  const guard = createGuard(store, opts.now);
 
   app.post(`${BASE}/fidelidade/pontuar`, async (c) => {
     const g = guard(c);

@@ -14,6 +14,9 @@ import type { Selectable } from 'kysely';
 import type { ReconciliationRunsTable } from './schema';
 import type { Store } from './store';
 
+export * from './conferencia-customers';
+export * from './conferencia-posted';
+
 export type RunOrigin = 'noite' | 'gerente';
 /**
  * What started a nightly run: the check at CONFERENCIA_HORA, the first check of a process that
@@ -45,33 +48,6 @@ export interface ConferenciaRun {
   summary: Record<string, number> | null;
 }
 
-export interface RunCustomer {
-  customerKey: string;
-  idCliente: number | null;
-  state: 'pendente' | 'lido';
-  confirmed: number;
-  /** What was found for this customer (the domain's shape, stored as JSON). */
-  findings: unknown[];
-}
-
-/** A posting the service took, as the conferência matches it. */
-export interface PostedEntry {
-  key: string;
-  customerKey: string;
-  customerName: string | null;
-  terminalId: string | null;
-  amount: number;
-  points: number | null;
-  createdAt: number;
-  sentAt: number;
-  /** When its answer came (or it was settled): the end of its window. */
-  endedAt: number | null;
-  settledAt: number | null;
-  answerBody: string | null;
-  snapshot: string | null;
-}
-
-/** Unique violation on either engine (SQLite's message or PostgreSQL's 23505). */
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; message?: string } | null;
   return (
@@ -292,77 +268,6 @@ export async function renewRun(
   return Number(r.numUpdatedRows) > 0;
 }
 
-export async function pendingCustomers(store: Store, runId: number): Promise<string[]> {
-  const rows = await store.db
-    .selectFrom('reconciliation_customers')
-    .select('customer_key')
-    .where('run_id', '=', runId)
-    .where('state', '=', 'pendente')
-    .orderBy('customer_key')
-    .execute();
-  return rows.map((r) => r.customer_key);
-}
-
-/**
- * Records one customer read, and the reads it took, while the run is this owner's; false
- * (nothing written) when it is not.
- */
-export async function saveCustomer(
-  store: Store,
-  runId: number,
-  owner: string,
-  c: {
-    customerKey: string;
-    idCliente: number | null;
-    confirmed: number;
-    findings: unknown[];
-    reads: number;
-  },
-): Promise<boolean> {
-  return store.transaction(async (trx) => {
-    const run = await trx
-      .updateTable('reconciliation_runs')
-      .set((eb) => ({ done: eb('done', '+', 1), reads: eb('reads', '+', c.reads) }))
-      .where('id', '=', runId)
-      .where('owner', '=', owner)
-      .where('state', '=', 'em andamento')
-      .executeTakeFirst();
-    if (Number(run.numUpdatedRows) === 0) return false;
-    const row = await trx
-      .updateTable('reconciliation_customers')
-      .set({
-        id_cliente: c.idCliente,
-        state: 'lido',
-        confirmed: c.confirmed,
-        findings: JSON.stringify(c.findings),
-        read_at: store.now(),
-      })
-      .where('run_id', '=', runId)
-      .where('customer_key', '=', c.customerKey)
-      .where('state', '=', 'pendente')
-      .executeTakeFirst();
-    if (Number(row.numUpdatedRows) === 0) throw new Error('customer already read');
-    return true;
-  });
-}
-
-/** Every customer of a run, read or not. */
-export async function runCustomers(store: Store, runId: number): Promise<RunCustomer[]> {
-  const rows = await store.db
-    .selectFrom('reconciliation_customers')
-    .selectAll()
-    .where('run_id', '=', runId)
-    .orderBy('customer_key')
-    .execute();
-  return rows.map((r) => ({
-    customerKey: r.customer_key,
-    idCliente: r.id_cliente === null ? null : Number(r.id_cliente),
-    state: r.state === 'lido' ? 'lido' : 'pendente',
-    confirmed: Number(r.confirmed),
-    findings: r.findings === null ? [] : (JSON.parse(r.findings) as unknown[]),
-  }));
-}
-
 /** Ends a run with its totals while it is this owner's; the finished run, or null. */
 export async function finishRun(
   store: Store,
@@ -413,56 +318,4 @@ export async function markReported(store: Store, id: number): Promise<boolean> {
     .where('reported_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
-}
-
-/** How far back a posting sent in a period may have been created (a kept sale, resent). */
-const CREATED_BEFORE_SENT_MS = 8 * 86_400_000;
-
-/**
- * The postings the service took (`lançado`, points), sent in [from, to), optionally of one
- * customer, oldest first. Reads the journal's queue index (establishment, state, created_at).
- */
-export async function postedEntries(
-  store: Store,
-  filter: { establishmentId: number; from: number; to: number; customerKey?: string },
-): Promise<PostedEntry[]> {
-  let q = store.db
-    .selectFrom('posting_journal')
-    .select([
-      'key',
-      'customer_key',
-      'customer_name',
-      'terminal_id',
-      'amount',
-      'points',
-      'created_at',
-      'sent_at',
-      'ended_at',
-      'settled_at',
-      'answer_body',
-      'snapshot',
-    ])
-    .where('establishment_id', '=', filter.establishmentId)
-    .where('state', '=', 'lançado')
-    .where('kind', '=', 'pontos')
-    .where('created_at', '>=', filter.from - CREATED_BEFORE_SENT_MS)
-    .where('created_at', '<', filter.to)
-    .where('sent_at', '>=', filter.from)
-    .where('sent_at', '<', filter.to);
-  if (filter.customerKey !== undefined) q = q.where('customer_key', '=', filter.customerKey);
-  const rows = await q.orderBy('sent_at').orderBy('key').execute();
-  return rows.map((r) => ({
-    key: r.key,
-    customerKey: r.customer_key,
-    customerName: r.customer_name,
-    terminalId: r.terminal_id,
-    amount: Number(r.amount),
-    points: r.points === null ? null : Number(r.points),
-    createdAt: Number(r.created_at),
-    sentAt: Number(r.sent_at),
-    endedAt: r.ended_at === null ? null : Number(r.ended_at),
-    settledAt: r.settled_at === null ? null : Number(r.settled_at),
-    answerBody: r.answer_body,
-    snapshot: r.snapshot,
-  }));
 }

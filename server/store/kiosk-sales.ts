@@ -64,60 +64,8 @@ export function createKioskSalesStore(store: Store) {
   const { db } = store;
 
   return {
-    /**
-     * Stages a sale: the same counter's earlier waiting sale on this kiosk is cancelled
-     * (and answered in `replaced`); another counter's, or one staged on the kiosk, makes it busy.
-     */
-    async stage(n: NewKioskSale): Promise<StageResult> {
-      try {
-        return await store.transaction(async (trx) => {
-          const now = store.now();
-          const waiting = await store
-            .lock(
-              trx
-                .selectFrom('kiosk_sales')
-                .selectAll()
-                .where('kiosk_id', '=', n.kioskId)
-                .where('state', '=', 'aguardando'),
-            )
-            .execute();
-          const replaced: KioskSaleRow[] = [];
-          for (const w of waiting) {
-            const mine = n.counterId !== null && w.counter_id === n.counterId;
-            if (w.expires_at > now && !mine) return { ok: false, reason: 'busy' } as const;
-            const state = w.expires_at > now ? 'cancelado' : 'expirado';
-            const closed = await close(trx, w.id, state, now);
-            if (closed === null) return { ok: false, reason: 'busy' } as const;
-            replaced.push(closed);
-          }
-          const sale = await trx
-            .insertInto('kiosk_sales')
-            .values({
-              id: n.id,
-              kiosk_id: n.kioskId,
-              counter_id: n.counterId,
-              amount: n.amount,
-              items: n.items,
-              state: 'aguardando',
-              message: null,
-              points: null,
-              customer: null,
-              secret: n.secret,
-              created_at: now,
-              expires_at: now + n.ttlMs,
-              updated_at: now,
-              settled_at: null,
-            })
-            .returningAll()
-            .executeTakeFirstOrThrow();
-          return { ok: true, sale, replaced } as const;
-        });
-      } catch (err) {
-        // Another replica's insert won the kiosk between our read and our insert.
-        if (isUniqueViolation(err)) return { ok: false, reason: 'busy' };
-        throw err;
-      }
-    },
+    /** Stages a sale: see stageSale. */
+    stage: (n: NewKioskSale): Promise<StageResult> => stageSale(store, n),
 
     async get(id: string): Promise<KioskSaleRow | null> {
       return (
@@ -188,71 +136,135 @@ export function createKioskSalesStore(store: Store) {
       );
     },
 
-    /**
-     * Expires waiting sales past their time (answers them, once across replicas: the update
-     * is conditional), marks `desconhecido` a claim nobody settled within `staleClaimMs` (its
-     * replica died while posting: the journal, shared, still settles the posting itself; the
-     * counter checks it in "Lançamentos do turno") and deletes sales settled more than
-     * `keepSettledMs` ago.
-     */
-    async sweep(keepSettledMs: number, staleClaimMs = 20 * 60_000): Promise<KioskSaleRow[]> {
-      const now = store.now();
-      const expired = await db
-        .updateTable('kiosk_sales')
-        .set({
-          state: 'expirado',
-          message: KIOSK_SALE_CLOSED.expirado,
-          secret: null,
-          updated_at: now,
-          settled_at: now,
-        })
-        .where('state', '=', 'aguardando')
-        .where('expires_at', '<=', now)
-        .returningAll()
-        .execute();
-      const orphaned = await db
-        .updateTable('kiosk_sales')
-        .set({
-          state: 'desconhecido',
-          message: KIOSK_SALE_CLOSED.desconhecido,
-          updated_at: now,
-          settled_at: now,
-        })
-        .where('state', '=', 'lançando')
-        .where('updated_at', '<', now - staleClaimMs)
-        .returningAll()
-        .execute();
-      await db
-        .deleteFrom('kiosk_sales')
-        .where('settled_at', 'is not', null)
-        .where('settled_at', '<', now - keepSettledMs)
-        .execute();
-      return [...expired, ...orphaned];
-    },
+    /** Closes expired and orphaned sales, deletes old settled ones: see sweepSales. */
+    sweep: (keepSettledMs: number, staleClaimMs = 20 * 60_000): Promise<KioskSaleRow[]> =>
+      sweepSales(store, keepSettledMs, staleClaimMs),
   };
+}
 
-  /** Closes a sale still waiting (and not expired, unless expiring it); null when it was not. */
-  async function close(
-    q: Store['db'],
-    id: string,
-    state: 'cancelado' | 'expirado',
-    now: number,
-  ): Promise<KioskSaleRow | null> {
-    return (
-      (await q
-        .updateTable('kiosk_sales')
-        .set({
-          state,
-          message: KIOSK_SALE_CLOSED[state],
-          secret: null,
+/**
+ * Stages a sale: the same counter's earlier waiting sale on this kiosk is cancelled
+ * (and answered in `replaced`); another counter's, or one staged on the kiosk, makes it busy.
+ */
+async function stageSale(store: Store, n: NewKioskSale): Promise<StageResult> {
+  try {
+    return await store.transaction(async (trx) => {
+      const now = store.now();
+      const waiting = await store
+        .lock(
+          trx
+            .selectFrom('kiosk_sales')
+            .selectAll()
+            .where('kiosk_id', '=', n.kioskId)
+            .where('state', '=', 'aguardando'),
+        )
+        .execute();
+      const replaced: KioskSaleRow[] = [];
+      for (const w of waiting) {
+        const mine = n.counterId !== null && w.counter_id === n.counterId;
+        if (w.expires_at > now && !mine) return { ok: false, reason: 'busy' } as const;
+        const state = w.expires_at > now ? 'cancelado' : 'expirado';
+        const closed = await close(trx, w.id, state, now);
+        if (closed === null) return { ok: false, reason: 'busy' } as const;
+        replaced.push(closed);
+      }
+      const sale = await trx
+        .insertInto('kiosk_sales')
+        .values({
+          id: n.id,
+          kiosk_id: n.kioskId,
+          counter_id: n.counterId,
+          amount: n.amount,
+          items: n.items,
+          state: 'aguardando',
+          message: null,
+          points: null,
+          customer: null,
+          secret: n.secret,
+          created_at: now,
+          expires_at: now + n.ttlMs,
           updated_at: now,
-          settled_at: now,
+          settled_at: null,
         })
-        .where('id', '=', id)
-        .where('state', '=', 'aguardando')
-        .where('expires_at', state === 'expirado' ? '<=' : '>', now)
         .returningAll()
-        .executeTakeFirst()) ?? null
-    );
+        .executeTakeFirstOrThrow();
+      return { ok: true, sale, replaced } as const;
+    });
+  } catch (err) {
+    // Another replica's insert won the kiosk between our read and our insert.
+    if (isUniqueViolation(err)) return { ok: false, reason: 'busy' };
+    throw err;
   }
+}
+
+/**
+ * Expires waiting sales past their time (answers them, once across replicas: the update
+ * is conditional), marks `desconhecido` a claim nobody settled within `staleClaimMs` (its
+ * replica died while posting: the journal, shared, still settles the posting itself; the
+ * counter checks it in "Lançamentos do turno") and deletes sales settled more than
+ * `keepSettledMs` ago.
+ */
+async function sweepSales(
+  store: Store,
+  keepSettledMs: number,
+  staleClaimMs: number,
+): Promise<KioskSaleRow[]> {
+  const { db } = store;
+  const now = store.now();
+  const expired = await db
+    .updateTable('kiosk_sales')
+    .set({
+      state: 'expirado',
+      message: KIOSK_SALE_CLOSED.expirado,
+      secret: null,
+      updated_at: now,
+      settled_at: now,
+    })
+    .where('state', '=', 'aguardando')
+    .where('expires_at', '<=', now)
+    .returningAll()
+    .execute();
+  const orphaned = await db
+    .updateTable('kiosk_sales')
+    .set({
+      state: 'desconhecido',
+      message: KIOSK_SALE_CLOSED.desconhecido,
+      updated_at: now,
+      settled_at: now,
+    })
+    .where('state', '=', 'lançando')
+    .where('updated_at', '<', now - staleClaimMs)
+    .returningAll()
+    .execute();
+  await db
+    .deleteFrom('kiosk_sales')
+    .where('settled_at', 'is not', null)
+    .where('settled_at', '<', now - keepSettledMs)
+    .execute();
+  return [...expired, ...orphaned];
+}
+
+/** Closes a sale still waiting (and not expired, unless expiring it); null when it was not. */
+async function close(
+  q: Store['db'],
+  id: string,
+  state: 'cancelado' | 'expirado',
+  now: number,
+): Promise<KioskSaleRow | null> {
+  return (
+    (await q
+      .updateTable('kiosk_sales')
+      .set({
+        state,
+        message: KIOSK_SALE_CLOSED[state],
+        secret: null,
+        updated_at: now,
+        settled_at: now,
+      })
+      .where('id', '=', id)
+      .where('state', '=', 'aguardando')
+      .where('expires_at', state === 'expirado' ? '<=' : '>', now)
+      .returningAll()
+      .executeTakeFirst()) ?? null
+  );
 }

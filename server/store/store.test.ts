@@ -13,10 +13,10 @@ import {
   refundFailure,
   redeemCode,
   revokeTerminal,
-  TERMINAL_TRUST_MS,
 } from './index';
 import type { Store } from './index';
 import type { StoreOptions } from './store';
+import { TERMINAL_TRUST_MS } from './terminals/active';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 

@@ -1,74 +1,36 @@
-/** Terminals and their one-time enrollment codes. */
+/**
+ * Terminals and their one-time enrollment codes; what a terminal is and which one a
+ * credential names are in ./terminals/, re-exported here.
+ */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import type { Store } from './store';
 import type { Role } from './schema';
+import { terminalChanged } from './terminals/active';
+import {
+  COLUMNS,
+  storeTerminalIds,
+  toTerminal,
+  type ListedTerminal,
+  type StoreScope,
+  type Terminal,
+  type TerminalStatus,
+} from './terminals/model';
+
+export { activeTerminal } from './terminals/active';
+export { addIntegration, integrationByToken, pairIntegration } from './terminals/integration';
+export {
+  inStoreScope,
+  storeTerminalIds,
+  type ListedTerminal,
+  type StoreScope,
+  type Terminal,
+} from './terminals/model';
 
 export const ENROLLMENT_CODE_TTL_MS = 15 * 60_000;
-/** last_seen_at is written at most this often per terminal (a write per request is wasteful). */
-const SEEN_EVERY_MS = 60_000;
 
 /** No 0/O, 1/I/L: a code is read off one screen and typed on another. */
 const CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 const CODE_LENGTH = 8;
-
-export interface Terminal {
-  id: number;
-  name: string;
-  role: Role;
-  createdAt: number;
-  enrolledAt: number | null;
-  revokedAt: number | null;
-  lastSeenAt: number | null;
-  /** `integracao`: the counter terminal it rings up for. */
-  counterId: number | null;
-  /** The store (establishment) it belongs to; null: the default store (rows from before). */
-  establishmentId: number | null;
-}
-
-export type TerminalStatus = 'aguardando código' | 'código expirado' | 'ativo' | 'revogado';
-
-export interface ListedTerminal extends Terminal {
-  status: TerminalStatus;
-  /** Expiry of the newest unused code, when the terminal is still waiting for it. */
-  codeExpiresAt: number | null;
-}
-
-/**
- * One store of a chain as the store reads it: its establishment's rows and, for the default
- * store, the rows naming none (written before the chain, or by a tool that named no store).
- */
-export interface StoreScope {
-  establishmentId: number;
-  orUnnamed: boolean;
-}
-
-/** Whether a row's establishment is within `scope` (always, with no scope). */
-export function inStoreScope(
-  scope: StoreScope | null | undefined,
-  establishmentId: number | null,
-): boolean {
-  return (
-    scope === null ||
-    scope === undefined ||
-    establishmentId === scope.establishmentId ||
-    (scope.orUnnamed && establishmentId === null)
-  );
-}
-
-/** The ids of the terminals of `scope`'s store: a subquery for `terminal_id in (…)`. */
-export function storeTerminalIds(db: Store['db'], scope: StoreScope) {
-  return db
-    .selectFrom('terminals')
-    .select('terminals.id')
-    .where((eb) =>
-      scope.orUnnamed
-        ? eb.or([
-            eb('terminals.establishment_id', '=', scope.establishmentId),
-            eb('terminals.establishment_id', 'is', null),
-          ])
-        : eb('terminals.establishment_id', '=', scope.establishmentId),
-    );
-}
 
 /** Upper-case, without the spaces and dashes a person may type. */
 export function normaliseCode(code: string): string {
@@ -100,44 +62,6 @@ export function codeFromSeed(seed: Buffer): string {
   if (seed.length < CODE_LENGTH * 2) throw new Error('the seed is too short');
   return spellCode((i) => seed.readUInt16BE(i * 2) % CODE_ALPHABET.length);
 }
-
-type Row = {
-  id: number;
-  name: string;
-  role: Role;
-  created_at: number;
-  enrolled_at: number | null;
-  revoked_at: number | null;
-  last_seen_at: number | null;
-  counter_id: number | null;
-  establishment_id: number | null;
-};
-
-function toTerminal(r: Row): Terminal {
-  return {
-    id: r.id,
-    name: r.name,
-    role: r.role,
-    createdAt: r.created_at,
-    enrolledAt: r.enrolled_at,
-    revokedAt: r.revoked_at,
-    lastSeenAt: r.last_seen_at,
-    counterId: r.counter_id,
-    establishmentId: r.establishment_id === null ? null : Number(r.establishment_id),
-  };
-}
-
-const COLUMNS = [
-  'id',
-  'name',
-  'role',
-  'created_at',
-  'enrolled_at',
-  'revoked_at',
-  'last_seen_at',
-  'counter_id',
-  'establishment_id',
-] as const;
 
 /** Creates a terminal waiting for enrollment and its one-time code (shown once, stored hashed). */
 export async function addTerminal(
@@ -218,137 +142,6 @@ export async function redeemCode(
 }
 
 /**
- * PostgreSQL: how long a replica may go on trusting a terminal it checked, should the
- * notification of a revocation from elsewhere be lost (normally it arrives within
- * milliseconds, see `activeTerminal`).
- */
-export const TERMINAL_TRUST_MS = 1_000;
-/** NOTIFY channel: a terminal was revoked or re-enrolled (payload: its id). */
-const TERMINALS_CHANNEL = 'terminals_changed';
-
-/**
- * Terminals this process found active, by credential (`id.nonce`). Only found ones: a forged
- * credential never reaches the store (its HMAC fails first), a revoked one is read each time.
- */
-interface TerminalCache {
-  entries: Map<string, { terminal: Terminal; checkedAt: number }>;
-  /** Bumped by every invalidation: a read begun before it is not kept. */
-  generation: number;
-  /** `store.changedElsewhere()` when the entries were read (SQLite). */
-  version: number | null;
-  /** PostgreSQL: entries are kept only while this store hears the other replicas. */
-  listening: boolean;
-  subscribing: boolean;
-}
-const caches = new WeakMap<Store, TerminalCache>();
-
-function cacheOf(store: Store): TerminalCache {
-  let cache = caches.get(store);
-  if (cache === undefined) {
-    cache = {
-      entries: new Map(),
-      generation: 0,
-      version: null,
-      listening: false,
-      subscribing: false,
-    };
-    caches.set(store, cache);
-  }
-  if (store.engine === 'postgres' && !cache.listening && !cache.subscribing) {
-    const c = cache;
-    c.subscribing = true;
-    store
-      .listen(TERMINALS_CHANNEL, () => forget(c))
-      .then(() => {
-        forget(c);
-        c.listening = true;
-      })
-      .catch(() => undefined) // not listening: nothing is kept, every request reads the store
-      .finally(() => {
-        c.subscribing = false;
-      });
-  }
-  return cache;
-}
-
-function forget(cache: TerminalCache): void {
-  cache.entries.clear();
-  cache.generation++;
-}
-
-/** This process forgets every checked terminal, and tells the other replicas to. */
-async function terminalChanged(store: Store, id: number): Promise<void> {
-  const cache = caches.get(store);
-  if (cache !== undefined) forget(cache);
-  // Without the notification (the database went away just after the commit), the other
-  // replicas stop trusting the terminal within TERMINAL_TRUST_MS anyway.
-  await store.notify(TERMINALS_CHANNEL, String(id)).catch(() => undefined);
-}
-
-/**
- * The enrolled, unrevoked terminal this credential belongs to; null otherwise.
- *
- * Checked on every request, so a terminal found active is kept in memory and not read again
- * while nothing can have changed it:
- * - this process's own revocations and enrollments forget every kept terminal at once;
- * - SQLite: a commit by any other process (`npm run terminal -- revoke`) changes the file's
- *   `data_version`, checked on each call, which forgets them too: a revocation is refused
- *   from the next request on, as when every request read the row;
- * - PostgreSQL (several replicas): a revocation NOTIFYs every replica, which forgets them on
- *   hearing it (milliseconds); a replica keeps a terminal at most TERMINAL_TRUST_MS in any
- *   case, and keeps none while it is not listening;
- * - a kept terminal is read again (and its `last_seen_at` written) every SEEN_EVERY_MS.
- */
-export async function activeTerminal(
-  store: Store,
-  id: number,
-  nonce: string,
-): Promise<Terminal | null> {
-  const cache = cacheOf(store);
-  const version = store.changedElsewhere();
-  if (version !== cache.version) {
-    forget(cache);
-    cache.version = version;
-  }
-  const key = `${id}.${nonce}`;
-  const now = store.now();
-  const kept = cache.entries.get(key);
-  if (kept !== undefined) {
-    const seen = kept.terminal.lastSeenAt!;
-    const fresh =
-      now >= seen &&
-      now - seen < SEEN_EVERY_MS &&
-      (store.engine === 'sqlite' ||
-        (now >= kept.checkedAt && now - kept.checkedAt < TERMINAL_TRUST_MS));
-    if (fresh) return kept.terminal;
-    cache.entries.delete(key);
-  }
-  const generation = cache.generation;
-  const row = await store.db
-    .selectFrom('terminals')
-    .select(COLUMNS)
-    .where('id', '=', id)
-    .where('credential_nonce', '=', nonce)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (row === undefined) return null;
-  if (row.last_seen_at === null || now - row.last_seen_at >= SEEN_EVERY_MS) {
-    await store.db
-      .updateTable('terminals')
-      .set({ last_seen_at: now })
-      .where('id', '=', id)
-      .execute();
-    row.last_seen_at = now;
-  }
-  const terminal = Object.freeze(toTerminal(row));
-  const keep = store.engine === 'sqlite' || cache.listening;
-  if (keep && cache.generation === generation) {
-    cache.entries.set(key, { terminal, checkedAt: now });
-  }
-  return terminal;
-}
-
-/**
  * Enrolls a new terminal at once, without a code (sandbox on loopback: the demo data is
  * fake). Returns its credential nonce.
  */
@@ -372,85 +165,6 @@ export async function enrollDirectly(
     .returning(COLUMNS)
     .executeTakeFirstOrThrow();
   return { terminal: toTerminal(row), nonce };
-}
-
-/** An integration token: `pdv.<terminal id>.<256 random bits>`. */
-const TOKEN = /^pdv\.([1-9]\d{0,15})\.[A-Za-z0-9_-]{43}$/;
-
-/** The store keeps only this (as the terminal's credential nonce), never the token. */
-function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
-
-/**
- * Creates an active `integracao` terminal (the store's PDV) paired with a counter terminal,
- * and its bearer token, answered once: only the token's hash is stored.
- */
-export async function addIntegration(
-  store: Store,
-  input: { name: string; counterId: number },
-): Promise<{ terminal: Terminal; token: string }> {
-  const name = input.name.trim();
-  if (name === '' || name.length > 60) throw new Error('the name must have 1 to 60 characters');
-  const counter = await store.db
-    .selectFrom('terminals')
-    .select(['id', 'establishment_id'])
-    .where('id', '=', input.counterId)
-    .where('role', 'in', ['caixa', 'gerente'])
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  if (counter === undefined) throw new Error(`terminal ${input.counterId} is no active counter`);
-  const now = store.now();
-  return store.transaction(async (trx) => {
-    const row = await trx
-      .insertInto('terminals')
-      .values({
-        name,
-        role: 'integracao',
-        created_at: now,
-        enrolled_at: now,
-        last_seen_at: now,
-        counter_id: input.counterId,
-        // The PDV belongs to its counter's store.
-        establishment_id: counter.establishment_id,
-      })
-      .returning(COLUMNS)
-      .executeTakeFirstOrThrow();
-    const token = `pdv.${row.id}.${randomBytes(32).toString('base64url')}`;
-    await trx
-      .updateTable('terminals')
-      .set({ credential_nonce: tokenHash(token) })
-      .where('id', '=', row.id)
-      .execute();
-    return { terminal: toTerminal(row), token };
-  });
-}
-
-/** Pairs an integration terminal with another counter terminal (the sandbox's demo PDV). */
-export async function pairIntegration(store: Store, id: number, counterId: number): Promise<void> {
-  // A PDV stays inside its store: only a counter of the same store.
-  await store.db
-    .updateTable('terminals')
-    .set({ counter_id: counterId })
-    .where('id', '=', id)
-    .where('role', '=', 'integracao')
-    .where((eb) =>
-      eb(
-        'establishment_id',
-        'is not distinct from',
-        eb.selectFrom('terminals as c').select('c.establishment_id').where('c.id', '=', counterId),
-      ),
-    )
-    .execute();
-  await terminalChanged(store, id);
-}
-
-/** The active integration terminal a bearer token names, or null (malformed, unknown, revoked). */
-export async function integrationByToken(store: Store, token: string): Promise<Terminal | null> {
-  const m = TOKEN.exec(token);
-  if (m === null) return null;
-  const terminal = await activeTerminal(store, Number(m[1]), tokenHash(token));
-  return terminal?.role === 'integracao' ? terminal : null;
 }
 
 /** Revokes a terminal: its next request is refused. False when there is no such terminal. */
@@ -581,6 +295,17 @@ export async function terminalById(store: Store, id: number): Promise<Terminal |
   return row === undefined ? null : toTerminal(row);
 }
 
+/** The role of an active terminal (undefined: no such terminal, or revoked). */
+export async function activeTerminalRole(store: Store, id: number): Promise<Role | undefined> {
+  const row = await store.db
+    .selectFrom('terminals')
+    .select('role')
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row?.role as Role | undefined;
+}
+
 /** The store of the terminal an unused enrollment code is for (undefined: no such code). */
 export async function codeStore(store: Store, code: string): Promise<number | null | undefined> {
   const row = await store.db
@@ -603,15 +328,4 @@ export async function terminalStore(store: Store, id: number): Promise<number | 
     .executeTakeFirst();
   if (row === undefined) return undefined;
   return row.establishment_id === null ? null : Number(row.establishment_id);
-}
-
-/** The role of an active terminal (undefined: no such terminal, or revoked). */
-export async function activeTerminalRole(store: Store, id: number): Promise<Role | undefined> {
-  const row = await store.db
-    .selectFrom('terminals')
-    .select('role')
-    .where('id', '=', id)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-  return row?.role as Role | undefined;
 }

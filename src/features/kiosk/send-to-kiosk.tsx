@@ -163,36 +163,16 @@ export default function SendToKiosk({
         </div>
       ) : (
         <>
-          {sale && (
-            <Alert
-              tone={sale.estado === 'lançado' ? 'success' : 'warning'}
-              title={STATES[sale.estado]}
-            >
-              <p>
-                {formatBRL(sale.valor_gasto)}
-                {sale.estado === 'lançado' && sale.pontos !== null && `: ${sale.pontos} pontos`}
-                {sale.cliente &&
-                  ` para ${sale.cliente.primeiro_nome ? `${sale.cliente.primeiro_nome}, ` : ''}${sale.cliente.celular}`}
-                {sale.estado !== 'lançado' && sale.mensagem && `. ${sale.mensagem}`}
-              </p>
-            </Alert>
-          )}
+          {sale && <SaleOutcome sale={sale} />}
           {list.length > 1 && (
-            <SelectField
-              label="Quiosque"
-              value={kioskId ?? ''}
-              onChange={(e) => {
-                const id = Number(e.target.value);
+            <KioskSelect
+              kiosks={list}
+              value={kioskId}
+              onPick={(id) => {
                 setPaired(id);
                 localStorage.setItem(PAIRED, String(id));
               }}
-            >
-              {list.map((k) => (
-                <option key={k.id} value={k.id}>
-                  {k.nome}
-                </option>
-              ))}
-            </SelectField>
+            />
           )}
           {fromPdv ? (
             <p>
@@ -233,5 +213,45 @@ export default function SendToKiosk({
         </>
       )}
     </section>
+  );
+}
+
+/** How the counter's last sale sent to the kiosk ended: posted (points, to whom) or not. */
+function SaleOutcome({ sale }: { sale: StagedSale }) {
+  return (
+    <Alert tone={sale.estado === 'lançado' ? 'success' : 'warning'} title={STATES[sale.estado]}>
+      <p>
+        {formatBRL(sale.valor_gasto)}
+        {sale.estado === 'lançado' && sale.pontos !== null && `: ${sale.pontos} pontos`}
+        {sale.cliente &&
+          ` para ${sale.cliente.primeiro_nome ? `${sale.cliente.primeiro_nome}, ` : ''}${sale.cliente.celular}`}
+        {sale.estado !== 'lançado' && sale.mensagem && `. ${sale.mensagem}`}
+      </p>
+    </Alert>
+  );
+}
+
+/** The kiosk this counter sends to, when there are several (remembered on this device). */
+function KioskSelect({
+  kiosks,
+  value,
+  onPick,
+}: {
+  kiosks: readonly { id: number; nome: string }[];
+  value: number | null;
+  onPick: (id: number) => void;
+}) {
+  return (
+    <SelectField
+      label="Quiosque"
+      value={value ?? ''}
+      onChange={(e) => onPick(Number(e.target.value))}
+    >
+      {kiosks.map((k) => (
+        <option key={k.id} value={k.id}>
+          {k.nome}
+        </option>
+      ))}
+    </SelectField>
   );
 }

@@ -1,7 +1,15 @@
 // What a manager does with a kept sale the service refused at delivery ("precisa de atenção"),
 // in the row of "Lançamentos do turno": resend it with the corrected attendant password, or
 // discard it. The server decides once (a second manager gets "outro gerente já decidiu").
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import {
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { isApiError } from '@/api/errors';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/field';
@@ -147,34 +155,15 @@ export function AttentionActions({ entry, onDone }: Props) {
 
   if (mode === 'discard')
     return (
-      <div
-        role="group"
-        aria-label={`Descartar a venda de ${sale}`}
+      <DiscardStep
+        sale={sale}
+        alert={alert}
+        busy={busy}
+        confirmRef={confirmDiscard}
         onKeyDown={onKeyDown}
-        className="mt-2 flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 p-2"
-      >
-        <p className="text-sm text-red-950">
-          Descartar a venda de {sale}? Nenhum ponto será lançado para o cliente; ela fica no
-          histórico como “Descartado”.
-        </p>
-        {alert}
-        <div className="flex flex-wrap gap-2">
-          <Button
-            ref={confirmDiscard}
-            variant="danger"
-            size="sm"
-            busy={busy}
-            disabled={busy}
-            shortcut="Enter"
-            onClick={() => void decide('discard')}
-          >
-            Descartar venda
-          </Button>
-          <Button variant="secondary" size="sm" onClick={cancel} disabled={busy} shortcut="Esc">
-            Manter
-          </Button>
-        </div>
-      </div>
+        onConfirm={() => void decide('discard')}
+        onCancel={cancel}
+      />
     );
 
   return (
@@ -185,6 +174,56 @@ export function AttentionActions({ entry, onDone }: Props) {
       <Button ref={discardButton} variant="secondary" size="sm" onClick={() => open('discard')}>
         Descartar
       </Button>
+    </div>
+  );
+}
+
+/** The discard step: what discarding means, "Descartar venda" (focused) or "Manter". */
+function DiscardStep({
+  sale,
+  alert,
+  busy,
+  confirmRef,
+  onKeyDown,
+  onConfirm,
+  onCancel,
+}: {
+  sale: string;
+  alert: ReactNode;
+  busy: boolean;
+  confirmRef: Ref<HTMLButtonElement>;
+  onKeyDown: (e: KeyboardEvent) => void;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  return (
+    <div
+      role="group"
+      aria-label={`Descartar a venda de ${sale}`}
+      onKeyDown={onKeyDown}
+      className="mt-2 flex flex-col gap-2 rounded-md border border-red-300 bg-red-50 p-2"
+    >
+      <p className="text-sm text-red-950">
+        Descartar a venda de {sale}? Nenhum ponto será lançado para o cliente; ela fica no histórico
+        como “Descartado”.
+      </p>
+      {alert}
+      <div className="flex flex-wrap gap-2">
+        <Button
+          ref={confirmRef}
+          variant="danger"
+          size="sm"
+          busy={busy}
+          disabled={busy}
+          shortcut="Enter"
+          onClick={onConfirm}
+        >
+          Descartar venda
+        </Button>
+        <Button variant="secondary" size="sm" onClick={onCancel} disabled={busy} shortcut="Esc">
+          Manter
+        </Button>
+      </div>
     </div>
   );
 }

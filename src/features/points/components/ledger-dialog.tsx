@@ -4,31 +4,11 @@ import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-
 import { SelectField } from '@/components/ui/field';
 import { localDay } from '@/lib/dates';
 import { openModal } from '@/lib/modal';
-import { formatBRL } from '@/lib/money';
-import { maskPhone } from '@/lib/phone';
 import type { Ledger } from '#contract/api/postings';
 import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
-import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
-import { AttentionActions } from '@/features/points/components/attention-actions';
+import { LedgerExport } from '@/features/points/components/ledger-export';
+import { LedgerTable } from '@/features/points/components/ledger-table';
 import { PdvLedger } from '@/features/points/components/pdv-ledger';
-import { formatInteger } from '@/lib/points';
-
-const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
-  enviando: 'Aguarde: o servidor ainda está enviando. Não lance de novo.',
-  verificando: 'Aguarde: o servidor está conferindo no cadastro. Não lance de novo.',
-  desconhecido:
-    'Não lance de novo: o servidor confere sozinho. Se persistir, confira o histórico do cliente.',
-  'aguardando envio': 'Guardado: será lançado quando o serviço voltar. Não lance de novo.',
-};
-/** The same for a reward being handed over. */
-const WHAT_TO_DO_HAND_OVER: Partial<Record<LedgerEntry['estado'], string>> = {
-  enviando: 'Aguarde: o servidor ainda está enviando. Não entregue de novo.',
-  verificando: 'Aguarde: o servidor está conferindo nos prêmios do cliente. Não entregue de novo.',
-  desconhecido: 'Não entregue de novo: o servidor confere sozinho.',
-};
-const whatToDo = (l: LedgerEntry) =>
-  (l.tipo === 'premio' ? WHAT_TO_DO_HAND_OVER : WHAT_TO_DO)[l.estado] ??
-  (l.estado !== 'lançado' ? l.motivo : null);
 
 /**
  * States not settled yet: the server is sending, checking or waiting for the service, or a
@@ -44,19 +24,6 @@ const UNSETTLED: ReadonlySet<LedgerEntry['estado']> = new Set([
 ]);
 /** Pause between reloads while some posting is not settled. */
 export const LEDGER_REFRESH_MS = 3_000;
-
-// Built on first use, not when the chunk loads (the counter fetches it while idle, and a
-// page's first Intl formatter costs tens of milliseconds).
-let time: Intl.DateTimeFormat | undefined;
-const formatTime = (at: Date) =>
-  (time ??= new Intl.DateTimeFormat('pt-BR', {
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  })).format(at);
-
-type Exported =
-  { kind: 'done'; filename: string; rows: number } | { kind: 'failed'; message: string } | null;
 
 /**
  * "Lançamentos do turno": the postings of a day, newest first, anything unsettled on top. A
@@ -75,8 +42,6 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   /** What a manager's decision did, said in the list's status line. */
   const [notice, setNotice] = useState<string | null>(null);
   const list = useRef<HTMLDivElement>(null);
-  const [exported, setExported] = useState<Exported>(null);
-  const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
     if (dialog.current) openModal(dialog.current);
@@ -97,10 +62,6 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
     return () => ac.abort();
   }, [query, reloads]);
 
-  const changeQuery = (next: LedgerQuery) => {
-    setExported(null);
-    setQuery(next);
-  };
   const ledger = loaded?.query === query ? loaded.ledger : null;
   // A failed reload keeps the list shown (the next one may succeed); a failed load says so.
   const error = failed?.query === query && ledger === null ? failed.message : null;
@@ -124,23 +85,6 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   const terminals = shown?.terminais ?? [];
   const allTerminals = manager && query.terminal === null;
   const isToday = query.day === today;
-
-  const exportCsv = async () => {
-    if (!ledger) return;
-    setExporting(true);
-    try {
-      const { downloadLedgerCsv } = await import('@/features/points/ledger-csv');
-      const filename = await downloadLedgerCsv(ledger.lancamentos, query);
-      setExported({ kind: 'done', filename, rows: ledger.lancamentos.length });
-    } catch (e) {
-      setExported({
-        kind: 'failed',
-        message: e instanceof Error ? e.message : 'Erro desconhecido.',
-      });
-    } finally {
-      setExporting(false);
-    }
-  };
 
   return (
     <dialog
@@ -179,14 +123,14 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
             onValueChange={(text) => {
               setDayText(text);
               const day = dateTextToWire(text);
-              if (day) changeQuery({ ...query, day });
+              if (day) setQuery({ ...query, day });
             }}
           />
           <SelectField
             label="Terminal"
             className="min-w-48"
             value={query.terminal ?? ''}
-            onChange={(e) => changeQuery({ ...query, terminal: e.target.value || null })}
+            onChange={(e) => setQuery({ ...query, terminal: e.target.value || null })}
           >
             <option value="">Todos os terminais</option>
             {terminals.map((t) => (
@@ -195,30 +139,7 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
               </option>
             ))}
           </SelectField>
-          <div className="flex flex-col gap-1 self-end">
-            <Button
-              variant="secondary"
-              onClick={() => void exportCsv()}
-              disabled={!ledger || ledger.lancamentos.length === 0 || exporting}
-              busy={exporting}
-            >
-              {!exporting && <span aria-hidden="true">⬇</span>} Exportar CSV
-            </Button>
-          </div>
-          <div role="status" className="basis-full text-sm text-slate-800 empty:hidden">
-            {exported?.kind === 'done' && (
-              <p>
-                <span aria-hidden="true">✓ </span>
-                Arquivo {exported.filename} gerado com {formatInteger(exported.rows)}{' '}
-                {exported.rows === 1 ? 'lançamento' : 'lançamentos'}.
-              </p>
-            )}
-          </div>
-          {exported?.kind === 'failed' && (
-            <p role="alert" className="basis-full text-sm text-red-800">
-              Não foi possível exportar: {exported.message}
-            </p>
-          )}
+          <LedgerExport ledger={ledger} query={query} />
         </div>
       )}
       {/* A long day scrolls: the region takes focus so the keyboard can scroll it too. */}
@@ -242,65 +163,13 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
         ) : shown.lancamentos.length === 0 ? (
           <p>{isToday ? 'Nenhum lançamento hoje.' : 'Nenhum lançamento neste dia.'}</p>
         ) : (
-          <table className={`w-full text-left text-sm ${stale ? 'opacity-60' : ''}`}>
-            <thead>
-              <tr className="border-b border-slate-300 text-slate-700">
-                <th className="py-1 pr-3 font-semibold">Hora</th>
-                {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
-                <th className="py-1 pr-3 font-semibold">Cliente</th>
-                <th className="py-1 pr-3 font-semibold">Tipo</th>
-                <th className="py-1 pr-3 text-right font-semibold">Valor</th>
-                <th className="py-1 pr-3 text-right font-semibold">Pontos</th>
-                <th className="py-1 font-semibold">Situação</th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.lancamentos.map((l) => (
-                <tr key={l.chave} className="border-b border-slate-200 align-top">
-                  <td className="tabular py-1.5 pr-3">{formatTime(new Date(l.criado_em))}</td>
-                  {allTerminals && (
-                    <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
-                  )}
-                  <td className="py-1.5 pr-3">
-                    {l.celular && <span className="tabular">{maskPhone(l.celular)}</span>}
-                    {l.nome && <span className="block text-slate-700">{l.nome}</span>}
-                  </td>
-                  <td className="py-1.5 pr-3">
-                    {LEDGER_KIND_LABELS[l.tipo]}
-                    {l.tipo === 'premio' && l.premio?.nome && (
-                      <span className="block font-semibold">{l.premio.nome}</span>
-                    )}
-                  </td>
-                  <td className="tabular whitespace-nowrap py-1.5 pr-3 text-right">
-                    {l.tipo === 'premio' ? '—' : formatBRL(l.valor_gasto)}
-                  </td>
-                  <td className="tabular py-1.5 pr-3 text-right">{l.pontos ?? '—'}</td>
-                  <td className="py-1.5">
-                    <strong
-                      className={
-                        l.estado === 'lançado'
-                          ? 'text-green-800'
-                          : l.estado === 'recusado'
-                            ? 'text-red-800'
-                            : 'text-amber-800'
-                      }
-                    >
-                      {ledgerStateLabel(l)}
-                    </strong>
-                    {whatToDo(l) && <span className="block text-slate-700">{whatToDo(l)}</span>}
-                    {l.estado === 'precisa de atenção' &&
-                      (manager ? (
-                        <AttentionActions entry={l} onDone={decided} />
-                      ) : (
-                        <span className="block font-medium text-slate-900">
-                          Peça ao gerente: ele corrige a senha e reenvia a venda, ou a descarta.
-                        </span>
-                      ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <LedgerTable
+            entries={shown.lancamentos}
+            allTerminals={allTerminals}
+            stale={stale}
+            manager={manager}
+            onDecided={decided}
+          />
         )}
         {shown?.truncado && (
           <p className="mt-2 text-sm text-slate-700">Mostrando os lançamentos mais recentes.</p>

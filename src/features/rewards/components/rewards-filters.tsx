@@ -104,20 +104,7 @@ export function RewardsFilters({
       onSubmit={submit}
       className="flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4"
     >
-      {ignored.length > 0 && (
-        <Alert tone="warning" title="Alguns filtros do endereço não valem e foram ignorados:">
-          <ul className="list-disc pl-5">
-            {ignored.map((item) => (
-              <li key={item.param}>{item.message}</li>
-            ))}
-          </ul>
-          <div>
-            <Button variant="secondary" onClick={onDropIgnored}>
-              Tirar do endereço
-            </Button>
-          </div>
-        </Alert>
-      )}
+      <IgnoredFilters ignored={ignored} onDropIgnored={onDropIgnored} />
 
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <TextField
@@ -168,25 +155,11 @@ export function RewardsFilters({
           onKeyDown={onEnter(customer.flush)}
           error={customer.valid ? errors.id_cliente : 'Use só números (o código do cliente).'}
         />
-        <SelectField
-          label="Filtrar datas por"
-          value={filters.filtrar_por ?? DEFAULT_DATE_FIELD}
-          onChange={(e) =>
-            onChange({
-              filtrar_por:
-                e.target.value === DEFAULT_DATE_FIELD
-                  ? undefined
-                  : (e.target.value as RewardDateField),
-            })
-          }
+        <DateFieldSelect
+          value={filters.filtrar_por}
           error={errors.filtrar_por}
-        >
-          {DATE_FIELD_OPTIONS.map((f) => (
-            <option key={f} value={f}>
-              {DATE_FIELD_LABELS[f]}
-            </option>
-          ))}
-        </SelectField>
+          onChange={(filtrar_por) => onChange({ filtrar_por })}
+        />
         <DateField
           label="De"
           value={start.value}
@@ -209,5 +182,54 @@ export function RewardsFilters({
         </div>
       </div>
     </form>
+  );
+}
+
+/** The filters of the URL that do not hold, and the way to take them out of it. */
+function IgnoredFilters({ ignored, onDropIgnored }: Pick<Props, 'ignored' | 'onDropIgnored'>) {
+  if (ignored.length === 0) return null;
+  return (
+    <Alert tone="warning" title="Alguns filtros do endereço não valem e foram ignorados:">
+      <ul className="list-disc pl-5">
+        {ignored.map((item) => (
+          <li key={item.param}>{item.message}</li>
+        ))}
+      </ul>
+      <div>
+        <Button variant="secondary" onClick={onDropIgnored}>
+          Tirar do endereço
+        </Button>
+      </div>
+    </Alert>
+  );
+}
+
+/** Which of a reward's dates "De" and "Até" filter by (the default is not written in the URL). */
+function DateFieldSelect({
+  value,
+  error,
+  onChange,
+}: {
+  value: RewardDateField | undefined;
+  error: string | undefined;
+  onChange: (field: RewardDateField | undefined) => void;
+}) {
+  return (
+    <SelectField
+      label="Filtrar datas por"
+      value={value ?? DEFAULT_DATE_FIELD}
+      onChange={(e) =>
+        onChange(
+          e.target.value === DEFAULT_DATE_FIELD ? undefined : (e.target.value as RewardDateField),
+        )
+      }
+      error={error}
+    >
+      {DATE_FIELD_OPTIONS.map((f) => (
+        <option key={f} value={f}>
+          {DATE_FIELD_LABELS[f]}
+        </option>
+      ))}
+    </SelectField>
   );
 }

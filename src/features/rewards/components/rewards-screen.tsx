@@ -1,6 +1,8 @@
 // The managers' reward table: filters in the URL, one page of the service's list at a time.
 import { useCallback, useDeferredValue, useEffect, useRef } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApiError } from '@/api/errors';
+import type { RewardPage } from '@/api/schemas';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { navigate, useLocation } from '@/lib/router';
@@ -33,6 +35,27 @@ function changeFilters(change: Partial<RewardListFilters>) {
 
 const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page'));
 
+/**
+ * A 422 lands on the filter it names; what no filter owns stays in the error box
+ * (`allPlaced` tells whether every message found its filter). A bad range is the form's own.
+ */
+function placeErrors(
+  error: Pick<ApiError, 'status' | 'fieldErrors'> | null,
+  rangeError: string | null,
+): { errors: FilterErrors; allPlaced: boolean } {
+  const serverErrors: FilterErrors = {};
+  let unplaced = false;
+  if (error?.status === 422) {
+    for (const [path, messages] of Object.entries(error.fieldErrors)) {
+      if (FORM_FIELDS.has(path as FilterParam)) serverErrors[path as FilterParam] = messages[0];
+      else unplaced = true;
+    }
+  }
+  const allPlaced = Object.keys(serverErrors).length > 0 && !unplaced;
+  const errors = rangeError ? { ...serverErrors, data_fim: rangeError } : serverErrors;
+  return { errors, allPlaced };
+}
+
 export function RewardsScreen() {
   const { search } = useLocation();
   const { filters, ignored } = parseRewardSearch(search);
@@ -48,19 +71,7 @@ export function RewardsScreen() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
 
-  // A 422 lands on the filter it names; what no filter owns stays in the error box.
-  const serverErrors: FilterErrors = {};
-  let unplaced = false;
-  if (query.error?.status === 422) {
-    for (const [path, messages] of Object.entries(query.error.fieldErrors)) {
-      if (FORM_FIELDS.has(path as FilterParam)) serverErrors[path as FilterParam] = messages[0];
-      else unplaced = true;
-    }
-  }
-  const allPlaced = Object.keys(serverErrors).length > 0 && !unplaced;
-  const errors: FilterErrors = rangeError
-    ? { ...serverErrors, data_fim: rangeError }
-    : serverErrors;
+  const { errors, allPlaced } = placeErrors(query.error, rangeError);
 
   const requestedPage = filters.page ?? 1;
   const goToPage = (page: number) => {
@@ -90,28 +101,7 @@ export function RewardsScreen() {
   // React renders them in slices the browser can answer a tap between.
   const data = useDeferredValue(rangeError === null ? query.data : undefined);
 
-  // The next page is fetched ahead, so "Próxima" shows it at once: once this page is drawn,
-  // when the browser is idle (its request and answer stay out of the drawing).
-  const queryClient = useQueryClient();
-  const shown = !query.isPlaceholderData && data === query.data ? data : undefined;
-  const nextPage =
-    shown && shown.current_page < shown.last_page && shown.data.length > 0
-      ? shown.current_page + 1
-      : null;
-  useEffect(() => {
-    if (nextPage === null) return;
-    const { filters: current } = parseRewardSearch(searchText);
-    const prefetch = () =>
-      void queryClient.prefetchQuery(
-        rewardsQuery(toRequestFilters({ ...current, page: nextPage })),
-      );
-    if (typeof requestIdleCallback !== 'function') {
-      const timer = setTimeout(prefetch, 1);
-      return () => clearTimeout(timer);
-    }
-    const idle = requestIdleCallback(prefetch, { timeout: 1_000 });
-    return () => cancelIdleCallback(idle);
-  }, [queryClient, searchText, nextPage]);
+  usePrefetchNextPage(query, data, searchText);
   const busy = query.isPlaceholderData;
   let status = '';
   if (rangeError) status = 'Corrija o período para ver os prêmios.';
@@ -180,35 +170,25 @@ export function RewardsScreen() {
         <ExportFeedback exporter={exporter} />
 
         {rangeError ? null : query.isError ? (
-          <Alert tone="error" title="Não foi possível carregar os prêmios.">
-            <p>
-              {query.error.status === 422 && allPlaced
+          <LoadError
+            message={
+              query.error.status === 422 && allPlaced
                 ? 'O serviço recusou um dos filtros: confira o campo marcado acima.'
-                : query.error.message}
-            </p>
-            <div>
-              <Button onClick={() => void query.refetch()} busy={query.isFetching}>
-                Tentar de novo
-              </Button>
-            </div>
-          </Alert>
+                : query.error.message
+            }
+            retrying={query.isFetching}
+            onRetry={() => void query.refetch()}
+          />
         ) : query.isPending || data === undefined ? (
           <LoadingSkeleton />
         ) : data && data.total === 0 ? (
           <EmptyState filtered={hasActiveFilters(filters)} />
         ) : data && data.data.length === 0 ? (
-          <Alert tone="info" title={`A página ${requestedPage} não existe nesta lista.`}>
-            <p>
-              {data.last_page === 1
-                ? 'A lista tem 1 página.'
-                : `A lista tem ${data.last_page} páginas.`}
-            </p>
-            <div>
-              <Button variant="secondary" onClick={() => goToPage(data.last_page)}>
-                Ir para a última página
-              </Button>
-            </div>
-          </Alert>
+          <MissingPage
+            requested={requestedPage}
+            lastPage={data.last_page}
+            onLast={() => goToPage(data.last_page)}
+          />
         ) : data ? (
           <>
             <RewardsList
@@ -247,5 +227,79 @@ function EmptyState({ filtered }: { filtered: boolean }) {
       </p>
       {filtered && <p className="text-slate-700">Mude os filtros acima ou use “Limpar filtros”.</p>}
     </div>
+  );
+}
+
+/**
+ * The next page fetched ahead, so "Próxima" shows it at once: once this page is drawn, when
+ * the browser is idle (its request and answer stay out of the drawing).
+ */
+function usePrefetchNextPage(
+  query: { isPlaceholderData: boolean; data: RewardPage | undefined },
+  data: RewardPage | undefined,
+  searchText: string,
+) {
+  const queryClient = useQueryClient();
+  const shown = !query.isPlaceholderData && data === query.data ? data : undefined;
+  const nextPage =
+    shown && shown.current_page < shown.last_page && shown.data.length > 0
+      ? shown.current_page + 1
+      : null;
+  useEffect(() => {
+    if (nextPage === null) return;
+    const { filters: current } = parseRewardSearch(searchText);
+    const prefetch = () =>
+      void queryClient.prefetchQuery(
+        rewardsQuery(toRequestFilters({ ...current, page: nextPage })),
+      );
+    if (typeof requestIdleCallback !== 'function') {
+      const timer = setTimeout(prefetch, 1);
+      return () => clearTimeout(timer);
+    }
+    const idle = requestIdleCallback(prefetch, { timeout: 1_000 });
+    return () => cancelIdleCallback(idle);
+  }, [queryClient, searchText, nextPage]);
+}
+
+function LoadError({
+  message,
+  retrying,
+  onRetry,
+}: {
+  message: string;
+  retrying: boolean;
+  onRetry: () => void;
+}) {
+  return (
+    <Alert tone="error" title="Não foi possível carregar os prêmios.">
+      <p>{message}</p>
+      <div>
+        <Button onClick={onRetry} busy={retrying}>
+          Tentar de novo
+        </Button>
+      </div>
+    </Alert>
+  );
+}
+
+/** A page past the list's end (an old link, a list that shrank). */
+function MissingPage({
+  requested,
+  lastPage,
+  onLast,
+}: {
+  requested: number;
+  lastPage: number;
+  onLast: () => void;
+}) {
+  return (
+    <Alert tone="info" title={`A página ${requested} não existe nesta lista.`}>
+      <p>{lastPage === 1 ? 'A lista tem 1 página.' : `A lista tem ${lastPage} páginas.`}</p>
+      <div>
+        <Button variant="secondary" onClick={onLast}>
+          Ir para a última página
+        </Button>
+      </div>
+    </Alert>
   );
 }

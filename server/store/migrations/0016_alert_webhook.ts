@@ -1,22 +1,14 @@
 /**
- * Migration 0016: the outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
- * In a file of its own, listed in migrations.ts under its number like every other migration.
+ * Migration `0016_alert_webhook`: its name is stored in every database that ran it; never edit
+ * it. The outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
  */
-import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Engine } from './engine';
+import { type AnyDb, type MigrationKit } from './kit';
 
-type AnyDb = Kysely<unknown>;
-
-export function alertWebhookMigration(engine: Engine): Migration {
+export function migration0016({ autoId }: MigrationKit): Migration {
   return {
     async up(db: AnyDb) {
-      const table = db.schema.createTable('alert_webhook_deliveries');
-      await (
-        engine === 'postgres'
-          ? table.addColumn('id', 'serial', (c) => c.primaryKey())
-          : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement())
-      )
+      await autoId(db.schema.createTable('alert_webhook_deliveries'))
         .addColumn('establishment_id', 'integer', (c) => c.notNull())
         .addColumn('event', 'text', (c) => c.notNull())
         .addColumn('alert_id', 'integer')

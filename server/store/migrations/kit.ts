@@ -1,0 +1,68 @@
+/** What the store's migrations share: the engine, its auto-increment key, SQLite's role rebuild. */
+import type { Kysely } from 'kysely';
+import { sql } from 'kysely';
+import type { Engine } from '../engine';
+
+/** `db` is untyped on purpose: a migration sees the schema as it was then, not as now. */
+export type AnyDb = Kysely<unknown>;
+
+export interface MigrationKit {
+  engine: Engine;
+  /** Adds the auto-increment `id` primary key, the one dialect branch of a table's creation. */
+  autoId: (
+    table: ReturnType<AnyDb['schema']['createTable']>,
+  ) => ReturnType<AnyDb['schema']['createTable']>;
+}
+
+export function migrationKit(engine: Engine): MigrationKit {
+  return {
+    engine,
+    autoId: (table) =>
+      engine === 'postgres'
+        ? table.addColumn('id', 'serial', (c) => c.primaryKey())
+        : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
+  };
+}
+
+/**
+ * SQLite cannot change a CHECK constraint: `terminals` is rebuilt from its own definition with
+ * the role list widened (whatever columns earlier migrations gave it), with foreign keys off
+ * so that dropping the old table cascades nothing into the tables that reference it (their
+ * references name `terminals` and find the new table once it is renamed). One transaction;
+ * `foreign_key_check` must find nothing before it commits.
+ */
+export async function widenSqliteRoles(
+  db: AnyDb,
+  from: string,
+  to: string,
+  scratch: string,
+): Promise<void> {
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    await sql`begin immediate`.execute(db);
+    try {
+      const table = await sql<{ sql: string }>`select sql from sqlite_master
+        where type = 'table' and name = 'terminals'`.execute(db);
+      const indexes = await sql<{ sql: string }>`select sql from sqlite_master
+        where type = 'index' and tbl_name = 'terminals' and sql is not null`.execute(db);
+      const old = table.rows[0]!.sql;
+      const list = `role in ('caixa', 'gerente', `;
+      const widened = old.replace(list + from, list + to);
+      if (widened === old) throw new Error('terminals_role: unexpected definition');
+      const create = widened.replace(/^create table "?terminals"?/i, `create table ${scratch}`);
+      await sql.raw(create).execute(db);
+      await sql.raw(`insert into ${scratch} select * from terminals`).execute(db);
+      await sql`drop table terminals`.execute(db);
+      await sql.raw(`alter table ${scratch} rename to terminals`).execute(db);
+      for (const index of indexes.rows) await sql.raw(index.sql).execute(db);
+      const broken = await sql`pragma foreign_key_check`.execute(db);
+      if (broken.rows.length > 0) throw new Error('terminals: foreign keys broken by the rebuild');
+      await sql`commit`.execute(db);
+    } catch (err) {
+      await sql`rollback`.execute(db);
+      throw err;
+    }
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+  }
+}

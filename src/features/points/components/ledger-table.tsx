@@ -1,0 +1,113 @@
+import type { LedgerEntry } from '@/features/points/api/ledger';
+import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
+import { AttentionActions } from '@/features/points/components/attention-actions';
+import { formatBRL } from '@/lib/money';
+import { maskPhone } from '@/lib/phone';
+
+const WHAT_TO_DO: Partial<Record<LedgerEntry['estado'], string>> = {
+  enviando: 'Aguarde: o servidor ainda está enviando. Não lance de novo.',
+  verificando: 'Aguarde: o servidor está conferindo no cadastro. Não lance de novo.',
+  desconhecido:
+    'Não lance de novo: o servidor confere sozinho. Se persistir, confira o histórico do cliente.',
+  'aguardando envio': 'Guardado: será lançado quando o serviço voltar. Não lance de novo.',
+};
+/** The same for a reward being handed over. */
+const WHAT_TO_DO_HAND_OVER: Partial<Record<LedgerEntry['estado'], string>> = {
+  enviando: 'Aguarde: o servidor ainda está enviando. Não entregue de novo.',
+  verificando: 'Aguarde: o servidor está conferindo nos prêmios do cliente. Não entregue de novo.',
+  desconhecido: 'Não entregue de novo: o servidor confere sozinho.',
+};
+const whatToDo = (l: LedgerEntry) =>
+  (l.tipo === 'premio' ? WHAT_TO_DO_HAND_OVER : WHAT_TO_DO)[l.estado] ??
+  (l.estado !== 'lançado' ? l.motivo : null);
+
+// Built on first use, not when the chunk loads (the counter fetches it while idle, and a
+// page's first Intl formatter costs tens of milliseconds).
+let time: Intl.DateTimeFormat | undefined;
+const formatTime = (at: Date) =>
+  (time ??= new Intl.DateTimeFormat('pt-BR', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  })).format(at);
+
+/**
+ * The rows of "Lançamentos do turno": time, terminal (when all are listed), customer, kind,
+ * amount, points and state, with what to do about a state and, for a manager, the decision
+ * on a posting that needs attention.
+ */
+export function LedgerTable({
+  entries,
+  allTerminals,
+  stale,
+  manager,
+  onDecided,
+}: {
+  entries: readonly LedgerEntry[];
+  allTerminals: boolean;
+  stale: boolean;
+  manager: boolean;
+  onDecided: (message: string) => void;
+}) {
+  return (
+    <table className={`w-full text-left text-sm ${stale ? 'opacity-60' : ''}`}>
+      <thead>
+        <tr className="border-b border-slate-300 text-slate-700">
+          <th className="py-1 pr-3 font-semibold">Hora</th>
+          {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
+          <th className="py-1 pr-3 font-semibold">Cliente</th>
+          <th className="py-1 pr-3 font-semibold">Tipo</th>
+          <th className="py-1 pr-3 text-right font-semibold">Valor</th>
+          <th className="py-1 pr-3 text-right font-semibold">Pontos</th>
+          <th className="py-1 font-semibold">Situação</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((l) => (
+          <tr key={l.chave} className="border-b border-slate-200 align-top">
+            <td className="tabular py-1.5 pr-3">{formatTime(new Date(l.criado_em))}</td>
+            {allTerminals && (
+              <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
+            )}
+            <td className="py-1.5 pr-3">
+              {l.celular && <span className="tabular">{maskPhone(l.celular)}</span>}
+              {l.nome && <span className="block text-slate-700">{l.nome}</span>}
+            </td>
+            <td className="py-1.5 pr-3">
+              {LEDGER_KIND_LABELS[l.tipo]}
+              {l.tipo === 'premio' && l.premio?.nome && (
+                <span className="block font-semibold">{l.premio.nome}</span>
+              )}
+            </td>
+            <td className="tabular whitespace-nowrap py-1.5 pr-3 text-right">
+              {l.tipo === 'premio' ? '—' : formatBRL(l.valor_gasto)}
+            </td>
+            <td className="tabular py-1.5 pr-3 text-right">{l.pontos ?? '—'}</td>
+            <td className="py-1.5">
+              <strong
+                className={
+                  l.estado === 'lançado'
+                    ? 'text-green-800'
+                    : l.estado === 'recusado'
+                      ? 'text-red-800'
+                      : 'text-amber-800'
+                }
+              >
+                {ledgerStateLabel(l)}
+              </strong>
+              {whatToDo(l) && <span className="block text-slate-700">{whatToDo(l)}</span>}
+              {l.estado === 'precisa de atenção' &&
+                (manager ? (
+                  <AttentionActions entry={l} onDone={onDecided} />
+                ) : (
+                  <span className="block font-medium text-slate-900">
+                    Peça ao gerente: ele corrige a senha e reenvia a venda, ou a descarta.
+                  </span>
+                ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
