@@ -22,7 +22,6 @@ const NOT_PRODUCTION = [/\.test\.tsx?$/, /^server\/testing\//, /^src\/testing\//
 const STILL_TO_SPLIT = [
   'src/features/customers/components/customer-panel.tsx',
   'src/features/points/components/hand-over-dialog.tsx',
-  'server/app/domain/ops/metrics.ts: createMetrics',
   'src/app/routes/caixa.tsx: Counter',
   'src/features/points/posting-flow.ts: createPostingFlow',
   'src/features/points/components/hand-over-dialog.tsx: HandOverDialog',

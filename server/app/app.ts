@@ -7,16 +7,12 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import pino from 'pino';
 import type { Logger } from 'pino';
+import type { AppServerOptions } from './options';
 import { showsKiosk } from '#contract/wire';
-import type { Store } from '../store';
 import { createLimits, DEFAULT_LIMITS } from './domain/access/limits';
-import type { AccessLimits } from './domain/access/limits';
 import type { AuditTrail } from './domain/audit';
-import type { PostingService } from './domain/journal/service';
 import { kioskService } from './domain/kiosk/service';
 import { createLifecycle } from './domain/ops/lifecycle';
-import type { Lifecycle } from './domain/ops/lifecycle';
-import type { Metrics } from './domain/ops/metrics';
 import { createAccess } from './http/access';
 import { AUDIT_PATH, auditRoutes } from './http/audit';
 import type { Access, AccessVars } from './http/access';
@@ -25,7 +21,6 @@ import { compressJson } from './http/compress';
 import { PDV_RATE_DEFAULT } from './domain/integracao/access';
 import { bearerOnlyHere, mountIntegracao } from './http/integracao';
 import { conferenciaRoutes, CONFERENCIA_PATH } from './http/conferencia';
-import type { ConferenciaService } from './domain/conferencia/service';
 import { mountKioskRoutes } from './http/kiosk';
 import { operationRoutes, requestMetrics } from './http/operations';
 import { pageRenderer } from './http/page-render';
@@ -38,82 +33,12 @@ import { terminalRoutes } from './http/terminals';
 import { mountTerminais } from './http/terminais';
 import { VIGILANCIA_PATH, vigilanciaRoutes } from './http/vigilancia';
 import { ownStoreOnly, REDE_PATH, redeRoutes } from './http/rede';
-import type { ChainNetwork } from './domain/rede';
 import { painelDeps, storeParts } from './store-parts';
 import { guardServiceRoutes, mountForwarding } from './service-routes';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { Vigilancia } from './domain/vigilancia/service';
 import type { ConfigData } from './http/terminals';
-import type { Circuit } from './upstream/circuit';
 import { clientOf } from './upstream/client';
-import type { Fetcher } from './upstream/client';
-
-export interface AppServerOptions {
-  mode: 'sandbox' | 'live';
-  /** live: global fetch; sandbox: the in-process sandbox app (wrapped by the circuit). */
-  upstream: Fetcher;
-  /** e.g. https://api.example.com (live) or http://sandbox.internal (embedded). */
-  upstreamBaseUrl: string;
-  appToken: string;
-  accessToken: string;
-  establishmentId: number;
-  establishmentName: string | null;
-  /** The built SPA (vite build output); may be missing, then pages answer 503. */
-  distDir: string;
-  /** Default 10 000. */
-  upstreamTimeoutMs?: number;
-  /** Largest request body relayed upstream. Default 1 MiB. */
-  maxBodyBytes?: number;
-  /** Largest upstream answer relayed to the browser. Default 8 MiB. */
-  maxResponseBytes?: number;
-  logger?: Logger;
-  /** The postings journal: when given, `pontuar` goes through it (Idempotency-Key required). */
-  postings?: PostingService;
-  /** The app server's own store (terminals, limits). */
-  store: Store;
-  /** HMAC key of the terminal credentials (APP_SECRET). */
-  secret: string;
-  /** PUBLIC_ORIGIN, or null: loopback names only. */
-  publicOrigin: string | null;
-  /** Sandbox on loopback: /api/config enrolls a browser as gerente without a code. */
-  autoEnroll: boolean;
-  /** Rate limits and the password lockout (defaults in domain/access/limits.ts). */
-  limits?: Partial<AccessLimits>;
-  /** TRUSTED_PROXIES: whose `X-Forwarded-For` names the client (canonical addresses). */
-  trustedProxies?: readonly string[];
-  /** Whether the upstream is reachable: while open, service reads answer 503 at once. */
-  circuit?: Pick<Circuit, 'isOpen'> | null;
-  /** Serving or draining (SIGTERM): /readyz and the event streams follow it. */
-  lifecycle?: Lifecycle;
-  /** Prometheus metrics (/metrics); null or absent: none. */
-  metrics?: Metrics | null;
-  /** METRICS_TOKEN: a bearer token that opens /metrics beyond loopback. */
-  metricsToken?: string | null;
-  /**
-   * The attendant password of the PDV's own postings (PDV_SENHA_ATENDENTE; the sandbox's demo
-   * password). Null or absent: a PDV sale naming a known customer waits at the counter too.
-   */
-  pdvPassword?: string | null;
-  /** PDV_VENDA_EXPIRA_MIN in ms: an unidentified PDV sale expires after it. */
-  pdvExpiryMs?: number;
-  /** RATE_LIMIT_INTEGRACAO: requests per integration terminal. */
-  pdvRate?: { limit: number; windowMs: number };
-  /** The conferência of the journal with the service (the dashboard's section); null: none. */
-  conferencia?: ConferenciaService | null;
-  /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */
-  audit?: AuditTrail;
-  /**
-   * One store of a chain (domain/stores.ts, app/chain.ts): its terminals, PDV sales, kiosks,
-   * painel and audit trail are this store's only (`defaultId`: the default store's
-   * establishment, whose are the records naming none). Absent: one store, nothing scoped.
-   */
-  chain?: { defaultId: number; network?: ChainNetwork | null } | null;
-  /**
-   * Vigilância (app/chain.ts hands each store's journal its `onSettled` and starts its night);
-   * absent: one over `store` that records the PDV's cancels and answers the manager's routes.
-   */
-  vigilancia?: Vigilancia;
-}
 
 export type AppServer = Hono<{ Variables: AccessVars }>;
 
@@ -194,39 +119,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
     );
   }
 
-  // The manager's dashboard: an enrolled manager's terminal (the routes refuse other roles).
-  for (const path of [PAINEL_PATH, CONFERENCIA_PATH]) {
-    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
-  }
-  const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
-  if (options.conferencia) {
-    app.route('/', conferenciaRoutes({ service: options.conferencia, roleOf }));
-  }
-  app.route(
-    '/',
-    painelRoutes({
-      deps: painelDeps(options, { scope, terminals }),
-      roleOf,
-    }),
-  );
-
-  // The audit trail: a manager reads it; caixa and gerente record the exports they write. The
-  // chain's view (its stores, their roll-up): a `rede` terminal's.
-  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`, `${REDE_PATH}/*`]) {
-    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
-  }
-  app.route('/', auditRoutes(audit));
-  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
-  mountTerminais(app, access, {
-    admin: {
-      store: options.store,
-      secret: options.secret,
-      defaultId: options.chain?.defaultId ?? options.establishmentId,
-      log: logger,
-    },
-    establishmentId: options.establishmentId,
-    establishmentName: options.establishmentName,
-  });
+  mountManagerRoutes(app, access, options, { scope, terminals, audit, logger });
 
   const vigilancia = mountVigilancia(app, access, options, audit, terminals, logger);
 
@@ -272,6 +165,51 @@ export function createAppServer(options: AppServerOptions): AppServer {
     return c.text('Internal Server Error\n', 500);
   });
   return app;
+}
+
+/**
+ * A manager's screens: the dashboard and its conferência, the audit trail, the chain's view
+ * and the terminals (an enrolled terminal; the routes refuse the roles they do not serve).
+ */
+function mountManagerRoutes(
+  app: AppServer,
+  access: Access,
+  options: AppServerOptions,
+  { scope, terminals, audit, logger }: ReturnType<typeof storeParts> & { logger: Logger },
+): void {
+  // The manager's dashboard: an enrolled manager's terminal (the routes refuse other roles).
+  for (const path of [PAINEL_PATH, CONFERENCIA_PATH]) {
+    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  }
+  const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
+  if (options.conferencia) {
+    app.route('/', conferenciaRoutes({ service: options.conferencia, roleOf }));
+  }
+  app.route(
+    '/',
+    painelRoutes({
+      deps: painelDeps(options, { scope, terminals }),
+      roleOf,
+    }),
+  );
+
+  // The audit trail: a manager reads it; caixa and gerente record the exports they write. The
+  // chain's view (its stores, their roll-up): a `rede` terminal's.
+  for (const path of [AUDIT_PATH, `${AUDIT_PATH}/*`, `${REDE_PATH}/*`]) {
+    app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
+  }
+  app.route('/', auditRoutes(audit));
+  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
+  mountTerminais(app, access, {
+    admin: {
+      store: options.store,
+      secret: options.secret,
+      defaultId: options.chain?.defaultId ?? options.establishmentId,
+      log: logger,
+    },
+    establishmentId: options.establishmentId,
+    establishmentName: options.establishmentName,
+  });
 }
 
 /** Vigilância: a manager's alerts and rules (every other role: 403); the instance in use. */

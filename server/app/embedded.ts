@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { AppServerOptions } from './app';
+import type { AppServerOptions } from './options';
 import type { Sandbox } from '../sandbox/sandbox';
 import { CHAIN_FIRST_ID } from '../sandbox/chain-seed';
 import { listStores } from '../store';

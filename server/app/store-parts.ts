@@ -5,7 +5,7 @@
  */
 import type { Logger } from 'pino';
 import type { PainelPeriod, PainelWire } from '#contract/api/painel';
-import type { AppServerOptions } from './app';
+import type { AppServerOptions } from './options';
 import { createTerminals } from './domain/access/terminals';
 import { createAuditTrail } from './domain/audit';
 import { painel } from './domain/painel';

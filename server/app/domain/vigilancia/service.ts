@@ -109,6 +109,32 @@ function cancelAlert(
   };
 }
 
+/** The night's re-evaluation of `day` for the store, once across replicas (see runNight). */
+async function reevaluateDay(
+  deps: VigilanciaDeps,
+  alerts: AlertsStore,
+  evaluateKey: (key: string) => Promise<number>,
+  stopped: () => boolean,
+  day: string,
+): Promise<{ ran: boolean; evaluated: number; created: number }> {
+  if (!(await alerts.claimNight(deps.establishmentId, day)))
+    return { ran: false, evaluated: 0, created: 0 };
+  const from = startOfLocalDay(day);
+  const keys = await alerts.settledKeys(
+    deps.establishmentId,
+    from,
+    startOfLocalDay(addDays(day, 1)),
+  );
+  let created = 0;
+  for (const key of keys) {
+    if (stopped()) break;
+    created += await evaluateKey(key);
+  }
+  await alerts.finishNight(deps.establishmentId, day);
+  deps.log?.info({ dia: day, lancamentos: keys.length, alertas: created }, 'vigilância: noite');
+  return { ran: true, evaluated: keys.length, created };
+}
+
 export function createVigilancia(deps: VigilanciaDeps) {
   const { store } = deps;
   const alerts: AlertsStore = createAlertsStore(store);
@@ -173,26 +199,7 @@ export function createVigilancia(deps: VigilanciaDeps) {
   }
 
   /** The night's re-evaluation of `day` for this store, once across replicas. */
-  async function runNight(
-    day: string,
-  ): Promise<{ ran: boolean; evaluated: number; created: number }> {
-    if (!(await alerts.claimNight(deps.establishmentId, day)))
-      return { ran: false, evaluated: 0, created: 0 };
-    const from = startOfLocalDay(day);
-    const keys = await alerts.settledKeys(
-      deps.establishmentId,
-      from,
-      startOfLocalDay(addDays(day, 1)),
-    );
-    let created = 0;
-    for (const key of keys) {
-      if (stopped) break;
-      created += await evaluateKey(key);
-    }
-    await alerts.finishNight(deps.establishmentId, day);
-    deps.log?.info({ dia: day, lancamentos: keys.length, alertas: created }, 'vigilância: noite');
-    return { ran: true, evaluated: keys.length, created };
-  }
+  const runNight = (day: string) => reevaluateDay(deps, alerts, evaluateKey, () => stopped, day);
 
   async function nightCheck(): Promise<void> {
     const now = store.now();
