@@ -209,6 +209,7 @@ function mountManagerRoutes(
     },
     establishmentId: options.establishmentId,
     establishmentName: options.establishmentName,
+    chainStores: options.chain?.network ? () => options.chain!.network!.stores() : null,
   });
 }
 

@@ -48,6 +48,8 @@ export interface TerminaisRoutesOptions {
   establishmentId: number;
   /** Its name (the selector's), and the default store's when this is it. */
   establishmentName: string | null;
+  /** A chain's stores with their names (the rede's selector); absent: read from the store. */
+  chainStores?: (() => Promise<{ id: number; nome: string | null }[]>) | null;
 }
 
 /** An idempotency key as the postings take it: a UUID. */
@@ -101,12 +103,18 @@ export function terminaisRoutes(o: TerminaisRoutesOptions): Hono<{ Variables: Ac
         id: o.establishmentId,
         nome: o.establishmentName ?? `Loja ${o.establishmentId}`,
       };
+      const named = (s: { id: number; nome: string | null }) => ({
+        id: s.id,
+        nome: s.nome ?? `Loja ${s.id}`,
+      });
       const lojas =
-        m.role === 'rede'
-          ? await servedStores(admin, {
-              defaultName: admin.defaultId === o.establishmentId ? own.nome : null,
-            })
-          : [own];
+        m.role !== 'rede'
+          ? [own]
+          : o.chainStores
+            ? (await o.chainStores()).map(named)
+            : await servedStores(admin, {
+                defaultName: admin.defaultId === o.establishmentId ? own.nome : null,
+              });
       const itens = await storeTerminals(admin, loja, m.id);
       const data = { loja, lojas, papeis: creatableBy(m.role), itens };
       return c.json({ success: true, message: 'Terminais da loja.', data });
