@@ -12,8 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { postgresSuite } from '../server/testing/pg-cluster';
-import { haproxyUnavailableReason, startChain, waitForStatus, type Chain } from './chain';
+import { startChain, waitForStatus, type Chain } from './chain';
 import {
   countInService,
   enrollCounters,
@@ -23,19 +22,9 @@ import {
   type CounterTerminal,
   type Posting,
 } from './chain-load';
+import { chainSuite } from './chain-suite';
 
-/** Skipped (with the reason in each test's meta) without HAProxy; under CI=true, a failure. */
-function chainSuite() {
-  const pgSuite = postgresSuite();
-  if (pgSuite.skip) return pgSuite;
-  const reason = haproxyUnavailableReason();
-  if (reason === null) return { skip: false };
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
-  console.warn(`skipping the chain's fault tests: ${reason}`);
-  return { skip: true, meta: { leftOut: { needs: 'HAProxy', why: reason } } };
-}
-
-const suite = chainSuite();
+const suite = chainSuite("the chain's fault tests");
 const STORES = [1];
 let dir = '';
 let chain: Chain | null = null;

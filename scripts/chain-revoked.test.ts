@@ -13,8 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { postgresSuite } from '../server/testing/pg-cluster';
-import { haproxyUnavailableReason, startChain, type Chain } from './chain';
+import { startChain, type Chain } from './chain';
 import {
   countInService,
   enrollCounters,
@@ -24,19 +23,9 @@ import {
   type CounterTerminal,
   type Posting,
 } from './chain-load';
+import { chainSuite } from './chain-suite';
 
-/** Skipped (with the reason in the test's meta) without HAProxy; under CI=true, a failure. */
-function chainSuite() {
-  const pgSuite = postgresSuite();
-  if (pgSuite.skip) return pgSuite;
-  const reason = haproxyUnavailableReason();
-  if (reason === null) return { skip: false };
-  if (process.env.CI === 'true') throw new Error(`CI=true and ${reason}`);
-  console.warn(`skipping the chain's revoked-token test: ${reason}`);
-  return { skip: true, meta: { leftOut: { needs: 'HAProxy', why: reason } } };
-}
-
-const suite = chainSuite();
+const suite = chainSuite("the chain's revoked-token test");
 const STORES = [1, 3, 4];
 const REVOKED = 3;
 /** The sandbox reads its establishments again after 5 s; a margin past it. */

@@ -137,6 +137,16 @@ export async function lockoutState(store: Store, key: string): Promise<LockoutSt
   };
 }
 
+/** `key`'s row, inserted (empty) if absent or as it is, locked until the transaction commits. */
+function lockoutRow(trx: Store['db'], key: string, now: number) {
+  return trx
+    .insertInto('lockouts')
+    .values({ key, failures: 0, window_start: now, strikes: 0, locked_until: null })
+    .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
 /**
  * Counts a failure; locks when it is the `maxFailures`-th in the window. Atomic across
  * replicas. Used before an attempt as a reservation ("counts as failed unless it succeeds"),
@@ -155,12 +165,7 @@ export async function recordFailure(
     // absent and then reading it with FOR UPDATE was two: on PostgreSQL a success on another
     // replica (`recordSuccess`, which deletes the row) could commit in between, the read found
     // nothing and the request failed with a 500 ("no result").
-    const row = await trx
-      .insertInto('lockouts')
-      .values({ key, failures: 0, window_start: now, strikes: 0, locked_until: null })
-      .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const row = await lockoutRow(trx, key, now);
     if (row.locked_until !== null && row.locked_until > now) {
       return { lockedUntil: row.locked_until, failures: row.failures, counted: false };
     }
@@ -231,18 +236,11 @@ export async function reserveAttempt(
 ): Promise<AttemptReservation> {
   const now = store.now();
   return store.transaction(async (trx) => {
-    const upsert = (k: string) =>
-      trx
-        .insertInto('lockouts')
-        .values({ key: k, failures: 0, window_start: now, strikes: 0, locked_until: null })
-        .onConflict((oc) => oc.column('key').doUpdateSet((eb) => ({ key: eb.ref('excluded.key') })))
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    const settled = await upsert(key);
+    const settled = await lockoutRow(trx, key, now);
     if (settled.locked_until !== null && settled.locked_until > now) {
       return { counted: false, lockedUntil: settled.locked_until, busy: false };
     }
-    const pending = await upsert(pendingKey(key));
+    const pending = await lockoutRow(trx, pendingKey(key), now);
     const failures = now - settled.window_start < policy.windowMs ? settled.failures : 0;
     const waiting = now - pending.window_start < policy.windowMs ? pending.failures : 0;
     if (failures + waiting >= policy.maxFailures) {
