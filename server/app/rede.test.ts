@@ -130,7 +130,9 @@ describeEngines('the chain view (rede) on %s', (engine) => {
     for (let tries = 0; tries < 50; tries++) {
       await new Promise((r) => setTimeout(r, 100));
       const again = await read();
-      const settled = again.totais.valor === sum((x) => x.valor);
+      // The amount is journaled with the request, the points earned with the answer.
+      const settled =
+        again.totais.valor === sum((x) => x.valor) && again.totais.pontos === sum((x) => x.pontos);
       if (settled && JSON.stringify(again) === JSON.stringify(data)) break;
       data = again;
     }
