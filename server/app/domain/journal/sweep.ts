@@ -76,7 +76,13 @@ export function startSweep(deps: JournalDeps): void {
   const { sweeper } = deps;
   if (sweeper.timer !== undefined) return;
   void sweep(deps);
-  sweeper.timer = setInterval(() => void sweep(deps), deps.options.sweepMs);
+  const { sweepGate, options } = deps;
+  sweeper.timer = setInterval(() => {
+    if (sweepGate === null) return void sweep(deps);
+    void sweepGate
+      .due('journal', options.establishmentId)
+      .then((due) => (due ? sweep(deps) : undefined));
+  }, options.sweepMs);
   sweeper.timer.unref?.();
 }
 
