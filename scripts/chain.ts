@@ -41,6 +41,8 @@ export interface ChainOptions {
   env?: Record<string, string>;
   /** How long each replica may take to answer /readyz 200 at start (ms; 60 s). */
   readyMs?: number;
+  /** The sandbox logs a line per request it serves (sandbox.log): tests count its calls. */
+  sandboxRequestLog?: boolean;
 }
 
 export interface ChainProcess {
@@ -201,7 +203,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
         SANDBOX_PORT: String(sandboxPort),
         SANDBOX_DB: dbPath,
         SANDBOX_STORES: String(Math.max(1, ...options.stores.map((id) => id - 1))),
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: options.sandboxRequestLog === true ? 'info' : 'warn',
       },
       { dir, detached },
     );
