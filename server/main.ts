@@ -239,7 +239,14 @@ const directory = createStoreDirectory({
 });
 // Vigilância's outbound webhook (ALERT_WEBHOOK_URL): one sender for every store.
 const webhook =
-  config.webhook === null ? null : createAlertWebhook({ store, ...config.webhook, log: logger });
+  config.webhook === null
+    ? null
+    : createAlertWebhook({
+        store,
+        ...config.webhook,
+        log: logger,
+        onSettled: metrics.webhookSettled,
+      });
 webhook?.start();
 const chain = createChainServer({
   store,
@@ -258,6 +265,7 @@ const chain = createChainServer({
         contingency: config.contingency,
         conferencia: config.conferencia,
         webhook,
+        webhookRetentionMs: config.webhookRetentionMs,
       },
       s,
       network,

@@ -68,6 +68,8 @@ export interface StoreAppSetup {
   conferencia?: { readsPerSecond: number; nightlyHour: number } | null;
   /** Vigilância's outbound webhook (one sender for the deployment); null: off. */
   webhook?: AlertWebhook | null;
+  /** How long a store's settled webhook deliveries are kept (its nightly prune). */
+  webhookRetentionMs?: number;
 }
 
 /** One store's running app. */
@@ -122,6 +124,9 @@ export function startStoreApp(
     ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
     ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
     webhook: setup.webhook ?? null,
+    ...(setup.webhookRetentionMs === undefined
+      ? {}
+      : { webhookRetentionMs: setup.webhookRetentionMs }),
   });
   vigilancia.start();
   options = { ...options, vigilancia };
