@@ -240,7 +240,14 @@ const directory = createStoreDirectory({
 });
 // Vigilância's outbound webhook (ALERT_WEBHOOK_URL): one sender for every store.
 const webhook =
-  config.webhook === null ? null : createAlertWebhook({ store, ...config.webhook, log: logger });
+  config.webhook === null
+    ? null
+    : createAlertWebhook({
+        store,
+        ...config.webhook,
+        log: logger,
+        onSettled: metrics.webhookSettled,
+      });
 webhook?.start();
 // Every store's journal and PDV sweeps ask one probe a second whether they have work.
 const sweepGate = createSweepGate(store);
@@ -262,6 +269,7 @@ const chain = createChainServer({
         conferencia: config.conferencia,
         webhook,
         sweepGate,
+        webhookRetentionMs: config.webhookRetentionMs,
       },
       s,
       network,

@@ -71,6 +71,8 @@ export interface StoreAppSetup {
   webhook?: AlertWebhook | null;
   /** The stores' sweeps ask it whether there is anything to do (domain/sweep-gate.ts). */
   sweepGate?: SweepGate | null;
+  /** How long a store's settled webhook deliveries are kept (its nightly prune). */
+  webhookRetentionMs?: number;
 }
 
 /** One store's running app. */
@@ -126,6 +128,9 @@ export function startStoreApp(
     ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
     ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
     webhook: setup.webhook ?? null,
+    ...(setup.webhookRetentionMs === undefined
+      ? {}
+      : { webhookRetentionMs: setup.webhookRetentionMs }),
   });
   vigilancia.start();
   options = { ...options, vigilancia };
