@@ -25,9 +25,12 @@ function lastAnswer(d: DeliveryWire): string {
   return d.ultimo_erro ?? 'Sem resposta';
 }
 
-/** The webhook's deliveries of this store, newest first: what the store's systems received. */
-export function WebhookDeliveries() {
-  const q = useDeliveries();
+/**
+ * The webhook's deliveries of this store (`loja`: the chain's store a rede reads), newest
+ * first: what the store's systems received.
+ */
+export function WebhookDeliveries({ loja = null }: { loja?: number | null }) {
+  const q = useDeliveries(loja);
   if (q.isPending) return <p role="status">Carregando as entregas…</p>;
   if (q.isError) {
     return (
