@@ -316,6 +316,31 @@ test("a rede reads /premios one store at a time, with that store's token", async
   await expect(page).toHaveURL(/loja=3/);
   await expectAccessible(page, 'prêmios da rede');
   await page.screenshot({ path: `${SHOTS}/rede-premios-1280.png`, fullPage: true });
+  // Its CSV names the store, and the export is in store 3's trail, by the rede.
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: /Exportar CSV/ }).click();
+  const rows = await csvRows(await downloading);
+  expect(rows[0]!.slice(0, 2)).toEqual(['Loja', 'Código do prêmio conquistado']);
+  expect(rows.length).toBeGreaterThan(1);
+  expect(new Set(rows.slice(1).map((r) => r[0]))).toEqual(new Set(['Loja Centro']));
+  const trail = await page.evaluate(async () => {
+    const read = (loja: string) =>
+      fetch('/api/auditoria?acao=exportacao', { headers: { 'x-loja': loja } })
+        .then(
+          (r) =>
+            r.json() as Promise<{
+              data: { itens: { terminal: { nome: string } | null; detalhes: { tipo?: string } }[] };
+            }>,
+        )
+        .then((b) =>
+          b.data.itens.filter((e) => e.detalhes.tipo === 'premios').map((e) => e.terminal?.nome),
+        );
+    return { centro: await read('3'), demo: await read('1') };
+  });
+  expect(trail).toEqual({ centro: ['Rede Prêmios'], demo: [] });
+  console.log(
+    `[rede] store 3's rewards CSV: ${rows.length - 1} rows read back, recorded at store 3`,
+  );
   // (Not measured for overflow here: the rewards pager's visually hidden labels, 1 px boxes,
   // are counted by that measure on any terminal's /premios.)
   await page.setViewportSize({ width: 390, height: 844 });
