@@ -35,7 +35,13 @@ async function recover(deps: JournalDeps, entry: JournalEntry): Promise<void> {
 async function sweepOnce(deps: JournalDeps): Promise<void> {
   const { store, options, log, sweeper } = deps;
   const t = deps.now();
-  const claimed = await store.claimStale(t, deps.me, t + options.leaseMs, 50);
+  const claimed = await store.claimStale(
+    options.establishmentId,
+    t,
+    deps.me,
+    t + options.leaseMs,
+    50,
+  );
   for (const entry of claimed) {
     // Its lease lapsed while this very process works on it (a stalled event loop): the
     // claim renewed the lease; the work goes on.
