@@ -200,7 +200,18 @@ function mountManagerRoutes(
     app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
   }
   app.route('/', auditRoutes(audit));
-  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
+  app.route(
+    '/',
+    redeRoutes({
+      network: options.chain?.network ?? null,
+      self: options,
+      roleOf,
+      lists: {
+        store: options.store,
+        defaultId: options.chain?.defaultId ?? options.establishmentId,
+      },
+    }),
+  );
   mountTerminais(app, access, {
     admin: {
       store: options.store,
