@@ -56,6 +56,8 @@ export const Lancamento = /* @__PURE__ */ lazySchema(() =>
     guardado: z.boolean(),
     /** The service's own answer (status and parsed body), when there was one. */
     resposta: z.nullable(z.object({ status: z.number(), corpo: z.unknown() })),
+    /** The store (establishment id) that posted it: the chain's ledger of every store only. */
+    loja: z.optional(z.int()),
     /** The customer as last read by the journal. */
     cliente: z.nullable(
       z.object({
@@ -92,7 +94,10 @@ export const PostedExtra = /* @__PURE__ */ lazySchema(() =>
 export type PostedExtra = z.infer<typeof PostedExtra>;
 export type PostedExtraWire = z.input<typeof PostedExtra>;
 
-/** The shift ledger (`data` of `GET /api/lancamentos?de&ate[&terminal]`). */
+/**
+ * The shift ledger (`data` of `GET /api/lancamentos?de&ate[&terminal]`, and of the chain's
+ * `GET /api/rede/lancamentos`, each posting naming its store).
+ */
 export const Ledger = /* @__PURE__ */ lazySchema(() =>
   z.object({
     /** Newest first, the unsettled postings of earlier days on top. */

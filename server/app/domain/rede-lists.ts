@@ -3,17 +3,20 @@
  * docs/operations/chain.md): the audit trail and Vigilância's alerts that the app's own shared
  * database holds, read in one query over the establishment ids of the stores served now, newest
  * first and paged by the database as one store's list is (the same page sizes and export
- * limits). Each item names its store (`loja`). An export is recorded in the audit trail of
+ * limits), and the shift ledger of the journal (limited as one store's ledger is). Each item names its store (`loja`). An export is recorded in the audit trail of
  * every store whose rows it carried, as that store's own export would be.
  */
 import type { AuditEntry as AuditEntryWire, AuditFilters } from '#contract/api/auditoria';
 import { AUDIT_EXPORT_LIMIT, AUDIT_PAGE_SIZE } from '#contract/api/auditoria';
 import type { AlertPage, AlertQuery, AlertWire } from '#contract/api/vigilancia';
+import type { LedgerWire } from '#contract/api/postings';
 import type * as z from 'zod/mini';
-import { createAlertsStore, listTerminals, readAudit } from '../../store';
+import { createAlertsStore, createJournalStore, listTerminals, readAudit } from '../../store';
 import type { Store } from '../../store';
 import { alertExport, alertPage, type ViewDeps } from './vigilancia/view';
 import { auditEntryWire, auditPeriod, createAuditTrail, type Actor } from './audit';
+import { ledgerData, toLancamento } from './journal/answers';
+import { isSettled, LEDGER_LIMIT } from './journal/ledger';
 
 export interface ChainListsDeps {
   store: Store;
@@ -127,4 +130,45 @@ export async function recordChainExport(
     });
     await trail.recordOrThrow(actor, 'exportacao', { tipo, filtros, linhas, lojas: 'todas' });
   }
+}
+
+/** The ledger's period and terminal (`GET /api/rede/lancamentos`, as `GET /api/lancamentos`). */
+export interface ChainLedgerQuery {
+  de: number;
+  ate: number;
+  terminal: string | null;
+}
+
+/**
+ * The shift ledger of these stores (every served store, or the one a rede names): the period's
+ * postings newest first, read in one query over their establishment ids, every unsettled
+ * posting of earlier days on top, as one store's ledger; each names its store (`loja`).
+ */
+export async function chainLedger(
+  deps: ChainListsDeps,
+  q: ChainLedgerQuery,
+  ids: readonly number[],
+): Promise<LedgerWire> {
+  const journal = createJournalStore(deps.store);
+  const scope = { establishmentId: deps.defaultId, establishmentIds: ids, terminalId: q.terminal };
+  const [earlier, period, terminals] = await Promise.all([
+    journal.listUnsettled({ ...scope, before: q.de, limit: LEDGER_LIMIT }),
+    journal.list({ ...scope, from: q.de, to: q.ate, limit: LEDGER_LIMIT + 1 }),
+    listTerminals(deps.store),
+  ]);
+  const served = new Set(ids);
+  const mine = terminals.filter((t) => served.has(t.establishmentId ?? deps.defaultId));
+  const names = new Map(mine.map((t) => [String(t.id), t.name]));
+  const truncated = period.length > LEDGER_LIMIT;
+  const shown = truncated ? period.slice(0, LEDGER_LIMIT) : period;
+  const open = shown.filter((e) => !isSettled(e.state));
+  const settled = shown.filter((e) => isSettled(e.state));
+  const entries = [...earlier, ...open, ...settled];
+  return {
+    ...ledgerData({ entries, truncated }, names, true),
+    lancamentos: entries.map((e) => ({
+      ...toLancamento(e, e.terminalId === null ? null : (names.get(e.terminalId) ?? null)),
+      loja: e.establishmentId,
+    })),
+  };
 }

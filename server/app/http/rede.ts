@@ -8,6 +8,7 @@
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { AUDIT_EXPORT_LIMIT, AuditExportQuery, AuditQuery } from '#contract/api/auditoria';
 import { PainelQuery } from '#contract/api/painel';
+import { LedgerQuery } from '#contract/api/postings';
 import { ALERT_EXPORT_LIMIT, AlertQuery } from '#contract/api/vigilancia';
 import { STORE_HEADER } from '#contract/api/rede';
 import type { RedeLojas, RedePainelWire } from '#contract/api/rede';
@@ -20,7 +21,9 @@ import {
   chainAlertPage,
   chainAuditExport,
   chainAuditPage,
+  chainLedger,
   recordChainExport,
+  type ChainLedgerQuery,
   type ChainListsDeps,
 } from '../domain/rede-lists';
 import { actorOf } from './actor';
@@ -93,12 +96,46 @@ export function redeRoutes(o: RedeRoutesOptions): Hono {
       return c.json({ success: true, message: 'Resumo da rede.', data });
     },
   );
-  mountChainLists(app, {
+  const deps: ChainListsDeps = {
     ...o.lists,
     storeIds: async () =>
       network === null ? [o.self.establishmentId] : (await network.stores()).map((s) => s.id),
-  });
+  };
+  mountChainLists(app, deps);
+  mountChainLedger(app, deps, o.self.establishmentId);
   return app;
+}
+
+/**
+ * The shift ledger of every store (`GET /api/rede/lancamentos?de&ate[&terminal]`, each posting
+ * naming its store), or of the one store the request names (`X-Loja`: the dispatcher brought
+ * it to that store's app). `…/exportar` answers the same and records the export in the trail
+ * of each store whose postings it carried (the CSV is written by the browser).
+ */
+function mountChainLedger(app: Hono, deps: ChainListsDeps, self: number): void {
+  const query = validate('query', LedgerQuery, { message: 'Período inválido.' });
+  const read = async (c: Context, q: ChainLedgerQuery) => {
+    const ids = chosenStore(c.req.raw) === null ? await deps.storeIds() : [self];
+    return chainLedger(deps, q, ids);
+  };
+  app.get(`${REDE_PATH}/lancamentos`, query, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const data = await read(c, c.req.valid('query'));
+    return c.json({ success: true, message: 'Lançamentos da rede.', data });
+  });
+  app.get(`${REDE_PATH}/lancamentos/exportar`, query, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const data = await read(c, c.req.valid('query'));
+    const filtros: Record<string, string> = {};
+    for (const name of ['de', 'ate', 'terminal']) {
+      const v = c.req.query(name);
+      if (v !== undefined && v !== '') filtros[name] = v;
+    }
+    if (chosenStore(c.req.raw) !== null) filtros.loja = String(self);
+    const lojas = data.lancamentos.map((l) => l.loja);
+    await recordChainExport(deps, actorOf(c), 'lancamentos', filtros, lojas);
+    return c.json({ success: true, message: 'Lançamentos da rede.', data });
+  });
 }
 
 /**

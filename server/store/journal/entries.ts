@@ -76,7 +76,11 @@ export function kyselyEntries(
       let q = db
         .selectFrom('posting_journal')
         .selectAll()
-        .where('establishment_id', '=', f.establishmentId)
+        .where((eb) =>
+          f.establishmentIds === undefined
+            ? eb('establishment_id', '=', f.establishmentId)
+            : eb('establishment_id', 'in', [...f.establishmentIds, -1]),
+        )
         .where('created_at', '>=', f.from)
         .where('created_at', '<', f.to);
       if (f.terminalId !== undefined && f.terminalId !== null) {
@@ -94,7 +98,11 @@ export function kyselyEntries(
       let q = db
         .selectFrom('posting_journal')
         .selectAll()
-        .where('establishment_id', '=', f.establishmentId)
+        .where((eb) =>
+          f.establishmentIds === undefined
+            ? eb('establishment_id', '=', f.establishmentId)
+            : eb('establishment_id', 'in', [...f.establishmentIds, -1]),
+        )
         .where('state', 'in', [...UNSETTLED])
         .where('created_at', '<', f.before);
       if (f.terminalId !== undefined && f.terminalId !== null) {

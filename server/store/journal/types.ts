@@ -152,6 +152,8 @@ export interface QueueStats {
 
 export interface LedgerFilter {
   establishmentId: number;
+  /** These stores' entries instead of `establishmentId`'s alone (the chain's ledger). */
+  establishmentIds?: readonly number[];
   terminalId?: string | null;
   from: number;
   to: number;
@@ -237,7 +239,9 @@ export interface JournalStore extends LookupStore<JournalEntry> {
   list(filter: LedgerFilter): Promise<JournalEntry[]>;
   /** Entries not settled yet, created before `before` (older days'), newest first. */
   listUnsettled(
-    filter: Pick<LedgerFilter, 'establishmentId' | 'terminalId' | 'limit'> & { before: number },
+    filter: Pick<LedgerFilter, 'establishmentId' | 'establishmentIds' | 'terminalId' | 'limit'> & {
+      before: number;
+    },
   ): Promise<JournalEntry[]>;
   /** Deletes settled entries created before `before`; answers how many. */
   prune(before: number): Promise<number>;
