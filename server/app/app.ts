@@ -274,6 +274,7 @@ function mountPages(
         '/premios': 'src/app/routes/premios.tsx',
         '/painel': 'src/app/routes/painel.tsx',
         '/auditoria': 'src/app/routes/auditoria.tsx',
+        '/lancamentos': 'src/app/routes/lancamentos.tsx',
         '/vigilancia': 'src/app/routes/vigilancia.tsx',
         '/terminais': 'src/app/routes/terminais.tsx',
         '/quiosque': 'src/app/routes/quiosque.tsx',

@@ -161,6 +161,7 @@ describe('terminals through the real process', () => {
           premios: false,
           painel: false,
           auditoria: false,
+          lancamentos: false,
           vigilancia: false,
           terminais: false,
           quiosque: false,

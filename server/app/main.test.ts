@@ -185,6 +185,7 @@ describe('server/main.ts in sandbox mode', () => {
             premios: true,
             painel: true,
             auditoria: true,
+            lancamentos: true,
             vigilancia: true,
             terminais: true,
             quiosque: true,

@@ -37,6 +37,7 @@ const screens = {
   premios: lazyRoute(() => import('./routes/premios')),
   painel: lazyRoute(() => import('./routes/painel')),
   auditoria: lazyRoute(() => import('./routes/auditoria')),
+  lancamentos: lazyRoute(() => import('./routes/lancamentos')),
   vigilancia: lazyRoute(() => import('./routes/vigilancia')),
   terminais: lazyRoute(() => import('./routes/terminais')),
 };
@@ -141,6 +142,7 @@ const nav: readonly { href: string; label: string }[] = [
   { href: '/', label: 'Caixa' },
   { href: '/premios', label: 'Prêmios' },
   { href: '/painel', label: 'Painel' },
+  { href: '/lancamentos', label: 'Lançamentos' },
   { href: '/auditoria', label: 'Auditoria' },
   { href: '/vigilancia', label: 'Vigilância' },
   { href: '/terminais', label: 'Terminais' },

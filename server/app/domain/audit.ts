@@ -93,7 +93,10 @@ export function auditEntryWire(e: AuditEntry): z.input<typeof AuditEntryWire> {
 }
 
 /** The filters' period `[de, ate]` (local days) as epoch ms `[from, to)`. */
-export function auditPeriod(f: Omit<AuditFilters, 'pagina'>): { from: number | null; to: number | null } {
+export function auditPeriod(f: Omit<AuditFilters, 'pagina'>): {
+  from: number | null;
+  to: number | null;
+} {
   const shift = -f.fuso * 60_000;
   return {
     from: f.de === null ? null : f.de * DAY_MS + shift,
@@ -195,7 +198,10 @@ export function createAuditTrail(deps: AuditDeps) {
         limit: AUDIT_EXPORT_LIMIT + 1,
       });
       if (found.total > AUDIT_EXPORT_LIMIT) return { kind: 'too-many', total: found.total };
-      return { kind: 'ok', data: { itens: found.entries.map((e) => auditEntryWire(e)), total: found.total } };
+      return {
+        kind: 'ok',
+        data: { itens: found.entries.map((e) => auditEntryWire(e)), total: found.total },
+      };
     },
     /** Deletes what is past the retention (one purge at a time in this process). */
     purge,

@@ -107,6 +107,7 @@ export function navigationFor(role: Role): {
   premios: boolean;
   painel: boolean;
   auditoria: boolean;
+  lancamentos: boolean;
   vigilancia: boolean;
   terminais: boolean;
   quiosque: boolean;
@@ -116,6 +117,8 @@ export function navigationFor(role: Role): {
     premios: readsAsManager(role),
     painel: readsAsManager(role),
     auditoria: readsAsManager(role),
+    // The shift ledgers as a screen: a store's gerente (its own), the chain's rede (any store).
+    lancamentos: readsAsManager(role),
     // Vigilância: the store's manager decides; the chain's rede reads every store's alerts.
     vigilancia: readsAsManager(role),
     // Terminais: a store's gerente (its own), the chain's rede (every store).

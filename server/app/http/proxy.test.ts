@@ -35,6 +35,7 @@ describe('GET /api/config', () => {
             premios: true,
             painel: true,
             auditoria: true,
+            lancamentos: true,
             vigilancia: true,
             terminais: true,
             quiosque: true,

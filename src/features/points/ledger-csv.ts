@@ -63,3 +63,27 @@ export async function downloadLedgerCsv(
   });
   return downloadRows(ledgerCsvFilename(q), entries, LEDGER_CSV_COLUMNS);
 }
+
+/**
+ * A rede's CSV: the chain's export route answers the postings (and records the export in each
+ * store's trail), written with a first "Loja" column naming each posting's store.
+ */
+export async function downloadChainLedgerCsv(
+  q: LedgerQuery,
+  scope: 'todas' | number,
+  nameOf: (id: number) => string,
+): Promise<{ filename: string; rows: number }> {
+  const { fetchChainLedgerExport } = await import('./api/chain-ledger');
+  const found = await fetchChainLedgerExport(q, scope);
+  const loja = (l: LedgerEntry) => l.loja ?? (scope === 'todas' ? null : scope);
+  const columns: CsvColumn<LedgerEntry>[] = [
+    { header: 'Loja', cell: (l) => (loja(l) === null ? null : nameOf(loja(l)!)) },
+    ...LEDGER_CSV_COLUMNS,
+  ];
+  const base = ledgerCsvFilename(q).replace(/\.csv$/, '');
+  const filename = `${base}-${scope === 'todas' ? 'todas-as-lojas' : `loja-${scope}`}.csv`;
+  return {
+    filename: downloadRows(filename, found.lancamentos, columns),
+    rows: found.lancamentos.length,
+  };
+}

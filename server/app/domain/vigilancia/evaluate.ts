@@ -4,13 +4,7 @@
  * from `AlertsStore`, the settings from settings.ts. Rule 8 (a sale cancelled at the PDV after
  * its points were posted) is not here: it is the PDV's cancel, recorded by service.ts.
  */
-import {
-  addDays,
-  DAY_MS,
-  localDate,
-  localParts,
-  startOfLocalDay,
-} from '#contract/rules/time';
+import { addDays, DAY_MS, localDate, localParts, startOfLocalDay } from '#contract/rules/time';
 import type { AlertsStore, NewAlert, PostingFact } from '../../../store';
 import type { Settings } from './settings';
 

@@ -18,20 +18,24 @@ export interface LedgerQuery {
   terminal: string | null;
 }
 
-/** The day's postings (newest first, unsettled ones of earlier days on top). */
-export function fetchLedger(q: LedgerQuery, signal?: AbortSignal): Promise<Ledger> {
+/** The ledger's query on the wire: the local day's period and the terminal, if one. */
+export function ledgerParams(q: LedgerQuery): LedgerParams {
   const [year, month, date] = q.day.split('-').map(Number) as [number, number, number];
   const from = new Date(year, month - 1, date);
   const to = new Date(year, month - 1, date + 1);
-  const query: LedgerParams = {
+  return {
     de: from.toISOString(),
     ate: to.toISOString(),
     ...(q.terminal === null ? {} : { terminal: q.terminal }),
   };
+}
+
+/** The day's postings (newest first, unsettled ones of earlier days on top). */
+export function fetchLedger(q: LedgerQuery, signal?: AbortSignal): Promise<Ledger> {
   return serverRequest({
     method: 'GET',
     path: '/api/lancamentos',
-    query,
+    query: ledgerParams(q),
     schema: Ledger,
     signal,
   });

@@ -12,7 +12,16 @@ type Exported =
  * A manager's "Exportar CSV" of what the ledger lists, and what it did. What an export said
  * is shown for its own query only: another day or terminal clears it.
  */
-export function LedgerExport({ ledger, query }: { ledger: Ledger | null; query: LedgerQuery }) {
+export function LedgerExport({
+  ledger,
+  query,
+  download,
+}: {
+  ledger: Ledger | null;
+  query: LedgerQuery;
+  /** Writes the file another way (a rede's, read from the chain's export route). */
+  download?: (query: LedgerQuery) => Promise<{ filename: string; rows: number }>;
+}) {
   const [last, setExported] = useState<Exported | null>(null);
   const [exporting, setExporting] = useState(false);
   const exported = last?.query === query ? last : null;
@@ -21,9 +30,13 @@ export function LedgerExport({ ledger, query }: { ledger: Ledger | null; query: 
     if (!ledger) return;
     setExporting(true);
     try {
-      const { downloadLedgerCsv } = await import('@/features/points/ledger-csv');
-      const filename = await downloadLedgerCsv(ledger.lancamentos, query);
-      setExported({ query, kind: 'done', filename, rows: ledger.lancamentos.length });
+      if (download) {
+        setExported({ query, kind: 'done', ...(await download(query)) });
+      } else {
+        const { downloadLedgerCsv } = await import('@/features/points/ledger-csv');
+        const filename = await downloadLedgerCsv(ledger.lancamentos, query);
+        setExported({ query, kind: 'done', filename, rows: ledger.lancamentos.length });
+      }
     } catch (e) {
       setExported({
         query,

@@ -42,8 +42,11 @@ export function LedgerTable({
   stale,
   manager,
   onDecided,
+  lojaOf = null,
 }: {
   entries: readonly LedgerEntry[];
+  /** Each posting's store, in a first "Loja" column (a rede's every-store ledger). */
+  lojaOf?: ((l: LedgerEntry) => string) | null;
   allTerminals: boolean;
   stale: boolean;
   manager: boolean;
@@ -53,6 +56,7 @@ export function LedgerTable({
     <table className={`w-full text-left text-sm ${stale ? 'opacity-60' : ''}`}>
       <thead>
         <tr className="border-b border-slate-300 text-slate-700">
+          {lojaOf && <th className="py-1 pr-3 font-semibold">Loja</th>}
           <th className="py-1 pr-3 font-semibold">Hora</th>
           {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
           <th className="py-1 pr-3 font-semibold">Cliente</th>
@@ -65,6 +69,7 @@ export function LedgerTable({
       <tbody>
         {entries.map((l) => (
           <tr key={l.chave} className="border-b border-slate-200 align-top">
+            {lojaOf && <td className="py-1.5 pr-3">{lojaOf(l)}</td>}
             <td className="tabular py-1.5 pr-3">{formatTime(new Date(l.criado_em))}</td>
             {allTerminals && (
               <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>

@@ -1,0 +1,5 @@
+import { LedgerScreen } from '@/features/points/components/ledger-screen';
+
+export default function LancamentosRoute() {
+  return <LedgerScreen />;
+}
