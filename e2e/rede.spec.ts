@@ -375,3 +375,118 @@ test('a gerente of store 1 sees no store filter on /premios, /auditoria and /vig
   });
   expect(asked).toEqual([403, 403, 403, 403, 403]);
 });
+
+test("a rede reads /lancamentos of every store or one and exports them with the store's name", async ({
+  browser,
+}) => {
+  const { page } = await enrolledTerminal(server, browser, 'rede', 'Rede Lançamentos', 1280);
+  await page.getByRole('link', { name: 'Lançamentos', exact: true }).click();
+  await expect(page).toHaveURL(/\/lancamentos$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Lançamentos' })).toBeVisible();
+  // Each store's own ledger of the day, as the rede reads it with X-Loja.
+  const own = await page.evaluate(async () => {
+    const day = new Date();
+    const de = new Date(day.getFullYear(), day.getMonth(), day.getDate()).toISOString();
+    const ate = new Date(day.getFullYear(), day.getMonth(), day.getDate() + 1).toISOString();
+    const q = `de=${encodeURIComponent(de)}&ate=${encodeURIComponent(ate)}`;
+    const count = (loja: string) =>
+      fetch(`/api/lancamentos?${q}`, { headers: { 'x-loja': loja } })
+        .then((r) => r.json() as Promise<{ data: { lancamentos: unknown[] } }>)
+        .then((b) => b.data.lancamentos.length);
+    return {
+      'Loja Demo': await count('1'),
+      'Loja Centro': await count('3'),
+      'Loja Norte': await count('4'),
+    };
+  });
+  const filter = page.getByLabel('Loja', { exact: true });
+  await expect(filter).toHaveValue('');
+  const table = page.getByRole('region', { name: 'Lista de lançamentos' }).getByRole('table');
+  await expect(table.getByRole('columnheader', { name: 'Loja' })).toBeVisible();
+  const total = Object.values(own).reduce((s, n) => s + n, 0);
+  await expect(table.locator('tbody tr')).toHaveCount(total);
+  for (const [name, n] of Object.entries(own)) {
+    await expect(table.getByRole('cell', { name, exact: true })).toHaveCount(n);
+  }
+  await expectAccessible(page, 'lançamentos da rede');
+  expect(await overflowing(page)).toEqual([]);
+  await page.screenshot({ path: `${SHOTS}/rede-lancamentos-1280.png`, fullPage: true });
+
+  // Every store's ledger exported: the Loja column names each posting's store.
+  let downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  let rows = await csvRows(await downloading);
+  expect(rows[0]!.slice(0, 3)).toEqual(['Loja', 'Data e hora', 'Terminal']);
+  const perStore = (r: string[][]) =>
+    r
+      .slice(1)
+      .reduce<Record<string, number>>((m, row) => ({ ...m, [row[0]!]: (m[row[0]!] ?? 0) + 1 }), {});
+  expect(perStore(rows)).toEqual(own);
+  console.log(`[rede] every store's ledger CSV: ${rows.length - 1} rows read back`, own);
+
+  // One store, with the keyboard: its own ledger, no Loja column; its CSV names it.
+  await filter.focus();
+  await filter.selectOption({ label: 'Loja Norte' });
+  await expect(page).toHaveURL(/\/lancamentos\?loja=4$/);
+  await expect(table.getByRole('columnheader', { name: 'Loja' })).toHaveCount(0);
+  await expect(table.locator('tbody tr')).toHaveCount(own['Loja Norte']);
+  await expect(table).toContainText('Caixa 4');
+  downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Exportar CSV' }).click();
+  rows = await csvRows(await downloading);
+  expect(perStore(rows)).toEqual({ 'Loja Norte': own['Loja Norte'] });
+  // Each export is in the trail of the store whose postings it carried, naming the rede.
+  const trail = await page.evaluate(async () => {
+    const read = (loja: string) =>
+      fetch('/api/auditoria?acao=exportacao', { headers: { 'x-loja': loja } })
+        .then(
+          (r) =>
+            r.json() as Promise<{
+              data: {
+                itens: {
+                  terminal: { nome: string } | null;
+                  detalhes: { tipo?: string; linhas?: number };
+                }[];
+              };
+            }>,
+        )
+        .then((b) =>
+          b.data.itens
+            .filter((e) => e.detalhes.tipo === 'lancamentos')
+            .map((e) => `${e.terminal?.nome}:${e.detalhes.linhas}`),
+        );
+    return { demo: await read('1'), centro: await read('3'), norte: await read('4') };
+  });
+  expect(trail).toEqual({
+    demo: [`Rede Lançamentos:${own['Loja Demo']}`],
+    centro: [`Rede Lançamentos:${own['Loja Centro']}`],
+    norte: [`Rede Lançamentos:${own['Loja Norte']}`, `Rede Lançamentos:${own['Loja Norte']}`],
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(filter).toBeInViewport();
+  await page.screenshot({ path: `${SHOTS}/rede-lancamentos-390.png`, fullPage: true });
+});
+
+test('a gerente reads its own store on /lancamentos, a caixa cannot open it', async ({
+  browser,
+}) => {
+  const gerente = await enrolledTerminal(server, browser, 'gerente', 'Gerente 1c', 1280);
+  await gerente.page.goto(`${server.url}/lancamentos?loja=3`);
+  await expect(gerente.page.getByRole('heading', { level: 1, name: 'Lançamentos' })).toBeVisible();
+  await expect(gerente.page.getByLabel('Loja', { exact: true })).toHaveCount(0);
+  const table = gerente.page
+    .getByRole('region', { name: 'Lista de lançamentos' })
+    .getByRole('table');
+  await expect(table).toContainText('Caixa 1');
+  await expect(table).not.toContainText('Caixa 3');
+  const caixa = await enrolledTerminal(server, browser, 'caixa', 'Caixa 1c', 1280);
+  await caixa.page.goto(`${server.url}/lancamentos`);
+  await expect(caixa.page.getByRole('heading', { level: 1, name: 'Lançamentos' })).toHaveCount(0);
+  await expect(caixa.page.getByRole('link', { name: 'Lançamentos', exact: true })).toHaveCount(0);
+  const status = await caixa.page.evaluate(() =>
+    fetch('/api/rede/lancamentos?de=2026-01-01T00:00:00Z&ate=2026-01-02T00:00:00Z').then(
+      (r) => r.status,
+    ),
+  );
+  expect(status).toBe(403);
+});
