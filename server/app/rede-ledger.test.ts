@@ -133,6 +133,23 @@ describeEngines("the chain's shift ledger of every store (rede) on %s", (engine)
       );
       expect(trail.itens[0]!.detalhes).toMatchObject({ tipo: 'lancamentos', linhas: POSTINGS[id] });
     }
+    // One store's export, even of an empty day, is recorded in that store's trail only.
+    const empty = 'de=2026-01-01T03:00:00.000Z&ate=2026-01-02T03:00:00.000Z';
+    const none = Ledger.parse(
+      await data(await rede.request(`/api/rede/lancamentos/exportar?${empty}`, at(CHAIN.c))),
+    );
+    expect(none.lancamentos).toEqual([]);
+    const exportsOf = async (id: number) =>
+      AuditPage.parse(await data(await rede.request('/api/auditoria?acao=exportacao', at(id))))
+        .itens;
+    const atC = await exportsOf(CHAIN.c);
+    expect(atC).toHaveLength(2);
+    expect(atC[0]!.detalhes).toEqual({
+      tipo: 'lancamentos',
+      filtros: { de: '2026-01-01T03:00:00.000Z', ate: '2026-01-02T03:00:00.000Z' },
+      linhas: 0,
+    });
+    expect(await exportsOf(CHAIN.a)).toHaveLength(1);
   });
 
   test("a gerente reads no other store's ledger nor the chain's; a caixa neither: 403", async () => {

@@ -114,10 +114,12 @@ export async function recordChainExport(
   tipo: string,
   filtros: Record<string, string>,
   lojas: readonly (number | undefined)[],
+  /** One store's export (the rows are all its own), else every store's. */
+  only: number | null = null,
 ): Promise<void> {
   const rows = new Map<number, number>();
-  // Nothing exported still leaves its trace, in the default store's trail.
-  if (lojas.length === 0) rows.set(deps.defaultId, 0);
+  // Nothing exported still leaves its trace, in the store's trail (every store's: the default's).
+  if (lojas.length === 0) rows.set(only ?? deps.defaultId, 0);
   for (const loja of lojas) {
     const id = loja ?? deps.defaultId;
     rows.set(id, (rows.get(id) ?? 0) + 1);
@@ -128,7 +130,8 @@ export async function recordChainExport(
       establishmentId: id,
       defaultId: deps.defaultId,
     });
-    await trail.recordOrThrow(actor, 'exportacao', { tipo, filtros, linhas, lojas: 'todas' });
+    const which = only === null ? { lojas: 'todas' } : {};
+    await trail.recordOrThrow(actor, 'exportacao', { tipo, filtros, linhas, ...which });
   }
 }
 

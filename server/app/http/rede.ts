@@ -131,9 +131,9 @@ function mountChainLedger(app: Hono, deps: ChainListsDeps, self: number): void {
       const v = c.req.query(name);
       if (v !== undefined && v !== '') filtros[name] = v;
     }
-    if (chosenStore(c.req.raw) !== null) filtros.loja = String(self);
+    const only = chosenStore(c.req.raw) === null ? null : self;
     const lojas = data.lancamentos.map((l) => l.loja);
-    await recordChainExport(deps, actorOf(c), 'lancamentos', filtros, lojas);
+    await recordChainExport(deps, actorOf(c), 'lancamentos', filtros, lojas, only);
     return c.json({ success: true, message: 'Lançamentos da rede.', data });
   });
 }
