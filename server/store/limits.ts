@@ -303,14 +303,18 @@ export async function settleAttempt(
 ): Promise<number | null> {
   const sqlite = store.sqlite;
   if (sqlite !== null) {
-    // The attempt's end and a right verdict's forgetting in one flushed commit, not two.
+    // The attempt's end and a right verdict's forgetting in one commit, not flushed on its
+    // own (the answer waits for no disk): the store's next flushed commit (the next posting's
+    // reservation or journaling, a failure counted below) flushes it. A power cut before then
+    // leaves the attempt waiting until its window lapses, and a success's forgetting undone:
+    // never a failure counted that did not happen.
     await sqlite.run(
       (conn) => {
         const st = sqliteLockouts(conn);
         st.release.run(pendingKey(key));
         if (verdict === 'right') st.forget.run(key);
       },
-      { transaction: true },
+      { transaction: true, durable: false },
     );
   } else {
     await store.db
