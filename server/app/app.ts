@@ -148,6 +148,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       password: options.pdvPassword ?? null,
       ...(options.pdvExpiryMs === undefined ? {} : { expiryMs: options.pdvExpiryMs }),
       rate: options.pdvRate ?? PDV_RATE_DEFAULT,
+      sweepGate: options.sweepGate ?? null,
       logger,
       audit,
       publicOrigin: options.publicOrigin,
