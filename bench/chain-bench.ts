@@ -5,7 +5,9 @@
 // fixed offered rate (open loop) for a duration after a warm-up. Figures: postings per second
 // acknowledged, request → "lançado" p50/p95, the CPU milliseconds per posting of each part
 // (from /proc: each process tree's user+system time), upstream calls per posting (the
-// replicas' /metrics), and doubles and losses counted in the service's own records.
+// replicas' /metrics), and doubles, losses and cross-store postings counted in the service's
+// own records. Each store is its own establishment with its own token: the default store 1,
+// then the sandbox's seeded 3, 4, … (added to the stores table as `npm run loja -- add` does).
 
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -21,7 +23,7 @@ import {
 import { summarize } from './stats';
 
 export interface ChainBenchOptions {
-  /** Store slots (200 once stores exist; today every slot is establishment 1). */
+  /** Stores, each its own establishment: 1, then 3, 4, …. */
   stores: number;
   terminalsPerStore: number;
   replicas: number;
@@ -42,6 +44,8 @@ export interface ChainBenchResult {
   upstreamPerPosting: number;
   doubles: number;
   lost: number;
+  /** Postings found in another establishment's records than their terminal's store. */
+  crossStore: number;
   unacknowledged: number;
   held: number;
   loadAverage: string;
@@ -52,14 +56,22 @@ export async function chainBench(
   o: ChainBenchOptions,
   print: (line: string) => void,
 ): Promise<ChainBenchResult> {
-  const stores = [1];
-  const chain = await startChain({ replicas: o.replicas, stores, dir: path.join(dir, 'chain') });
+  // The sandbox's chain: establishment 1 (the default store), then 3, 4, ….
+  const stores = [1, ...Array.from({ length: o.stores - 1 }, (_, i) => i + 3)];
+  // Each replica starts every store's app (its journal, conferência, Vigilância) before it
+  // answers /readyz: with 200 stores on a shared 2-core machine that took 20–30 s alone.
+  const chain = await startChain({
+    replicas: o.replicas,
+    stores,
+    dir: path.join(dir, 'chain'),
+    readyMs: 180_000,
+  });
   try {
     const terminals = await enrollCounters(chain, stores, o.stores, o.terminalsPerStore);
     print(
       `chain up: HAProxy ${chain.url}, ${o.replicas} replicas, PostgreSQL, sandbox; ` +
         `${o.stores} stores × ${o.terminalsPerStore} counters = ${terminals.length} terminals ` +
-        `(establishment ${stores.join(', ')})`,
+        `(establishments 1, 3 … ${stores.at(-1)})`,
     );
     const warm = await runLoad({
       url: chain.url,
@@ -115,6 +127,7 @@ export async function chainBench(
       upstreamPerPosting: (up1.reduce((a, b) => a + b, 0) - up0.reduce((a, b) => a + b, 0)) / n,
       doubles: t.doubles,
       lost: t.lost,
+      crossStore: t.crossStore,
       unacknowledged: all.filter((p) => !p.acknowledged).length,
       held: run.held,
       loadAverage,

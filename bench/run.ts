@@ -5,7 +5,7 @@
 //
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
 //                    [--baseline=<git ref>|none]
-//   npm run bench -- --chain [--chain-seconds=300] [--chain-rate=110]
+//   npm run bench -- --chain [--chain-seconds=300] [--chain-rate=110] [--chain-stores=200]
 //
 // `--chain` runs only the chain section (bench/chain-bench.ts): a chain's counters through
 // HAProxy to 3 replicas on PostgreSQL, for 5 minutes by default.
@@ -108,9 +108,11 @@ interface Args {
   chainSeconds: number;
   /** The chain's offered postings per second. */
   chainRate: number;
+  /** The chain's stores (establishments), 3 counters each. */
+  chainStores: number;
 }
 
-/** The chain: 200 store slots × 3 counters, 3 replicas, offered above the target rate. */
+/** The chain: 200 stores × 3 counters, 3 replicas, offered above the target rate. */
 const CHAIN = { stores: 200, terminalsPerStore: 3, replicas: 3, rate: 110, warmupSeconds: 15 };
 /** A 500-store chain's peak, on this 2-core machine with everything on it. */
 const CHAIN_TARGET = { perSecond: 100, p95Ms: 150 };
@@ -124,6 +126,7 @@ function parseArgs(argv: readonly string[]): Args {
     baseline: undefined,
     chainSeconds: 0,
     chainRate: CHAIN.rate,
+    chainStores: CHAIN.stores,
   };
   for (const a of argv) {
     const runs = /^--runs=(\d+)$/.exec(a);
@@ -135,6 +138,11 @@ function parseArgs(argv: readonly string[]): Args {
     const chainRate = /^--chain-rate=(\d+)$/.exec(a);
     if (chainRate) {
       args.chainRate = Math.max(1, Number(chainRate[1]));
+      continue;
+    }
+    const chainStores = /^--chain-stores=(\d+)$/.exec(a);
+    if (chainStores) {
+      args.chainStores = Math.min(1000, Math.max(1, Number(chainStores[1])));
       continue;
     }
     if (a === '--chain') {
@@ -150,7 +158,7 @@ function parseArgs(argv: readonly string[]): Args {
     else {
       throw new Error(
         `unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser, ` +
-          '--baseline=<git ref>|none, --chain, --chain-seconds=N, --chain-rate=N)',
+          '--baseline=<git ref>|none, --chain, --chain-seconds=N, --chain-rate=N, --chain-stores=N)',
       );
     }
   }
@@ -177,7 +185,10 @@ async function main(): Promise<number> {
   };
   const started = performance.now();
   print(`fidelidade-pdv bench  (node ${process.version}, ${new Date().toISOString()})`);
-  if (args.chainSeconds > 0) return chainSection(args.chainSeconds, args.chainRate, started);
+  if (args.chainSeconds > 0) {
+    const chain = { ...CHAIN, seconds: args.chainSeconds, rate: args.chainRate };
+    return chainSection({ ...chain, stores: args.chainStores }, started);
+  }
 
   // 1. Bundle
   heading('1. Bundle (vite build, gzip level 9; 1 KB = 1000 bytes)');
@@ -716,10 +727,13 @@ function summary(checks: readonly Check[], started: number): number {
 }
 
 /** `--chain`: the chain section alone, its checks and the summary line. */
-async function chainSection(seconds: number, rate: number, started: number): Promise<number> {
+async function chainSection(
+  chain: typeof CHAIN & { seconds: number },
+  started: number,
+): Promise<number> {
   heading(
-    `Chain: ${CHAIN.stores} stores × ${CHAIN.terminalsPerStore} counters, ${CHAIN.replicas} ` +
-      `replicas behind HAProxy, PostgreSQL, ${rate} postings/s offered for ${seconds} s`,
+    `Chain: ${chain.stores} stores × ${chain.terminalsPerStore} counters, ${chain.replicas} ` +
+      `replicas behind HAProxy, PostgreSQL, ${chain.rate} postings/s offered for ${chain.seconds} s`,
   );
   print(
     `machine: ${cpus().length} cores, load average ${loadavg()
@@ -729,7 +743,7 @@ async function chainSection(seconds: number, rate: number, started: number): Pro
   const tmp = makeTempDir('bench-chain-');
   let r;
   try {
-    r = await chainBench(tmp.path, { ...CHAIN, rate, seconds }, print);
+    r = await chainBench(tmp.path, chain, print);
   } finally {
     tmp.remove();
   }
@@ -747,6 +761,7 @@ async function chainSection(seconds: number, rate: number, started: number): Pro
         ['upstream calls per posting', r.upstreamPerPosting.toFixed(2)],
         ['double postings (service records)', String(r.doubles)],
         ['acknowledged postings lost (service records)', String(r.lost)],
+        ['cross-store postings (service records)', String(r.crossStore)],
         ['never acknowledged', String(r.unacknowledged)],
         ['sends held (400 in flight)', String(r.held)],
         ['load average at the end', r.loadAverage],
@@ -767,10 +782,10 @@ async function chainSection(seconds: number, rate: number, started: number): Pro
       pass: r.p95 <= CHAIN_TARGET.p95Ms,
     },
     {
-      name: 'chain doubles and losses (service records)',
-      figure: `${r.doubles} doubles, ${r.lost} lost`,
-      target: '0 and 0',
-      pass: r.doubles === 0 && r.lost === 0,
+      name: 'chain doubles, losses and cross-store postings (service records)',
+      figure: `${r.doubles} doubles, ${r.lost} lost, ${r.crossStore} cross-store`,
+      target: '0, 0 and 0',
+      pass: r.doubles === 0 && r.lost === 0 && r.crossStore === 0,
     },
   ];
   return summary(checks, started);

@@ -18,7 +18,14 @@ import {
   saoPauloDay,
 } from './support/own-server';
 
-const { server, shots: SHOTS } = serialSpec('telefone', { shots: 'manager-phone' });
+// Vigilância's webhook points at a closed port: its deliveries fail, are retried and listed.
+const { server, shots: SHOTS } = serialSpec('telefone', {
+  shots: 'manager-phone',
+  env: {
+    ALERT_WEBHOOK_URL: 'http://127.0.0.1:9/alertas',
+    ALERT_WEBHOOK_SECRET: 'segredo-do-webhook-da-loja-0123456789',
+  },
+});
 
 /** A PDV paired with the counter `counterId`: its bearer token. */
 async function pdvFor(counterId: string, name: string): Promise<string> {
@@ -154,4 +161,30 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   await expect(page.getByRole('table', { name: 'Registros de auditoria' })).toBeVisible();
   await expectNothingSideways(page, 'auditoria 1024');
   await page.screenshot({ path: `${SHOTS}/auditoria-1024.png`, fullPage: true });
+});
+
+test('/vigilancia at 390 px: the alerts and the webhook deliveries are cards, nothing sideways', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // A sale the PDV posted, then cancelled there: "estorno após pontuação", sent to the webhook.
+  const caixa = await enrolledTerminal(server, browser, 'caixa', 'Caixa 3', 1024);
+  const token = await pdvFor(caixa.id, 'PDV 3');
+  await sale(token, { id_venda: 'NFCE-301', valor_gasto: 2590, cpf: '52998224725' }, true);
+  expect((await pdv(token, 'POST', '/NFCE-301/cancelar')).status).toBe(409);
+
+  const { page } = await enrolledTerminal(server, browser, 'gerente', 'Gerência 2', 390);
+  await page.goto(`${server.url}/vigilancia`);
+  const alerts = page.getByRole('list', { name: 'Alertas' });
+  await expect(alerts.getByRole('listitem').first()).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Webhook' }).click();
+  const deliveries = page.getByRole('list', { name: 'Entregas do webhook' });
+  await expect(deliveries.getByRole('listitem').first()).toContainText('Alerta criado');
+  await expectNothingSideways(page, 'vigilancia 390');
+  await expectAccessible(page, 'vigilancia 390');
+  await page.screenshot({ path: `${SHOTS}/vigilancia-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(page.getByRole('table', { name: 'Entregas do webhook' })).toBeVisible();
+  await expectNothingSideways(page, 'vigilancia 1280');
+  await page.screenshot({ path: `${SHOTS}/vigilancia-1280.png`, fullPage: true });
 });

@@ -213,43 +213,70 @@ export async function runLoad(
   return { postings, held };
 }
 
+/** A posting's records in the service: in its own store's establishment, and in any other. */
+export interface ServiceCount {
+  own: number;
+  elsewhere: number;
+}
+
 /**
  * How many times each posting is in the service's records (the sandbox's SQLite database,
- * read directly): postings of its customer with its amount.
+ * read directly): postings of its customer with its amount, in its terminal's establishment
+ * and in any other one (a posting that crossed stores).
  */
-export function countInService(dbPath: string, postings: readonly Posting[]): Map<string, number> {
+export function countInService(
+  dbPath: string,
+  postings: readonly Posting[],
+): Map<string, ServiceCount> {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
     const rows = db
       .prepare(
-        `SELECT c.celular AS celular, p.valor_gasto AS valor, count(*) AS n
+        `SELECT c.celular AS celular, p.valor_gasto AS valor,
+                p.estabelecimento_id AS estabelecimento, count(*) AS n
            FROM pontos p JOIN clientes c ON c.id = p.cliente_id
-          GROUP BY c.celular, p.valor_gasto`,
+          GROUP BY c.celular, p.valor_gasto, p.estabelecimento_id`,
       )
-      .all() as { celular: string; valor: number; n: number }[];
-    const found = new Map(rows.map((r) => [`${r.celular.slice(-11)}/${r.valor}`, r.n]));
+      .all() as { celular: string; valor: number; estabelecimento: number; n: number }[];
+    const found = new Map<string, { estabelecimento: number; n: number }[]>();
+    for (const r of rows) {
+      const key = `${r.celular.slice(-11)}/${r.valor}`;
+      found.set(key, [...(found.get(key) ?? []), r]);
+    }
     return new Map(
-      postings.map((p) => [p.key, found.get(`${p.celular.slice(-11)}/${p.valor}`) ?? 0]),
+      postings.map((p) => {
+        const count: ServiceCount = { own: 0, elsewhere: 0 };
+        for (const r of found.get(`${p.celular.slice(-11)}/${p.valor}`) ?? []) {
+          if (r.estabelecimento === p.terminal.establishment) count.own += r.n;
+          else count.elsewhere += r.n;
+        }
+        return [p.key, count];
+      }),
     );
   } finally {
     db.close();
   }
 }
 
-/** Doubles (in the records more than once), lost (acknowledged, absent) and the absent rest. */
-export function tally(counts: Map<string, number>, postings: readonly Posting[]) {
+/**
+ * Doubles (in its store's records more than once), lost (acknowledged, absent), the absent
+ * rest, and cross-store (in another establishment's records at all).
+ */
+export function tally(counts: Map<string, ServiceCount>, postings: readonly Posting[]) {
   let once = 0;
   let doubles = 0;
   let lost = 0;
   let absentUnacknowledged = 0;
+  let crossStore = 0;
   for (const p of postings) {
-    const n = counts.get(p.key) ?? 0;
+    const { own: n, elsewhere } = counts.get(p.key) ?? { own: 0, elsewhere: 0 };
+    if (elsewhere > 0) crossStore += 1;
     if (n === 1) once += 1;
     else if (n > 1) doubles += 1;
     else if (p.acknowledged) lost += 1;
     else absentUnacknowledged += 1;
   }
-  return { once, doubles, lost, absentUnacknowledged };
+  return { once, doubles, lost, absentUnacknowledged, crossStore };
 }
 
 /** CPU time (ms) of `pid` and its descendants, reaped children included; 0 when it is gone. */

@@ -39,6 +39,10 @@ export interface ChainOptions {
   checkIntervalMs?: number;
   /** More environment for the replicas. */
   env?: Record<string, string>;
+  /** How long each replica may take to answer /readyz 200 at start (ms; 60 s). */
+  readyMs?: number;
+  /** The sandbox logs a line per request it serves (sandbox.log): tests count its calls. */
+  sandboxRequestLog?: boolean;
 }
 
 export interface ChainProcess {
@@ -80,6 +84,9 @@ export function haproxyUnavailableReason(): string | null {
   return existsSync(HAPROXY) ? null : `${HAPROXY} not found (apt-get install haproxy)`;
 }
 
+/** Connections the balancer opens to one replica at most (the replica's own cap is 256). */
+export const REPLICA_MAXCONN = 200;
+
 /** HAProxy's configuration for `replicas` (ports on 127.0.0.1) behind `port`. */
 export function haproxyConfig(port: number, replicas: readonly number[], checkMs = 5000): string {
   return [
@@ -111,7 +118,14 @@ export function haproxyConfig(port: number, replicas: readonly number[], checkMs
     '  balance roundrobin',
     '  option httpchk GET /readyz',
     '  http-check expect status 200',
-    `  default-server inter ${checkMs}ms fall 2 rise 2`,
+    // A busy replica answers /readyz late (its store's pool is shared with the postings): it
+    // gets 5 s before it counts as a failure, so load alone does not take replicas out one
+    // after another. A dead one refuses the connection and is out after `fall` checks anyway.
+    '  timeout check 5s',
+    // A replica closes connections past its own cap (MAX_CONNECTIONS, 256): the balancer
+    // opens at most REPLICA_MAXCONN to each and queues the rest (`timeout queue`), leaving
+    // room for the health checks and a local /metrics scrape.
+    `  default-server inter ${checkMs}ms fall 2 rise 2 maxconn ${REPLICA_MAXCONN}`,
     ...replicas.map((p, i) => `  server replica${i + 1} 127.0.0.1:${p} check`),
     '',
   ].join('\n');
@@ -189,7 +203,7 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
         SANDBOX_PORT: String(sandboxPort),
         SANDBOX_DB: dbPath,
         SANDBOX_STORES: String(Math.max(1, ...options.stores.map((id) => id - 1))),
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: options.sandboxRequestLog === true ? 'info' : 'warn',
       },
       { dir, detached },
     );
@@ -227,7 +241,9 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
       started.push(child);
       return child;
     });
-    await Promise.all(ports.map((p) => waitForStatus(`http://127.0.0.1:${p}/readyz`, 200)));
+    await Promise.all(
+      ports.map((p) => waitForStatus(`http://127.0.0.1:${p}/readyz`, 200, options.readyMs)),
+    );
     const config = path.join(dir, 'haproxy.cfg');
     writeFileSync(config, haproxyConfig(balancerPort, ports, options.checkIntervalMs ?? 1000));
     const haproxyChild = launch('haproxy', HAPROXY, ['-f', config, '-db'], {}, { dir, detached });

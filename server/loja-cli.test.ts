@@ -14,11 +14,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TOKEN = 'access-token-LOJA-7-5f0c2e';
 
-function cli(script: string, args: string[], stdin = '') {
+function cli(script: string, args: string[], stdin = '', establishment: string | undefined = '1') {
+  const env: NodeJS.ProcessEnv = { ...process.env, APP_DB: appDb, DATABASE_URL: '' };
+  if (establishment === undefined) delete env.LOYALTY_ESTABLISHMENT_ID;
+  else env.LOYALTY_ESTABLISHMENT_ID = establishment;
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `server/${script}`, ...args], {
       cwd: root,
-      env: { ...process.env, APP_DB: appDb, DATABASE_URL: '', LOYALTY_ESTABLISHMENT_ID: '1' },
+      env,
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -87,5 +90,41 @@ test(
     expect(removed.code).toBe(0);
     expect((await cli('loja-cli.ts', ['list'])).stdout).not.toContain('Loja Sete');
     console.log(`[loja cli] ${bytes.length} bytes of the store's files: the token 0 times`);
+  },
+);
+
+test(
+  'the default store is taken by its own id, as the server reads it (1 when it is not set)',
+  { timeout: 90_000 },
+  async () => {
+    const add = (loja: string, establishment?: string) =>
+      cli(
+        'terminal-cli.ts',
+        ['add', '--role', 'caixa', '--name', `Caixa padrão ${loja}`, '--loja', loja],
+        '',
+        establishment,
+      );
+    // No LOYALTY_ESTABLISHMENT_ID: the server serves establishment 1 as its default store.
+    const list = await cli('loja-cli.ts', ['list'], '', undefined);
+    expect(list).toMatchObject({ code: 0 });
+    expect(list.stdout.split('\n')[0]).toBe('1\tloja padrão (LOYALTY_ESTABLISHMENT_ID)');
+    const byId = await add('1', undefined);
+    expect(byId.stderr).toBe('');
+    expect(byId).toMatchObject({ code: 0 });
+    expect(byId.stdout).toMatch(/^Terminal \d+ "Caixa padrão 1" \(caixa\) criado na loja padrão\./);
+
+    // Another default store: its id is the default one, 1 is then a store like any other.
+    const five = await add('5', '5');
+    expect(five).toMatchObject({ code: 0 });
+    expect(five.stdout).toContain('criado na loja padrão');
+    expect((await cli('loja-cli.ts', ['list'], '', '5')).stdout.split('\n')[0]).toBe(
+      '5\tloja padrão (LOYALTY_ESTABLISHMENT_ID)',
+    );
+    const one = await add('1', '5');
+    expect(one).toMatchObject({ code: 2, stdout: '' });
+    expect(one.stderr).toBe('A loja 1 não existe. Veja as lojas com: npm run loja -- list\n');
+    console.log(
+      '[loja cli] --loja 1 with no LOYALTY_ESTABLISHMENT_ID: accepted; with 5: --loja 5 accepted, 1 refused',
+    );
   },
 );

@@ -103,7 +103,7 @@ function refused(change: StoreChange, id: number): void {
 
 async function run(store: Store, cmd: Command, defaultId: number, secret: () => string) {
   if (cmd.command === 'list') {
-    process.stdout.write(`${defaultId || 'padrão'}\tloja padrão (LOYALTY_ESTABLISHMENT_ID)\n`);
+    process.stdout.write(`${defaultId}\tloja padrão (LOYALTY_ESTABLISHMENT_ID)\n`);
     for (const s of await listStores(store)) {
       process.stdout.write(`${s.establishmentId}\t${s.name}\n`);
     }
@@ -138,12 +138,8 @@ async function run(store: Store, cmd: Command, defaultId: number, secret: () => 
 }
 
 const cmd = parseCommand(process.argv.slice(2));
-// The default store's id when this command has the server's LOYALTY_ESTABLISHMENT_ID; without
-// it, 0 (no establishment): the default store cannot be told apart, and the server ignores a
-// listed store that is its default one.
-const defaultId = process.env.LOYALTY_ESTABLISHMENT_ID?.trim()
-  ? defaultEstablishmentId(process.env)
-  : 0;
+// The default store's id as the server reads it: LOYALTY_ESTABLISHMENT_ID, 1 without it.
+const defaultId = defaultEstablishmentId(process.env);
 if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
 const appDb = resolveAppDb(process.env.APP_DB?.trim() || null, root);
 const appSecret = process.env.APP_SECRET?.trim() || null;

@@ -24,6 +24,7 @@ import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
 import { createAlertWebhook } from './app/domain/vigilancia/webhook';
+import { createSweepGate } from './app/domain/sweep-gate';
 import { appSecretFor } from './ops/app-secret';
 import { startBackupSchedule } from './ops/backup-schedule';
 import type { BackupSchedule } from './ops/backup-schedule';
@@ -239,8 +240,17 @@ const directory = createStoreDirectory({
 });
 // Vigilância's outbound webhook (ALERT_WEBHOOK_URL): one sender for every store.
 const webhook =
-  config.webhook === null ? null : createAlertWebhook({ store, ...config.webhook, log: logger });
+  config.webhook === null
+    ? null
+    : createAlertWebhook({
+        store,
+        ...config.webhook,
+        log: logger,
+        onSettled: metrics.webhookSettled,
+      });
 webhook?.start();
+// Every store's journal and PDV sweeps ask one probe a second whether they have work.
+const sweepGate = createSweepGate(store);
 const chain = createChainServer({
   store,
   directory,
@@ -258,6 +268,8 @@ const chain = createChainServer({
         contingency: config.contingency,
         conferencia: config.conferencia,
         webhook,
+        sweepGate,
+        webhookRetentionMs: config.webhookRetentionMs,
       },
       s,
       network,

@@ -145,13 +145,13 @@ function parseCommand(argv: string[]): Command {
 }
 
 /**
- * The store a new terminal goes to: null, the default store (whichever LOYALTY_ESTABLISHMENT_ID
- * the server has: this command may run without it), or one of `npm run loja -- list`.
+ * The store a new terminal goes to: null, the default store (no `--loja`, or its own id), or
+ * one of `npm run loja -- list`.
  */
 async function storeOf(
   store: Store,
   typed: number | null,
-  defaultId: number | null,
+  defaultId: number,
 ): Promise<number | null> {
   if (typed === null || typed === defaultId) return null;
   const known = (await listStores(store)).some((s) => s.establishmentId === typed);
@@ -161,7 +161,7 @@ async function storeOf(
 
 const storeName = (id: number | null) => (id === null ? 'loja padrão' : `loja ${id}`);
 
-async function run(store: Store, cmd: Command, defaultId: number | null): Promise<void> {
+async function run(store: Store, cmd: Command, defaultId: number): Promise<void> {
   // The same changes the "Terminais" screen makes, audited as the command line.
   const admin: TerminalAdminDeps = { store, defaultId };
   if (cmd.command === 'add') {
@@ -254,10 +254,9 @@ async function setDisplay(
 }
 
 const cmd = parseCommand(process.argv.slice(2));
-// The default store's id, when this command is given the server's LOYALTY_ESTABLISHMENT_ID.
-const defaultId = process.env.LOYALTY_ESTABLISHMENT_ID?.trim()
-  ? defaultEstablishmentId(process.env)
-  : null;
+// The default store's id as the server reads it: LOYALTY_ESTABLISHMENT_ID, 1 without it.
+const defaultId = defaultEstablishmentId(process.env);
+if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
 const databaseUrl = process.env.DATABASE_URL?.trim() || null;
 let store: Store;
 try {

@@ -134,6 +134,8 @@ export const AuditEntry = /* @__PURE__ */ lazySchema(() =>
     /** What was done, masked (no password, no full CPF or phone). */
     detalhes: z.looseObject({}),
     requisicao: z.nullable(z.string()),
+    /** The store (establishment id) it belongs to: in the chain's list of every store only. */
+    loja: z.optional(z.int()),
   }),
 );
 export type AuditEntry = z.infer<typeof AuditEntry>;

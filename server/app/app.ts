@@ -148,6 +148,7 @@ export function createAppServer(options: AppServerOptions): AppServer {
       password: options.pdvPassword ?? null,
       ...(options.pdvExpiryMs === undefined ? {} : { expiryMs: options.pdvExpiryMs }),
       rate: options.pdvRate ?? PDV_RATE_DEFAULT,
+      sweepGate: options.sweepGate ?? null,
       logger,
       audit,
       publicOrigin: options.publicOrigin,
@@ -199,7 +200,18 @@ function mountManagerRoutes(
     app.use(path, access.sameOriginJson, access.requireTerminal, access.rateLimit);
   }
   app.route('/', auditRoutes(audit));
-  app.route('/', redeRoutes({ network: options.chain?.network ?? null, self: options, roleOf }));
+  app.route(
+    '/',
+    redeRoutes({
+      network: options.chain?.network ?? null,
+      self: options,
+      roleOf,
+      lists: {
+        store: options.store,
+        defaultId: options.chain?.defaultId ?? options.establishmentId,
+      },
+    }),
+  );
   mountTerminais(app, access, {
     admin: {
       store: options.store,

@@ -33,6 +33,7 @@ import { chosenStore } from './http/rede';
 import { storePainel } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { AlertWebhook } from './domain/vigilancia/webhook';
+import type { SweepGate } from './domain/sweep-gate';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
 import type { Circuit } from './upstream/circuit';
@@ -68,6 +69,10 @@ export interface StoreAppSetup {
   conferencia?: { readsPerSecond: number; nightlyHour: number } | null;
   /** Vigilância's outbound webhook (one sender for the deployment); null: off. */
   webhook?: AlertWebhook | null;
+  /** The stores' sweeps ask it whether there is anything to do (domain/sweep-gate.ts). */
+  sweepGate?: SweepGate | null;
+  /** How long a store's settled webhook deliveries are kept (its nightly prune). */
+  webhookRetentionMs?: number;
 }
 
 /** One store's running app. */
@@ -100,6 +105,7 @@ export function startStoreApp(
     ...up,
     logger: log,
     chain: { defaultId: setup.defaultId, network },
+    sweepGate: setup.sweepGate ?? null,
   };
   // Every upstream call is counted (by operation, and by store), the circuit's probe included.
   if (metrics !== null) {
@@ -122,6 +128,9 @@ export function startStoreApp(
     ...(setup.conferencia ? { nightlyHour: setup.conferencia.nightlyHour } : {}),
     ...(metrics === null ? {} : { onAlert: metrics.alertRaised }),
     webhook: setup.webhook ?? null,
+    ...(setup.webhookRetentionMs === undefined
+      ? {}
+      : { webhookRetentionMs: setup.webhookRetentionMs }),
   });
   vigilancia.start();
   options = { ...options, vigilancia };
@@ -130,7 +139,7 @@ export function startStoreApp(
     call: clientOf(options).call,
     establishmentId: store.establishmentId,
     logger: log,
-    limits: setup.journal ?? {},
+    limits: { ...setup.journal, sweepGate: setup.sweepGate ?? null },
     observer: metrics?.journal,
     onSettled: vigilancia.onSettled,
     contingency: { circuit, appSecret: setup.common.secret, limits: contingency.journal ?? {} },

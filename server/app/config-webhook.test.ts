@@ -28,6 +28,20 @@ describe('ALERT_WEBHOOK_*', () => {
     expect(ftp.ok ? '' : ftp.error).toContain('ALERT_WEBHOOK_URL deve ser um endereço http');
   });
 
+  test('settled deliveries are kept 30 days unless ALERT_WEBHOOK_RETENCAO_DIAS says otherwise', () => {
+    const day = 86_400_000;
+    const byDefault = readConfig({});
+    expect(byDefault.ok && byDefault.config.webhookRetentionMs).toBe(30 * day);
+    const seven = readConfig({ ALERT_WEBHOOK_RETENCAO_DIAS: '7' });
+    expect(seven.ok && seven.config.webhookRetentionMs).toBe(7 * day);
+    for (const bad of ['0', '-3', '2.5', 'trinta', '3651']) {
+      const r = readConfig({ ALERT_WEBHOOK_RETENCAO_DIAS: bad });
+      expect(r.ok ? '' : r.error, bad).toContain(
+        'ALERT_WEBHOOK_RETENCAO_DIAS deve ser um inteiro de 1 a 3650',
+      );
+    }
+  });
+
   test('with both set the webhook is on', () => {
     const r = readConfig({
       ALERT_WEBHOOK_URL: 'https://erp.loja.com.br/hooks/pdv',

@@ -8,7 +8,7 @@ export interface WebhookEnv {
 }
 
 export type WebhookEnvResult =
-  { ok: true; webhook: WebhookEnv | null } | { ok: false; error: string };
+  { ok: true; webhook: WebhookEnv | null; retentionMs: number } | { ok: false; error: string };
 
 /** The shortest ALERT_WEBHOOK_SECRET accepted. */
 export const WEBHOOK_SECRET_MIN = 16;
@@ -18,7 +18,14 @@ export function readWebhookEnv(
 ): WebhookEnvResult {
   const url = env.ALERT_WEBHOOK_URL?.trim() || undefined;
   const secret = env.ALERT_WEBHOOK_SECRET?.trim() || undefined;
-  if (url === undefined) return { ok: true, webhook: null };
+  // Delivered and failed deliveries are deleted at night once older than this (read with the
+  // webhook off too: the deliveries of when it was on go as well).
+  const days = env.ALERT_WEBHOOK_RETENCAO_DIAS?.trim() || '30';
+  if (!/^\d{1,4}$/.test(days) || Number(days) < 1 || Number(days) > 3650) {
+    return { ok: false, error: 'ALERT_WEBHOOK_RETENCAO_DIAS deve ser um inteiro de 1 a 3650' };
+  }
+  const retentionMs = Number(days) * 86_400_000;
+  if (url === undefined) return { ok: true, webhook: null, retentionMs };
   const parsed = URL.canParse(url) ? new URL(url) : null;
   if (parsed === null || !['http:', 'https:'].includes(parsed.protocol) || parsed.username) {
     return {
@@ -32,5 +39,5 @@ export function readWebhookEnv(
       error: `ALERT_WEBHOOK_SECRET é obrigatório com ALERT_WEBHOOK_URL (${WEBHOOK_SECRET_MIN} caracteres ou mais): assina cada entrega`,
     };
   }
-  return { ok: true, webhook: { url: parsed.href, secret } };
+  return { ok: true, webhook: { url: parsed.href, secret }, retentionMs };
 }

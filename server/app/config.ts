@@ -287,6 +287,8 @@ export interface Config {
   auditRetentionDays: number;
   /** ALERT_WEBHOOK_URL and its secret: Vigilância's outbound webhook; null: off. */
   webhook: WebhookEnv | null;
+  /** ALERT_WEBHOOK_RETENCAO_DIAS: settled deliveries are kept this long (ms). */
+  webhookRetentionMs: number;
 }
 
 export type ConfigResult = { ok: true; config: Config } | { ok: false; error: string };
@@ -353,6 +355,7 @@ export function readConfig(env: Env): ConfigResult {
       },
       auditRetentionDays: v.AUDIT_RETENTION_DAYS ?? DEFAULT_AUDIT_RETENTION_DAYS,
       webhook: webhook.webhook,
+      webhookRetentionMs: webhook.retentionMs,
     },
   };
 }

@@ -7,6 +7,7 @@ import type { ConferenciaService } from './domain/conferencia/service';
 import type { PostingService } from './domain/journal/service';
 import type { Lifecycle } from './domain/ops/lifecycle';
 import type { Metrics } from './domain/ops/metrics';
+import type { SweepGate } from './domain/sweep-gate';
 import type { ChainNetwork } from './domain/rede';
 import type { Vigilancia } from './domain/vigilancia/service';
 import type { Circuit } from './upstream/circuit';
@@ -62,6 +63,8 @@ export interface AppServerOptions {
   pdvExpiryMs?: number;
   /** RATE_LIMIT_INTEGRACAO: requests per integration terminal. */
   pdvRate?: { limit: number; windowMs: number };
+  /** A chain's gate of the PDV sales' sweep (domain/sweep-gate.ts); absent: every tick. */
+  sweepGate?: SweepGate | null;
   /** The conferência of the journal with the service (the dashboard's section); null: none. */
   conferencia?: ConferenciaService | null;
   /** The audit trail (server/main.ts starts its purge); absent: one over `store`, no purge. */

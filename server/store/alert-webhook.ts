@@ -151,6 +151,44 @@ export function createDeliveryStore(store: Store) {
       return rows.map(row);
     },
 
+    /**
+     * Deletes up to `limit` of a store's settled deliveries (entregue, falhou) last changed
+     * before `before`, oldest first; answers how many. Pending ones are never deleted.
+     */
+    async prune(establishmentId: number, before: number, limit: number): Promise<number> {
+      const old = await db
+        .selectFrom('alert_webhook_deliveries')
+        .select('id')
+        .where('establishment_id', '=', establishmentId)
+        .where('status', 'in', ['entregue', 'falhou'])
+        .where('updated_at', '<', before)
+        .orderBy('id')
+        .limit(limit)
+        .execute();
+      if (old.length === 0) return 0;
+      const r = await db
+        .deleteFrom('alert_webhook_deliveries')
+        .where(
+          'id',
+          'in',
+          old.map((o) => num(o.id)),
+        )
+        .where('status', 'in', ['entregue', 'falhou'])
+        .executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    /** Pending deliveries by store (the metrics' gauge). */
+    async pendingByStore(): Promise<Map<number, number>> {
+      const rows = await db
+        .selectFrom('alert_webhook_deliveries')
+        .select(['establishment_id', (eb) => eb.fn.countAll().as('n')])
+        .where('status', '=', 'pendente')
+        .groupBy('establishment_id')
+        .execute();
+      return new Map(rows.map((r) => [num(r.establishment_id), num(r.n)]));
+    },
+
     /** Deliveries by status (every store's; the metrics, the tests). */
     async counts(): Promise<Record<string, number>> {
       const rows = await db

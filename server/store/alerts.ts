@@ -30,7 +30,8 @@ export interface NewAlert {
 }
 
 export interface AlertFilter {
-  establishmentId: number;
+  /** One store's alerts, or these stores' (the chain's list). */
+  establishmentId: number | readonly number[];
   rule: string | null;
   state: AlertState | null;
   terminalId: string | null;
@@ -114,7 +115,10 @@ export function createAlertsStore(store: Store) {
     },
 
     async list(f: AlertFilter): Promise<{ rows: AlertRow[]; total: number }> {
-      let q = db.selectFrom('vigilancia_alerts').where('establishment_id', '=', f.establishmentId);
+      const ids =
+        typeof f.establishmentId === 'number' ? [f.establishmentId] : [...f.establishmentId];
+      if (ids.length === 0) return { rows: [], total: 0 };
+      let q = db.selectFrom('vigilancia_alerts').where('establishment_id', 'in', ids);
       if (f.rule !== null) q = q.where('rule', '=', f.rule);
       if (f.state !== null) q = q.where('state', '=', f.state);
       if (f.terminalId !== null) q = q.where('terminal_id', '=', f.terminalId);
@@ -163,12 +167,14 @@ export function createAlertsStore(store: Store) {
       return r === undefined ? null : alertRow(r);
     },
 
-    /** Open alerts by rule. */
-    async openCounts(establishmentId: number): Promise<Record<string, number>> {
+    /** Open alerts by rule (of one store, or of these stores). */
+    async openCounts(establishmentId: number | readonly number[]): Promise<Record<string, number>> {
+      const ids = typeof establishmentId === 'number' ? [establishmentId] : [...establishmentId];
+      if (ids.length === 0) return {};
       const rows = await db
         .selectFrom('vigilancia_alerts')
         .select(['rule', (eb) => eb.fn.countAll().as('n')])
-        .where('establishment_id', '=', establishmentId)
+        .where('establishment_id', 'in', ids)
         .where('state', '=', 'aberto')
         .groupBy('rule')
         .execute();

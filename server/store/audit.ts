@@ -33,10 +33,12 @@ export interface AuditFilter {
   action: string | null;
   terminalId: number | null;
   /**
-   * Only this store's entries (and, `orUnnamed`, those naming none: the default store's from
-   * before the chain); undefined: every store's.
+   * Only this store's entries, or these stores' (and, `orUnnamed`, those naming none: the
+   * default store's from before the chain); undefined: every store's.
    */
-  store?: { establishmentId: number; orUnnamed: boolean };
+  store?:
+    | { establishmentId: number; orUnnamed: boolean }
+    | { establishmentIds: readonly number[]; orUnnamed: boolean };
   /** Rows to skip and to take (newest first). */
   offset: number;
   limit: number;
@@ -72,14 +74,15 @@ export async function readAudit(
   if (filter.terminalId !== null) q = q.where('terminal_id', '=', filter.terminalId);
   const scope = filter.store;
   if (scope !== undefined) {
-    q = q.where((eb) =>
-      scope.orUnnamed
-        ? eb.or([
-            eb('establishment_id', '=', scope.establishmentId),
-            eb('establishment_id', 'is', null),
-          ])
-        : eb('establishment_id', '=', scope.establishmentId),
-    );
+    const ids = 'establishmentIds' in scope ? [...scope.establishmentIds] : [scope.establishmentId];
+    if (ids.length === 0 && !scope.orUnnamed) return { entries: [], total: 0 };
+    q = q.where((eb) => {
+      const named =
+        ids.length === 1
+          ? eb('establishment_id', '=', ids[0]!)
+          : eb('establishment_id', 'in', ids.length === 0 ? [-1] : ids);
+      return scope.orUnnamed ? eb.or([named, eb('establishment_id', 'is', null)]) : named;
+    });
   }
   const [rows, count] = await Promise.all([
     q
@@ -102,6 +105,7 @@ export async function readAudit(
       action: r.action,
       details: parseDetails(r.details),
       requestId: r.request_id,
+      establishmentId: r.establishment_id === null ? null : Number(r.establishment_id),
     })),
   };
 }

@@ -18,3 +18,4 @@ export * from './inspect';
 export * from './stores';
 export * from './alerts';
 export * from './alert-webhook';
+export * from './sweep-probe';

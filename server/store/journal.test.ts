@@ -246,11 +246,13 @@ describeEngines('postings journal on %s', (engine) => {
     expect(tally).toEqual({ won: 20, readTheWinner: 60, other: 0 });
   });
 
-  test('stale entries are claimed by exactly one of two processes', async () => {
+  test('stale entries are claimed by exactly one of two processes, and only by their store', async () => {
     const stale = entry({ owner: 'dead', leaseUntil: T0 + 50 });
     const alive = entry({ owner: 'alive', leaseUntil: T0 + 5_000 });
     const dueCheck = entry({ owner: 'x', leaseUntil: T0 + 50 });
-    for (const e of [stale, alive, dueCheck]) await store.create(e);
+    // Another store's entry, as stale: read and re-sent with that store's token only.
+    const otherStore = entry({ owner: 'dead', leaseUntil: T0 + 50, establishmentId: 2 });
+    for (const e of [stale, alive, dueCheck, otherStore]) await store.create(e);
     await store.update(
       dueCheck.key,
       'x',
@@ -259,8 +261,8 @@ describeEngines('postings journal on %s', (engine) => {
     );
     const now = T0 + 100;
     const [p, q] = await Promise.all([
-      store.claimStale(now, 'p', now + 1000, 50),
-      store.claimStale(now, 'q', now + 1000, 50),
+      store.claimStale(1, now, 'p', now + 1000, 50),
+      store.claimStale(1, now, 'q', now + 1000, 50),
     ]);
     const claimed = [...p, ...q]
       .map((e) => e.key)
@@ -268,6 +270,9 @@ describeEngines('postings journal on %s', (engine) => {
     expect(claimed.sort()).toEqual([stale.key, dueCheck.key].sort());
     expect((await store.get(stale.key))?.owner).toMatch(/^[pq]$/);
     expect((await store.get(alive.key))?.owner).toBe('alive');
+    expect((await store.get(otherStore.key))?.owner).toBe('dead');
+    const theirs = await store.claimStale(2, now, 'r', now + 1000, 50);
+    expect(theirs.map((e) => e.key)).toEqual([otherStore.key]);
   });
 
   test('the ledger lists one establishment, newest first, by terminal and period', async () => {

@@ -49,18 +49,24 @@ function countInProcess(
 export async function hitRate(store: Store, windows: readonly RateWindow[]): Promise<RateResult> {
   if (windows.length === 0) return { allowed: true, retryAfterMs: 0 };
   const now = store.now();
-  const rows = windows.map((w) => ({
-    key: `${w.key}/${w.windowMs}`,
-    window_start: now - (now % w.windowMs),
-    count: 1,
-  }));
+  const keyOf = (w: RateWindow) => `${w.key}/${w.windowMs}`;
+  // Two windows of one length (burst and sustained set alike) share one counter: one row each
+  // (PostgreSQL refuses an upsert that touches a row twice).
+  const rows = [
+    ...new Map(
+      windows.map((w) => [
+        keyOf(w),
+        { key: keyOf(w), window_start: now - (now % w.windowMs), count: 1 },
+      ]),
+    ).values(),
+  ];
   const counted =
     store.engine === 'sqlite' ? countInProcess(store, rows) : await countInStore(store, rows);
   let retryAfterMs = 0;
-  for (const [i, w] of windows.entries()) {
-    const count = counted.find((r) => r.key === rows[i]!.key)?.count ?? 0;
+  for (const w of windows) {
+    const count = counted.find((r) => r.key === keyOf(w))?.count ?? 0;
     if (count > w.limit) {
-      retryAfterMs = Math.max(retryAfterMs, rows[i]!.window_start + w.windowMs - now);
+      retryAfterMs = Math.max(retryAfterMs, now - (now % w.windowMs) + w.windowMs - now);
     }
   }
   return { allowed: retryAfterMs === 0, retryAfterMs };

@@ -196,6 +196,19 @@ describeEngines('store on %s', (engine) => {
     await store.close();
   });
 
+  test('two windows of one length (burst and sustained set alike) count each hit once', async () => {
+    const { store } = await fresh();
+    const windows = [
+      { key: 'terminal:5', windowMs: 1_000, limit: 3 },
+      { key: 'terminal:5', windowMs: 1_000, limit: 2 },
+    ];
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await hitRate(store, windows)).allowed);
+    // The stricter limit refuses the third hit; no hit was counted twice, none failed.
+    expect(answers).toEqual([true, true, false]);
+    await store.close();
+  });
+
   test('concurrent hits are all counted (no lost update)', async () => {
     const { store, where } = await fresh();
     const other = await replica(store, where);

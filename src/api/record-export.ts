@@ -8,11 +8,13 @@ import { serverRequest } from './client';
 
 const Recorded = z.looseObject({});
 
-export async function recordExport(record: ExportRecord): Promise<void> {
+/** `loja`: the chain's store whose data a rede exported: recorded in that store's trail. */
+export async function recordExport(record: ExportRecord, loja?: number): Promise<void> {
   await serverRequest({
     method: 'POST',
     path: '/api/auditoria/exportacoes',
     body: record,
     schema: Recorded,
+    ...(loja === undefined ? {} : { headers: { 'x-loja': String(loja) } }),
   });
 }

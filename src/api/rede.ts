@@ -26,6 +26,18 @@ export function withStore(pathname: string, search: URLSearchParams, loja: numbe
 export const storeHeaders = (loja: number | null): Record<string, string> | undefined =>
   loja === null ? undefined : { [STORE_HEADER]: String(loja) };
 
+/** Where a manager's list is read: every store of the chain, one store, or (null) its own. */
+export type ListScope = 'todas' | number | null;
+
+/** A list's path and headers: the chain's route for every store, `X-Loja` for one. */
+export function listAt(
+  path: `/api/${string}`,
+  scope: ListScope,
+): { path: `/api/${string}`; headers: Record<string, string> | undefined } {
+  if (scope === 'todas') return { path: `/api/rede/${path.slice(5)}`, headers: undefined };
+  return { path, headers: storeHeaders(scope) };
+}
+
 export const redeLojasQuery = () =>
   queryOptions({
     queryKey: ['rede', 'lojas'] as const,

@@ -114,6 +114,8 @@ export const RewardFilters = z
     itens_por_pagina: z.optional(z.int().check(z.minimum(1), z.maximum(100))),
     id_cliente: z.optional(positiveId),
     page: z.optional(z.int().check(z.minimum(1))),
+    /** The chain's store a `rede` terminal reads (its establishment in the path, `X-Loja`). */
+    loja: z.optional(positiveId),
   })
   .check(
     z.refine((f) => !f.data_inicio || !f.data_fim || f.data_inicio <= f.data_fim, {

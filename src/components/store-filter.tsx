@@ -2,8 +2,30 @@
 // the address so a reload, the history and a link keep it.
 import { useId } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { configQuery } from '@/api/client';
 import { redeLojasQuery, storeFromSearch, withStore } from '@/api/rede';
 import { navigate, useLocation } from '@/lib/router';
+
+/**
+ * The store a manager screen reads: `rede` (a chain's terminal), `loja` the store it chose
+ * (null: every store; for any other terminal always null, its own store), and the stores' names.
+ */
+export function useChainStore() {
+  const { search } = useLocation();
+  // The config is the app shell's, already read (enabled: false: never fetched here).
+  const rede = useQuery({ ...configQuery(), enabled: false }).data?.terminal?.role === 'rede';
+  const lojas = useQuery({ ...redeLojasQuery(), enabled: rede });
+  const names = new Map((lojas.data?.lojas ?? []).map((l) => [l.id, l.nome]));
+  return {
+    rede,
+    loja: rede ? storeFromSearch(search) : null,
+    /** The first store (a screen that needs one store opens on it). */
+    first: lojas.data?.lojas[0]?.id ?? null,
+    nameOf: (id: number) => names.get(id) ?? `Loja ${id}`,
+  };
+}
+
+export type ChainStore = ReturnType<typeof useChainStore>;
 
 export function StoreFilter({ allowAll = true }: { allowAll?: boolean }) {
   const id = useId();

@@ -80,7 +80,7 @@ export interface AuditDeps {
   defaultId?: number;
 }
 
-function toWire(e: AuditEntry): z.input<typeof AuditEntryWire> {
+export function auditEntryWire(e: AuditEntry): z.input<typeof AuditEntryWire> {
   return {
     id: e.id,
     quando: new Date(e.at).toISOString(),
@@ -93,7 +93,7 @@ function toWire(e: AuditEntry): z.input<typeof AuditEntryWire> {
 }
 
 /** The filters' period `[de, ate]` (local days) as epoch ms `[from, to)`. */
-function period(f: Omit<AuditFilters, 'pagina'>): { from: number | null; to: number | null } {
+export function auditPeriod(f: Omit<AuditFilters, 'pagina'>): { from: number | null; to: number | null } {
   const shift = -f.fuso * 60_000;
   return {
     from: f.de === null ? null : f.de * DAY_MS + shift,
@@ -164,7 +164,7 @@ export function createAuditTrail(deps: AuditDeps) {
       const pagina = f.pagina ?? 1;
       const [found, terminals] = await Promise.all([
         readAudit(store, {
-          ...period(f),
+          ...auditPeriod(f),
           action: f.acao,
           terminalId: f.terminal,
           store: scope,
@@ -174,7 +174,7 @@ export function createAuditTrail(deps: AuditDeps) {
         listTerminals(store),
       ]);
       return {
-        itens: found.entries.map(toWire),
+        itens: found.entries.map((e) => auditEntryWire(e)),
         pagina,
         paginas: Math.max(1, Math.ceil(found.total / AUDIT_PAGE_SIZE)),
         total: found.total,
@@ -187,7 +187,7 @@ export function createAuditTrail(deps: AuditDeps) {
       f: Omit<AuditFilters, 'pagina'>,
     ): Promise<{ kind: 'ok'; data: AuditExportWire } | { kind: 'too-many'; total: number }> {
       const found = await readAudit(store, {
-        ...period(f),
+        ...auditPeriod(f),
         action: f.acao,
         terminalId: f.terminal,
         store: scope,
@@ -195,7 +195,7 @@ export function createAuditTrail(deps: AuditDeps) {
         limit: AUDIT_EXPORT_LIMIT + 1,
       });
       if (found.total > AUDIT_EXPORT_LIMIT) return { kind: 'too-many', total: found.total };
-      return { kind: 'ok', data: { itens: found.entries.map(toWire), total: found.total } };
+      return { kind: 'ok', data: { itens: found.entries.map((e) => auditEntryWire(e)), total: found.total } };
     },
     /** Deletes what is past the retention (one purge at a time in this process). */
     purge,

@@ -30,7 +30,7 @@ export const AUDIT_PATH = '/api/auditoria';
 const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
 
 /** The filters as an entry records them: as sent, the absent ones left out. */
-function sentFilters(c: Context): Record<string, string> {
+export function sentFilters(c: Context): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ['de', 'ate', 'acao', 'terminal']) {
     const v = c.req.query(name);

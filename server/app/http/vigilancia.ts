@@ -41,7 +41,7 @@ export interface VigilanciaRoutesOptions {
 
 const roleOf = (c: Context) => (c.get('terminal') as AccessVars['terminal'])?.role ?? null;
 
-function sentFilters(c: Context): Record<string, string> {
+export function sentAlertFilters(c: Context): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of ['regra', 'estado', 'terminal', 'dia']) {
     const v = c.req.query(name);
@@ -120,7 +120,7 @@ export function vigilanciaRoutes(o: VigilanciaRoutesOptions): Hono<{ Variables: 
     }
     await o.audit.recordOrThrow(actorOf(c), 'exportacao', {
       tipo: 'vigilancia',
-      filtros: sentFilters(c),
+      filtros: sentAlertFilters(c),
       linhas: found.total,
     });
     const data = { itens: found.itens, total: found.total };

@@ -63,10 +63,11 @@ export function kyselyEntries(
       return Number(res.numUpdatedRows) === 1;
     },
 
-    async claimStale(now, owner, leaseUntil, limit) {
+    async claimStale(establishmentId, now, owner, leaseUntil, limit) {
       const candidates = await db
         .selectFrom('posting_journal')
         .select('key')
+        .where('establishment_id', '=', establishmentId)
         .where((eb) =>
           eb.or([
             eb.and([eb('state', 'in', ['enviando', 'verificando']), eb('lease_until', '<', now)]),

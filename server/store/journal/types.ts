@@ -224,9 +224,11 @@ export interface JournalStore extends LookupStore<JournalEntry> {
   ): Promise<boolean>;
   /**
    * Takes over entries nobody is working on: `enviando`/`verificando` whose lease ran out
-   * (their process died) and `desconhecido` due for a re-check. Atomic per entry.
+   * (their process died) and `desconhecido` due for a re-check, of one store: its entries are
+   * read and re-sent with that store's own token, never another's. Atomic per entry.
    */
   claimStale(
+    establishmentId: number,
     now: number,
     owner: string,
     leaseUntil: number,

@@ -25,7 +25,17 @@ export const AUDIT_CSV_COLUMNS: readonly CsvColumn<AuditEntry>[] = [
 /** `auditoria-2026-11-23.csv` (the day this terminal exports it). */
 export const auditCsvFilename = (now: Date = new Date()) => csvFilename('auditoria', localDay(now));
 
-/** Writes the entries to a CSV file the browser downloads; returns the file's name. */
-export function downloadAuditCsv(entries: readonly AuditEntry[], now: Date = new Date()): string {
-  return downloadRows(auditCsvFilename(now), entries, AUDIT_CSV_COLUMNS);
+/**
+ * Writes the entries to a CSV file the browser downloads; returns the file's name. `lojaOf`
+ * (a chain's rede): a first column "Loja" with each entry's store name.
+ */
+export function downloadAuditCsv(
+  entries: readonly AuditEntry[],
+  now: Date = new Date(),
+  lojaOf?: (e: AuditEntry) => string,
+): string {
+  const columns = lojaOf
+    ? [{ header: 'Loja', cell: lojaOf }, ...AUDIT_CSV_COLUMNS]
+    : AUDIT_CSV_COLUMNS;
+  return downloadRows(auditCsvFilename(now), entries, columns);
 }

@@ -28,14 +28,21 @@ export const rewardsCsvFilename = (now: Date = new Date()) =>
 
 /**
  * Records the export in the audit trail (its filters, its rows), then writes `records` to a
- * CSV file the browser downloads; returns the name. Not recorded: no file.
+ * CSV file the browser downloads; returns the name. Not recorded: no file. A chain's store
+ * (`filters.loja`, a rede): recorded in that store's trail, and a first column "Loja" names it.
  */
 export async function downloadRewardsCsv(
   records: readonly RewardRecord[],
   filters: RewardFilters,
   now: Date = new Date(),
+  lojaName: (id: number) => string = (id) => `Loja ${id}`,
 ): Promise<string> {
-  const { page: _page, itens_por_pagina: _size, ...filtros } = filters;
-  await recordExport({ tipo: 'premios', filtros, linhas: records.length });
-  return downloadRows(rewardsCsvFilename(now), records, REWARD_CSV_COLUMNS);
+  const { page: _page, itens_por_pagina: _size, loja, ...rest } = filters;
+  const filtros = loja === undefined ? rest : { ...rest, loja: lojaName(loja) };
+  await recordExport({ tipo: 'premios', filtros, linhas: records.length }, loja);
+  const columns =
+    loja === undefined
+      ? REWARD_CSV_COLUMNS
+      : [{ header: 'Loja', cell: () => lojaName(loja) }, ...REWARD_CSV_COLUMNS];
+  return downloadRows(rewardsCsvFilename(now), records, columns);
 }

@@ -30,6 +30,8 @@ export interface RewardListFilters {
   q?: string;
   itens_por_pagina?: PageSize;
   page?: number;
+  /** The chain's store a `rede` terminal reads (not a filter of the service). */
+  loja?: number;
 }
 
 export type FilterParam = keyof RewardListFilters;
@@ -45,6 +47,7 @@ export const FILTER_PARAMS: readonly FilterParam[] = [
   'q',
   'itens_por_pagina',
   'page',
+  'loja',
 ];
 
 /** A URL value that was not used, with the reason in Portuguese. */
@@ -70,6 +73,7 @@ export const PARAM_LABELS: Record<FilterParam, string> = {
   q: 'Buscar prêmio',
   itens_por_pagina: 'Itens por página',
   page: 'Página',
+  loja: 'Loja',
 };
 
 const POSITIVE_INT = /^[1-9]\d{0,8}$/; // up to 999 999 999: no float rounding, no giant ids
@@ -133,6 +137,10 @@ export function parseRewardSearch(search: URLSearchParams | string): ParsedRewar
         if (!POSITIVE_INT.test(value)) drop(param, value, 'não é um número de página válido');
         else if (value !== '1') filters.page = Number(value);
         break;
+      case 'loja':
+        if (POSITIVE_INT.test(value)) filters.loja = Number(value);
+        else drop(param, value, 'não é um código de loja válido');
+        break;
     }
   }
   return { filters, ignored };
@@ -180,13 +188,17 @@ export function applyFilterChange(
 
 /** "Limpar filtros": everything goes but the page size, which is a preference. */
 export function clearedFilters(filters: RewardListFilters): RewardListFilters {
-  return filters.itens_por_pagina ? { itens_por_pagina: filters.itens_por_pagina } : {};
+  const { itens_por_pagina, loja } = filters;
+  return {
+    ...(itens_por_pagina ? { itens_por_pagina } : {}),
+    ...(loja === undefined ? {} : { loja }),
+  };
 }
 
 /** True when anything "Limpar filtros" would remove is set. */
 export function hasActiveFilters(filters: RewardListFilters): boolean {
   return FILTER_PARAMS.some(
-    (p) => p !== 'itens_por_pagina' && p !== 'page' && filters[p] !== undefined,
+    (p) => p !== 'itens_por_pagina' && p !== 'page' && p !== 'loja' && filters[p] !== undefined,
   );
 }
 

@@ -1,6 +1,7 @@
-// How Vigilância reads for a person: the alerts' states, a day and an instant in this
-// terminal's words.
+// How Vigilância reads for a person: the alerts' states, a day and an instant in the store's
+// time (São Paulo), as the dashboard's summary shows them, whatever this terminal's clock zone.
 import type { AlertState } from '#contract/api/vigilancia';
+import { formatSaoPauloDateTime } from '@/lib/dates';
 
 export const STATE_LABELS: Record<AlertState, string> = {
   aberto: 'Aberto',
@@ -11,9 +12,6 @@ export const STATE_LABELS: Record<AlertState, string> = {
 /** `dd/mm/aaaa` of `YYYY-MM-DD`. */
 export const dayText = (day: string) => day.split('-').reverse().join('/');
 
-/** `dd/mm/aaaa hh:mm` of an ISO instant, in this terminal's timezone. */
-export function whenText(iso: string): string {
-  const d = new Date(iso);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getDate())}/${p(d.getMonth() + 1)}/${d.getFullYear()} ${p(d.getHours())}:${p(d.getMinutes())}`;
-}
+/** `dd/mm/aaaa hh:mm` of an ISO instant, in São Paulo's time. */
+export const whenText = (iso: string): string =>
+  formatSaoPauloDateTime(new Date(iso)).replace(', ', ' ');

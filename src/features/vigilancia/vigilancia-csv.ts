@@ -30,7 +30,19 @@ export const ALERT_CSV_COLUMNS: readonly CsvColumn<AlertWire>[] = [
 export const alertCsvFilename = (now: Date = new Date()) =>
   csvFilename('vigilancia', localDay(now));
 
-/** Writes the alerts to a CSV file the browser downloads; returns the file's name. */
-export function downloadAlertCsv(alerts: readonly AlertWire[], now: Date = new Date()): string {
-  return downloadRows(alertCsvFilename(now), alerts, ALERT_CSV_COLUMNS);
+/**
+ * Writes the alerts to a CSV file the browser downloads; returns the file's name. `lojaName`
+ * (a chain's rede): the "Loja" column names the store instead of its establishment id.
+ */
+export function downloadAlertCsv(
+  alerts: readonly AlertWire[],
+  now: Date = new Date(),
+  lojaName?: (id: number) => string,
+): string {
+  const columns = lojaName
+    ? ALERT_CSV_COLUMNS.map((c) =>
+        c.header === 'Loja' ? { header: 'Loja', cell: (a: AlertWire) => lojaName(a.loja) } : c,
+      )
+    : ALERT_CSV_COLUMNS;
+  return downloadRows(alertCsvFilename(now), alerts, columns);
 }

@@ -13,6 +13,7 @@ import type { PdvSaleRow, PdvSalesStore, Store, StoreScope } from '../../../stor
 import type { PostingService } from '../journal/service';
 import type { KioskDeps } from '../kiosk/deps';
 import type { KioskService } from '../kiosk/service';
+import type { SweepGate } from '../sweep-gate';
 
 /** A sale nobody identifies is `não identificada` after this (PDV_VENDA_EXPIRA_MIN). */
 export const PDV_EXPIRY_DEFAULT_MS = 10 * 60_000;
@@ -36,6 +37,8 @@ export interface PdvSetup {
    * "estorno após pontuação". Absent: nothing recorded.
    */
   onPostedCancel?: ((sale: PdvSaleRow) => Promise<unknown>) | null;
+  /** A chain's gate of the periodic sweep (see domain/sweep-gate.ts); null: every tick. */
+  sweepGate?: SweepGate | null;
 }
 
 export interface PdvDeps extends Omit<PdvSetup, 'expiryMs'> {

@@ -100,10 +100,14 @@ export async function sweepPdv(deps: PdvDeps): Promise<void> {
 /** Runs the sweep every `everyMs` in the background; answers the function that stops it. */
 export function startPdvSweeper(deps: PdvDeps, everyMs = 1_000): () => void {
   let running = false;
+  const gate = deps.scope ? (deps.sweepGate ?? null) : null;
+  const due = async () =>
+    gate === null || gate.due('pdv', deps.scope!.establishmentId, deps.scope!.orUnnamed);
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    sweepPdv(deps)
+    due()
+      .then((yes) => (yes ? sweepPdv(deps) : undefined))
       .catch((err: unknown) => deps.logger?.warn({ err: String(err) }, 'pdv sales sweep failed'))
       .finally(() => (running = false));
   }, everyMs);

@@ -12,6 +12,7 @@ import { postingMessages } from './messages';
 import { seal, type SealKey } from './sealed';
 import type { EntryPatch, JournalEntry, JournalStore } from '../../../store';
 import type { Circuit } from '../../upstream/circuit';
+import type { SweepGate } from '../sweep-gate';
 
 export type { UpstreamCall };
 
@@ -83,6 +84,8 @@ export interface PostingServiceOptions {
    * done (Vigilância evaluates it; must not throw, is never awaited).
    */
   onSettled?: ((key: string) => void) | null;
+  /** A chain's gate of the periodic sweep (see domain/sweep-gate.ts); null: every tick. */
+  sweepGate?: SweepGate | null;
 }
 
 /** What the journal tells the metrics of its postings (domain/ops/metrics.ts). */
@@ -108,6 +111,7 @@ export type JournalOptions = Required<
     | 'rewardHandover'
     | 'observer'
     | 'onSettled'
+    | 'sweepGate'
   >
 >;
 
@@ -152,6 +156,7 @@ export interface JournalDeps {
   readonly circuit: PostingServiceOptions['circuit'];
   readonly observer: JournalObserver | null;
   readonly onSettled: ((key: string) => void) | null;
+  readonly sweepGate: SweepGate | null;
   /** Postings waiting for a read that tells their points (see lookups.ts `pointsLater`). */
   readonly pointTimers: Set<ReturnType<typeof setTimeout>>;
   /** An entry's key is emitted on every write of it by this process (waiters wake up). */
@@ -192,6 +197,7 @@ export function createDeps(options: PostingServiceOptions): JournalDeps {
     circuit: options.circuit,
     observer: options.observer ?? null,
     onSettled: options.onSettled ?? null,
+    sweepGate: options.sweepGate ?? null,
     pointTimers: new Set(),
     events,
     running: new Set(),

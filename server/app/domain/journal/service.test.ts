@@ -444,6 +444,7 @@ describe('a posting taken over before it is sent', () => {
     await expect.poll(async () => (await journal.store.get(key))?.state).toBe('enviando');
     // A process that believed it dead (a stalled event loop) takes it over and settles it.
     const [stolen] = await journal.store.claimStale(
+      1,
       Date.now() + 120_000,
       'thief',
       Date.now() + 180_000,

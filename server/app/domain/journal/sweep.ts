@@ -35,7 +35,13 @@ async function recover(deps: JournalDeps, entry: JournalEntry): Promise<void> {
 async function sweepOnce(deps: JournalDeps): Promise<void> {
   const { store, options, log, sweeper } = deps;
   const t = deps.now();
-  const claimed = await store.claimStale(t, deps.me, t + options.leaseMs, 50);
+  const claimed = await store.claimStale(
+    options.establishmentId,
+    t,
+    deps.me,
+    t + options.leaseMs,
+    50,
+  );
   for (const entry of claimed) {
     // Its lease lapsed while this very process works on it (a stalled event loop): the
     // claim renewed the lease; the work goes on.
@@ -70,7 +76,13 @@ export function startSweep(deps: JournalDeps): void {
   const { sweeper } = deps;
   if (sweeper.timer !== undefined) return;
   void sweep(deps);
-  sweeper.timer = setInterval(() => void sweep(deps), deps.options.sweepMs);
+  const { sweepGate, options } = deps;
+  sweeper.timer = setInterval(() => {
+    if (sweepGate === null) return void sweep(deps);
+    void sweepGate
+      .due('journal', options.establishmentId)
+      .then((due) => (due ? sweep(deps) : undefined));
+  }, options.sweepMs);
   sweeper.timer.unref?.();
 }
 

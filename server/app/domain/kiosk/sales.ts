@@ -189,18 +189,51 @@ export function createStagedSales(store: Store, options: StagedSalesOptions) {
 export type StagedSales = ReturnType<typeof createStagedSales>;
 export type { StagedSale };
 
-/** Expires due sales every `everyMs` in the background; answers the function that stops it. */
+/** One sweeper per shared store: the sweep is not a store's own (see startSweeper). */
+const sweepers = new WeakMap<Store, { members: Set<SweepMember>; stop: () => void }>();
+interface SweepMember {
+  sales: StagedSales;
+  logger?: Logger;
+}
+
+/**
+ * Expires due sales every `everyMs` in the background; answers the function that stops it.
+ * The sweep covers every kiosk of the shared store and publishes on its channel, whichever
+ * store's app runs it: a chain's stores in one process share one sweeper instead of each
+ * repeating the same statements every second.
+ */
 export function startSweeper(
-  deps: { sales: StagedSales; logger?: Logger },
+  deps: { store: Store; sales: StagedSales; logger?: Logger },
   everyMs = 1_000,
 ): () => void {
-  const timer = setInterval(() => {
-    deps.sales
-      .sweep()
-      .catch((err: unknown) => deps.logger?.warn({ err: String(err) }, 'kiosk sales sweep failed'));
-  }, everyMs);
-  timer.unref?.();
-  return () => clearInterval(timer);
+  let shared = sweepers.get(deps.store);
+  if (shared === undefined) {
+    const members = new Set<SweepMember>();
+    let running = false;
+    const timer = setInterval(() => {
+      const member = members.values().next().value;
+      if (member === undefined || running) return;
+      running = true;
+      member.sales
+        .sweep()
+        .catch((err: unknown) =>
+          member.logger?.warn({ err: String(err) }, 'kiosk sales sweep failed'),
+        )
+        .finally(() => (running = false));
+    }, everyMs);
+    timer.unref?.();
+    shared = { members, stop: () => clearInterval(timer) };
+    sweepers.set(deps.store, shared);
+  }
+  const member: SweepMember = { sales: deps.sales, logger: deps.logger };
+  const { members, stop } = shared;
+  members.add(member);
+  return () => {
+    members.delete(member);
+    if (members.size > 0) return;
+    stop();
+    sweepers.delete(deps.store);
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * Labels are routes, operations, outcomes and states: never a customer, a phone or a token.
  */
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { storeCounts } from '../../../store';
+import { createDeliveryStore, storeCounts } from '../../../store';
 import type { Store } from '../../../store';
 import { RULE_CODES } from '#contract/api/vigilancia';
 import type { Fetcher } from '../../upstream/client';
@@ -81,6 +81,35 @@ function vigilanciaCounter(registry: Registry): (rule: string) => void {
   for (const rule of RULE_CODES) alerts.inc({ rule }, 0);
   return (rule) => {
     if ((RULE_CODES as readonly string[]).includes(rule)) alerts.inc({ rule });
+  };
+}
+
+/**
+ * Vigilância's webhook: the deliveries this process settled, by store and outcome, and the
+ * ones pending in the store (every replica reads the same), by store. The stores are the
+ * chain's: bounded labels.
+ */
+function webhookMetrics(registry: Registry, store: Store) {
+  const settled = new Counter({
+    name: 'pdv_alert_webhook_deliveries_total',
+    help: 'Webhook deliveries this process settled, by store and estado (entregue, falhou).',
+    labelNames: ['estabelecimento', 'estado'],
+    registers: [registry],
+  });
+  const deliveries = createDeliveryStore(store);
+  new Gauge({
+    name: 'pdv_alert_webhook_deliveries_pending',
+    help: 'Webhook deliveries pending (not yet delivered nor failed), by store.',
+    labelNames: ['estabelecimento'],
+    registers: [registry],
+    async collect() {
+      const pending = await deliveries.pendingByStore();
+      this.reset();
+      for (const [id, n] of pending) this.set({ estabelecimento: String(id) }, n);
+    },
+  });
+  return (establishmentId: number, estado: 'entregue' | 'falhou'): void => {
+    settled.inc({ estabelecimento: String(establishmentId), estado });
   };
 }
 
@@ -234,6 +263,7 @@ export function createMetrics(deps: MetricsDeps) {
   });
   const conferencia = conferenciaGauges(registry);
   const alertRaised = vigilanciaCounter(registry);
+  const webhookSettled = webhookMetrics(registry, deps.store);
   const kiosk = new Gauge({
     name: 'pdv_kiosk_sales_staged',
     help: 'Kiosk sales staged and not settled yet.',
@@ -251,6 +281,8 @@ export function createMetrics(deps: MetricsDeps) {
     watchStore: stores.watch,
     /** One new Vigilância alert (its rule is one of the eight codes: bounded labels). */
     alertRaised,
+    /** One webhook delivery settled here: delivered or failed. */
+    webhookSettled,
     /** The conferência's latest findings by kind, read at each scrape. */
     watchConferencia: conferencia.watch,
     text: () => registry.metrics(),

@@ -21,7 +21,7 @@ import { brl, evaluateEntry } from './evaluate';
 import type { EvalDeps } from './evaluate';
 import { createSettings } from './settings';
 import { alertWire } from './view';
-import { deliveryList } from './webhook';
+import { deliveryList, DELIVERY_RETENTION_MS, pruneDeliveries } from './webhook';
 import type { AlertWebhook } from './webhook';
 
 export interface VigilanciaDeps {
@@ -36,6 +36,8 @@ export interface VigilanciaDeps {
   maxQueue?: number;
   /** ALERT_WEBHOOK_URL's sender: each alert event recorded for delivery; absent: none. */
   webhook?: AlertWebhook | null;
+  /** ALERT_WEBHOOK_RETENCAO_DIAS: settled deliveries older than this go at night. 30 days. */
+  webhookRetentionMs?: number;
 }
 
 const NIGHT_CHECK_MS = 60_000;
@@ -131,7 +133,16 @@ async function reevaluateDay(
     created += await evaluateKey(key);
   }
   await alerts.finishNight(deps.establishmentId, day);
-  deps.log?.info({ dia: day, lancamentos: keys.length, alertas: created }, 'vigilância: noite');
+  // The webhook's old deliveries go with the night (whether or not the webhook is on now).
+  const pruned = await pruneDeliveries(
+    deps.store,
+    deps.establishmentId,
+    deps.webhookRetentionMs ?? DELIVERY_RETENTION_MS,
+  );
+  deps.log?.info(
+    { dia: day, lancamentos: keys.length, alertas: created, entregas_apagadas: pruned },
+    'vigilância: noite',
+  );
   return { ran: true, evaluated: keys.length, created };
 }
 

@@ -51,9 +51,12 @@ function phoneKey(digits: string | undefined): string | null {
   return `+${d.length <= 11 ? `55${d}` : d}`;
 }
 
-function filterOf(deps: ViewDeps, q: AlertQuery, limit: number, offset: number) {
+/** `stores`: the chain's list over these stores instead of this one's. */
+type Stores = readonly number[] | undefined;
+
+function filterOf(deps: ViewDeps, q: AlertQuery, limit: number, offset: number, stores: Stores) {
   return {
-    establishmentId: deps.establishmentId,
+    establishmentId: stores ?? deps.establishmentId,
     rule: q.regra ?? null,
     state: q.estado ?? null,
     terminalId: q.terminal,
@@ -64,12 +67,17 @@ function filterOf(deps: ViewDeps, q: AlertQuery, limit: number, offset: number) 
   };
 }
 
-export async function alertPage(deps: ViewDeps, q: AlertQuery): Promise<AlertPage> {
+export async function alertPage(
+  deps: ViewDeps,
+  q: AlertQuery,
+  stores?: Stores,
+): Promise<AlertPage> {
   const pagina = Math.max(1, Number(q.pagina ?? '1'));
+  const offset = (pagina - 1) * ALERT_PAGE_SIZE;
   const [found, names, abertos] = await Promise.all([
-    deps.alerts.list(filterOf(deps, q, ALERT_PAGE_SIZE, (pagina - 1) * ALERT_PAGE_SIZE)),
+    deps.alerts.list(filterOf(deps, q, ALERT_PAGE_SIZE, offset, stores)),
     deps.terminalNames(),
-    deps.alerts.openCounts(deps.establishmentId),
+    deps.alerts.openCounts(stores ?? deps.establishmentId),
   ]);
   return {
     itens: found.rows.map((r) => alertWire(r, names)),
@@ -83,11 +91,12 @@ export async function alertPage(deps: ViewDeps, q: AlertQuery): Promise<AlertPag
 export async function alertExport(
   deps: ViewDeps,
   q: AlertQuery,
+  stores?: Stores,
 ): Promise<
   { kind: 'ok'; itens: AlertWire[]; total: number } | { kind: 'too-many'; total: number }
 > {
   const [found, names] = await Promise.all([
-    deps.alerts.list(filterOf(deps, q, ALERT_EXPORT_LIMIT + 1, 0)),
+    deps.alerts.list(filterOf(deps, q, ALERT_EXPORT_LIMIT + 1, 0, stores)),
     deps.terminalNames(),
   ]);
   if (found.total > ALERT_EXPORT_LIMIT) return { kind: 'too-many', total: found.total };

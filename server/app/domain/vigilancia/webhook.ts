@@ -37,6 +37,34 @@ export interface AlertWebhookOptions {
   pollMs?: number;
   /** HTTP client (tests); default the global fetch. */
   fetch?: typeof fetch;
+  /** Told of each delivery this process settled as delivered or failed (the metrics). */
+  onSettled?: (establishmentId: number, status: 'entregue' | 'falhou') => void;
+}
+
+/** A store's settled deliveries are kept this long (ALERT_WEBHOOK_RETENCAO_DIAS: 30 days). */
+export const DELIVERY_RETENTION_MS = 30 * 86_400_000;
+/** Rows one delete takes, and deletes one night runs at most (the rest waits a night). */
+const PRUNE_BATCH = 500;
+const PRUNE_BATCHES = 20;
+
+/**
+ * Deletes a store's delivered and failed deliveries older than the retention, in bounded
+ * batches (the night's work; pending ones stay); answers how many.
+ */
+export async function pruneDeliveries(
+  store: Store,
+  establishmentId: number,
+  retentionMs: number,
+): Promise<number> {
+  const deliveries = createDeliveryStore(store);
+  const before = store.now() - retentionMs;
+  let pruned = 0;
+  for (let i = 0; i < PRUNE_BATCHES; i++) {
+    const n = await deliveries.prune(establishmentId, before, PRUNE_BATCH);
+    pruned += n;
+    if (n < PRUNE_BATCH) break;
+  }
+  return pruned;
 }
 
 const BATCH = 16;
@@ -159,6 +187,7 @@ export function createAlertWebhook(o: AlertWebhookOptions) {
   async function deliver(d: DeliveryRow): Promise<void> {
     const result = await attempt(d);
     const kept = await deliveries.settle(d.id, owner, result);
+    if (kept && result.status !== 'pendente') o.onSettled?.(d.establishment_id, result.status);
     const fields = { entrega: d.id, evento: d.event, tentativa: result.attempts };
     if (!kept) o.log?.warn(fields, 'webhook: lease lost before the answer was written');
     else if (result.status === 'falhou')

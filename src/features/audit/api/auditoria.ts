@@ -3,6 +3,7 @@
 // that export itself). Parsed with the contract both sides share.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
+import { listAt, type ListScope } from '@/api/rede';
 import { AuditExport, AuditPage, type AuditAction, type AuditQuery } from '#contract/api/auditoria';
 
 export interface AuditFilters {
@@ -15,8 +16,8 @@ export interface AuditFilters {
 
 export const auditKeys = {
   all: ['auditoria'] as const,
-  page: (f: AuditFilters, pagina: number) =>
-    [...auditKeys.all, f.de, f.ate, f.acao, f.terminal, pagina] as const,
+  page: (f: AuditFilters, pagina: number, scope: ListScope) =>
+    [...auditKeys.all, scope, f.de, f.ate, f.acao, f.terminal, pagina] as const,
 };
 
 /** The filters as the query string carries them, with this browser's offset (east, minutes). */
@@ -30,30 +31,45 @@ function toQuery(f: AuditFilters): AuditQuery {
   };
 }
 
+/** A page of the trail: the terminal's own store's, one store's of the chain, or every store's. */
 export function fetchAuditPage(
   f: AuditFilters,
   pagina: number,
   signal?: AbortSignal,
+  scope: ListScope = null,
 ): Promise<AuditPage> {
   const query = { ...toQuery(f), pagina: String(pagina) };
-  return serverRequest({ method: 'GET', path: '/api/auditoria', query, schema: AuditPage, signal });
+  return serverRequest({
+    method: 'GET',
+    ...listAt('/api/auditoria', scope),
+    query,
+    schema: AuditPage,
+    signal,
+  });
 }
 
-export const auditPageQuery = (f: AuditFilters, pagina: number) =>
+export const auditPageQuery = (f: AuditFilters, pagina: number, scope: ListScope = null) =>
   queryOptions({
-    queryKey: auditKeys.page(f, pagina),
-    queryFn: ({ signal }) => fetchAuditPage(f, pagina, signal),
+    queryKey: auditKeys.page(f, pagina, scope),
+    queryFn: ({ signal }) => fetchAuditPage(f, pagina, signal, scope),
     placeholderData: keepPreviousData,
   });
 
-export const useAuditPage = (f: AuditFilters, pagina: number) =>
-  useQuery(auditPageQuery(f, pagina));
+export const useAuditPage = (f: AuditFilters, pagina: number, scope: ListScope = null) =>
+  useQuery(auditPageQuery(f, pagina, scope));
 
-/** Every entry of the filters (the server records this export with its filters and rows). */
-export function fetchAuditExport(f: AuditFilters, signal?: AbortSignal): Promise<AuditExport> {
+/**
+ * Every entry of the filters (the server records this export, with its filters and rows, in
+ * the trail of each store it exported).
+ */
+export function fetchAuditExport(
+  f: AuditFilters,
+  signal?: AbortSignal,
+  scope: ListScope = null,
+): Promise<AuditExport> {
   return serverRequest({
     method: 'GET',
-    path: '/api/auditoria/exportar',
+    ...listAt('/api/auditoria/exportar', scope),
     query: toQuery(f),
     schema: AuditExport,
     signal,

@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
+import type { ListScope } from '@/api/rede';
+import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { StoreFilter, useChainStore } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { SelectField } from '@/components/ui/field';
-import { formatInteger } from '@/lib/points';
 import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
@@ -103,13 +105,22 @@ function Filters({
   );
 }
 
-function Entries({ items }: { items: readonly AuditEntry[] }) {
+/** The trail's entries; `lojaOf` (every store of the chain): a first column naming the store. */
+function Entries({
+  items,
+  lojaOf,
+}: {
+  items: readonly AuditEntry[];
+  lojaOf: ((e: AuditEntry) => string) | null;
+}) {
+  const store = lojaOf === null ? [] : [{ header: 'Loja', cell: 'font-medium' }];
   return (
     <FitTable
       label="Registros de auditoria"
       cards="text"
-      rowHeader={2}
+      rowHeader={store.length + 2}
       columns={[
+        ...store,
         { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
         { header: 'Terminal' },
         { header: 'Ação', cell: 'font-semibold' },
@@ -119,6 +130,7 @@ function Entries({ items }: { items: readonly AuditEntry[] }) {
       rows={items.map((e) => ({
         key: String(e.id),
         cells: [
+          ...(lojaOf === null ? [] : [lojaOf(e)]),
           whenText(e.quando),
           <>
             {e.terminal ? (e.terminal.nome ?? `nº ${e.terminal.id}`) : 'Linha de comando'}
@@ -133,38 +145,35 @@ function Entries({ items }: { items: readonly AuditEntry[] }) {
   );
 }
 
-type ExportState =
-  | { kind: 'idle' }
-  | { kind: 'running' }
-  | { kind: 'done'; filename: string; rows: number }
-  | { kind: 'failed'; message: string };
-
-function useAuditExport(filters: AuditFilters) {
-  const [state, setState] = useState<ExportState>({ kind: 'idle' });
-  const run = async () => {
-    setState({ kind: 'running' });
-    try {
-      const [found, { downloadAuditCsv }] = await Promise.all([
-        fetchAuditExport(filters),
-        import('../audit-csv'),
-      ]);
-      const filename = downloadAuditCsv(found.itens);
-      setState({ kind: 'done', filename, rows: found.itens.length });
-    } catch (e) {
-      setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Erro desconhecido.' });
-    }
-  };
-  return { state, start: () => void run() };
-}
-
 /** "Auditoria": who did what from which terminal, filtered, a page at a time, and its CSV. */
 export function AuditScreen() {
+  const chain = useChainStore();
+  // A rede's store chosen or every store: a list of its own (its page and filters start over).
+  const scope: ListScope = chain.rede ? (chain.loja ?? 'todas') : null;
+  return <AuditList key={String(scope)} scope={scope} chain={chain} />;
+}
+
+function AuditList({
+  scope,
+  chain,
+}: {
+  scope: ListScope;
+  chain: ReturnType<typeof useChainStore>;
+}) {
   const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
   const [pagina, setPagina] = useState(1);
-  const page = useAuditPage(filters, pagina);
-  const exporter = useAuditExport(filters);
+  const page = useAuditPage(filters, pagina, scope);
+  // The store of an entry: its own (every store's list) or the one chosen.
+  const lojaOf = (e: AuditEntry) => chain.nameOf(e.loja ?? (typeof scope === 'number' ? scope : 0));
+  const exporter = useCsvExport(async () => {
+    const [found, { downloadAuditCsv }] = await Promise.all([
+      fetchAuditExport(filters, undefined, scope),
+      import('../audit-csv'),
+    ]);
+    const filename = downloadAuditCsv(found.itens, new Date(), chain.rede ? lojaOf : undefined);
+    return { filename, rows: found.itens.length };
+  });
   const data = page.data;
-  const running = exporter.state.kind === 'running';
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <h1 className="text-2xl font-bold">Auditoria</h1>
@@ -172,6 +181,7 @@ export function AuditScreen() {
         Quem registrou ou revogou terminais, decidiu vendas guardadas, cancelou vendas do quiosque,
         saiu do modo quiosque, teve a senha bloqueada, entregou prêmios e exportou dados.
       </p>
+      {chain.rede && <StoreFilter />}
       <Filters
         terminals={data?.terminais ?? []}
         onApply={(f) => {
@@ -179,38 +189,12 @@ export function AuditScreen() {
           setPagina(1);
         }}
       />
-      <div className="flex flex-wrap items-center gap-3">
-        <p className="text-slate-700" aria-live="polite">
-          {data
-            ? `${formatInteger(data.total)} ${data.total === 1 ? 'registro' : 'registros'}`
-            : ''}
-          {page.isFetching && !page.isPending && ' · atualizando…'}
-        </p>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="ml-auto"
-          onClick={exporter.start}
-          disabled={!data || data.total === 0 || running}
-          busy={running}
-        >
-          {!running && <span aria-hidden="true">⬇</span>} Exportar CSV
-        </Button>
-      </div>
-      <div role="status" className="empty:hidden">
-        {exporter.state.kind === 'done' && (
-          <p>
-            <span aria-hidden="true">✓ </span>
-            Arquivo {exporter.state.filename} gerado com {formatInteger(exporter.state.rows)}{' '}
-            {exporter.state.rows === 1 ? 'registro' : 'registros'}.
-          </p>
-        )}
-      </div>
-      {exporter.state.kind === 'failed' && (
-        <Alert tone="error" title="Não foi possível exportar.">
-          <p>{exporter.state.message}</p>
-        </Alert>
-      )}
+      <ExportBar
+        total={data ? data.total : null}
+        noun={['registro', 'registros']}
+        updating={page.isFetching && !page.isPending}
+        exporter={exporter}
+      />
       {page.isPending ? (
         <p role="status">Carregando a auditoria…</p>
       ) : page.isError ? (
@@ -226,28 +210,13 @@ export function AuditScreen() {
         </p>
       ) : (
         <>
-          <Entries items={page.data.itens} />
-          <nav aria-label="Páginas da auditoria" className="flex items-center gap-3">
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={pagina <= 1}
-              onClick={() => setPagina((p) => p - 1)}
-            >
-              Anterior
-            </Button>
-            <span className="tabular-nums">
-              Página {page.data.pagina} de {page.data.paginas}
-            </span>
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={pagina >= page.data.paginas}
-              onClick={() => setPagina((p) => p + 1)}
-            >
-              Próxima
-            </Button>
-          </nav>
+          <Entries items={page.data.itens} lojaOf={scope === 'todas' ? lojaOf : null} />
+          <Pager
+            label="Páginas da auditoria"
+            pagina={page.data.pagina}
+            paginas={page.data.paginas}
+            onPage={setPagina}
+          />
         </>
       )}
     </main>

@@ -28,7 +28,8 @@ export interface RewardsExport {
   cancel: () => void;
 }
 
-export function useRewardsExport(): RewardsExport {
+/** `lojaName`: a chain's store's name, for the "Loja" column of a rede's export. */
+export function useRewardsExport(lojaName?: (id: number) => string): RewardsExport {
   const [state, setState] = useState<ExportState>({ kind: 'idle' });
   const controller = useRef<AbortController | null>(null);
 
@@ -49,7 +50,7 @@ export function useRewardsExport(): RewardsExport {
       });
       const { downloadRewardsCsv } = await import('../export-csv');
       if (own.signal.aborted) return;
-      const filename = await downloadRewardsCsv(records, filters);
+      const filename = await downloadRewardsCsv(records, filters, new Date(), lojaName);
       setState({ kind: 'done', filename, rows: records.length });
     } catch (error) {
       if (own.signal.aborted) return; // cancel already said so

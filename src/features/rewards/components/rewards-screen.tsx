@@ -21,6 +21,7 @@ import {
 } from '../filters';
 import { RewardsFilters, type FilterErrors } from './rewards-filters';
 import { pageLabel, PageSizeSelect, RewardsPagination, rangeText } from './rewards-pagination';
+import { StoreFilter, useChainStore } from '@/components/store-filter';
 import { ExportButtons, ExportFeedback, useRewardsExport } from './export-rewards';
 import { RewardsList } from './rewards-table';
 import { StatusTotals } from './status-totals';
@@ -33,7 +34,7 @@ function changeFilters(change: Partial<RewardListFilters>) {
   navigate(rewardsHref(applyFilterChange(currentFilters(), change)));
 }
 
-const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page'));
+const FORM_FIELDS = new Set<FilterParam>(FILTER_PARAMS.filter((p) => p !== 'page' && p !== 'loja'));
 
 /**
  * A 422 lands on the filter it names; what no filter owns stays in the error box
@@ -58,16 +59,24 @@ function placeErrors(
 
 export function RewardsScreen() {
   const { search } = useLocation();
-  const { filters, ignored } = parseRewardSearch(search);
+  const parsed = parseRewardSearch(search);
+  const { ignored } = parsed;
+  // A chain's rede reads one store's list (the service pages each establishment's own): the
+  // one chosen, else the first; any other terminal, its own store's.
+  const chain = useChainStore();
+  const { loja: chosen, ...own } = parsed.filters;
+  const loja = chain.rede ? (chosen ?? chain.first ?? undefined) : undefined;
+  const filters: RewardListFilters = loja === undefined ? own : { ...own, loja };
   const searchText = search.toString();
   const rangeError = dateRangeError(filters);
   const requestFilters = toRequestFilters(filters);
   const query = useQuery({
     ...rewardsQuery(requestFilters),
-    // data_inicio after data_fim: the form says so and nothing is sent.
-    enabled: rangeError === null,
+    // data_inicio after data_fim: the form says so and nothing is sent; a rede: once its store
+    // is known.
+    enabled: rangeError === null && (!chain.rede || loja !== undefined),
   });
-  const exporter = useRewardsExport();
+  const exporter = useRewardsExport(chain.nameOf);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const captionRef = useRef<HTMLElement>(null);
 
@@ -101,7 +110,7 @@ export function RewardsScreen() {
   // React renders them in slices the browser can answer a tap between.
   const data = useDeferredValue(rangeError === null ? query.data : undefined);
 
-  usePrefetchNextPage(query, data, searchText);
+  usePrefetchNextPage(query, data, searchText, loja);
   const busy = query.isPlaceholderData;
   let status = '';
   if (rangeError) status = 'Corrija o período para ver os prêmios.';
@@ -125,6 +134,7 @@ export function RewardsScreen() {
         )}
       </header>
 
+      {chain.rede && <StoreFilter allowAll={false} />}
       <RewardsFilters
         filters={filters}
         errors={errors}
@@ -238,6 +248,7 @@ function usePrefetchNextPage(
   query: { isPlaceholderData: boolean; data: RewardPage | undefined },
   data: RewardPage | undefined,
   searchText: string,
+  loja: number | undefined,
 ) {
   const queryClient = useQueryClient();
   const shown = !query.isPlaceholderData && data === query.data ? data : undefined;
@@ -250,7 +261,7 @@ function usePrefetchNextPage(
     const { filters: current } = parseRewardSearch(searchText);
     const prefetch = () =>
       void queryClient.prefetchQuery(
-        rewardsQuery(toRequestFilters({ ...current, page: nextPage })),
+        rewardsQuery(toRequestFilters({ ...current, page: nextPage, loja })),
       );
     if (typeof requestIdleCallback !== 'function') {
       const timer = setTimeout(prefetch, 1);
@@ -258,7 +269,7 @@ function usePrefetchNextPage(
     }
     const idle = requestIdleCallback(prefetch, { timeout: 1_000 });
     return () => cancelIdleCallback(idle);
-  }, [queryClient, searchText, nextPage]);
+  }, [queryClient, searchText, nextPage, loja]);
 }
 
 function LoadError({

@@ -3,6 +3,7 @@
 // (the server records that export itself). Parsed with the contract both sides share.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
+import { listAt, storeHeaders, type ListScope } from '@/api/rede';
 import {
   AlertDetail,
   AlertExport,
@@ -22,9 +23,11 @@ export interface AlertFilters {
 
 export const alertKeys = {
   all: ['vigilancia'] as const,
-  page: (f: AlertFilters, pagina: number) =>
-    [...alertKeys.all, 'page', f.regra, f.estado, f.dia, f.celular, pagina] as const,
-  detail: (id: number) => [...alertKeys.all, 'detail', id] as const,
+  page: (f: AlertFilters, pagina: number, scope: ListScope) =>
+    [...alertKeys.all, 'page', scope, f.regra, f.estado, f.dia, f.celular, pagina] as const,
+  /** `loja`: the chain's store a rede reads it from (null: the terminal's own). */
+  detail: (id: number, loja: number | null = null) =>
+    [...alertKeys.all, 'detail', id, loja] as const,
 };
 
 function toQuery(f: AlertFilters): Record<string, string> {
@@ -36,13 +39,14 @@ function toQuery(f: AlertFilters): Record<string, string> {
   return q;
 }
 
-export const alertPageQuery = (f: AlertFilters, pagina: number) =>
+/** A page of alerts: the terminal's own store's, one store's of the chain, or every store's. */
+export const alertPageQuery = (f: AlertFilters, pagina: number, scope: ListScope = null) =>
   queryOptions({
-    queryKey: alertKeys.page(f, pagina),
+    queryKey: alertKeys.page(f, pagina, scope),
     queryFn: ({ signal }) =>
       serverRequest({
         method: 'GET',
-        path: '/api/vigilancia/alertas',
+        ...listAt('/api/vigilancia/alertas', scope),
         query: { ...toQuery(f), pagina: String(pagina) },
         schema: AlertPage,
         signal,
@@ -50,18 +54,19 @@ export const alertPageQuery = (f: AlertFilters, pagina: number) =>
     placeholderData: keepPreviousData,
   });
 
-export const useAlertPage = (f: AlertFilters, pagina: number) =>
-  useQuery(alertPageQuery(f, pagina));
+export const useAlertPage = (f: AlertFilters, pagina: number, scope: ListScope = null) =>
+  useQuery(alertPageQuery(f, pagina, scope));
 
-export const useAlertDetail = (id: number) =>
+export const useAlertDetail = (id: number, loja: number | null = null) =>
   useQuery({
-    queryKey: alertKeys.detail(id),
+    queryKey: alertKeys.detail(id, loja),
     queryFn: ({ signal }) =>
       serverRequest({
         method: 'GET',
         path: `/api/vigilancia/alertas/${id}`,
         schema: AlertDetail,
         signal,
+        headers: storeHeaders(loja),
       }),
   });
 
@@ -78,10 +83,10 @@ export function decideAlert(
   });
 }
 
-export function fetchAlertExport(f: AlertFilters): Promise<AlertExport> {
+export function fetchAlertExport(f: AlertFilters, scope: ListScope = null): Promise<AlertExport> {
   return serverRequest({
     method: 'GET',
-    path: '/api/vigilancia/exportar',
+    ...listAt('/api/vigilancia/exportar', scope),
     query: toQuery(f),
     schema: AlertExport,
     timeoutMs: 60_000,

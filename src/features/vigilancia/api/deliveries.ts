@@ -2,19 +2,22 @@
 // and the receiver's last answer.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
+import { storeHeaders } from '@/api/rede';
 import { DeliveryList } from '#contract/api/vigilancia-webhook';
 import { alertKeys } from './alerts';
 
-export const deliveriesQuery = () =>
+/** `loja`: the chain's store a rede reads (null: the terminal's own). */
+export const deliveriesQuery = (loja: number | null = null) =>
   queryOptions({
-    queryKey: [...alertKeys.all, 'entregas'] as const,
+    queryKey: [...alertKeys.all, 'entregas', loja] as const,
     queryFn: ({ signal }) =>
       serverRequest({
         method: 'GET',
         path: '/api/vigilancia/entregas',
         schema: DeliveryList,
         signal,
+        headers: storeHeaders(loja),
       }),
   });
 
-export const useDeliveries = () => useQuery(deliveriesQuery());
+export const useDeliveries = (loja: number | null = null) => useQuery(deliveriesQuery(loja));

@@ -3,12 +3,14 @@
 // evidence carries.
 import { useQuery } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
+import { storeHeaders } from '@/api/rede';
 import { Ledger } from '#contract/api/postings';
 import { alertKeys } from './alerts';
 
-export const useShiftLedger = (link: string | null) =>
+/** `loja`: the chain's store a rede reads it from (null: the terminal's own). */
+export const useShiftLedger = (link: string | null, loja: number | null = null) =>
   useQuery({
-    queryKey: [...alertKeys.all, 'turno', link] as const,
+    queryKey: [...alertKeys.all, 'turno', link, loja] as const,
     enabled: link !== null,
     queryFn: ({ signal }) => {
       const url = new URL(link!, 'http://x');
@@ -18,6 +20,7 @@ export const useShiftLedger = (link: string | null) =>
         query: Object.fromEntries(url.searchParams),
         schema: Ledger,
         signal,
+        headers: storeHeaders(loja),
       });
     },
   });

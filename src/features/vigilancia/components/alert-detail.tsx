@@ -66,9 +66,9 @@ function Postings({ d }: { d: Detail }) {
 }
 
 /** The counter's postings of the alert's day: the shift ledger, shown on demand. */
-function Shift({ link, dia }: { link: string; dia: string }) {
+function Shift({ link, dia, loja }: { link: string; dia: string; loja: number | null }) {
   const [open, setOpen] = useState(false);
-  const ledger = useShiftLedger(open ? link : null);
+  const ledger = useShiftLedger(open ? link : null, loja);
   return (
     <div className="space-y-2">
       <Button size="sm" variant="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -164,9 +164,22 @@ function Decision({ d, onDone }: { d: Detail; onDone: () => void }) {
   );
 }
 
-/** One alert: why the rule matters, what it saw, the shift, and the manager's decision. */
-export function AlertDetail({ id, onClose }: { id: number; onClose: () => void }) {
-  const q = useAlertDetail(id);
+/**
+ * One alert: why the rule matters, what it saw, the shift, and the manager's decision. `loja`:
+ * the chain's store a rede reads it from (it decides nothing: `readOnly`).
+ */
+export function AlertDetail({
+  id,
+  onClose,
+  loja = null,
+  readOnly = false,
+}: {
+  id: number;
+  onClose: () => void;
+  loja?: number | null;
+  readOnly?: boolean;
+}) {
+  const q = useAlertDetail(id, loja);
   const heading = useRef<HTMLHeadingElement>(null);
   // Opened from a row far below (a card at 390 px): brought into view, focus on its title.
   useEffect(() => {
@@ -204,8 +217,10 @@ export function AlertDetail({ id, onClose }: { id: number; onClose: () => void }
           </p>
           <Evidence d={q.data} />
           <Postings d={q.data} />
-          {q.data.turno && <Shift link={q.data.turno.link} dia={q.data.turno.dia} />}
-          {q.data.alerta.estado === 'aberto' ? (
+          {q.data.turno && <Shift link={q.data.turno.link} dia={q.data.turno.dia} loja={loja} />}
+          {q.data.alerta.estado === 'aberto' && readOnly ? (
+            <p>Aberto: só o gerente da loja reconhece ou descarta.</p>
+          ) : q.data.alerta.estado === 'aberto' ? (
             <Decision d={q.data} onDone={() => undefined} />
           ) : (
             <p role="status">

@@ -6,6 +6,9 @@ import {
   type AlertWire,
   type RuleCode,
 } from '#contract/api/vigilancia';
+import type { ListScope } from '@/api/rede';
+import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
@@ -115,13 +118,24 @@ function Filters({
   );
 }
 
-function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: number) => void }) {
+/** The alerts; `lojaOf` (every store of the chain): a first column naming the store. */
+function Alerts({
+  items,
+  onOpen,
+  lojaOf,
+}: {
+  items: readonly AlertWire[];
+  onOpen: (a: AlertWire) => void;
+  lojaOf: ((id: number) => string) | null;
+}) {
+  const store = lojaOf === null ? [] : [{ header: 'Loja', cell: 'font-medium' }];
   return (
     <FitTable
       label="Alertas"
       cards="text"
-      rowHeader={1}
+      rowHeader={store.length + 1}
       columns={[
+        ...store,
         { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
         { header: 'Regra', cell: 'font-semibold' },
         { header: 'Resumo', cell: 'min-w-56' },
@@ -132,6 +146,7 @@ function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: n
       rows={items.map((a) => ({
         key: String(a.id),
         cells: [
+          ...(lojaOf === null ? [] : [lojaOf(a.loja)]),
           <>
             {whenText(a.criado_em)}
             <span className="block text-slate-700">dia {dayText(a.dia)}</span>
@@ -146,7 +161,7 @@ function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: n
             {a.cliente && <span className="block tabular-nums">{a.cliente}</span>}
           </>,
           STATE_LABELS[a.estado],
-          <Button size="sm" variant="secondary" onClick={() => onOpen(a.id)}>
+          <Button size="sm" variant="secondary" onClick={() => onOpen(a)}>
             Ver nº {a.id}
           </Button>,
         ],
@@ -155,41 +170,49 @@ function Alerts({ items, onOpen }: { items: readonly AlertWire[]; onOpen: (id: n
   );
 }
 
-type ExportState =
-  | { kind: 'idle' | 'running' }
-  | { kind: 'done'; filename: string; rows: number }
-  | { kind: 'failed'; message: string };
-
-function useAlertExport(filters: AlertFilters) {
-  const [state, setState] = useState<ExportState>({ kind: 'idle' });
-  const run = async () => {
-    setState({ kind: 'running' });
-    try {
-      const [found, { downloadAlertCsv }] = await Promise.all([
-        fetchAlertExport(filters),
-        import('../vigilancia-csv'),
-      ]);
-      setState({ kind: 'done', filename: downloadAlertCsv(found.itens), rows: found.itens.length });
-    } catch (e) {
-      setState({ kind: 'failed', message: e instanceof Error ? e.message : 'Erro desconhecido.' });
-    }
-  };
-  return { state, start: () => void run() };
-}
-
 /** "Vigilância": alerts raised by the rules over the store's own data, their evidence and decision. */
 export function VigilanciaScreen() {
+  const chain = useChainStore();
+  // A rede's store chosen or every store: a list of its own (its page and filters start over).
+  const scope: ListScope = chain.rede ? (chain.loja ?? 'todas') : null;
+  return <VigilanciaList key={String(scope)} scope={scope} chain={chain} />;
+}
+
+/** The rules and the webhook's deliveries of one store (every store's: choose one first). */
+function StorePanel({ scope, rules }: { scope: ListScope; rules: boolean }) {
+  if (scope === 'todas') {
+    return (
+      <p className="rounded-md border border-slate-300 bg-white p-3">
+        Escolha uma loja para ver{' '}
+        {rules ? 'as regras e os limites dela' : 'as entregas do webhook dela'}.
+      </p>
+    );
+  }
+  return rules ? (
+    <RulesPanel loja={scope} readOnly={scope !== null} />
+  ) : (
+    <WebhookDeliveries loja={scope} />
+  );
+}
+
+function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
   const { search } = useLocation();
   const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
   const [pagina, setPagina] = useState(1);
-  const [opened, setOpened] = useState<number | null>(null);
+  const [opened, setOpened] = useState<{ id: number; loja: number } | null>(null);
   const [showRules, setShowRules] = useState(false);
   const [showWebhook, setShowWebhook] = useState(false);
-  const page = useAlertPage(filters, pagina);
-  const exporter = useAlertExport(filters);
+  const page = useAlertPage(filters, pagina, scope);
+  const exporter = useCsvExport(async () => {
+    const [found, { downloadAlertCsv }] = await Promise.all([
+      fetchAlertExport(filters, scope),
+      import('../vigilancia-csv'),
+    ]);
+    const names = chain.rede ? chain.nameOf : undefined;
+    return { filename: downloadAlertCsv(found.itens, new Date(), names), rows: found.itens.length };
+  });
   const data = page.data;
   const open = data ? Object.values(data.abertos).reduce((n: number, x) => n + Number(x), 0) : null;
-  const running = exporter.state.kind === 'running';
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -217,10 +240,11 @@ export function VigilanciaScreen() {
         muitas vezes, fora do horário, prêmios de saldo suspeito e vendas estornadas depois de
         pontuadas.
         {open !== null &&
-          ` ${formatInteger(open)} ${open === 1 ? 'alerta aberto' : 'alertas abertos'}.`}
+          ` ${formatInteger(open)} ${open === 1 ? 'alerta aberto' : 'alertas abertos'}${scope === 'todas' ? ' na rede' : ''}.`}
       </p>
-      {showRules && <RulesPanel />}
-      {showWebhook && <WebhookDeliveries />}
+      {chain.rede && <StoreFilter />}
+      {showRules && <StorePanel scope={scope} rules />}
+      {showWebhook && <StorePanel scope={scope} rules={false} />}
       <Filters
         initial={filters}
         onApply={(f) => {
@@ -229,36 +253,20 @@ export function VigilanciaScreen() {
           setOpened(null);
         }}
       />
-      <div className="flex flex-wrap items-center gap-3">
-        <p className="text-slate-700" aria-live="polite">
-          {data ? `${formatInteger(data.total)} ${data.total === 1 ? 'alerta' : 'alertas'}` : ''}
-          {page.isFetching && !page.isPending && ' · atualizando…'}
-        </p>
-        <Button
-          variant="secondary"
-          size="sm"
-          className="ml-auto"
-          onClick={exporter.start}
-          disabled={!data || data.total === 0 || running}
-          busy={running}
-        >
-          {!running && <span aria-hidden="true">⬇</span>} Exportar CSV
-        </Button>
-      </div>
-      <div role="status" className="empty:hidden">
-        {exporter.state.kind === 'done' && (
-          <p>
-            Arquivo {exporter.state.filename} gerado com {formatInteger(exporter.state.rows)}{' '}
-            {exporter.state.rows === 1 ? 'alerta' : 'alertas'}.
-          </p>
-        )}
-      </div>
-      {exporter.state.kind === 'failed' && (
-        <Alert tone="error" title="Não foi possível exportar.">
-          <p>{exporter.state.message}</p>
-        </Alert>
+      <ExportBar
+        total={data ? data.total : null}
+        noun={['alerta', 'alertas']}
+        updating={page.isFetching && !page.isPending}
+        exporter={exporter}
+      />
+      {opened !== null && (
+        <AlertDetail
+          id={opened.id}
+          onClose={() => setOpened(null)}
+          loja={chain.rede ? opened.loja : null}
+          readOnly={chain.rede}
+        />
       )}
-      {opened !== null && <AlertDetail id={opened} onClose={() => setOpened(null)} />}
       {page.isPending ? (
         <p role="status">Carregando os alertas…</p>
       ) : page.isError ? (
@@ -274,28 +282,17 @@ export function VigilanciaScreen() {
         </p>
       ) : (
         <>
-          <Alerts items={page.data.itens} onOpen={setOpened} />
-          <nav aria-label="Páginas dos alertas" className="flex items-center gap-3">
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={pagina <= 1}
-              onClick={() => setPagina((p) => p - 1)}
-            >
-              Anterior
-            </Button>
-            <span className="tabular-nums">
-              Página {page.data.pagina} de {page.data.paginas}
-            </span>
-            <Button
-              size="sm"
-              variant="secondary"
-              disabled={pagina >= page.data.paginas}
-              onClick={() => setPagina((p) => p + 1)}
-            >
-              Próxima
-            </Button>
-          </nav>
+          <Alerts
+            items={page.data.itens}
+            onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
+            lojaOf={scope === 'todas' ? chain.nameOf : null}
+          />
+          <Pager
+            label="Páginas dos alertas"
+            pagina={page.data.pagina}
+            paginas={page.data.paginas}
+            onPage={setPagina}
+          />
         </>
       )}
     </main>

@@ -1,7 +1,9 @@
 import type { DeliveryWire } from '#contract/api/vigilancia-webhook';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { FitTable } from '@/components/ui/fit-table';
 import { useDeliveries } from '../api/deliveries';
+import { whenText } from '../labels';
 
 const STATE: Record<DeliveryWire['estado'], string> = {
   pendente: 'Pendente',
@@ -15,17 +17,7 @@ const EVENT: Record<string, string> = {
   'alerta.descartado': 'Alerta descartado',
 };
 
-const when = (iso: string | null) =>
-  iso === null
-    ? '—'
-    : new Date(iso).toLocaleString('pt-BR', {
-        timeZone: 'America/Sao_Paulo',
-        day: '2-digit',
-        month: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
+const when = (iso: string | null) => (iso === null ? '—' : whenText(iso));
 
 function lastAnswer(d: DeliveryWire): string {
   if (d.tentativas === 0) return 'Ainda não enviada';
@@ -33,9 +25,12 @@ function lastAnswer(d: DeliveryWire): string {
   return d.ultimo_erro ?? 'Sem resposta';
 }
 
-/** The webhook's deliveries of this store, newest first: what the store's systems received. */
-export function WebhookDeliveries() {
-  const q = useDeliveries();
+/**
+ * The webhook's deliveries of this store (`loja`: the chain's store a rede reads), newest
+ * first: what the store's systems received.
+ */
+export function WebhookDeliveries({ loja = null }: { loja?: number | null }) {
+  const q = useDeliveries(loja);
   if (q.isPending) return <p role="status">Carregando as entregas…</p>;
   if (q.isError) {
     return (
@@ -63,38 +58,34 @@ export function WebhookDeliveries() {
       {itens.length === 0 ? (
         <p className="rounded-md border border-slate-300 bg-white p-3">Nenhuma entrega ainda.</p>
       ) : (
-        <div className="overflow-x-auto rounded-md border border-slate-300 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="bg-slate-100">
-              <tr>
-                <th className="p-2">Evento</th>
-                <th className="p-2">Alerta</th>
-                <th className="p-2">Situação</th>
-                <th className="p-2 text-right">Tentativas</th>
-                <th className="p-2">Última resposta</th>
-                <th className="p-2">Quando</th>
-              </tr>
-            </thead>
-            <tbody>
-              {itens.map((d) => (
-                <tr key={d.id} className="border-t border-slate-200">
-                  <td className="p-2">{EVENT[d.evento] ?? d.evento}</td>
-                  <td className="p-2 tabular-nums">{d.alerta === null ? '—' : `nº ${d.alerta}`}</td>
-                  <td className="p-2 font-semibold">{STATE[d.estado]}</td>
-                  <td className="p-2 text-right tabular-nums">{d.tentativas}</td>
-                  <td className="p-2">{lastAnswer(d)}</td>
-                  <td className="p-2 tabular-nums">
-                    {d.estado === 'pendente'
-                      ? `próxima ${when(d.proxima_tentativa)}`
-                      : d.estado === 'entregue'
-                        ? `entregue ${when(d.entregue_em)}`
-                        : `criada ${when(d.criado_em)}`}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <FitTable
+          label="Entregas do webhook"
+          cards="text"
+          rowHeader={0}
+          columns={[
+            { header: 'Evento' },
+            { header: 'Alerta', cell: 'tabular-nums' },
+            { header: 'Situação', cell: 'font-semibold' },
+            { header: 'Tentativas', numeric: true },
+            { header: 'Última resposta', cell: 'break-words' },
+            { header: 'Quando', cell: 'tabular-nums' },
+          ]}
+          rows={itens.map((d) => ({
+            key: String(d.id),
+            cells: [
+              EVENT[d.evento] ?? d.evento,
+              d.alerta === null ? '—' : `nº ${d.alerta}`,
+              STATE[d.estado],
+              d.tentativas,
+              lastAnswer(d),
+              d.estado === 'pendente'
+                ? `próxima ${when(d.proxima_tentativa)}`
+                : d.estado === 'entregue'
+                  ? `entregue ${when(d.entregue_em)}`
+                  : `criada ${when(d.criado_em)}`,
+            ],
+          }))}
+        />
       )}
     </section>
   );
