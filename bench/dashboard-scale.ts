@@ -5,10 +5,10 @@
 // The first answer of a period reads its past days from the journal and keeps them
 // (`dashboard_days`); the answers after it read today only, and the cache: both are printed.
 
-import Database from 'better-sqlite3';
 import { openStore } from '../server/store';
 import { painel } from '../server/app/domain/painel';
 import { PainelQuery } from '#contract/api/painel';
+import { INSERT_JOURNAL, loadInBatches, openForBulkLoad } from './bulk-journal';
 import { quantile } from './stats';
 
 const DAY_MS = 86_400_000;
@@ -31,16 +31,9 @@ export interface DashboardScaleResult {
 
 /** Writes `entries` journal rows over the `days` before `nowMs` into a migrated store. */
 async function build(dbPath: string, entries: number, days: number, nowMs: number) {
-  const store = await openStore({ sqlitePath: dbPath });
-  await store.close();
-  const db = new Database(dbPath);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
+  const db = await openForBulkLoad(dbPath);
   const insert = db.prepare(
-    `insert into posting_journal (key, establishment_id, terminal_id, request_id, fingerprint,
-       customer_key, customer_name, amount, state, reason, answer_status, answer_body, snapshot,
-       reading, points, lost_kind, created_at, sent_at, ended_at, updated_at, settled_at, owner,
-       lease_until, next_check_at, body, secret, kind, reward)
+    `${INSERT_JOURNAL}
      values (?, 1, ?, null, 'f', ?, null, ?, ?, null, 200, null, ?, null, ?, null, ?, ?, ?, ?, ?,
        null, 0, null, ?, null, ?, null)`,
   );
@@ -72,11 +65,7 @@ async function build(dbPath: string, entries: number, days: number, nowMs: numbe
       );
     }
   });
-  const t0 = performance.now();
-  for (let i = 0; i < entries; i += 50_000) write(i, Math.min(entries, i + 50_000));
-  db.exec('analyze');
-  db.close();
-  return performance.now() - t0;
+  return loadInBatches(db, entries, write);
 }
 
 export async function dashboardScaleBench(

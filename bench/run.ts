@@ -6,7 +6,12 @@
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
 //                    [--baseline=<git ref>|none]
 //   npm run bench -- --chain [--chain-seconds=300] [--chain-rate=110] [--chain-stores=200]
+//   npm run bench -- --only=journal|counter|lighthouse[,…] [--runs=N] [--baseline=<git ref>|none]
 //
+// `--only=` runs only the named sections, for measuring one figure while working on it:
+// `journal` section 4 (the journal's added latency; it builds the SPA only when dist/ has none),
+// `counter` section 7 and `lighthouse` section 8 (both build this checkout and the previous
+// release as the whole bench does). Their checks still decide the exit code.
 // `--chain` runs only the chain section (bench/chain-bench.ts): a chain's counters through
 // HAProxy to 3 replicas on PostgreSQL, for 5 minutes by default.
 //
@@ -19,6 +24,7 @@
 // never checked. Sizes are deterministic and checked as they are. Exit code 1 when a target
 // fails or the benchmark itself breaks.
 
+import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,7 +53,7 @@ import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
 import { kb, median, ms, pct, summarize, table } from './stats';
-import { makeTempDir } from './tmp';
+import { makeTempDir, type TempDir } from './tmp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = path.join(root, 'dist');
@@ -78,10 +84,10 @@ const PROXY = { warmup: 300, rounds: 3000, concurrency: 50, perBatch: 2000, batc
 const PROXY_C50 = { throughput: 0.85, p50: 1.2 };
 /**
  * What the postings journal adds to a posting (median, ms), the issue's target on loopback
- * with SQLite. Both paths flush the store twice before answering (plain: the attendant-password
- * reservation and its clearing; journaled: the entry, which carries the reservation, and the
- * clearing), so the journal adds no flush: it adds one customer read (the snapshot), its own
- * bookkeeping and a larger flushed commit.
+ * with SQLite. Both paths flush the store once before answering (plain: the attendant-password
+ * reservation; journaled: the entry, which carries the reservation), and clear the reservation
+ * after the answer with an unflushed commit, so the journal adds no flush: it adds one customer
+ * read (the snapshot), its own bookkeeping and a larger flushed commit.
  */
 const JOURNAL_ADDED_LIMIT_MS = 2;
 const JOURNAL = { warmup: 50, rounds: 500 };
@@ -110,7 +116,12 @@ interface Args {
   chainRate: number;
   /** The chain's stores (establishments), 3 counters each. */
   chainStores: number;
+  /** `--only=`: the sections to run (null: all). */
+  only: ReadonlySet<Section> | null;
 }
+
+const SECTIONS = ['journal', 'counter', 'lighthouse'] as const;
+type Section = (typeof SECTIONS)[number];
 
 /** The chain: 200 stores × 3 counters, 3 replicas, offered above the target rate. */
 const CHAIN = { stores: 200, terminalsPerStore: 3, replicas: 3, rate: 110, warmupSeconds: 15 };
@@ -127,8 +138,19 @@ function parseArgs(argv: readonly string[]): Args {
     chainSeconds: 0,
     chainRate: CHAIN.rate,
     chainStores: CHAIN.stores,
+    only: null,
   };
   for (const a of argv) {
+    const only = /^--only=(.+)$/.exec(a);
+    if (only) {
+      const names = only[1]!.split(',');
+      const unknown = names.filter((n) => !(SECTIONS as readonly string[]).includes(n));
+      if (unknown.length > 0) {
+        throw new Error(`unknown section ${unknown.join(', ')} (--only=${SECTIONS.join('|')})`);
+      }
+      args.only = new Set(names as Section[]);
+      continue;
+    }
     const runs = /^--runs=(\d+)$/.exec(a);
     const chainSeconds = /^--chain-seconds=(\d+)$/.exec(a);
     if (chainSeconds) {
@@ -158,7 +180,8 @@ function parseArgs(argv: readonly string[]): Args {
     else {
       throw new Error(
         `unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser, ` +
-          '--baseline=<git ref>|none, --chain, --chain-seconds=N, --chain-rate=N, --chain-stores=N)',
+          '--baseline=<git ref>|none, --only=journal|counter|lighthouse, --chain, ' +
+          '--chain-seconds=N, --chain-rate=N, --chain-stores=N)',
       );
     }
   }
@@ -189,6 +212,7 @@ async function main(): Promise<number> {
     const chain = { ...CHAIN, seconds: args.chainSeconds, rate: args.chainRate };
     return chainSection({ ...chain, stores: args.chainStores }, started);
   }
+  if (args.only !== null) return onlySections(args, started);
 
   // 1. Bundle
   heading('1. Bundle (vite build, gzip level 9; 1 KB = 1000 bytes)');
@@ -380,57 +404,7 @@ async function main(): Promise<number> {
     });
 
     // 4. Postings journal
-    heading(
-      `4. Postings journal: pontuar through the journal vs plain proxy (loopback HTTP from a ` +
-        `client process of its own, new customer each, ${JOURNAL.warmup} warm-up + ` +
-        `${JOURNAL.rounds} interleaved rounds)`,
-    );
-    const jr = await journalOverhead({
-      distDir,
-      plainDb: tmp.file('plain.db'),
-      journaledDb: tmp.file('journaled.db'),
-      storeDb: tmp.file('app-store.db'),
-      commitDb: tmp.file('commit.db'),
-      ...JOURNAL,
-    });
-    print(
-      table(
-        ['path', 'median ms', 'p95 ms', 'mean ms'],
-        [
-          ['plain proxy (no journal)', ms(jr.plain.median), ms(jr.plain.p95), ms(jr.plain.mean)],
-          [
-            'journaled (Idempotency-Key)',
-            ms(jr.journaled.median),
-            ms(jr.journaled.p95),
-            ms(jr.journaled.mean),
-          ],
-          [
-            'one durable commit (WAL, FULL)',
-            ms(jr.commit.median),
-            ms(jr.commit.p95),
-            ms(jr.commit.mean),
-          ],
-        ],
-      ),
-    );
-    print(
-      `added by the journal: ${ms(jr.added)} ms (medians), ${ms(jr.pairedAdded)} ms ` +
-        '(median of per-round differences); before sending it pays one store read, one ' +
-        'customer read (the snapshot) and one durable commit',
-    );
-    // The plain path flushes as often (the password reservation before relaying, its clearing
-    // after): the journal's commit takes the reservation's place, it is not one more fsync.
-    print(
-      `both paths flush the store twice before answering (plain: the password reservation and ` +
-        `its clearing; journaled: the entry, carrying the reservation, and the clearing); one ` +
-        `durable commit on this disk: ${ms(jr.commit.median)} ms`,
-    );
-    checks.push({
-      name: 'journal added latency (median)',
-      figure: `${ms(jr.added)} ms`,
-      target: `<= ${JOURNAL_ADDED_LIMIT_MS} ms`,
-      pass: jr.added <= JOURNAL_ADDED_LIMIT_MS,
-    });
+    await journalSection(tmp, checks);
 
     // 5. Start-up
     heading(
@@ -706,6 +680,123 @@ async function main(): Promise<number> {
     print(`lower than before (medians of the runs): ${lower} of ${judged} figures`);
   }
 
+  return summary(checks, started);
+}
+
+/** Section 4: a posting through the journal against the bare forward, and its check. */
+async function journalSection(tmp: TempDir, checks: Check[]): Promise<void> {
+  heading(
+    `4. Postings journal: pontuar through the journal vs plain proxy (loopback HTTP from a ` +
+      `client process of its own, new customer each, ${JOURNAL.warmup} warm-up + ` +
+      `${JOURNAL.rounds} interleaved rounds)`,
+  );
+  const loadBefore = loadavg()[0]!.toFixed(2);
+  const jr = await journalOverhead({
+    distDir,
+    plainDb: tmp.file('plain.db'),
+    journaledDb: tmp.file('journaled.db'),
+    storeDb: tmp.file('app-store.db'),
+    commitDb: tmp.file('commit.db'),
+    ...JOURNAL,
+  });
+  print(
+    table(
+      ['path', 'median ms', 'p95 ms', 'mean ms'],
+      [
+        ['plain proxy (no journal)', ms(jr.plain.median), ms(jr.plain.p95), ms(jr.plain.mean)],
+        [
+          'journaled (Idempotency-Key)',
+          ms(jr.journaled.median),
+          ms(jr.journaled.p95),
+          ms(jr.journaled.mean),
+        ],
+        [
+          'one durable commit (WAL, FULL)',
+          ms(jr.commit.median),
+          ms(jr.commit.p95),
+          ms(jr.commit.mean),
+        ],
+      ],
+    ),
+  );
+  print(
+    `added by the journal: ${ms(jr.added)} ms (medians), ${ms(jr.pairedAdded)} ms ` +
+      '(median of per-round differences); before sending it pays one store read, one ' +
+      'customer read (the snapshot) and one durable commit',
+  );
+  // The plain path flushes as often (the password reservation before relaying): the journal's
+  // commit takes the reservation's place, it is not one more fsync.
+  print(
+    `both paths flush the store once before answering (plain: the password reservation; ` +
+      `journaled: the entry, carrying the reservation; the clearing is not flushed); one ` +
+      `durable commit on this disk: ${ms(jr.commit.median)} ms; load average ${loadBefore} ` +
+      `before, ${loadavg()[0]!.toFixed(2)} after`,
+  );
+  checks.push({
+    name: 'journal added latency (median)',
+    figure: `${ms(jr.added)} ms`,
+    target: `<= ${JOURNAL_ADDED_LIMIT_MS} ms`,
+    pass: jr.added <= JOURNAL_ADDED_LIMIT_MS,
+  });
+}
+
+/** `--only=`: the named sections alone (see the header), their checks and the summary line. */
+async function onlySections(args: Args, started: number): Promise<number> {
+  const only = args.only!;
+  const checks: Check[] = [];
+  const compared: Compared[] = [];
+  const tmp = makeTempDir('fidelidade-bench-');
+  try {
+    if (only.has('journal')) {
+      if (!existsSync(path.join(distDir, 'index.html'))) await buildSpa(root);
+      await journalSection(tmp, checks);
+    }
+    if (only.has('counter') || only.has('lighthouse')) {
+      await buildSpa(root);
+      await buildServer(root);
+      let previous: Baseline | null = null;
+      let previousLabel = '';
+      if (args.baseline !== 'none') {
+        const chosen = resolveBaseline(root, args.baseline);
+        heading(`Previous release: ${chosen.sha.slice(0, 7)} (${chosen.ref})`);
+        previous = await buildBaseline(root, chosen, tmp.file('previous-release'));
+        previousLabel = `previous release ${chosen.sha.slice(0, 7)}`;
+      }
+      const figure = (name: string, unit: string, target: string): Figure => ({
+        name,
+        unit,
+        values: [],
+        target,
+      });
+      const section = { root, previous, runs: args.runs, tmp, print, figure, checks, compared };
+      print(
+        `load average before: ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
+      if (only.has('counter')) {
+        heading(`7. Counter in Chromium (${args.runs} runs of ${BROWSER.loads} page loads)`);
+        await counterSection(section);
+      }
+      if (only.has('lighthouse')) {
+        heading(`8. Lighthouse performance (${args.runs} runs; Debian's Chromium, headless)`);
+        await lighthouseSection(section);
+      }
+      print(
+        `load average after: ${loadavg()
+          .map((l) => l.toFixed(2))
+          .join(' ')}`,
+      );
+      if (compared.length > 0 && previousLabel !== '') {
+        heading(
+          `This build against the ${previousLabel} (min / median / max over ${args.runs} runs)`,
+        );
+        print(comparisonTable(compared, previousLabel));
+      }
+    }
+  } finally {
+    tmp.remove();
+  }
   return summary(checks, started);
 }
 

@@ -3,7 +3,7 @@
 // with its terminal and request id, filters by action (and says when nothing matches),
 // exports its own CSV (formula-safe, recorded in turn); axe clean; nothing scrolls sideways
 // at 390 and 1024 px; a cashier has no link and the API refuses it.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import {
   amount,
@@ -15,14 +15,9 @@ import {
   test,
 } from './support/fixtures';
 import { overflowing } from './support/layout';
-import { enrolledTerminal, openShift, ownServer, saoPauloDay } from './support/own-server';
+import { enrolledTerminal, openShift, serialSpec, saoPauloDay } from './support/own-server';
 
-const SHOTS = '/tmp/shots-auditoria';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('auditoria');
+const { server, shots: SHOTS } = serialSpec('auditoria');
 
 test('a manager reads who did what at Auditoria, filters it and exports it', async ({
   browser,

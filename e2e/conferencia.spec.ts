@@ -3,7 +3,7 @@
 // one of those credits in the sandbox's own database, and the next conferência says the day
 // needs attention, with our entry beside "Nenhum crédito" and a CSV of it; axe clean; nothing
 // scrolls sideways at 390 and 1024 px.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { overflowing } from './support/layout';
@@ -11,17 +11,12 @@ import {
   brDay,
   enrolledTerminal,
   openShift,
-  ownServer,
+  serialSpec,
   postSale,
   saoPauloDay,
 } from './support/own-server';
 
-const SHOTS = '/tmp/shots-conferencia';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('conferencia');
+const { server, shots: SHOTS } = serialSpec('conferencia');
 
 test('the manager confers a day: all matched, then a credit gone from the service', async ({
   browser,

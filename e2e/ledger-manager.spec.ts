@@ -3,7 +3,7 @@
 // by day, and exports the CSV (read back here); a cashier sees only its own, on screen and at
 // the API.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Browser, Page } from '@playwright/test';
 import { createJournalStore, openStore } from '../server/store';
@@ -11,17 +11,12 @@ import { expect, expectAccessible, test } from './support/fixtures';
 import {
   enrolledTerminal,
   openShift,
-  ownServer,
+  serialSpec,
   postSale,
   saoPauloDay,
 } from './support/own-server';
 
-const SHOTS = '/tmp/shots-ledger';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('ledger');
+const { server, shots: SHOTS } = serialSpec('ledger');
 
 /** A fresh browser enrolled with a new code of `role`, its shift open. */
 async function terminal(browser: Browser, role: string, name: string) {

@@ -4,7 +4,6 @@
 // finds a credit deleted behind its back, and the audit trail of all that. At 390 and 1024 px
 // no element of /painel or /auditoria is wider than its box (each measured: scrollWidth
 // against clientWidth); on the phone the wide tables are cards that still show every figure.
-import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { addIntegration, openStore } from '../server/store';
@@ -14,18 +13,14 @@ import {
   brDay,
   enrolledTerminal,
   openShift,
-  ownServer,
+  serialSpec,
   postSale,
   saoPauloDay,
 } from './support/own-server';
 
-const SHOTS = '/tmp/shots-manager-phone';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
 // Vigilância's webhook points at a closed port: its deliveries fail, are retried and listed.
-const server = ownServer('telefone', {
+const { server, shots: SHOTS } = serialSpec('telefone', {
+  shots: 'manager-phone',
   env: {
     ALERT_WEBHOOK_URL: 'http://127.0.0.1:9/alertas',
     ALERT_WEBHOOK_SECRET: 'segredo-do-webhook-da-loja-0123456789',

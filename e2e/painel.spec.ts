@@ -5,7 +5,6 @@
 // credits and hand-overs), and the rewards count the service itself gives; axe clean;
 // nothing scrolls sideways at 390 and 1024 px.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -14,17 +13,12 @@ import {
   brDay,
   enrolledTerminal,
   openShift,
-  ownServer,
+  serialSpec,
   postSale,
   saoPauloDay,
 } from './support/own-server';
 
-const SHOTS = '/tmp/shots-painel';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('painel');
+const { server, shots: SHOTS } = serialSpec('painel');
 
 /** A settled posting written to the journal as the server would have, at `at`. */
 async function postingAt(terminalId: string, at: Date, cents: number, points: number) {

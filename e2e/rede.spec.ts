@@ -5,20 +5,15 @@
 // dashboard; a `gerente` of store 1 sees only store 1 (another store asked for: 403). Axe
 // clean; nothing scrolls sideways at 390 and 1280 px; screenshots of both.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import type { Download, Page } from '@playwright/test';
 import { enroll, terminalCli } from '../server/testing/spawn';
 import { expect, expectAccessible, test } from './support/fixtures';
 import { overflowing } from './support/layout';
-import { enrolledTerminal, ownServer } from './support/own-server';
+import { enrolledTerminal, serialSpec } from './support/own-server';
 
-const SHOTS = '/tmp/shots-rede';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('rede', { env: { SANDBOX_STORES: '3' } });
+const { server, shots: SHOTS } = serialSpec('rede', { env: { SANDBOX_STORES: '3' } });
 
 /** Sales (cents) posted at each store, and the stores' names. */
 const SALES: Record<number, number[]> = { 1: [2_590], 3: [1_000, 4_350], 4: [700, 2_000, 3_300] };

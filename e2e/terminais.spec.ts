@@ -4,7 +4,6 @@
 // confirmation (Esc cancels, Enter confirms; the revoked browser is back at the enrollment
 // screen), and the audit trail lists the changes. The chain's rede picks the store; a cashier
 // cannot open the screen. Screenshots at 390 and 1280 px; axe clean; nothing scrolls sideways.
-import { mkdirSync } from 'node:fs';
 import type { Browser, Locator, Page } from '@playwright/test';
 import {
   amount,
@@ -16,14 +15,9 @@ import {
   test,
 } from './support/fixtures';
 import { overflowing } from './support/layout';
-import { enrollHeading, enrolledTerminal, openShift, ownServer } from './support/own-server';
+import { enrollHeading, enrolledTerminal, openShift, serialSpec } from './support/own-server';
 
-const SHOTS = '/tmp/shots-terminais';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('terminais');
+const { server, shots: SHOTS } = serialSpec('terminais');
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Principal' });
 

@@ -2,7 +2,6 @@
 // or on a store's network): enrolling a browser with a code from `npm run terminal`, the
 // navigation of each role, revocation, and the attendant-password lockout on the counter.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { newCode, terminalCli } from '../server/testing/spawn';
 import {
@@ -15,14 +14,9 @@ import {
   search,
   test,
 } from './support/fixtures';
-import { enrollAs as enroll, enrollHeading, ownServer } from './support/own-server';
+import { enrollAs as enroll, enrollHeading, serialSpec } from './support/own-server';
 
-const SHOTS = '/tmp/shots-terminals';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('terminals');
+const { server, shots: SHOTS } = serialSpec('terminals');
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Principal' });
 

@@ -4,7 +4,7 @@
 // manager sees the planted alerts, opens one's evidence and the shift behind it, acknowledges
 // it with a note (the audit trail shows who and why), exports the CSV; the dashboard counts the
 // open alerts. At 390 px the alerts are cards; a cashier has no link, no screen and no API.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import Papa from 'papaparse';
 import { terminalCli } from '../server/testing/spawn';
 import { expect, expectAccessible, test } from './support/fixtures';
@@ -12,17 +12,12 @@ import { overflowing } from './support/layout';
 import {
   enrolledTerminal,
   openShift,
-  ownServer,
+  serialSpec,
   postSale,
   saoPauloDay,
 } from './support/own-server';
 
-const SHOTS = '/tmp/shots-vigilancia';
-mkdirSync(SHOTS, { recursive: true });
-
-test.describe.configure({ mode: 'serial' });
-
-const server = ownServer('vigilancia');
+const { server, shots: SHOTS } = serialSpec('vigilancia');
 
 async function pdv(token: string, path: string, body?: unknown) {
   const res = await fetch(`${server.url}/api/integracao/vendas${path}`, {

@@ -14,21 +14,6 @@ const FUNCTION_MAX = 150;
 const ROOTS = ['src', 'server', 'contract'];
 const NOT_PRODUCTION = [/\.test\.tsx?$/, /^server\/testing\//, /^src\/testing\//];
 
-/**
- * Not split yet, and only these: each entry must still be over its bound (the list only
- * shrinks) and nothing else may be. What is left: the counter's, the hand-over's and the
- * customer panel's components, the posting flow, and the metrics. Empty this list.
- */
-const STILL_TO_SPLIT = [
-  'src/features/customers/components/customer-panel.tsx',
-  'src/features/points/components/hand-over-dialog.tsx',
-  'src/app/routes/caixa.tsx: Counter',
-  'src/features/points/posting-flow.ts: createPostingFlow',
-  'src/features/points/components/hand-over-dialog.tsx: HandOverDialog',
-];
-/** "path (n lines)" or "path: name (n lines)" without its count. */
-const withoutCount = (found: string) => found.replace(/ \(\d+ lines\)$/, '');
-
 const files = ROOTS.flatMap((dir) =>
   readdirSync(path.join(root, dir), { recursive: true, encoding: 'utf8' }).map((f) =>
     path.posix.join(dir, f.split(path.sep).join('/')),
@@ -66,18 +51,14 @@ test(`no production file of ${ROOTS.join(', ')} over ${FILE_MAX} lines`, () => {
     .map((f) => ({ f, lines: readFileSync(path.join(root, f), 'utf8').split('\n').length }))
     .filter(({ lines }) => lines > FILE_MAX)
     .map(({ f, lines }) => `${f} (${lines} lines)`);
-  expect(long.map(withoutCount).sort()).toEqual(
-    STILL_TO_SPLIT.filter((e) => !e.includes(': ')).sort(),
-  );
+  expect(long).toEqual([]);
 });
 
 test(`no production function of ${ROOTS.join(', ')} over ${FUNCTION_MAX} lines`, () => {
   const long = files.flatMap((f) =>
     longFunctions(f, readFileSync(path.join(root, f), 'utf8'), FUNCTION_MAX),
   );
-  expect(long.map(withoutCount).sort()).toEqual(
-    STILL_TO_SPLIT.filter((e) => e.includes(': ')).sort(),
-  );
+  expect(long).toEqual([]);
 });
 
 test('the scan reaches every tree and leaves tests out', () => {

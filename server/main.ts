@@ -24,7 +24,6 @@ import { createAuditTrail } from './app/domain/audit';
 import { createLifecycle } from './app/domain/ops/lifecycle';
 import { createMetrics } from './app/domain/ops/metrics';
 import { createAlertWebhook } from './app/domain/vigilancia/webhook';
-import { createSweepGate } from './app/domain/sweep-gate';
 import { appSecretFor } from './ops/app-secret';
 import { startBackupSchedule } from './ops/backup-schedule';
 import type { BackupSchedule } from './ops/backup-schedule';
@@ -249,8 +248,6 @@ const webhook =
         onSettled: metrics.webhookSettled,
       });
 webhook?.start();
-// Every store's journal and PDV sweeps ask one probe a second whether they have work.
-const sweepGate = createSweepGate(store);
 const chain = createChainServer({
   store,
   directory,
@@ -268,7 +265,6 @@ const chain = createChainServer({
         contingency: config.contingency,
         conferencia: config.conferencia,
         webhook,
-        sweepGate,
         webhookRetentionMs: config.webhookRetentionMs,
       },
       s,

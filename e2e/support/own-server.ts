@@ -4,7 +4,7 @@
 // as a manager enrolls them); `ownRelayedApp`, the fault tests' three processes (the sandbox
 // alone, the fault relay in front of it, the app server in live mode pointed at the relay).
 // No spec starts a server by hand.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
@@ -52,6 +52,21 @@ export function ownServer(name: string, options: OwnServerOptions = {}): OwnServ
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return own;
+}
+
+/**
+ * The top of a spec whose tests run in order on one server of its own (a manager's screen:
+ * each test reads what the ones before it posted): the server, and `shots`, the folder its
+ * screenshots go to (`/tmp/shots-<name>` unless `options.shots` names it).
+ */
+export function serialSpec(
+  name: string,
+  options: OwnServerOptions & { shots?: string } = {},
+): { server: OwnServer; shots: string } {
+  test.describe.configure({ mode: 'serial' });
+  const shots = `/tmp/shots-${options.shots ?? name}`;
+  mkdirSync(shots, { recursive: true });
+  return { server: ownServer(name, options), shots };
 }
 
 /** The processes of `ownRelayedApp`, set once they listen. */

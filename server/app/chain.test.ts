@@ -3,37 +3,19 @@
 // Every call that reaches the sandbox is counted by establishment: a request naming another
 // store is refused before the service is called, and each store answers only for itself.
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { addIntegration, openStore } from '../store';
+import { existsSync, readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { addIntegration } from '../store';
 import type { Store } from '../store';
 import type { StoreOptions } from '../store/store';
 import { setChainStoreToken } from './domain/stores';
-import { CHAIN, CHAIN_METRICS_TOKEN, makeChain } from '../testing/chain-harness';
+import { CHAIN, CHAIN_METRICS_TOKEN, chainEachTest, makeChain } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 import { TEST_SECRET } from '../testing/app-harness';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'chain-test-'));
-let files = 0;
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function location(engine: string): Promise<StoreOptions> {
-  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
-  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
-}
+const stores = storeFixture('chain-test');
 
 const json = async (res: Response) =>
   (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
@@ -61,15 +43,7 @@ describeEngines('a chain of three stores on %s', (engine) => {
   let where: StoreOptions;
   let c: Chain;
 
-  beforeEach(async () => {
-    where = await location(engine);
-    store = await openStore(where);
-    c = await makeChain(store);
-  }, 30_000);
-  afterEach(async () => {
-    await c.stop();
-    await store.close();
-  });
+  chainEachTest(stores, engine, (opened) => ({ store, where, chain: c } = opened));
 
   test('each store is served with its own name, its own token and its own customers', async () => {
     for (const [id, name] of [

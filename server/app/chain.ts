@@ -33,7 +33,7 @@ import { chosenStore } from './http/rede';
 import { storePainel } from './store-parts';
 import { createVigilancia } from './domain/vigilancia/service';
 import type { AlertWebhook } from './domain/vigilancia/webhook';
-import type { SweepGate } from './domain/sweep-gate';
+import { createSweepGate, type SweepGate } from './domain/sweep-gate';
 import { credentialCookieName } from './http/access/terminal';
 import { clientOf } from './upstream/client';
 import type { Circuit } from './upstream/circuit';
@@ -69,7 +69,10 @@ export interface StoreAppSetup {
   conferencia?: { readsPerSecond: number; nightlyHour: number } | null;
   /** Vigilância's outbound webhook (one sender for the deployment); null: off. */
   webhook?: AlertWebhook | null;
-  /** The stores' sweeps ask it whether there is anything to do (domain/sweep-gate.ts). */
+  /**
+   * The stores' sweeps ask it whether there is anything to do (domain/sweep-gate.ts).
+   * Default: one for every store of the shared store; null: none (every tick sweeps).
+   */
   sweepGate?: SweepGate | null;
   /** How long a store's settled webhook deliveries are kept (its nightly prune). */
   webhookRetentionMs?: number;
@@ -86,6 +89,16 @@ export interface StoreApp {
   postings: PostingService;
   circuit: Circuit;
   stop(): Promise<void>;
+}
+
+/** The stores of one shared store ask one gate (one probe a second for all of them). */
+const gates = new WeakMap<Store, SweepGate>();
+function sweepGateOf(setup: StoreAppSetup): SweepGate | null {
+  if (setup.sweepGate !== undefined) return setup.sweepGate;
+  const { store } = setup.common;
+  const gate = gates.get(store) ?? createSweepGate(store);
+  gates.set(store, gate);
+  return gate;
 }
 
 /**
@@ -105,7 +118,7 @@ export function startStoreApp(
     ...up,
     logger: log,
     chain: { defaultId: setup.defaultId, network },
-    sweepGate: setup.sweepGate ?? null,
+    sweepGate: sweepGateOf(setup),
   };
   // Every upstream call is counted (by operation, and by store), the circuit's probe included.
   if (metrics !== null) {
@@ -139,7 +152,7 @@ export function startStoreApp(
     call: clientOf(options).call,
     establishmentId: store.establishmentId,
     logger: log,
-    limits: { ...setup.journal, sweepGate: setup.sweepGate ?? null },
+    limits: { ...setup.journal, sweepGate: sweepGateOf(setup) },
     observer: metrics?.journal,
     onSettled: vigilancia.onSettled,
     contingency: { circuit, appSecret: setup.common.secret, limits: contingency.journal ?? {} },

@@ -4,37 +4,15 @@
 // store's token). A rede terminal reads any store it names; a gerente stays within its own
 // (another store named: 403, the service not called); the rede posts nothing anywhere.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { RedeLojas, RedePainel } from '#contract/api/rede';
 import { Painel } from '#contract/api/painel';
-import { openStore } from '../store';
-import type { Store } from '../store';
-import type { StoreOptions } from '../store/store';
-import { CHAIN, makeChain } from '../testing/chain-harness';
+import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'rede-test-'));
-let files = 0;
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function location(engine: string): Promise<StoreOptions> {
-  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
-  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
-}
+const stores = storeFixture('rede-test');
 
 type Envelope = { success: boolean; message: string; data: unknown };
 const json = async (res: Response) => (await res.json()) as Envelope;
@@ -70,17 +48,9 @@ const ledgerPath = () =>
   `&ate=${new Date(Date.now() + 60_000).toISOString()}`;
 
 describeEngines('the chain view (rede) on %s', (engine) => {
-  let store: Store;
   let c: Chain;
 
-  beforeEach(async () => {
-    store = await openStore(await location(engine));
-    c = await makeChain(store);
-  }, 30_000);
-  afterEach(async () => {
-    await c.stop();
-    await store.close();
-  });
+  chainEachTest(stores, engine, (opened) => (c = opened.chain));
 
   const serviceCalls = () => [...c.calls.values()].reduce((s, n) => s + n, 0);
 

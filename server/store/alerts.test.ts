@@ -1,26 +1,13 @@
 // Vigilância's tables (migration 0014) on both engines: an alert is recorded once per rule and
 // evidence however often it is evaluated (two processes, the night again), an open alert's
 // evidence grows, a decision is taken once, and the rules' reads find what they look for.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
-import { createAlertsStore, openStore } from './index';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { createAlertsStore } from './index';
 import type { NewAlert, Store } from './index';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'alerts-test-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('alerts-test');
 
 const alert = (over: Partial<NewAlert> = {}): NewAlert => ({
   establishmentId: 1,
@@ -38,13 +25,8 @@ const alert = (over: Partial<NewAlert> = {}): NewAlert => ({
 
 describeEngines('vigilância alerts on %s', (engine) => {
   let store: Store;
-  let n = 0;
   beforeEach(async () => {
-    n += 1;
-    const databaseUrl = engine === 'postgres' ? await cluster!.createDatabase() : null;
-    store = await openStore(
-      databaseUrl !== null ? { databaseUrl } : { sqlitePath: path.join(tmp, `app-${n}.db`) },
-    );
+    store = await stores.open(engine);
   });
   afterEach(() => store?.close());
 

@@ -3,38 +3,22 @@
 // migration 0015 widens the roles with `rede` (the check still refuses an unknown role), the
 // terminals are adopted by the configured default store at start, and the rows from before
 // read as that store's.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import pg from 'pg';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { adoptTerminals, listTerminals, openStore, readAudit } from './index';
 import { migrations } from './migrations';
 import type { StoreOptions } from './store';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'chain-migration-'));
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
+const stores = storeFixture('chain-migration');
 
 describeEngines('a single store from before the chain, on %s', (engine) => {
   test('is migrated, its terminals adopted by the default store, its records kept', async () => {
-    const where: StoreOptions =
-      engine === 'postgres'
-        ? { databaseUrl: await cluster!.createDatabase() }
-        : { sqlitePath: path.join(tmp, 'before.db') };
+    const where: StoreOptions = await stores.location(engine);
     const dialect =
       engine === 'postgres'
         ? new PostgresDialect({

@@ -2,6 +2,7 @@
  * Anti-automation state shared by every replica: fixed-window rate counters and
  * repeated-failure lockouts (the attendant password).
  */
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Store, TransactionOptions } from './store';
 
 export interface RateWindow {
@@ -130,11 +131,15 @@ export interface FailureResult extends LockoutState {
 
 /** Whether `key` is locked now. */
 export async function lockoutState(store: Store, key: string): Promise<LockoutState> {
-  const row = await store.db
-    .selectFrom('lockouts')
-    .select(['failures', 'locked_until'])
-    .where('key', '=', key)
-    .executeTakeFirst();
+  const sqlite = store.sqlite;
+  const row =
+    sqlite !== null
+      ? await sqlite.run(() => sqliteLockouts(sqlite.conn).get.get(key))
+      : await store.db
+          .selectFrom('lockouts')
+          .select(['failures', 'locked_until'])
+          .where('key', '=', key)
+          .executeTakeFirst();
   const now = store.now();
   if (row === undefined) return { lockedUntil: null, failures: 0 };
   return {
@@ -241,6 +246,37 @@ export async function reserveAttempt(
   options?: TransactionOptions,
 ): Promise<AttemptReservation> {
   const now = store.now();
+  const sqlite = store.sqlite;
+  if (sqlite !== null) {
+    // Every posting reserves: its statements prepared once and run in one synchronous
+    // transaction (Kysely compiled and prepared each of the five on every posting).
+    return sqlite.run(
+      (conn) => {
+        const st = sqliteLockouts(conn);
+        // The transaction holds the whole file: the settled row is read, not touched (no
+        // row to insert for a terminal without failures, none to delete on its success).
+        const settled = st.get.get(key);
+        if (settled?.locked_until != null && settled.locked_until > now) {
+          return { counted: false, lockedUntil: settled.locked_until, busy: false };
+        }
+        const pending = st.get.get(pendingKey(key));
+        const failures =
+          settled !== undefined && now - settled.window_start < policy.windowMs
+            ? settled.failures
+            : 0;
+        const waiting =
+          pending !== undefined && now - pending.window_start < policy.windowMs
+            ? pending.failures
+            : 0;
+        if (failures + waiting >= policy.maxFailures) {
+          return { counted: false, lockedUntil: null, busy: true };
+        }
+        st.setPending.run({ key: pendingKey(key), failures: waiting + 1, start: now });
+        return { counted: true, lockedUntil: null, busy: false };
+      },
+      { transaction: true, ...options },
+    );
+  }
   return store.transaction(async (trx) => {
     const settled = await lockoutRow(trx, key, now);
     if (settled.locked_until !== null && settled.locked_until > now) {
@@ -271,14 +307,65 @@ export async function settleAttempt(
   verdict: 'right' | 'wrong' | 'none',
   policy: LockoutPolicy = PASSWORD_LOCKOUT,
 ): Promise<number | null> {
-  await store.db
-    .updateTable('lockouts')
-    .set((eb) => ({ failures: eb('failures', '-', 1) }))
-    .where('key', '=', pendingKey(key))
-    .where('failures', '>', 0)
-    .execute();
-  if (verdict === 'right') await recordSuccess(store, key);
+  const sqlite = store.sqlite;
+  if (sqlite !== null) {
+    // The attempt's end and a right verdict's forgetting in one commit, not flushed on its
+    // own (the answer waits for no disk): the store's next flushed commit (the next posting's
+    // reservation or journaling, a failure counted below) flushes it. A power cut before then
+    // leaves the attempt waiting until its window lapses, and a success's forgetting undone:
+    // never a failure counted that did not happen.
+    await sqlite.run(
+      (conn) => {
+        const st = sqliteLockouts(conn);
+        st.release.run(pendingKey(key));
+        if (verdict === 'right') st.forget.run(key);
+      },
+      { transaction: true, durable: false },
+    );
+  } else {
+    await store.db
+      .updateTable('lockouts')
+      .set((eb) => ({ failures: eb('failures', '-', 1) }))
+      .where('key', '=', pendingKey(key))
+      .where('failures', '>', 0)
+      .execute();
+    if (verdict === 'right') await recordSuccess(store, key);
+  }
   if (verdict !== 'wrong') return null;
   const failed = await recordFailure(store, key, policy);
   return failed.counted ? failed.lockedUntil : null;
+}
+
+interface LockoutStatements {
+  get: BetterSqlite3.Statement<
+    [string],
+    { failures: number; window_start: number; locked_until: number | null }
+  >;
+  /** A pending row's count of attempts waiting, and its window's start. */
+  setPending: BetterSqlite3.Statement<[{ key: string; failures: number; start: number }]>;
+  release: BetterSqlite3.Statement<[string]>;
+  forget: BetterSqlite3.Statement<[string]>;
+}
+
+const lockoutStatements = new WeakMap<BetterSqlite3.Database, LockoutStatements>();
+
+/** The statements every posting runs on SQLite, prepared once per connection. */
+function sqliteLockouts(conn: BetterSqlite3.Database): LockoutStatements {
+  let st = lockoutStatements.get(conn);
+  if (st === undefined) {
+    st = {
+      get: conn.prepare('select failures, window_start, locked_until from lockouts where key = ?'),
+      setPending: conn.prepare(
+        `insert into lockouts (key, failures, window_start, strikes, locked_until)
+         values (@key, @failures, @start, 0, null)
+         on conflict (key) do update set failures = @failures, window_start = @start`,
+      ),
+      release: conn.prepare(
+        'update lockouts set failures = failures - 1 where key = ? and failures > 0',
+      ),
+      forget: conn.prepare('delete from lockouts where key = ?'),
+    };
+    lockoutStatements.set(conn, st);
+  }
+  return st;
 }

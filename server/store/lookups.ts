@@ -94,6 +94,7 @@ export function lookupQueries<E>(
     [number, string, number],
     Selectable<PostingJournalTable>
   > | null = null;
+  let pointsRow: BetterSqlite3.Statement<[Record<string, unknown>]> | null = null;
   return {
     async saveLookup(lookup) {
       const row = lookupRow(lookup);
@@ -161,6 +162,28 @@ export function lookupQueries<E>(
     },
 
     async completePoints(key, patch, now) {
+      const sqlite = store.sqlite;
+      if (sqlite !== null) {
+        // Prepared as well: most counter postings end here, a few seconds after their answer.
+        pointsRow ??= sqlite.conn.prepare(
+          `update posting_journal set points = @points, reading = @reading,
+             customer_name = coalesce(@customer_name, customer_name), updated_at = @updated_at
+           where key = @key and state = 'lançado' and points is null`,
+        );
+        const statement = pointsRow;
+        const changes = await sqlite.run(
+          () =>
+            statement.run({
+              key,
+              points: patch.points,
+              reading: JSON.stringify(patch.reading),
+              customer_name: patch.customerName,
+              updated_at: now,
+            }).changes,
+          { transaction: true, durable: false },
+        );
+        return changes === 1;
+      }
       const res = await store.transaction(
         (trx) =>
           trx

@@ -6,6 +6,7 @@
  * counted by establishment, and a store's calls can be made to fail (an outage at one store).
  */
 import pino from 'pino';
+import { afterEach, beforeEach } from 'vitest';
 import { createChainServer, startStoreApp } from '../app/chain';
 import { signCredential } from '../app/domain/credential';
 import { addChainStore, createStoreDirectory } from '../app/domain/stores';
@@ -14,9 +15,10 @@ import { credentialCookieName } from '../app/http/access/terminal';
 import { createMetrics } from '../app/domain/ops/metrics';
 import { openSandbox } from '../sandbox/sandbox';
 import type { Sandbox } from '../sandbox/sandbox';
-import { enrollDirectly } from '../store';
+import { enrollDirectly, openStore } from '../store';
 import type { Role, Store } from '../store';
 import { TEST_SECRET } from './app-harness';
+import type { StoreEngine, StoreFixture, StoreLocation } from './store-fixture';
 
 export const CHAIN = { a: 1, b: 3, c: 4 } as const;
 /** Opens /metrics to the tests (there is no loopback peer in app.request). */
@@ -145,4 +147,35 @@ export async function makeChain(store: Store, options: { ttlMs?: number } = {}):
       sandbox.close();
     },
   };
+}
+
+/** What `chainEachTest` opened for one test. */
+export interface ChainOfTest {
+  store: Store;
+  /** Where the store lives (a SQLite file or a PostgreSQL database). */
+  where: StoreLocation;
+  chain: Chain;
+}
+
+/**
+ * A chain on a new empty store of `engine` for each test of the suite it is called in: `use`
+ * receives them before each test; the chain is stopped and the store closed after it.
+ */
+export function chainEachTest(
+  stores: StoreFixture,
+  engine: StoreEngine,
+  use: (opened: ChainOfTest) => void,
+): void {
+  let opened: ChainOfTest | null = null;
+  beforeEach(async () => {
+    const where = await stores.location(engine);
+    const store = await openStore(where);
+    opened = { store, where, chain: await makeChain(store) };
+    use(opened);
+  }, 30_000);
+  afterEach(async () => {
+    await opened?.chain.stop();
+    await opened?.store.close();
+    opened = null;
+  });
 }

@@ -1,10 +1,56 @@
-/** Test support for the journal: its store on a fresh in-memory SQLite, and a scriptable upstream. */
+/**
+ * Test support for the journal: its store on a fresh in-memory SQLite, a posting service
+ * started on it with the waits shrunk, and a scriptable upstream.
+ */
+import { afterEach } from 'vitest';
 import { createJournalStore, openStore } from '../store';
-import type { UpstreamCall } from '../app/domain/journal/context';
+import type { PostingServiceOptions, UpstreamCall } from '../app/domain/journal/context';
+import { createPostingService } from '../app/domain/journal/service';
 
 export async function sqliteJournal() {
   const store = await openStore({ sqlitePath: ':memory:' });
   return { db: store.db, store: createJournalStore(store), close: () => store.close() };
+}
+
+/** The journal's waits shrunk for the tests (a file adds or overrides what it is about). */
+export const FAST_JOURNAL = {
+  quietMs: 60,
+  unknownHorizonMs: 400,
+  recheckMs: 40,
+  leaseMs: 150,
+  sweepMs: 20,
+  waitMs: 2_000,
+  slotWaitMs: 3_000,
+};
+
+/** A test file's clean-up: what a test pushes runs after it, the last pushed first. */
+export function cleanupAfterEach(): (() => Promise<unknown>)[] {
+  const cleanup: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    while (cleanup.length) await cleanup.pop()!();
+  });
+  return cleanup;
+}
+
+/**
+ * A posting service of establishment 1 on a new in-memory journal, `call` answering for the
+ * service, started; `cleanup` stops it and closes its journal after the test.
+ */
+export async function startedService(
+  cleanup: (() => Promise<unknown>)[],
+  call: UpstreamCall,
+  options: Omit<Partial<PostingServiceOptions>, 'store' | 'call'>,
+) {
+  const journal = await sqliteJournal();
+  const service = createPostingService({
+    store: journal.store,
+    call,
+    establishmentId: 1,
+    ...options,
+  });
+  service.start();
+  cleanup.push(journal.close, () => service.stop());
+  return { journal, service };
 }
 
 type Outcome =

@@ -1,4 +1,6 @@
 /** Journal entries: creating, patching, claiming the stale, listing and pruning them. */
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import type { Database } from '../schema';
 import type { Store } from '../store';
 import { fromRow, newRow, toColumns } from './rows';
 import { IN_FLIGHT, UNSETTLED, type JournalEntry, type JournalStore } from './types';
@@ -14,6 +16,39 @@ export function kyselyEntries(
   get: (key: string) => Promise<JournalEntry | null>,
 ): EntryQueries {
   const db = store.db;
+
+  /**
+   * The store's entries that `match`, of one terminal when `f.terminalId` is set: newest
+   * first, `f.limit` (1,000) at most.
+   */
+  const newest = async (
+    f: {
+      establishmentId: number;
+      /** These stores' entries instead (the chain's ledger). */
+      establishmentIds?: readonly number[];
+      terminalId?: string | null;
+      limit?: number;
+    },
+    match: (eb: ExpressionBuilder<Database, 'posting_journal'>) => Expression<SqlBool>,
+  ) => {
+    const terminalId = f.terminalId ?? null;
+    const rows = await db
+      .selectFrom('posting_journal')
+      .selectAll()
+      .where((eb) =>
+        f.establishmentIds === undefined
+          ? eb('establishment_id', '=', f.establishmentId)
+          : eb('establishment_id', 'in', [...f.establishmentIds, -1]),
+      )
+      .where(match)
+      .$if(terminalId !== null, (q) => q.where('terminal_id', '=', terminalId!))
+      .orderBy('created_at', 'desc')
+      .orderBy('key', 'desc')
+      .limit(f.limit ?? 1000)
+      .execute();
+    return rows.map(fromRow);
+  };
+
   return {
     async create(e) {
       const res = await db
@@ -72,49 +107,13 @@ export function kyselyEntries(
       return claimed;
     },
 
-    async list(f) {
-      let q = db
-        .selectFrom('posting_journal')
-        .selectAll()
-        .where((eb) =>
-          f.establishmentIds === undefined
-            ? eb('establishment_id', '=', f.establishmentId)
-            : eb('establishment_id', 'in', [...f.establishmentIds, -1]),
-        )
-        .where('created_at', '>=', f.from)
-        .where('created_at', '<', f.to);
-      if (f.terminalId !== undefined && f.terminalId !== null) {
-        q = q.where('terminal_id', '=', f.terminalId);
-      }
-      const rows = await q
-        .orderBy('created_at', 'desc')
-        .orderBy('key', 'desc')
-        .limit(f.limit ?? 1000)
-        .execute();
-      return rows.map(fromRow);
-    },
+    list: (f) =>
+      newest(f, (eb) => eb.and([eb('created_at', '>=', f.from), eb('created_at', '<', f.to)])),
 
-    async listUnsettled(f) {
-      let q = db
-        .selectFrom('posting_journal')
-        .selectAll()
-        .where((eb) =>
-          f.establishmentIds === undefined
-            ? eb('establishment_id', '=', f.establishmentId)
-            : eb('establishment_id', 'in', [...f.establishmentIds, -1]),
-        )
-        .where('state', 'in', [...UNSETTLED])
-        .where('created_at', '<', f.before);
-      if (f.terminalId !== undefined && f.terminalId !== null) {
-        q = q.where('terminal_id', '=', f.terminalId);
-      }
-      const rows = await q
-        .orderBy('created_at', 'desc')
-        .orderBy('key', 'desc')
-        .limit(f.limit ?? 1000)
-        .execute();
-      return rows.map(fromRow);
-    },
+    listUnsettled: (f) =>
+      newest(f, (eb) =>
+        eb.and([eb('state', 'in', [...UNSETTLED]), eb('created_at', '<', f.before)]),
+      ),
 
     async prune(before) {
       const res = await db

@@ -15,12 +15,11 @@ import type { LookupKey } from '@/api/keys';
 import { CustomerSearch } from '@/features/customers/components/customer-search';
 import { LookupNotices } from '@/features/customers/components/lookup-notices';
 import { useCounterCustomer } from '@/features/customers/use-counter-customer';
-import { SalePlaceholder } from '@/features/points/components/sale-placeholder';
 import { ShiftBar } from '@/features/points/components/shift-bar';
 import { ShiftProvider, useShift } from '@/features/points/shift';
 import { postingBusy, usePosting } from '@/features/points/use-posting';
 import { useHandOver } from '@/features/points/use-hand-over';
-import { PdvSalePanel, usePdvSale } from '@/features/points/use-pdv-sale';
+import { usePdvSale } from '@/features/points/use-pdv-sale';
 import type { RereadTarget } from '@/features/points/posting-types';
 import {
   ContingencyBanner,
@@ -31,14 +30,10 @@ import {
   NotFoundPanel,
   Panel,
   PendingRewards,
-  PostedPanel,
-  PostingStatus,
   prefetchCounterParts,
-  RegisterForm,
-  SalePanel,
-  SendToKiosk,
   ShiftDialog,
 } from './counter-parts';
+import { SaleColumn } from './caixa-sale-column';
 
 /** The customer's one refresh after a posting: its code loads with the posting's. */
 const refresh = (qc: QueryClient, target: RereadTarget) =>
@@ -49,14 +44,6 @@ const refresh = (qc: QueryClient, target: RereadTarget) =>
  * only when it takes longer than this, so a quick answer replaces the field's state directly.
  */
 const SEARCHING_SHOWN_AFTER_MS = 200;
-
-/** The phases PostingStatus shows (it renders nothing for the others). */
-const STATUS_PHASES: ReadonlySet<string> = new Set([
-  'verifying',
-  'unknown',
-  'verify-failed',
-  'not-posted',
-]);
 
 export function CaixaRoute({ config }: { config: AppConfig }) {
   return (
@@ -81,8 +68,6 @@ function Counter({ config }: { config: AppConfig }) {
     onPosted: (p) => !customer && counter.open(p.id_cliente, false),
   });
   const { phase } = posting;
-  const posted = phase.name === 'posted' ? phase.posted : null;
-  const kept = phase.name === 'kept' ? phase.kept : null;
   const busyPosting = postingBusy(phase);
   const searching = useShownAfter(lookup.isFetching, SEARCHING_SHOWN_AFTER_MS);
 
@@ -184,69 +169,15 @@ function Counter({ config }: { config: AppConfig }) {
             </Loading>
           )}
         </div>
-        <div className="flex min-w-0 flex-col gap-4">
-          {/* Only a posting whose answer was lost gives it anything to show: until then its
-              chunk is not needed for the first paint. */}
-          {STATUS_PHASES.has(phase.name) && (
-            <Suspense fallback={null}>
-              <PostingStatus phase={phase} onVerify={() => void posting.verify()} />
-            </Suspense>
-          )}
-          {posted || kept ? (
-            <Panel lazy>
-              <PostedPanel
-                posted={posted}
-                kept={kept}
-                customerName={customer?.nome ?? null}
-                celular={customer?.celular ?? typed?.celular ?? ''}
-                establishment={establishment}
-                onNext={nextCustomer}
-                handOver={handOver.forPosted}
-              />
-            </Panel>
-          ) : counter.registering && counter.canRegister ? (
-            <Panel lazy>
-              <RegisterForm
-                initial={counter.prefill}
-                onRegistered={counter.showRegistered}
-                onOpenExisting={(id: number) => counter.open(id)}
-                onCancel={counter.cancelRegister}
-              />
-            </Panel>
-          ) : pdv.sale &&
-            (customer || ((counter.canRegister || counter.canKeep) && typed?.celular)) ? (
-            <Panel lazy>
-              <PdvSalePanel
-                sale={pdv.sale}
-                customer={customer ?? null}
-                celular={typed?.celular ?? null}
-                password={shift.password}
-                posting={posting}
-                focusRef={counter.amountRef}
-                onManual={pdv.typeAnother}
-              />
-            </Panel>
-          ) : customer || counter.canRegister || counter.canKeep ? (
-            <Panel lazy>
-              <SalePanel
-                key={`${saleNo}:${customer ? customer.id_cliente : 'new'}`}
-                customer={customer ?? null}
-                newCustomer={counter.prefill}
-                unavailable={counter.canKeep}
-                password={shift.password}
-                posting={posting}
-                amountRef={counter.amountRef}
-              />
-            </Panel>
-          ) : (
-            <>
-              <SalePlaceholder />
-              <Suspense fallback={null}>
-                <SendToKiosk password={shift.password} pdv={pdv.waiting} />
-              </Suspense>
-            </>
-          )}
-        </div>
+        <SaleColumn
+          counter={counter}
+          posting={posting}
+          pdv={pdv}
+          password={shift.password}
+          establishment={establishment}
+          handOver={handOver.forPosted}
+          onNext={nextCustomer}
+        />
       </div>
       {/* The password dialog comes with the counter's second chunk too (asked once a shift). */}
       <Suspense fallback={null}>

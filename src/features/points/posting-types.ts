@@ -2,6 +2,8 @@
 // the counter's panels share: what the counter shows (Phase) and what the flow needs from the
 // counter (PostingDeps). A module of their own, so the hook and the flow import each other's
 // types through it instead of in a circle.
+import type { Dispatch, RefObject, SetStateAction } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
 import type { Customer, RewardRecord } from '@/api/schemas';
 import type { ApiError } from '@/api/errors';
 import type { Kept } from '@/features/points/kept';
@@ -60,4 +62,20 @@ export type PostingDeps = {
   onPasswordRejected: () => void;
   /** The posting is known to have landed (answered, or learned from the journal). */
   onPosted?: (posted: Posted) => void;
+};
+
+/** What the flow works on: the hook's state setter and refs. */
+export type FlowContext = {
+  qc: QueryClient;
+  setPhase: Dispatch<SetStateAction<Phase>>;
+  deps: RefObject<PostingDeps>;
+  /** A request of this hook is being sent or followed. */
+  inFlight: RefObject<boolean>;
+  /** The posting is known to have landed: nothing is sent again until reset. */
+  landed: RefObject<boolean>;
+  /** A sale that never reached the server: posting the same body again reuses its id. */
+  unsent: RefObject<PendingSale | null>;
+  following: RefObject<AbortController | null>;
+  /** The follower of the kept sale on screen (until it settles or the next customer). */
+  keptFollow: RefObject<AbortController | null>;
 };

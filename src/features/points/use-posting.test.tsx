@@ -12,7 +12,8 @@ import {
   stubFetch,
 } from '@/testing/fixtures';
 import { loadPendingSale, savePendingSale } from './pending-sale';
-import { rewardsWon, snapshotOf } from './posting-flow';
+import { rewardsWon } from './posting-answers';
+import { snapshotOf } from './posting-flow';
 import type { PostingDeps, RereadTarget } from './posting-types';
 import { usePosting } from './use-posting';
 import { renderHookWithQuery } from '@/testing/render';

@@ -3,21 +3,13 @@
 // records (never by resending), two hand-overs of one reward at once, recovery after a crash,
 // the contingency refusal, and a service without the operation.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { PostingServiceOptions, UpstreamCall } from './context';
 import { createPostingService, type PostingService } from './service';
-import { sqliteJournal } from '../../../testing/journal-support';
+import { cleanupAfterEach, FAST_JOURNAL, startedService } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
 
-const FAST = {
-  quietMs: 60,
-  unknownHorizonMs: 400,
-  recheckMs: 40,
-  leaseMs: 150,
-  sweepMs: 20,
-  waitMs: 2_000,
-  slotWaitMs: 3_000,
-};
+const FAST = FAST_JOURNAL;
 const NONE = 'O cliente não tem este prêmio para resgatar';
 const VALE = 1;
 
@@ -102,23 +94,11 @@ function rewardsUpstream(pending: number) {
   };
 }
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
+const cleanup = cleanupAfterEach();
 
 async function setup(pending = 1, extra: Partial<PostingServiceOptions> = {}) {
-  const journal = await sqliteJournal();
   const upstream = rewardsUpstream(pending);
-  const service = createPostingService({
-    store: journal.store,
-    call: upstream.call,
-    establishmentId: 1,
-    ...FAST,
-    ...extra,
-  });
-  service.start();
-  cleanup.push(journal.close, () => service.stop());
+  const { journal, service } = await startedService(cleanup, upstream.call, { ...FAST, ...extra });
   return { journal, upstream, service };
 }
 

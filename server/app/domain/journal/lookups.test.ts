@@ -1,30 +1,25 @@
 // The counter's lookups as postings' snapshots, and a posting's points learned without a read
 // of the journal's own: counted in calls to the (scripted) service.
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { JournalObserver, PostingServiceOptions } from './context';
 import { postingMessages } from './messages';
-import { createPostingService } from './service';
 import { sealKeyFrom } from './sealed';
-import { scriptedUpstream, sqliteJournal } from '../../../testing/journal-support';
+import {
+  cleanupAfterEach,
+  FAST_JOURNAL,
+  scriptedUpstream,
+  startedService,
+} from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
 
 const FAST = {
-  quietMs: 60,
-  unknownHorizonMs: 400,
-  recheckMs: 40,
-  leaseMs: 150,
-  sweepMs: 20,
-  waitMs: 2_000,
-  slotWaitMs: 3_000,
+  ...FAST_JOURNAL,
   // Off unless a test is about it: a read it makes would count in another test's figures.
   pointsWaitMs: 60_000,
 };
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
+const cleanup = cleanupAfterEach();
 
 /** What the journal told its observer. */
 function observed() {
@@ -41,19 +36,13 @@ async function setup(
   extra: Partial<PostingServiceOptions> = {},
   rules: Parameters<typeof scriptedUpstream>[0] = {},
 ) {
-  const journal = await sqliteJournal();
   const upstream = scriptedUpstream(rules);
   const { seen, observer } = observed();
-  const service = createPostingService({
-    store: journal.store,
-    call: upstream.call,
-    establishmentId: 1,
+  const { journal, service } = await startedService(cleanup, upstream.call, {
     observer,
     ...FAST,
     ...extra,
   });
-  service.start();
-  cleanup.push(journal.close, () => service.stop());
 
   /** The terminal's lookup by phone as the proxy sends it, kept by the journal. */
   const lookup = async (terminalId: string, body: Record<string, unknown>) => {

@@ -1,44 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { PostingServiceOptions } from './context';
 import { postingMessages } from './messages';
 import { ABSENT, compareReadings } from './readings';
 import { createPostingService, type PostingService } from './service';
-import { scriptedUpstream, sqliteJournal } from '../../../testing/journal-support';
+import {
+  cleanupAfterEach,
+  FAST_JOURNAL,
+  scriptedUpstream,
+  sqliteJournal,
+  startedService,
+} from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
 
-const FAST = {
-  quietMs: 60,
-  unknownHorizonMs: 400,
-  recheckMs: 40,
-  leaseMs: 150,
-  sweepMs: 20,
-  waitMs: 2_000,
-  slotWaitMs: 3_000,
-  retryBaseMs: 20,
-  retryCapMs: 200,
-};
+const FAST = { ...FAST_JOURNAL, retryBaseMs: 20, retryCapMs: 200 };
 
-const cleanup: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanup.length) await cleanup.pop()!();
-});
+const cleanup = cleanupAfterEach();
 
 async function setup(
   extra: Partial<PostingServiceOptions> = {},
   upstreamRules: Parameters<typeof scriptedUpstream>[0] = {},
 ) {
-  const journal = await sqliteJournal();
   const upstream = scriptedUpstream(upstreamRules);
-  const service = createPostingService({
-    store: journal.store,
-    call: upstream.call,
-    establishmentId: 1,
-    ...FAST,
-    ...extra,
-  });
-  service.start();
-  cleanup.push(journal.close, () => service.stop());
+  const { journal, service } = await startedService(cleanup, upstream.call, { ...FAST, ...extra });
   return { journal, upstream, service };
 }
 

@@ -175,6 +175,39 @@ function storeMetrics(registry: Registry) {
   };
 }
 
+/** The contingency as the journal tells it at each scrape: the circuit and the sales kept. */
+function contingencyGauges(
+  registry: Registry,
+  status: () => Promise<Awaited<ReturnType<PostingService['status']>> | null>,
+  now: () => number,
+): void {
+  new Gauge({
+    name: 'pdv_circuit_open',
+    help: '1 while the circuit to the loyalty service is open (contingency), else 0.',
+    registers: [registry],
+    async collect() {
+      this.set((await status())?.open ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'pdv_sales_waiting',
+    help: 'Sales kept during an outage and waiting to be delivered.',
+    registers: [registry],
+    async collect() {
+      this.set((await status())?.waiting ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'pdv_sales_waiting_oldest_age_seconds',
+    help: 'Age of the oldest sale waiting to be delivered (0 when none waits).',
+    registers: [registry],
+    async collect() {
+      const at = (await status())?.oldestWaitingAt ?? null;
+      this.set(at === null ? 0 : Math.max(0, (now() - at) / 1000));
+    },
+  });
+}
+
 export function createMetrics(deps: MetricsDeps) {
   const registry = new Registry();
   if (deps.processDefaults !== false) collectDefaultMetrics({ register: registry });
@@ -224,31 +257,7 @@ export function createMetrics(deps: MetricsDeps) {
   });
   let postings = deps.postings ?? null;
   const status = async () => (postings ? postings.status() : null);
-  new Gauge({
-    name: 'pdv_circuit_open',
-    help: '1 while the circuit to the loyalty service is open (contingency), else 0.',
-    registers: [registry],
-    async collect() {
-      this.set((await status())?.open ? 1 : 0);
-    },
-  });
-  new Gauge({
-    name: 'pdv_sales_waiting',
-    help: 'Sales kept during an outage and waiting to be delivered.',
-    registers: [registry],
-    async collect() {
-      this.set((await status())?.waiting ?? 0);
-    },
-  });
-  new Gauge({
-    name: 'pdv_sales_waiting_oldest_age_seconds',
-    help: 'Age of the oldest sale waiting to be delivered (0 when none waits).',
-    registers: [registry],
-    async collect() {
-      const at = (await status())?.oldestWaitingAt ?? null;
-      this.set(at === null ? 0 : Math.max(0, (deps.store.now() - at) / 1000));
-    },
-  });
+  contingencyGauges(registry, status, () => deps.store.now());
   const counts = new Gauge({
     name: 'pdv_postings',
     help: 'Postings in the journal (within its retention), by state.',

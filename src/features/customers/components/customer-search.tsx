@@ -157,11 +157,14 @@ export function CustomerSearch({
       value = next.slice(0, next.search(/\d(?=\D*$)/));
     const formatted = formatLookupTyping(value);
     setText(formatted);
+    // Fewer than 11 digits are neither a complete mobile nor a CPF, nor too many: the key's
+    // frame reads nothing then (the hint reads the text a frame later).
+    const digits = digitsOf(formatted).length;
+    const c = digits >= 11 ? classifyTyped(formatted) : null;
     // Digits typed past a complete number (the search may have left already): said at once.
-    const c = classifyTyped(formatted);
-    setError(c.kind === 'invalid' && digitsOf(formatted).length > 11 ? c.reason : null);
+    setError(c?.kind === 'invalid' && digits > 11 ? c.reason : null);
     onEdit?.();
-    const auto = formatted !== text ? autoSearch(formatted) : null;
+    const auto = formatted !== text && c !== null ? autoSearch(formatted) : null;
     if (auto) onSearch(keyOf(auto), auto);
   };
 

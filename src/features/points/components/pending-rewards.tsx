@@ -3,6 +3,7 @@ import type { Customer, RewardRecord } from '@/api/schemas';
 import { REWARD_CATEGORIES, rewardCounterKey } from '#contract/wire';
 import { Button } from '@/components/ui/button';
 import { daysUntil, formatDate, todayInSaoPaulo } from '@/lib/dates';
+import { compareWire } from '@/lib/wire-order';
 import { formatInteger } from '@/lib/points';
 import { CATEGORY_LABELS, expiryNote } from '@/lib/rewards';
 import { usePendingRewards } from '@/features/points/api/pending-rewards';
@@ -32,8 +33,6 @@ export function handOverTarget(
     },
   };
 }
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * The customer's rewards waiting to be handed over, soonest to expire first, each with
@@ -65,7 +64,10 @@ export function PendingRewards({
   const day = today ?? todayInSaoPaulo();
   const records = (query.data?.data ?? [])
     .filter((r) => r.premio_status === 'pendente_resgate' && !(daysUntil(r.valido_ate, day) < 0))
-    .sort((a, b) => cmp(a.valido_ate, b.valido_ate) || a.id_premio_cliente - b.id_premio_cliente);
+    .sort(
+      (a, b) =>
+        compareWire(a.valido_ate, b.valido_ate) || a.id_premio_cliente - b.id_premio_cliente,
+    );
   const more = query.data ? query.data.total - query.data.data.length : 0;
 
   let body;

@@ -12,6 +12,7 @@ import { isPasswordLock, isPostingsInFlight, type ApiError } from '@/api/errors'
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
+import { useAfterPaint } from '@/hooks/use-after-paint';
 import { formatBRL } from '@/lib/money';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CustomerFields } from '@/components/customer-form/customer-fields';
@@ -261,7 +262,12 @@ function SubmitRow({
 }) {
   const valor = useWatch({ control, name: 'valor' });
   const lines = useWatch({ control, name: 'itens' });
-  const reason = blockReason(valor, lines);
+  const blocked = blockReason(valor, lines) !== null;
+  // The button's amount and the reason under it follow a frame after the key (as the search
+  // field's hint does): the key's frame draws the amount field alone. Whether the button
+  // posts follows at once, so Enter right after a digit posts the amount typed.
+  const shownValor = useAfterPaint(valor);
+  const reason = useAfterPaint(blockReason(valor, lines));
   return (
     <div className="flex flex-col gap-2">
       <Button
@@ -269,11 +275,15 @@ function SubmitRow({
         size="lg"
         variant="success"
         busy={sending}
-        disabled={reason !== null || sending || locked}
+        disabled={blocked || sending || locked}
         aria-describedby={reason ? 'post-block-reason' : undefined}
         shortcut="Enter"
       >
-        {sending ? 'Lançando…' : valor > 0 ? `Lançar ${formatBRL(valor)}` : 'Lançar pontos'}
+        {sending
+          ? 'Lançando…'
+          : shownValor > 0
+            ? `Lançar ${formatBRL(shownValor)}`
+            : 'Lançar pontos'}
       </Button>
       {reason && !sending && (
         <p id="post-block-reason" className="text-sm font-medium text-slate-800">

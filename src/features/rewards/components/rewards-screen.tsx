@@ -57,6 +57,45 @@ function placeErrors(
   return { errors, allPlaced };
 }
 
+/** The screen's title (a customer's rewards: with the button that drops that filter). */
+function ScreenHeader({
+  headingRef,
+  customerId,
+  onRemoveCustomer,
+}: {
+  headingRef: React.RefObject<HTMLHeadingElement | null>;
+  customerId: number | undefined;
+  onRemoveCustomer: () => void;
+}) {
+  return (
+    <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
+      <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-bold">
+        {customerId === undefined ? 'Prêmios' : `Prêmios do cliente #${customerId}`}
+      </h1>
+      {customerId !== undefined && (
+        <Button variant="secondary" onClick={onRemoveCustomer}>
+          <span aria-hidden="true">✕</span> Remover filtro do cliente
+        </Button>
+      )}
+    </header>
+  );
+}
+
+/** What the list shows now, spoken: its range, loading, or what to correct. */
+function ListStatus({ busy, text }: { busy: boolean; text: string }) {
+  return (
+    <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
+      {busy && (
+        <span
+          aria-hidden="true"
+          className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
+        />
+      )}
+      {text}
+    </p>
+  );
+}
+
 export function RewardsScreen() {
   const { search } = useLocation();
   const parsed = parseRewardSearch(search);
@@ -121,18 +160,11 @@ export function RewardsScreen() {
 
   return (
     <main className="flex flex-col gap-4 p-4 lg:p-6">
-      <header className="flex flex-wrap items-center gap-x-4 gap-y-2">
-        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-bold">
-          {filters.id_cliente === undefined
-            ? 'Prêmios'
-            : `Prêmios do cliente #${filters.id_cliente}`}
-        </h1>
-        {filters.id_cliente !== undefined && (
-          <Button variant="secondary" onClick={removeCustomer}>
-            <span aria-hidden="true">✕</span> Remover filtro do cliente
-          </Button>
-        )}
-      </header>
+      <ScreenHeader
+        headingRef={headingRef}
+        customerId={filters.id_cliente}
+        onRemoveCustomer={removeCustomer}
+      />
 
       {chain.rede && <StoreFilter allowAll={false} />}
       <RewardsFilters
@@ -154,15 +186,7 @@ export function RewardsScreen() {
 
       <section aria-label="Resultado" className="flex flex-col gap-3">
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <p role="status" className="flex min-h-6 items-center gap-2 text-slate-800 tabular">
-            {busy && (
-              <span
-                aria-hidden="true"
-                className="size-4 animate-spin rounded-full border-2 border-current border-r-transparent"
-              />
-            )}
-            {status}
-          </p>
+          <ListStatus busy={busy} text={status} />
           <div className="flex w-full flex-wrap items-center justify-between gap-3 sm:w-auto sm:justify-end">
             <ExportButtons
               exporter={exporter}
