@@ -83,7 +83,8 @@ test('the manager confers a day: all matched, then a credit gone from the servic
   expect(await overflowing(page)).toEqual([]); // every element within its box
   await section.screenshot({ path: `${SHOTS}/conferencia-1024.png` });
   await page.setViewportSize({ width: 390, height: 844 });
-  expect(await overflowing(page)).toEqual([]); // every element within its box
+  // The tables turn into cards once they have measured the narrower box (a re-render).
+  await expect.poll(() => overflowing(page)).toEqual([]); // every element within its box
   await section.screenshot({ path: `${SHOTS}/conferencia-390.png` });
 
   // A cashier cannot confer.

@@ -171,7 +171,11 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
     );
   }
   // Only what the role may use (the server refuses the rest anyway).
-  const allowed = nav.filter((item) => may[screenOf(item.href)]);
+  // A terminal with the counter reads every terminal's ledger in its "Lançamentos do turno"
+  // (the screen answers it at /lancamentos too); the link is the chain's rede's.
+  const allowed = nav.filter(
+    (item) => may[screenOf(item.href)] && !(item.href === '/lancamentos' && may.caixa),
+  );
   return (
     <div className="flex min-h-dvh flex-col">
       <header className="flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
