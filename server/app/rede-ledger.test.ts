@@ -3,37 +3,15 @@
 // rede reads it with `X-Loja`), each posting naming its store; its export is recorded in each
 // store's trail; a gerente naming another store, or a caixa, is refused, the service not called.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { AuditPage } from '#contract/api/auditoria';
 import { Ledger } from '#contract/api/postings';
-import { openStore } from '../store';
-import type { Store } from '../store';
-import type { StoreOptions } from '../store/store';
-import { CHAIN, makeChain } from '../testing/chain-harness';
+import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'rede-ledger-test-'));
-let files = 0;
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function location(engine: string): Promise<StoreOptions> {
-  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
-  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
-}
+const stores = storeFixture('rede-ledger-test');
 
 type Envelope = { success: boolean; message: string; data: unknown };
 const data = async (res: Response) => {
@@ -60,17 +38,9 @@ const DAY = (() => {
 })();
 
 describeEngines("the chain's shift ledger of every store (rede) on %s", (engine) => {
-  let store: Store;
   let c: Chain;
 
-  beforeEach(async () => {
-    store = await openStore(await location(engine));
-    c = await makeChain(store);
-  }, 30_000);
-  afterEach(async () => {
-    await c.stop();
-    await store.close();
-  });
+  chainEachTest(stores, engine, (opened) => (c = opened.chain));
 
   const serviceCalls = () => [...c.calls.values()].reduce((s, n) => s + n, 0);
 

@@ -5,37 +5,15 @@
 // store's; a gerente naming another store or the chain's lists is refused, the service not
 // called.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { AuditExport, AuditPage } from '#contract/api/auditoria';
 import { AlertExport, AlertPage, RulesWire } from '#contract/api/vigilancia';
-import { openStore } from '../store';
-import type { Store } from '../store';
-import type { StoreOptions } from '../store/store';
-import { CHAIN, makeChain } from '../testing/chain-harness';
+import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
-import { describeEngines, startPgCluster, storeEngines } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
+import { describeEngines } from '../testing/pg-cluster';
+import { storeFixture } from '../testing/store-fixture';
 
-const engines = storeEngines();
-let cluster: PgCluster | null = null;
-const tmp = mkdtempSync(path.join(tmpdir(), 'rede-lists-test-'));
-let files = 0;
-
-beforeAll(async () => {
-  if (engines.includes('postgres')) cluster = await startPgCluster();
-}, 60_000);
-afterAll(async () => {
-  await cluster?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
-async function location(engine: string): Promise<StoreOptions> {
-  if (engine === 'postgres') return { databaseUrl: await cluster!.createDatabase() };
-  return { sqlitePath: path.join(tmp, `app-${++files}.db`) };
-}
+const stores = storeFixture('rede-lists-test');
 
 type Envelope = { success: boolean; message: string; data: unknown };
 const data = async (res: Response) => {
@@ -58,17 +36,9 @@ const POSTINGS: Record<number, number> = { [CHAIN.a]: 1, [CHAIN.b]: 3, [CHAIN.c]
 const EXPORTS: Record<number, number> = { [CHAIN.a]: 1, [CHAIN.b]: 2, [CHAIN.c]: 3 };
 
 describeEngines("the chain's lists of every store (rede) on %s", (engine) => {
-  let store: Store;
   let c: Chain;
 
-  beforeEach(async () => {
-    store = await openStore(await location(engine));
-    c = await makeChain(store);
-  }, 30_000);
-  afterEach(async () => {
-    await c.stop();
-    await store.close();
-  });
+  chainEachTest(stores, engine, (opened) => (c = opened.chain));
 
   const serviceCalls = () => [...c.calls.values()].reduce((s, n) => s + n, 0);
 
