@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { Profiler } from 'react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { isValidCpf } from '@/lib/cpf';
 import { classifyLookup } from '@/lib/lookup';
@@ -183,6 +184,35 @@ describe('CustomerSearch', () => {
     expect(field.value).toBe('(11) 98765-4321');
     expect(await screen.findByText('Celular (11) 98765-4321')).toBeTruthy();
     expect(parsePhoneBR).toHaveBeenCalledTimes(1);
+  });
+
+  test("a key's own frame renders nothing: the field shows the digit, the line under it follows", async () => {
+    const commits: string[] = [];
+    const onSearch = vi.fn();
+    render(
+      <Profiler id="search" onRender={(_id, phase) => commits.push(phase)}>
+        <CustomerSearch onSearch={onSearch} />
+      </Profiler>,
+    );
+    const field = screen.getByLabelText(/buscar cliente/i) as HTMLInputElement;
+    commits.length = 0;
+    for (const [i, digit] of [...MARIA.slice(0, 10)].entries()) {
+      // The key's task: the field is formatted, and React drew nothing.
+      fireEvent.keyDown(field, { key: digit });
+      expect(field.value).toBe(formatLookupTyping(MARIA.slice(0, i + 1)));
+      expect(commits).toEqual([]);
+      // A task later, the line under the field says what it understood.
+      await waitFor(() => expect(commits.length).toBeGreaterThan(0));
+      commits.length = 0;
+    }
+    // The last digit: searched at once; the line under the field says what, after.
+    fireEvent.keyDown(field, { key: MARIA.slice(10) });
+    expect(onSearch).toHaveBeenCalledTimes(1);
+    expect(await screen.findByText('Celular (11) 98765-4321')).toBeTruthy();
+    // A key that makes an error shows it in its own frame.
+    fireEvent.keyDown(field, { key: '7' });
+    expect(field.value).toBe('119876543217');
+    expect(field.getAttribute('aria-invalid')).toBe('true');
   });
 
   test('a digit typed inside the text or over a selection is formatted as well', async () => {

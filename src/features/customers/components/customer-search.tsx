@@ -1,7 +1,15 @@
-import { memo, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
+import {
+  memo,
+  useEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type KeyboardEvent,
+  type Ref,
+} from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
-import { useAfterPaint } from '@/hooks/use-after-paint';
+import { afterPaint } from '@/hooks/use-after-paint';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { formatCpf, formatCpfTyping, isValidCpf } from '@/lib/cpf';
 import { classifyLookup, type LookupClassification } from '@/lib/lookup';
@@ -137,6 +145,10 @@ const keyOf = (c: Exclude<LookupClassification, { kind: 'invalid' }>): LookupKey
  * sends nothing until the text is one of the three (CPF check digits included). A complete
  * mobile or CPF searches by itself as its last digit is typed (autoSearch); a code, or
  * eleven digits that read two ways, wait for Enter.
+ *
+ * The field holds its own text (uncontrolled): a key writes the formatted text into it and
+ * React renders nothing in that key's frame, unless the error changes or a search starts.
+ * The line under the field follows the text once the frame is drawn.
  */
 export function CustomerSearch({
   onSearch,
@@ -145,58 +157,74 @@ export function CustomerSearch({
   disabled = false,
   inputRef,
 }: Props) {
-  const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  // The line under the field follows the text a frame later: a key's frame draws the field only.
-  const hinted = useAfterPaint(text);
+  // The text the line under the field reads: the field's, after the key's frame is drawn.
+  const [hinted, setHinted] = useState('');
+  const text = useRef('');
+  const shown = useRef<string | null>(null);
+  const pendingHint = useRef<(() => void) | null>(null);
+  useEffect(() => () => pendingHint.current?.(), []);
 
-  const change = (next: string) => {
+  const showError = (next: string | null) => {
+    if (next === shown.current) return;
+    shown.current = next;
+    setError(next);
+  };
+
+  const change = (field: HTMLInputElement, next: string) => {
+    const before = text.current;
     // Deleting only a formatting character (")" or "-") deletes the digit before it too.
     let value = next;
-    if (next.length < text.length && digitsOf(next) === digitsOf(text) && digitsOf(next) !== '')
+    if (next.length < before.length && digitsOf(next) === digitsOf(before) && digitsOf(next) !== '')
       value = next.slice(0, next.search(/\d(?=\D*$)/));
     const formatted = formatLookupTyping(value);
-    setText(formatted);
+    if (field.value !== formatted) field.value = formatted;
+    text.current = formatted;
+    pendingHint.current ??= afterPaint(() => {
+      pendingHint.current = null;
+      setHinted(text.current);
+    });
     // Fewer than 11 digits are neither a complete mobile nor a CPF, nor too many: the key's
     // frame reads nothing then (the hint reads the text a frame later).
     const digits = digitsOf(formatted).length;
     const c = digits >= 11 ? classifyTyped(formatted) : null;
     // Digits typed past a complete number (the search may have left already): said at once.
-    setError(c?.kind === 'invalid' && digits > 11 ? c.reason : null);
+    showError(c?.kind === 'invalid' && digits > 11 ? c.reason : null);
     onEdit?.();
-    const auto = formatted !== text && c !== null ? autoSearch(formatted) : null;
+    const auto = formatted !== before && c !== null ? autoSearch(formatted) : null;
     if (auto) onSearch(keyOf(auto), auto);
   };
 
   /**
    * A digit or Backspace at the end of the text (a phone or CPF being typed) is applied here,
-   * before the browser edits the field: the field then changes once, to React's formatted text,
-   * instead of twice (the browser's edit, then React's), and no input event follows. Anything
+   * before the browser edits the field: the field then changes once, to the formatted text,
+   * instead of twice (the browser's edit, then ours), and no input event follows. Anything
    * else (a selection, the caret inside the text, paste, a keyboard that sends no key) takes
    * the browser's way to `change`.
    */
   const keyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const field = e.currentTarget;
-    const end = text.length;
+    const current = field.value;
+    const end = current.length;
     const next = /^\d$/.test(e.key)
-      ? text + e.key
+      ? current + e.key
       : e.key === 'Backspace' && end > 0
-        ? text.slice(0, -1)
+        ? current.slice(0, -1)
         : null;
     if (next === null || e.ctrlKey || e.metaKey || e.altKey || field.readOnly) return;
     if (field.selectionStart !== end || field.selectionEnd !== end) return;
     e.preventDefault();
-    change(next);
+    change(field, next);
   };
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const c = classifyTyped(text);
+    const c = classifyTyped(text.current);
     if (c.kind === 'invalid') {
-      setError(c.reason);
+      showError(c.reason);
       return;
     }
-    setError(null);
+    showError(null);
     onSearch(keyOf(c), c);
   };
 
@@ -216,12 +244,12 @@ export function CustomerSearch({
           autoFocus
           readOnly={!useHydrated()}
           disabled={disabled}
-          value={text}
+          defaultValue=""
           placeholder="(11) 98765-4321 · 529.982.247-25 · #123"
           aria-invalid={error ? true : undefined}
           aria-describedby="lookup-status"
           onKeyDown={keyDown}
-          onChange={(e) => change(e.target.value)}
+          onChange={(e) => change(e.currentTarget, e.currentTarget.value)}
           className={`min-w-0 flex-1 rounded-md border bg-white px-3 py-2 text-xl tabular placeholder:text-slate-500 ${
             error ? 'border-red-700' : 'border-slate-400'
           }`}
