@@ -1,12 +1,4 @@
-import {
-  memo,
-  useEffect,
-  useRef,
-  useState,
-  type FormEvent,
-  type KeyboardEvent,
-  type Ref,
-} from 'react';
+import { memo, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
 import { afterPaint } from '@/hooks/use-after-paint';
@@ -161,14 +153,12 @@ export function CustomerSearch({
   // The text the line under the field reads: the field's, after the key's frame is drawn.
   const [hinted, setHinted] = useState('');
   const text = useRef('');
-  const shown = useRef<string | null>(null);
-  const pendingHint = useRef<(() => void) | null>(null);
-  useEffect(() => () => pendingHint.current?.(), []);
+  const hintDue = useRef(false);
 
+  // Set only when it changes: a key that leaves it as it was renders nothing. (A change
+  // renders, so `error` here is always the one shown.)
   const showError = (next: string | null) => {
-    if (next === shown.current) return;
-    shown.current = next;
-    setError(next);
+    if (next !== error) setError(next);
   };
 
   const change = (field: HTMLInputElement, next: string) => {
@@ -180,10 +170,13 @@ export function CustomerSearch({
     const formatted = formatLookupTyping(value);
     if (field.value !== formatted) field.value = formatted;
     text.current = formatted;
-    pendingHint.current ??= afterPaint(() => {
-      pendingHint.current = null;
-      setHinted(text.current);
-    });
+    if (!hintDue.current) {
+      hintDue.current = true;
+      afterPaint(() => {
+        hintDue.current = false;
+        setHinted(text.current);
+      });
+    }
     // Fewer than 11 digits are neither a complete mobile nor a CPF, nor too many: the key's
     // frame reads nothing then (the hint reads the text a frame later).
     const digits = digitsOf(formatted).length;
