@@ -13,6 +13,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
 import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
@@ -195,23 +196,13 @@ describe('the counter hands a reward over', () => {
       if (url.startsWith('/api/lancamentos/'))
         return jsonResponse(
           200,
-          ok({
-            chave: 'x',
-            terminal: '1',
-            terminal_nome: null,
-            criado_em: '2026-11-23T12:00:00.000Z',
-            atualizado_em: '2026-11-23T12:00:00.000Z',
-            estado: 'lançado',
-            motivo: null,
-            valor_gasto: 2590,
-            celular: '+5511987654321',
-            nome: null,
-            pontos: 25,
-            conferido: false,
-            guardado: false,
-            resposta: null,
-            cliente: null,
-          }),
+          ok(
+            lancamentoWire({
+              terminal: '1',
+              atualizado_em: '2026-11-23T12:00:00.000Z',
+              nome: null,
+            }),
+          ),
         );
       if (url.startsWith(`${BASE}/recompensas`))
         return jsonResponse(
@@ -266,25 +257,19 @@ describe('the counter hands a reward over', () => {
       url.startsWith(`/api/lancamentos/${id}`)
         ? jsonResponse(
             200,
-            ok({
-              chave: id,
-              terminal: '1',
-              terminal_nome: null,
-              criado_em: '2026-11-23T12:00:00.000Z',
-              atualizado_em: '2026-11-23T12:00:00.000Z',
-              tipo: 'premio',
-              premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
-              estado: 'lançado',
-              motivo: null,
-              valor_gasto: 0,
-              celular: '+5511987654321',
-              nome: 'Maria da Silva',
-              pontos: null,
-              conferido: true,
-              guardado: false,
-              resposta: null,
-              cliente: null,
-            }),
+            ok(
+              lancamentoWire({
+                chave: id,
+                terminal: '1',
+                atualizado_em: '2026-11-23T12:00:00.000Z',
+                tipo: 'premio',
+                premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
+                valor_gasto: 0,
+                nome: 'Maria da Silva',
+                pontos: null,
+                conferido: true,
+              }),
+            ),
           )
         : jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 })),
     );

@@ -11,6 +11,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon } from './posting-answers';
 import { snapshotOf } from './posting-flow';
@@ -85,24 +86,8 @@ function setup(over: Partial<PostingDeps> = {}) {
 const keyOf = (init: RequestInit) =>
   (init.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
 
-const lancamento = (chave: string, over: Record<string, unknown> = {}) => ({
-  chave,
-  estado: 'lançado',
-  motivo: null,
-  terminal: null,
-  terminal_nome: null,
-  criado_em: '2026-11-23T12:00:00.000Z',
-  atualizado_em: '2026-11-23T12:00:01.000Z',
-  valor_gasto: 2590,
-  celular: '+5511987654321',
-  nome: 'Maria',
-  pontos: 25,
-  conferido: false,
-  guardado: false,
-  resposta: { status: 200, corpo: ok(answer) },
-  cliente: null,
-  ...over,
-});
+const lancamento = (chave: string, over: Record<string, unknown> = {}) =>
+  lancamentoWire({ chave, resposta: { status: 200, corpo: ok(answer) }, ...over });
 
 beforeEach(() => sessionStorage.clear());
 

@@ -15,6 +15,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
 import {
@@ -49,26 +50,19 @@ const target: HandOverTarget = {
 };
 
 /** The journal's entry of a hand-over, as `GET /api/lancamentos/{chave}` answers it. */
-const entrega = (chave: string, over: Record<string, unknown> = {}) => ({
-  chave,
-  tipo: 'premio',
-  premio: { id_premio: 3, id_premio_cliente: 900, nome: VALE },
-  estado: 'lançado',
-  motivo: null,
-  terminal: '1',
-  terminal_nome: 'Caixa 1',
-  criado_em: '2026-11-23T12:00:00.000Z',
-  atualizado_em: '2026-11-23T12:00:01.000Z',
-  valor_gasto: 0,
-  celular: '+5511987654321',
-  nome: 'Maria da Silva',
-  pontos: null,
-  conferido: true,
-  guardado: false,
-  resposta: null,
-  cliente: null,
-  ...over,
-});
+const entrega = (chave: string, over: Record<string, unknown> = {}) =>
+  lancamentoWire({
+    chave,
+    tipo: 'premio',
+    premio: { id_premio: 3, id_premio_cliente: 900, nome: VALE },
+    terminal: '1',
+    terminal_nome: 'Caixa 1',
+    valor_gasto: 0,
+    nome: 'Maria da Silva',
+    pontos: null,
+    conferido: true,
+    ...over,
+  });
 const handedOver = ok({ id_cliente: 42, id_premio_cliente: 900 }, 'Prêmio resgatado com sucesso.');
 const refusal = (status: number, message: string, extra: Record<string, unknown> = {}) =>
   jsonResponse(status, { success: false, message, data: {}, ...extra });

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { ledgerRowWire } from '@/testing/lancamentos';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
@@ -12,25 +13,8 @@ const TERMINALS = [
   { id: '2', nome: 'Caixa 2' },
 ];
 
-function posting(terminal: string, nome: string, at: Date) {
-  return {
-    chave: `${terminal}-${nome}`,
-    estado: 'lançado',
-    motivo: null,
-    valor_gasto: 2590,
-    celular: '+5511987654321',
-    nome,
-    pontos: 25,
-    conferido: false,
-    guardado: false,
-    resposta: null,
-    cliente: null,
-    criado_em: at.toISOString(),
-    atualizado_em: at.toISOString(),
-    terminal,
-    terminal_nome: TERMINALS.find((t) => t.id === terminal)!.nome,
-  };
-}
+const posting = (terminal: string, nome: string, at?: Date) =>
+  ledgerRowWire(TERMINALS, terminal, nome, at);
 
 /** A ledger server: two terminals' postings today, one yesterday; the role's view. */
 function serve(manager: boolean) {

@@ -2,6 +2,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { ledgerRowWire } from '@/testing/lancamentos';
 import { renderWithQuery } from '@/testing/render';
 import { LedgerScreen } from './ledger-screen';
 
@@ -12,26 +13,8 @@ const TERMINALS = [
   { id: '2', nome: 'Caixa 2' },
 ];
 
-function posting(terminal: string, nome: string) {
-  const at = new Date().toISOString();
-  return {
-    chave: `${terminal}-${nome}`,
-    estado: 'lançado',
-    motivo: null,
-    valor_gasto: 2590,
-    celular: '+5511987654321',
-    nome,
-    pontos: 25,
-    conferido: false,
-    guardado: false,
-    resposta: null,
-    cliente: null,
-    criado_em: at,
-    atualizado_em: at,
-    terminal,
-    terminal_nome: TERMINALS.find((t) => t.id === terminal)!.nome,
-  };
-}
+const posting = (terminal: string, nome: string, at?: Date) =>
+  ledgerRowWire(TERMINALS, terminal, nome, at);
 
 test("a gerente's screen: its store's ledger, filtered by terminal on the server, no Loja", async () => {
   const all = [posting('2', 'Ana Dois'), posting('1', 'Bruno Um')];
