@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
-import { configureApi } from '@/api/client';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import {
@@ -11,6 +10,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { stubServiceEachTest } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon } from './posting-answers';
@@ -19,8 +19,7 @@ import type { PostingDeps, RereadTarget } from './posting-types';
 import { usePosting } from './use-posting';
 import { renderHookWithQuery } from '@/testing/render';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const customer = (over: Record<string, unknown> = {}) => Customer.parse(customerWire(over));
 

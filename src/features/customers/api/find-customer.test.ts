@@ -1,20 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
-import { createElement, type ReactNode } from 'react';
-import { configureApi } from '@/api/client';
+import { describe, expect, test } from 'vitest';
+import { waitFor } from '@testing-library/react';
 import { ApiError } from '@/api/errors';
-import { createQueryClient } from '@/api/query-client';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { stubServiceEachTest } from '@/testing/api';
+import { renderHookWithQuery } from '@/testing/render';
 import { customerQuery, findCustomer, lookupBody, useCustomer } from './find-customer';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
-
-const wrapper = (qc = createQueryClient()) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return createElement(QueryClientProvider, { client: qc }, children);
-  };
+stubServiceEachTest();
 
 test('lookupBody sends exactly one key', () => {
   expect(lookupBody({ kind: 'phone', celular: '+5511987654321' })).toEqual({
@@ -66,7 +58,7 @@ test('customerQuery keys by establishment and lookup key', () => {
 describe('useCustomer', () => {
   test('with a null key it stays idle and sends nothing', () => {
     const fetchMock = stubFetch(() => jsonResponse(200, ok(customerWire())));
-    const { result } = renderHook(() => useCustomer(null), { wrapper: wrapper() });
+    const { result } = renderHookWithQuery(() => useCustomer(null));
     expect(result.current.fetchStatus).toBe('idle');
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -74,9 +66,9 @@ describe('useCustomer', () => {
     stubFetch(() =>
       jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }),
     );
-    const { result } = renderHook(() => useCustomer({ kind: 'phone', celular: '+5511900000000' }), {
-      wrapper: wrapper(),
-    });
+    const { result } = renderHookWithQuery(() =>
+      useCustomer({ kind: 'phone', celular: '+5511900000000' }),
+    );
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toBeNull();
   });
@@ -89,9 +81,7 @@ describe('useCustomer', () => {
         errors: { cpf: ['CPF inválido.'] },
       }),
     );
-    const { result } = renderHook(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }), {
-      wrapper: wrapper(),
-    });
+    const { result } = renderHookWithQuery(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }));
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error?.fieldErrors).toEqual({ cpf: ['CPF inválido.'] });
     expect(fetchMock).toHaveBeenCalledTimes(1);

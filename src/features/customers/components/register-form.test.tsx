@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import type { Customer } from '@/api/schemas';
 import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { RegisterForm } from './register-form';
 import { renderWithQuery } from '@/testing/render';
+import { stubServiceEachTest } from '@/testing/api';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 type Answer = { status: number; body: unknown };
 

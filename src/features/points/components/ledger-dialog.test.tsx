@@ -3,18 +3,10 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import { ledgerRowWire } from '@/testing/lancamentos';
+import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
-
-const TERMINALS = [
-  { id: '1', nome: 'Caixa 1' },
-  { id: '2', nome: 'Caixa 2' },
-];
-
-const posting = (terminal: string, nome: string, at?: Date) =>
-  ledgerRowWire(TERMINALS, terminal, nome, at);
 
 /** A ledger server: two terminals' postings today, one yesterday; the role's view. */
 function serve(manager: boolean) {

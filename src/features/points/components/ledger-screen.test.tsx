@@ -2,19 +2,11 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import { ledgerRowWire } from '@/testing/lancamentos';
+import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { renderWithQuery } from '@/testing/render';
 import { LedgerScreen } from './ledger-screen';
 
 afterEach(() => vi.unstubAllGlobals());
-
-const TERMINALS = [
-  { id: '1', nome: 'Caixa 1' },
-  { id: '2', nome: 'Caixa 2' },
-];
-
-const posting = (terminal: string, nome: string, at?: Date) =>
-  ledgerRowWire(TERMINALS, terminal, nome, at);
 
 test("a gerente's screen: its store's ledger, filtered by terminal on the server, no Loja", async () => {
   const all = [posting('2', 'Ana Dois'), posting('1', 'Bruno Um')];

@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import { Customer } from '@/api/schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';
 import { renderWithQuery } from '@/testing/render';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
 const maria = Customer.parse(customerWire());
