@@ -1,6 +1,7 @@
 // The API client's setup for tests (not imported by app code).
 import { afterEach, beforeEach, vi } from 'vitest';
 import { configureApi } from '@/api/client';
+import { jsonResponse } from '@/testing/fixtures';
 
 /**
  * For a file (or describe block) whose tests call the service through a stubbed fetch: each
@@ -10,3 +11,19 @@ export function stubServiceEachTest(): void {
   beforeEach(() => configureApi({ establishmentId: 1 }));
   afterEach(() => vi.unstubAllGlobals());
 }
+
+/**
+ * A refusal as the service (and our server) sends it: `success: false`, its message, `data`
+ * (empty unless given) and, on a 422, its field errors.
+ */
+export function refusal(
+  status: number,
+  message: string,
+  extra: { data?: unknown; errors?: Record<string, string[]> } = {},
+): Response {
+  return jsonResponse(status, { success: false, message, data: {}, ...extra });
+}
+
+/** A 422 that puts `message` on `field` (a request path) and says it as its message too. */
+export const fieldRefusal = (field: string, message: string) =>
+  refusal(422, message, { errors: { [field]: [message] } });

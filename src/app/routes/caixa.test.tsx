@@ -1,9 +1,8 @@
 // The counter composed: the customer's rewards waiting, "Entregar" and its dialog, and when
 // "Entregar" shows at all. The service and our server are stubbed at fetch.
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import {
   counterConfig,
   customerWire,
@@ -13,6 +12,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
@@ -26,11 +26,8 @@ const VALE = 'Vale-compras de R$ 10,00';
 // machine that takes longer than the default second of findBy/waitFor.
 waitLongerForLazyParts();
 
-beforeEach(() => {
-  configureApi({ establishmentId: 1 });
-  sessionStorage.clear();
-});
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
+beforeEach(() => sessionStorage.clear());
 
 const config = counterConfig;
 
@@ -67,7 +64,7 @@ function service(resgatar: () => Response) {
     }
     if (url === '/api/contingencia')
       return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
-    return jsonResponse(404, { success: false, message: 'Não encontrado.', data: {} });
+    return refusal(404, 'Não encontrado.');
   });
 }
 
@@ -123,11 +120,7 @@ describe('the counter hands a reward over', () => {
 
   test('a service without hand-overs: said once, then "Entregar" is gone for the session', async () => {
     const fetchMock = service(() =>
-      jsonResponse(404, {
-        success: false,
-        message: 'Rota não encontrada.',
-        data: { entrega_indisponivel: true },
-      }),
+      refusal(404, 'Rota não encontrada.', { data: { entrega_indisponivel: true } }),
     );
     const user = await openCounter();
     await user.click(entregar()!);

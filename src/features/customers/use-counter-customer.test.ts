@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
 import { customerWire, jsonResponse, ok, stubFetch } from '@/testing/fixtures';
-import { stubServiceEachTest } from '@/testing/api';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { renderHookWithQuery } from '@/testing/render';
 import {
   counterReducer,
@@ -94,12 +94,7 @@ describe('the counter customer searching', () => {
 describe('the counter customer while the service is unavailable', () => {
   stubServiceEachTest();
 
-  const contingency = () =>
-    jsonResponse(503, {
-      success: false,
-      message: 'Serviço de fidelidade indisponível — modo contingência.',
-      data: {},
-    });
+  const contingency = () => refusal(503, 'Serviço de fidelidade indisponível — modo contingência.');
 
   function setup() {
     return renderHookWithQuery(() => useCounterCustomer());
@@ -141,7 +136,7 @@ describe('the counter customer while the service is unavailable', () => {
   });
 
   test('a failure that is not the service being unreachable keeps no sale', async () => {
-    stubFetch(() => jsonResponse(403, { success: false, message: 'Sem permissão', data: {} }));
+    stubFetch(() => refusal(403, 'Sem permissão'));
     const { result } = setup();
     act(() => result.current.search(phone, phoneTyped, false));
     await waitFor(() => expect(result.current.lookup.isError).toBe(true));

@@ -10,7 +10,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
-import { stubServiceEachTest } from '@/testing/api';
+import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon } from './posting-answers';
@@ -259,14 +259,7 @@ describe('usePosting', () => {
   });
 
   test('the service refuses the password: failed on its field, the shift asks for it again', async () => {
-    stubFetch(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Senha do atendente incorreta.',
-        data: {},
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
     const { result, deps } = setup();
     let error: unknown;
     await act(async () => {
@@ -296,7 +289,7 @@ describe('usePosting', () => {
         expect(keyOf(init)).toBe(sale.id);
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
@@ -312,7 +305,7 @@ describe('usePosting', () => {
         if (fail) throw new TypeError('Failed to fetch');
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
@@ -395,7 +388,7 @@ describe('usePosting with a PDV sale', () => {
         keys.push(keyOf(init)!);
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));

@@ -3,7 +3,7 @@ import { act } from '@testing-library/react';
 import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
-import { stubServiceEachTest } from '@/testing/api';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { renderHookWithQuery } from '@/testing/render';
 import { lookupKeysOf } from './prime-customer';
 import { registerCustomer, useRegisterCustomer } from './register-customer';
@@ -25,13 +25,7 @@ test('registerCustomer posts to cadastrar and returns the customer', async () =>
 });
 
 test('a 409 carries the existing id_cliente', async () => {
-  stubFetch(() =>
-    jsonResponse(409, {
-      success: false,
-      message: 'Cliente já cadastrado.',
-      data: { id_cliente: 5 },
-    }),
-  );
+  stubFetch(() => refusal(409, 'Cliente já cadastrado.', { data: { id_cliente: 5 } }));
   await expect(registerCustomer({ celular: '+5511987654321' })).rejects.toMatchObject({
     kind: 'conflict',
     message: 'Cliente já cadastrado.',

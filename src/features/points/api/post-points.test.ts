@@ -11,6 +11,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
+import { fieldRefusal } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { Lancamento } from '#contract/api/postings';
 import { afterPosted, fetchLancamento, postPoints } from './post-points';
@@ -55,14 +56,7 @@ test("a server that adds nothing to the service's answer: the points are not tol
 });
 
 test('a wrong attendant password lands on its field', async () => {
-  stubFetch(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Senha do atendente incorreta.',
-      data: {},
-      errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-    }),
-  );
+  stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
   const error = await postPoints(body, SALE).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: 'validation', requestMayHaveReached: false });
   expect((error as { fieldErrors: unknown }).fieldErrors).toEqual({

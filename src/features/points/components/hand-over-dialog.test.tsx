@@ -15,6 +15,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
+import { fieldRefusal, refusal } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
@@ -64,8 +65,6 @@ const entrega = (chave: string, over: Record<string, unknown> = {}) =>
     ...over,
   });
 const handedOver = ok({ id_cliente: 42, id_premio_cliente: 900 }, 'Prêmio resgatado com sucesso.');
-const refusal = (status: number, message: string, extra: Record<string, unknown> = {}) =>
-  jsonResponse(status, { success: false, message, data: {}, ...extra });
 
 const keyOf = (init: RequestInit | undefined) =>
   (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
@@ -374,11 +373,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
 
 describe('HandOverDialog: refusals', () => {
   test("the service's 422 is said in its words; nothing is kept", async () => {
-    stubFetch(() =>
-      refusal(422, 'O cliente não tem este prêmio para resgatar', {
-        errors: { id_premio: ['O cliente não tem este prêmio para resgatar'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'));
     const { onPasswordRejected } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Entrega recusada.' });
@@ -390,11 +385,7 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('handed over already (another terminal at the same moment): said plainly', async () => {
-    stubFetch(() =>
-      refusal(422, 'Este prêmio já foi entregue.', {
-        errors: { id_premio: ['Este prêmio já foi entregue.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'));
     const { onOutcome } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Este prêmio já foi entregue.' });
@@ -408,11 +399,7 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('a wrong attendant password: said, and the shift asks for it again', async () => {
-    stubFetch(() =>
-      refusal(422, 'Senha do atendente incorreta.', {
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
     const { onPasswordRejected } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Entrega recusada.' });
@@ -424,11 +411,7 @@ describe('HandOverDialog: refusals', () => {
     '%i with entrega_indisponivel: said once, and "Entregar" hidden for the session',
     async (status) => {
       const fetchMock = stubFetch(() =>
-        jsonResponse(status, {
-          success: false,
-          message: 'Operação não disponível.',
-          data: { entrega_indisponivel: true },
-        }),
+        refusal(status, 'Operação não disponível.', { data: { entrega_indisponivel: true } }),
       );
       const { user, onOutcome, onClose } = setup();
       await user.keyboard('{Enter}');

@@ -3,6 +3,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { refusal } from '@/testing/api';
 import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
@@ -238,10 +239,7 @@ test('a manager resends with the corrected password: asked, checked, sent, and t
 test('a wrong or refused decision says why in Portuguese and keeps what was typed', async () => {
   const user = userEvent.setup();
   serveAttention(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Informe a senha do atendente.',
-      data: {},
+    refusal(422, 'Informe a senha do atendente.', {
       errors: { senha_atendente: ['A senha deve ter até 64 caracteres.'] },
     }),
   );
@@ -257,11 +255,7 @@ test('a wrong or refused decision says why in Portuguese and keeps what was type
 test('discarding asks first, on its confirm button; Esc backs out; another manager deciding first is said', async () => {
   const user = userEvent.setup();
   const { mock } = serveAttention(() =>
-    jsonResponse(409, {
-      success: false,
-      message: 'Esta venda não precisa mais de atenção (outro gerente já decidiu).',
-      data: {},
-    }),
+    refusal(409, 'Esta venda não precisa mais de atenção (outro gerente já decidiu).'),
   );
   render(<LedgerDialog manager onClose={() => {}} />);
   const discard = await screen.findByRole('button', { name: 'Descartar' });

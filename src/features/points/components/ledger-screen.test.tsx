@@ -2,6 +2,7 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { refusal } from '@/testing/api';
 import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { renderWithQuery } from '@/testing/render';
 import { LedgerScreen } from './ledger-screen';
@@ -34,7 +35,7 @@ test('an empty day says so; a failed read says why and tries again', async () =>
   let fail = true;
   stubFetch(() =>
     fail
-      ? jsonResponse(503, { success: false, message: 'Servidor indisponível.', data: {} })
+      ? refusal(503, 'Servidor indisponível.')
       : jsonResponse(200, ok({ lancamentos: [], truncado: false, terminais: [] })),
   );
   renderWithQuery(<LedgerScreen />);

@@ -10,7 +10,7 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
-import { stubServiceEachTest } from '@/testing/api';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { PendingRewards } from './pending-rewards';
 import { renderWithQuery } from '@/testing/render';
 
@@ -148,9 +148,7 @@ describe('PendingRewards', () => {
   test('a failed read says so and can be tried again', async () => {
     let fail = true;
     stubFetch(() =>
-      fail
-        ? jsonResponse(403, { success: false, message: 'Proibido', data: {} })
-        : jsonResponse(200, ok(rewardPageWire({ data: [vale] }))),
+      fail ? refusal(403, 'Proibido') : jsonResponse(200, ok(rewardPageWire({ data: [vale] }))),
     );
     const { user } = setup();
     const alert = await screen.findByRole('alert');

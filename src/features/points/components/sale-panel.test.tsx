@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
-import { stubServiceEachTest } from '@/testing/api';
+import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';
@@ -184,14 +184,7 @@ describe('SalePanel', () => {
   });
 
   test('a 422 on itens.1.valor lands on the second line’s price and keeps what was typed', async () => {
-    service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Valor do item acima do permitido.',
-        data: {},
-        errors: { 'itens.1.valor': ['Valor do item acima do permitido.'] },
-      }),
-    );
+    service(() => fieldRefusal('itens.1.valor', 'Valor do item acima do permitido.'));
     const { user } = setup();
     await user.type(amount(), '3100');
     await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
@@ -207,14 +200,7 @@ describe('SalePanel', () => {
   });
 
   test('a 422 on valor_gasto lands on the amount', async () => {
-    service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'O valor gasto deve ser de no máximo R$ 50.000,00.',
-        data: {},
-        errors: { valor_gasto: ['O valor gasto deve ser de no máximo R$ 50.000,00.'] },
-      }),
-    );
+    service(() => fieldRefusal('valor_gasto', 'O valor gasto deve ser de no máximo R$ 50.000,00.'));
     const { user } = setup();
     await user.type(amount(), '6000000');
     await user.click(postButton());
@@ -225,12 +211,7 @@ describe('SalePanel', () => {
 
   test('a wrong attendant password asks for it again and keeps the sale', async () => {
     const fetchMock = service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Senha do atendente incorreta.',
-        data: {},
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
+      fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'),
     );
     const { user, deps } = setup();
     await user.type(amount(), '1200');
@@ -250,11 +231,7 @@ describe('SalePanel', () => {
     let refuse = true;
     const fetchMock = service(() =>
       refuse
-        ? jsonResponse(429, {
-            success: false,
-            message: 'Há 5 lançamentos deste caixa em andamento.',
-            data: { em_andamento: 5 },
-          })
+        ? refusal(429, 'Há 5 lançamentos deste caixa em andamento.', { data: { em_andamento: 5 } })
         : jsonResponse(200, ok(answer)),
     );
     const { user } = setup();
