@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ListScope } from '@/api/rede';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { LoadFailed } from '@/components/ui/load-failed';
 import type { LedgerEntry, LedgerQuery } from '@/features/points/api/ledger';
 import { fetchScopedLedger } from '@/features/points/api/chain-ledger';
 import { LedgerExport } from '@/features/points/components/ledger-export';
@@ -68,12 +67,11 @@ function LedgerList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
         {ledger.isPending ? (
           <p role="status">Carregando os lançamentos…</p>
         ) : ledger.isError ? (
-          <Alert tone="error" title="Não foi possível carregar os lançamentos.">
-            <p>{ledger.error.message}</p>
-            <div>
-              <Button onClick={() => void ledger.refetch()}>Tentar novamente</Button>
-            </div>
-          </Alert>
+          <LoadFailed
+            title="Não foi possível carregar os lançamentos."
+            error={ledger.error}
+            onRetry={ledger.refetch}
+          />
         ) : ledger.data.lancamentos.length === 0 ? (
           <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
             {isToday ? 'Nenhum lançamento hoje.' : 'Nenhum lançamento neste dia.'}
