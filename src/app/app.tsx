@@ -3,7 +3,8 @@ import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { createQueryClient } from '@/api/query-client';
 import { configQuery, peekPageConfig } from '@/api/client';
 import type { Config as AppConfig } from '#contract/api/config';
-import { LoadFailed } from '@/components/ui/load-failed';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { configKeys } from '@/api/keys';
 import { showsKiosk } from '#contract/wire';
 import { Link, navigate, ServerLocation, useLocation } from '@/lib/router';
@@ -111,11 +112,12 @@ function ConfigGate() {
   if (config.isError)
     return (
       <main className="mx-auto max-w-xl p-8">
-        <LoadFailed
-          title="Não foi possível carregar a configuração do caixa."
-          error={config.error}
-          onRetry={config.refetch}
-        />
+        <Alert tone="error" title="Não foi possível carregar a configuração do caixa.">
+          <p>{config.error.message}</p>
+          <div>
+            <Button onClick={() => void config.refetch()}>Tentar novamente</Button>
+          </div>
+        </Alert>
       </main>
     );
   const terminal = config.data.terminal;

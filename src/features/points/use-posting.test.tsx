@@ -10,7 +10,13 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
-import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
+import {
+  fieldRefusal,
+  idempotencyKeyOf,
+  loseAnswerAt,
+  refusal,
+  stubServiceEachTest,
+} from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon } from './posting-answers';
@@ -82,9 +88,6 @@ function setup(over: Partial<PostingDeps> = {}) {
   return { deps, result: hook.result, unmount: hook.unmount };
 }
 
-const keyOf = (init: RequestInit) =>
-  (init.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
-
 const lancamento = (chave: string, over: Record<string, unknown> = {}) =>
   lancamentoWire({ chave, resposta: { status: 200, corpo: ok(answer) }, ...over });
 
@@ -105,7 +108,7 @@ describe('usePosting', () => {
       ]);
     });
     expect(postsTo(fetchMock, PONTUAR)).toBe(1);
-    const key = keyOf(fetchMock.mock.calls[0]![1]!);
+    const key = idempotencyKeyOf(fetchMock.mock.calls[0]![1]!);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(keptWhenSent).toMatchObject({ id: key, body });
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
@@ -117,24 +120,19 @@ describe('usePosting', () => {
   });
 
   test('a lost answer is followed on the server, never sent again: lançado (conferido)', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(lancamento(key)));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(PONTUAR, (key) =>
+      jsonResponse(200, ok(lancamento(key))),
+    );
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, PONTUAR)).toBe(1);
     expect(
-      fetchMock.mock.calls.some(([u]) => String(u).startsWith(`/api/lancamentos/${key}`)),
+      fetchMock.mock.calls.some(([u]) => String(u).startsWith(`/api/lancamentos/${lostKey()}`)),
     ).toBe(true);
     const phase = result.current.phase;
     expect(phase.name === 'posted' && phase.posted).toMatchObject({
-      saleId: key,
+      saleId: lostKey(),
       verified: true,
       saldo_atual: 145,
       id_ponto: 777,
@@ -243,7 +241,7 @@ describe('usePosting', () => {
     let key = '';
     stubFetch((url, init) => {
       if (url === PONTUAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(lancamento(key, { estado: 'verificando', resposta: null })));
       }
       return jsonResponse(
@@ -286,7 +284,7 @@ describe('usePosting', () => {
     savePendingSale(sale);
     const fetchMock = stubFetch((url, init) => {
       if (url === PONTUAR) {
-        expect(keyOf(init)).toBe(sale.id);
+        expect(idempotencyKeyOf(init)).toBe(sale.id);
         return jsonResponse(200, ok(answer));
       }
       return refusal(404, 'Lançamento não encontrado.');
@@ -301,7 +299,7 @@ describe('usePosting', () => {
     let fail = true;
     const fetchMock = stubFetch((url, init) => {
       if (url === PONTUAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         if (fail) throw new TypeError('Failed to fetch');
         return jsonResponse(200, ok(answer));
       }
@@ -343,7 +341,7 @@ describe('usePosting with a PDV sale', () => {
     expect(postsTo(fetchMock, LANCAR)).toBe(1);
     expect(postsTo(fetchMock, PONTUAR)).toBe(0);
     const init = fetchMock.mock.calls.find(([u]) => String(u) === LANCAR)![1]!;
-    const key = keyOf(init);
+    const key = idempotencyKeyOf(init);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     // The server takes the amount and basket from the PDV's sale: only who and the password.
     expect(JSON.parse(String(init.body))).toEqual({
@@ -358,20 +356,18 @@ describe('usePosting with a PDV sale', () => {
   });
 
   test('a lost answer is followed at /api/lancamentos/{key}, never sent again', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === LANCAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 })));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(LANCAR, (key) =>
+      jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 }))),
+    );
     const { result } = setup();
     await act(async () => void (await result.current.post(pdvBody, snapshotOf(maria), 'pdv-7')));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, LANCAR)).toBe(1);
     const phase = result.current.phase;
-    expect(phase.name === 'posted' && phase.posted).toMatchObject({ saleId: key, pontos: 45 });
+    expect(phase.name === 'posted' && phase.posted).toMatchObject({
+      saleId: lostKey(),
+      pontos: 45,
+    });
   });
 
   test('a reload sends a pending PDV sale the server never saw through the PDV route, same key', async () => {
@@ -385,7 +381,7 @@ describe('usePosting with a PDV sale', () => {
     const keys: string[] = [];
     const fetchMock = stubFetch((url, init) => {
       if (url === LANCAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         return jsonResponse(200, ok(answer));
       }
       return refusal(404, 'Lançamento não encontrado.');

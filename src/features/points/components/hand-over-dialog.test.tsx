@@ -15,7 +15,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
-import { fieldRefusal, refusal } from '@/testing/api';
+import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, refusal } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
@@ -66,8 +66,6 @@ const entrega = (chave: string, over: Record<string, unknown> = {}) =>
   });
 const handedOver = ok({ id_cliente: 42, id_premio_cliente: 900 }, 'Prêmio resgatado com sucesso.');
 
-const keyOf = (init: RequestInit | undefined) =>
-  (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
 const posts = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url) === RESGATAR);
 const follows = (mock: ReturnType<typeof stubFetch>) =>
@@ -168,7 +166,7 @@ describe('HandOverDialog: sending once', () => {
       id_cliente: 42,
       senha_atendente: '1234',
     });
-    const key = keyOf(fetchMock.mock.calls[0]![1]);
+    const key = idempotencyKeyOf(fetchMock.mock.calls[0]![1]);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(keptWhenSent).toMatchObject({ id: key, target });
     expect(loadPendingHandOver()).toBeNull();
@@ -242,19 +240,14 @@ describe('HandOverDialog: sending once', () => {
 
 describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a lost answer is followed on the server, never sent again: entregue (conferido)', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === RESGATAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(entrega(key)));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) =>
+      jsonResponse(200, ok(entrega(key))),
+    );
     setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
     expect(posts(fetchMock)).toHaveLength(1);
-    expect(String(follows(fetchMock)[0]![0])).toMatch(new RegExp(`^/api/lancamentos/${key}`));
+    expect(String(follows(fetchMock)[0]![0])).toMatch(new RegExp(`^/api/lancamentos/${lostKey()}`));
   });
 
   test('a 202 is followed until the journal settles it', async () => {
@@ -262,7 +255,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let asked = 0;
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(entrega(key, { estado: 'verificando', conferido: false })));
       }
       asked += 1;
@@ -282,7 +275,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let key = '';
     stubFetch((url, init) => {
       if (url === RESGATAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(entrega(key, { estado: 'verificando' })));
       }
       return jsonResponse(
@@ -302,7 +295,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let fail = true;
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         if (fail) throw new TypeError('Failed to fetch');
         return jsonResponse(200, handedOver);
       }
@@ -334,7 +327,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     expect(follows(fetchMock)).toHaveLength(0);
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
-    expect(keyOf(posts(fetchMock)[0]![1])).toBe(unsent.id);
+    expect(idempotencyKeyOf(posts(fetchMock)[0]![1])).toBe(unsent.id);
   });
 
   test('another reward chosen after one that never arrived gets an id of its own', async () => {
@@ -344,7 +337,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     const { user } = setup({ target: other });
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
-    expect(keyOf(posts(fetchMock)[0]![1])).not.toBe(unsent.id);
+    expect(idempotencyKeyOf(posts(fetchMock)[0]![1])).not.toBe(unsent.id);
   });
 
   test('after a reload the pending hand-over is followed to its result, not sent again', async () => {

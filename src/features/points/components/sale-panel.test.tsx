@@ -74,6 +74,18 @@ const item = (n: number) => within(screen.getByRole('listitem', { name: `Item ${
 const errorOf = (input: HTMLElement) =>
   document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
 
+/** Types `cents` as the amount and posts the sale: the body of the one request it sent. */
+async function postOnce(
+  user: ReturnType<typeof userEvent.setup>,
+  fetchMock: ReturnType<typeof stubFetch>,
+  cents: string,
+) {
+  await user.type(amount(), cents);
+  await user.click(postButton());
+  await waitFor(() => expect(posts(fetchMock)).toBe(1));
+  return sentBody(fetchMock, 0);
+}
+
 async function addLine(
   user: ReturnType<typeof userEvent.setup>,
   n: number,
@@ -261,10 +273,7 @@ describe('SalePanel', () => {
     const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
     expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
     expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
-    await user.type(amount(), '500');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toEqual({
+    expect(await postOnce(user, fetchMock, '500')).toEqual({
       valor_gasto: 500,
       senha_atendente: '1234',
       cliente: { celular: '+5511912345678' },
@@ -282,10 +291,7 @@ describe('SalePanel', () => {
     expect(screen.getByText(/a venda é guardada e lançada quando o serviço voltar/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Preencher nome, CPF e endereço' })).toBeNull();
     expect(screen.queryByRole('group', { name: 'Dados do novo cliente' })).toBeNull();
-    await user.type(amount(), '2590');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toEqual({
+    expect(await postOnce(user, fetchMock, '2590')).toEqual({
       valor_gasto: 2590,
       senha_atendente: '1234',
       cliente: { celular: '+5511912345678' },
@@ -298,10 +304,7 @@ describe('SalePanel', () => {
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Ana Souza');
     await user.type(screen.getByRole('textbox', { name: 'CPF' }), '52998224725');
-    await user.type(amount(), '500');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toMatchObject({
+    expect(await postOnce(user, fetchMock, '500')).toMatchObject({
       cliente: { celular: '+5511912345678', nome: 'Ana Souza', cpf: '52998224725' },
     });
   });
