@@ -31,6 +31,10 @@ beforeEach(() => sessionStorage.clear());
 
 const config = counterConfig;
 
+/** The service's answer to the counter's search: Maria da Silva, with `over`. */
+const mariaFound = (over: Record<string, unknown>) =>
+  jsonResponse(200, ok(customerWire({ nome: 'Maria da Silva', ...over })));
+
 /** The service with Maria and one reward waiting; `resgatar` answers the hand-over. */
 function service(resgatar: () => Response) {
   let waiting = 1;
@@ -42,16 +46,10 @@ function service(resgatar: () => Response) {
   });
   return stubFetch((url, init) => {
     if (url === `${BASE}/clientes/buscar`)
-      return jsonResponse(
-        200,
-        ok(
-          customerWire({
-            nome: 'Maria da Silva',
-            pendente_resgate_premio_fidelidade: waiting,
-            resgatado_premio_fidelidade: 1 - waiting,
-          }),
-        ),
-      );
+      return mariaFound({
+        pendente_resgate_premio_fidelidade: waiting,
+        resgatado_premio_fidelidade: 1 - waiting,
+      });
     if (url.startsWith(`${BASE}/recompensas`))
       return jsonResponse(
         200,
@@ -165,19 +163,13 @@ describe('the counter hands a reward over', () => {
     const vale = rewardWire({ id_premio_cliente: 4, id_premio: 3, nome: VALE });
     const fetchMock = stubFetch((url) => {
       if (url === `${BASE}/clientes/buscar`)
-        return jsonResponse(
-          200,
-          ok(
-            customerWire({
-              nome: 'Maria da Silva',
-              compras: 3 + won,
-              conquistados_premio_fidelidade: won,
-              pendente_resgate_premio_fidelidade: waiting,
-              // After the posting, its credit is the newest of the history: its points.
-              ...(won ? { carteira: { ...carteira, historico: [credit25, ...historico] } } : {}),
-            }),
-          ),
-        );
+        return mariaFound({
+          compras: 3 + won,
+          conquistados_premio_fidelidade: won,
+          pendente_resgate_premio_fidelidade: waiting,
+          // After the posting, its credit is the newest of the history: its points.
+          ...(won ? { carteira: { ...carteira, historico: [credit25, ...historico] } } : {}),
+        });
       if (url === `${BASE}/fidelidade/pontuar`) {
         won = 1;
         waiting = 1;

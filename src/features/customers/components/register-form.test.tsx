@@ -49,6 +49,11 @@ const createdCustomer = {
   ultima_compra: null,
   ...Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])),
 };
+/** The service's 201 to a registration. */
+const REGISTERED = {
+  status: 201,
+  body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
+};
 
 function setup(initial: { celular?: string; cpf?: string } = { celular: '(11) 98765-4321' }) {
   const props = {
@@ -101,10 +106,7 @@ describe('RegisterForm', () => {
   });
 
   test('the birth date is typed dd/mm/aaaa and sent as YYYY-MM-DD', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user, onRegistered } = setup();
     const date = field(/Nascimento/);
     expect(date.type).toBe('text');
@@ -117,10 +119,7 @@ describe('RegisterForm', () => {
   });
 
   test('a birth date that is incomplete, does not exist or is in the future is not sent', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user } = setup();
     const date = field(/Nascimento/);
     await user.type(date, '1705');
@@ -148,10 +147,7 @@ describe('RegisterForm', () => {
   });
 
   test('a 201 sends the wire body once and hands over the new customer', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user, onRegistered } = setup();
     await user.type(field('Nome'), 'Ana Souza');
     await user.type(field('CEP'), '01310100');
