@@ -1,7 +1,7 @@
 /** Migration `0001_terminals`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0001({ autoId }: MigrationKit): Migration {
   return {
@@ -26,11 +26,7 @@ export function migration0001({ autoId }: MigrationKit): Migration {
         .addColumn('expires_at', 'bigint', (c) => c.notNull())
         .addColumn('used_at', 'bigint')
         .execute();
-      await db.schema
-        .createIndex('enrollment_codes_terminal')
-        .on('enrollment_codes')
-        .column('terminal_id')
-        .execute();
+      await createIndex(db, 'enrollment_codes_terminal', 'enrollment_codes', ['terminal_id']);
       await db.schema
         .createTable('rate_counters')
         .addColumn('key', 'text', (c) => c.notNull())
@@ -38,11 +34,7 @@ export function migration0001({ autoId }: MigrationKit): Migration {
         .addColumn('count', 'integer', (c) => c.notNull())
         .addPrimaryKeyConstraint('rate_counters_pk', ['key', 'window_start'])
         .execute();
-      await db.schema
-        .createIndex('rate_counters_window')
-        .on('rate_counters')
-        .column('window_start')
-        .execute();
+      await createIndex(db, 'rate_counters_window', 'rate_counters', ['window_start']);
       await db.schema
         .createTable('lockouts')
         .addColumn('key', 'text', (c) => c.primaryKey())

@@ -1,7 +1,7 @@
 /** Migration `0002_postings_journal`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { type AnyDb, createIndex } from './kit';
 
 export function migration0002(): Migration {
   return {
@@ -37,16 +37,11 @@ export function migration0002(): Migration {
           sql`state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido')`,
         )
         .execute();
-      await db.schema
-        .createIndex('posting_journal_ledger')
-        .on('posting_journal')
-        .columns(['establishment_id', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_state')
-        .on('posting_journal')
-        .columns(['state', 'lease_until'])
-        .execute();
+      await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
+        'establishment_id',
+        'created_at',
+      ]);
+      await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
       await db.schema
         .createTable('posting_slots')
         .addColumn('establishment_id', 'integer', (c) => c.notNull())
@@ -55,7 +50,7 @@ export function migration0002(): Migration {
         .addColumn('taken_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('posting_slots_pk', ['establishment_id', 'customer_key'])
         .execute();
-      await db.schema.createIndex('posting_slots_key').on('posting_slots').column('key').execute();
+      await createIndex(db, 'posting_slots_key', 'posting_slots', ['key']);
     },
   };
 }

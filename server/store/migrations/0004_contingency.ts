@@ -1,7 +1,7 @@
 /** Migration `0004_contingency`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0004({ engine }: MigrationKit): Migration {
   return {
@@ -66,28 +66,23 @@ export function migration0004({ engine }: MigrationKit): Migration {
             lease_until, next_check_at from posting_journal`.execute(db);
         await sql`drop table posting_journal`.execute(db);
         await sql`alter table posting_journal_v4 rename to posting_journal`.execute(db);
-        await db.schema
-          .createIndex('posting_journal_ledger')
-          .on('posting_journal')
-          .columns(['establishment_id', 'created_at'])
-          .execute();
-        await db.schema
-          .createIndex('posting_journal_state')
-          .on('posting_journal')
-          .columns(['state', 'lease_until'])
-          .execute();
+        await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
+          'establishment_id',
+          'created_at',
+        ]);
+        await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
       }
       // The waiting queue (oldest first) and a customer's open sales.
-      await db.schema
-        .createIndex('posting_journal_queue')
-        .on('posting_journal')
-        .columns(['establishment_id', 'state', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_customer')
-        .on('posting_journal')
-        .columns(['establishment_id', 'customer_key', 'state'])
-        .execute();
+      await createIndex(db, 'posting_journal_queue', 'posting_journal', [
+        'establishment_id',
+        'state',
+        'created_at',
+      ]);
+      await createIndex(db, 'posting_journal_customer', 'posting_journal', [
+        'establishment_id',
+        'customer_key',
+        'state',
+      ]);
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Migration `0005_kiosk_sales`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { type AnyDb, createIndex } from './kit';
 
 export function migration0005(): Migration {
   return {
@@ -28,23 +28,12 @@ export function migration0005(): Migration {
         .addCheckConstraint('kiosk_sales_state', states)
         .execute();
       // One sale waiting for a customer per kiosk, whichever replica stages it.
-      await db.schema
-        .createIndex('kiosk_sales_waiting')
-        .on('kiosk_sales')
-        .column('kiosk_id')
-        .unique()
-        .where(sql.ref('state'), '=', 'aguardando')
-        .execute();
-      await db.schema
-        .createIndex('kiosk_sales_kiosk')
-        .on('kiosk_sales')
-        .columns(['kiosk_id', 'state'])
-        .execute();
-      await db.schema
-        .createIndex('kiosk_sales_expiry')
-        .on('kiosk_sales')
-        .columns(['state', 'expires_at'])
-        .execute();
+      await createIndex(db, 'kiosk_sales_waiting', 'kiosk_sales', ['kiosk_id'], {
+        unique: true,
+        where: { state: 'aguardando' },
+      });
+      await createIndex(db, 'kiosk_sales_kiosk', 'kiosk_sales', ['kiosk_id', 'state']);
+      await createIndex(db, 'kiosk_sales_expiry', 'kiosk_sales', ['state', 'expires_at']);
     },
   };
 }

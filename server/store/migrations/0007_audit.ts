@@ -1,7 +1,7 @@
 /** Migration `0007_audit`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0007({ engine, autoId }: MigrationKit): Migration {
   return {
@@ -19,17 +19,9 @@ export function migration0007({ engine, autoId }: MigrationKit): Migration {
         .addColumn('details', 'text', (c) => c.notNull())
         .addColumn('request_id', 'text')
         .execute();
-      await db.schema.createIndex('audit_log_at').on('audit_log').columns(['at', 'id']).execute();
-      await db.schema
-        .createIndex('audit_log_action')
-        .on('audit_log')
-        .columns(['action', 'at'])
-        .execute();
-      await db.schema
-        .createIndex('audit_log_terminal')
-        .on('audit_log')
-        .columns(['terminal_id', 'at'])
-        .execute();
+      await createIndex(db, 'audit_log_at', 'audit_log', ['at', 'id']);
+      await createIndex(db, 'audit_log_action', 'audit_log', ['action', 'at']);
+      await createIndex(db, 'audit_log_terminal', 'audit_log', ['terminal_id', 'at']);
       await db.schema
         .createTable('audit_purge')
         .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))

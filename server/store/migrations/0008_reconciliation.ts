@@ -1,7 +1,7 @@
 /** Migration `0008_reconciliation`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0008({ autoId }: MigrationKit): Migration {
   return {
@@ -34,30 +34,29 @@ export function migration0008({ autoId }: MigrationKit): Migration {
         )
         .addCheckConstraint('reconciliation_runs_origin', sql`origin in ('noite', 'gerente')`)
         .execute();
-      await db.schema
-        .createIndex('reconciliation_runs_running')
-        .on('reconciliation_runs')
-        .columns(['establishment_id', 'day'])
-        .unique()
-        .where(sql.ref('state'), '=', 'em andamento')
-        .execute();
-      await db.schema
-        .createIndex('reconciliation_runs_nightly')
-        .on('reconciliation_runs')
-        .columns(['establishment_id', 'day'])
-        .unique()
-        .where(sql.ref('origin'), '=', 'noite')
-        .execute();
-      await db.schema
-        .createIndex('reconciliation_runs_day')
-        .on('reconciliation_runs')
-        .columns(['establishment_id', 'day', 'id'])
-        .execute();
-      await db.schema
-        .createIndex('reconciliation_runs_lease')
-        .on('reconciliation_runs')
-        .columns(['state', 'lease_until'])
-        .execute();
+      await createIndex(
+        db,
+        'reconciliation_runs_running',
+        'reconciliation_runs',
+        ['establishment_id', 'day'],
+        { unique: true, where: { state: 'em andamento' } },
+      );
+      await createIndex(
+        db,
+        'reconciliation_runs_nightly',
+        'reconciliation_runs',
+        ['establishment_id', 'day'],
+        { unique: true, where: { origin: 'noite' } },
+      );
+      await createIndex(db, 'reconciliation_runs_day', 'reconciliation_runs', [
+        'establishment_id',
+        'day',
+        'id',
+      ]);
+      await createIndex(db, 'reconciliation_runs_lease', 'reconciliation_runs', [
+        'state',
+        'lease_until',
+      ]);
       await db.schema
         .createTable('reconciliation_customers')
         .addColumn('run_id', 'integer', (c) =>

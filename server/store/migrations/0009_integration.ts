@@ -1,7 +1,7 @@
 /** Migration `0009_integration`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, widenSqliteRoles } from './kit';
+import { type AnyDb, type MigrationKit, widenSqliteRoles, createIndex } from './kit';
 
 export function migration0009({ engine }: MigrationKit): Migration {
   return {
@@ -50,27 +50,12 @@ export function migration0009({ engine }: MigrationKit): Migration {
         .addCheckConstraint('pdv_sales_state', states)
         .execute();
       // id_venda is the idempotency key per integration terminal.
-      await db.schema
-        .createIndex('pdv_sales_sale')
-        .on('pdv_sales')
-        .columns(['terminal_id', 'sale_id'])
-        .unique()
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_counter')
-        .on('pdv_sales')
-        .columns(['counter_id', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_state')
-        .on('pdv_sales')
-        .columns(['state', 'expires_at'])
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_posting')
-        .on('pdv_sales')
-        .column('posting_key')
-        .execute();
+      await createIndex(db, 'pdv_sales_sale', 'pdv_sales', ['terminal_id', 'sale_id'], {
+        unique: true,
+      });
+      await createIndex(db, 'pdv_sales_counter', 'pdv_sales', ['counter_id', 'created_at']);
+      await createIndex(db, 'pdv_sales_state', 'pdv_sales', ['state', 'expires_at']);
+      await createIndex(db, 'pdv_sales_posting', 'pdv_sales', ['posting_key']);
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Migration `0010_dashboard_days`: its name is stored in every database that ran it; never edit it. */
 import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { type AnyDb, createIndex } from './kit';
 
 export function migration0010(): Migration {
   return {
@@ -16,11 +16,10 @@ export function migration0010(): Migration {
         .addColumn('groups', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('dashboard_days_pk', ['establishment_id', 'offset_ms', 'day'])
         .execute();
-      await db.schema
-        .createIndex('posting_journal_updated')
-        .on('posting_journal')
-        .columns(['establishment_id', 'updated_at'])
-        .execute();
+      await createIndex(db, 'posting_journal_updated', 'posting_journal', [
+        'establishment_id',
+        'updated_at',
+      ]);
     },
   };
 }

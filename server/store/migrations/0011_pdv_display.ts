@@ -1,6 +1,6 @@
 /** Migration `0011_pdv_display`: its name is stored in every database that ran it; never edit it. */
 import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { type AnyDb, createIndex } from './kit';
 
 export function migration0011(): Migration {
   return {
@@ -13,11 +13,11 @@ export function migration0011(): Migration {
         .execute();
       // The dashboard's identification rate: a period's PDV sales grouped by day, counter
       // and state, read from this index alone (covering).
-      await db.schema
-        .createIndex('pdv_sales_created')
-        .on('pdv_sales')
-        .columns(['created_at', 'counter_id', 'state'])
-        .execute();
+      await createIndex(db, 'pdv_sales_created', 'pdv_sales', [
+        'created_at',
+        'counter_id',
+        'state',
+      ]);
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Migration `0014_vigilancia`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0014({ autoId }: MigrationKit): Migration {
   return {
@@ -41,22 +41,22 @@ export function migration0014({ autoId }: MigrationKit): Migration {
           sql`state in ('aberto', 'reconhecido', 'descartado')`,
         )
         .execute();
-      await db.schema
-        .createIndex('vigilancia_alerts_dedup')
-        .on('vigilancia_alerts')
-        .columns(['establishment_id', 'dedup'])
-        .unique()
-        .execute();
-      await db.schema
-        .createIndex('vigilancia_alerts_list')
-        .on('vigilancia_alerts')
-        .columns(['establishment_id', 'state', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('vigilancia_alerts_customer')
-        .on('vigilancia_alerts')
-        .columns(['establishment_id', 'customer_key'])
-        .execute();
+      await createIndex(
+        db,
+        'vigilancia_alerts_dedup',
+        'vigilancia_alerts',
+        ['establishment_id', 'dedup'],
+        { unique: true },
+      );
+      await createIndex(db, 'vigilancia_alerts_list', 'vigilancia_alerts', [
+        'establishment_id',
+        'state',
+        'created_at',
+      ]);
+      await createIndex(db, 'vigilancia_alerts_customer', 'vigilancia_alerts', [
+        'establishment_id',
+        'customer_key',
+      ]);
       await db.schema
         .createTable('vigilancia_nights')
         .addColumn('establishment_id', 'integer', (c) => c.notNull())
@@ -65,16 +65,14 @@ export function migration0014({ autoId }: MigrationKit): Migration {
         .addColumn('finished_at', 'bigint')
         .addPrimaryKeyConstraint('vigilancia_nights_pk', ['establishment_id', 'day'])
         .execute();
-      await db.schema
-        .createIndex('posting_journal_customer_time')
-        .on('posting_journal')
-        .columns(['customer_key', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_terminal_time')
-        .on('posting_journal')
-        .columns(['terminal_id', 'created_at'])
-        .execute();
+      await createIndex(db, 'posting_journal_customer_time', 'posting_journal', [
+        'customer_key',
+        'created_at',
+      ]);
+      await createIndex(db, 'posting_journal_terminal_time', 'posting_journal', [
+        'terminal_id',
+        'created_at',
+      ]);
     },
   };
 }

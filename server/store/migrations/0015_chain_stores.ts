@@ -1,7 +1,7 @@
 /** Migration `0015_chain_stores`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, widenSqliteRoles } from './kit';
+import { type AnyDb, type MigrationKit, widenSqliteRoles, createIndex } from './kit';
 
 export function migration0015({ engine }: MigrationKit): Migration {
   return {
@@ -23,11 +23,7 @@ export function migration0015({ engine }: MigrationKit): Migration {
         );
       }
       await db.schema.alterTable('terminals').addColumn('establishment_id', 'integer').execute();
-      await db.schema
-        .createIndex('terminals_establishment')
-        .on('terminals')
-        .column('establishment_id')
-        .execute();
+      await createIndex(db, 'terminals_establishment', 'terminals', ['establishment_id']);
       await db.schema.alterTable('audit_log').addColumn('establishment_id', 'integer').execute();
       await db.schema
         .createTable('stores')

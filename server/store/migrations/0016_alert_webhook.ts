@@ -3,7 +3,7 @@
  * it. The outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
  */
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { type AnyDb, type MigrationKit, createIndex } from './kit';
 
 export function migration0016({ autoId }: MigrationKit): Migration {
   return {
@@ -25,17 +25,17 @@ export function migration0016({ autoId }: MigrationKit): Migration {
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('delivered_at', 'bigint')
         .execute();
-      await db.schema
-        .createIndex('alert_webhook_deliveries_dedup')
-        .on('alert_webhook_deliveries')
-        .columns(['establishment_id', 'dedup'])
-        .unique()
-        .execute();
-      await db.schema
-        .createIndex('alert_webhook_deliveries_due')
-        .on('alert_webhook_deliveries')
-        .columns(['status', 'next_attempt_at'])
-        .execute();
+      await createIndex(
+        db,
+        'alert_webhook_deliveries_dedup',
+        'alert_webhook_deliveries',
+        ['establishment_id', 'dedup'],
+        { unique: true },
+      );
+      await createIndex(db, 'alert_webhook_deliveries_due', 'alert_webhook_deliveries', [
+        'status',
+        'next_attempt_at',
+      ]);
     },
   };
 }

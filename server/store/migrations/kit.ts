@@ -24,6 +24,28 @@ export function migrationKit(engine: Engine): MigrationKit {
   };
 }
 
+/** An index's options: `unique`, and `where` for a partial one (`{ state: 'aguardando' }`). */
+export interface IndexOptions {
+  unique?: boolean;
+  where?: Record<string, string>;
+}
+
+/** Creates the index `name` on `table`'s `columns`, the same statement on both engines. */
+export async function createIndex(
+  db: AnyDb,
+  name: string,
+  table: string,
+  columns: string[],
+  { unique = false, where = {} }: IndexOptions = {},
+): Promise<void> {
+  let index = db.schema.createIndex(name).on(table).columns(columns);
+  if (unique) index = index.unique();
+  for (const [column, value] of Object.entries(where)) {
+    index = index.where(sql.ref(column), '=', value);
+  }
+  await index.execute();
+}
+
 /**
  * SQLite cannot change a CHECK constraint: `terminals` is rebuilt from its own definition with
  * the role list widened (whatever columns earlier migrations gave it), with foreign keys off
