@@ -1,7 +1,7 @@
 /** Migration `0002_postings_journal`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, createIndex } from './kit';
+import { type AnyDb, createIndex, lease } from './kit';
 
 export function migration0002(): Migration {
   return {
@@ -29,8 +29,7 @@ export function migration0002(): Migration {
         .addColumn('ended_at', 'bigint')
         .addColumn('updated_at', 'bigint', (c) => c.notNull())
         .addColumn('settled_at', 'bigint')
-        .addColumn('owner', 'text')
-        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .$call(lease)
         .addColumn('next_check_at', 'bigint')
         .addCheckConstraint(
           'posting_journal_state',

@@ -1,7 +1,7 @@
 /** Migration `0005_kiosk_sales`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, createIndex } from './kit';
+import { type AnyDb, createIndex, stagedSaleTimes } from './kit';
 
 export function migration0005(): Migration {
   return {
@@ -21,10 +21,7 @@ export function migration0005(): Migration {
         .addColumn('points', 'integer')
         .addColumn('customer', 'text')
         .addColumn('secret', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('settled_at', 'bigint')
+        .$call(stagedSaleTimes)
         .addCheckConstraint('kiosk_sales_state', states)
         .execute();
       // One sale waiting for a customer per kiosk, whichever replica stages it.

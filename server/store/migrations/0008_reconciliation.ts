@@ -1,7 +1,7 @@
 /** Migration `0008_reconciliation`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, createIndex } from './kit';
+import { type AnyDb, type MigrationKit, createIndex, lease } from './kit';
 
 export function migration0008({ autoId }: MigrationKit): Migration {
   return {
@@ -16,8 +16,7 @@ export function migration0008({ autoId }: MigrationKit): Migration {
         .addColumn('offset_min', 'integer', (c) => c.notNull())
         .addColumn('origin', 'text', (c) => c.notNull())
         .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('owner', 'text')
-        .addColumn('lease_until', 'bigint', (c) => c.notNull())
+        .$call(lease)
         .addColumn('started_at', 'bigint', (c) => c.notNull())
         .addColumn('finished_at', 'bigint')
         .addColumn('reported_at', 'bigint')

@@ -1,7 +1,13 @@
 /** Migration `0009_integration`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, widenSqliteRoles, createIndex } from './kit';
+import {
+  type AnyDb,
+  type MigrationKit,
+  widenSqliteRoles,
+  createIndex,
+  stagedSaleTimes,
+} from './kit';
 
 export function migration0009({ engine }: MigrationKit): Migration {
   return {
@@ -43,10 +49,7 @@ export function migration0009({ engine }: MigrationKit): Migration {
         .addColumn('customer', 'text')
         .addColumn('rewards', 'text')
         .addColumn('message', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('settled_at', 'bigint')
+        .$call(stagedSaleTimes)
         .addCheckConstraint('pdv_sales_state', states)
         .execute();
       // id_venda is the idempotency key per integration terminal.

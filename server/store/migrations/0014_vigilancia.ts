@@ -1,7 +1,7 @@
 /** Migration `0014_vigilancia`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, createIndex } from './kit';
+import { type AnyDb, type MigrationKit, createIndex, stamps } from './kit';
 
 export function migration0014({ autoId }: MigrationKit): Migration {
   return {
@@ -34,8 +34,7 @@ export function migration0014({ autoId }: MigrationKit): Migration {
         .addColumn('note', 'text')
         .addColumn('decided_by', 'text')
         .addColumn('decided_at', 'bigint')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .$call(stamps)
         .addCheckConstraint(
           'vigilancia_alerts_state',
           sql`state in ('aberto', 'reconhecido', 'descartado')`,

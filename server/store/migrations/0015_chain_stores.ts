@@ -1,7 +1,7 @@
 /** Migration `0015_chain_stores`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, widenSqliteRoles, createIndex } from './kit';
+import { type AnyDb, type MigrationKit, widenSqliteRoles, createIndex, stamps } from './kit';
 
 export function migration0015({ engine }: MigrationKit): Migration {
   return {
@@ -30,8 +30,7 @@ export function migration0015({ engine }: MigrationKit): Migration {
         .addColumn('establishment_id', 'integer', (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('token_sealed', 'text', (c) => c.notNull())
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .$call(stamps)
         .execute();
     },
   };

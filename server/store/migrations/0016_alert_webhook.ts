@@ -3,7 +3,7 @@
  * it. The outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
  */
 import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, createIndex } from './kit';
+import { type AnyDb, type MigrationKit, createIndex, lease, stamps } from './kit';
 
 export function migration0016({ autoId }: MigrationKit): Migration {
   return {
@@ -19,10 +19,8 @@ export function migration0016({ autoId }: MigrationKit): Migration {
         .addColumn('last_status', 'integer')
         .addColumn('last_error', 'text')
         .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
-        .addColumn('owner', 'text')
-        .addColumn('lease_until', 'bigint', (c) => c.notNull())
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .$call(lease)
+        .$call(stamps)
         .addColumn('delivered_at', 'bigint')
         .execute();
       await createIndex(
