@@ -1,5 +1,6 @@
 /** What the store's migrations share: the engine, its auto-increment key, SQLite's role rebuild. */
 import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { sql } from 'kysely';
 import type { Engine } from '../engine';
 
@@ -12,6 +13,16 @@ export interface MigrationKit {
   engine: Engine;
   /** Adds the auto-increment `id` primary key, the one dialect branch of a table's creation. */
   autoId: (table: TableBuilder) => TableBuilder;
+}
+
+/**
+ * A migration file's export: `up(db, kit)` with the kit of the engine it runs on; `migrations.ts`
+ * gives each the kit and lists it under its name.
+ */
+export function defineMigration(
+  up: (db: AnyDb, kit: MigrationKit) => Promise<void>,
+): (kit: MigrationKit) => Migration {
+  return (kit) => ({ up: (db: AnyDb) => up(db, kit) });
 }
 
 export function migrationKit(engine: Engine): MigrationKit {
