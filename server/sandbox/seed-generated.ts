@@ -20,12 +20,14 @@ interface Place {
   cep: string;
 }
 
-// The words the generator draws from, in a fixed order (the PRNG picks by index).
-const FIRST_NAMES = vocabulary.firstNames as readonly [string, 'M' | 'F'][];
+// The words the generator draws from, in a fixed order (the PRNG picks by index). JSON types
+// a pair as an array of either member's type: the pairs are cast to what they are there.
+type Pair<A, B> = readonly [A, B];
+const FIRST_NAMES = vocabulary.firstNames as unknown as readonly Pair<string, 'M' | 'F'>[];
 const SURNAMES: readonly string[] = vocabulary.surnames;
 const PLACES: readonly Place[] = vocabulary.places;
-const PRODUCTS = vocabulary.products as readonly [string, number][];
-const SODAS = vocabulary.sodas as readonly [string, number][];
+const PRODUCTS = vocabulary.products as unknown as readonly Pair<string, number>[];
+const SODAS = vocabulary.sodas as unknown as readonly Pair<string, number>[];
 
 function stripAccents(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
