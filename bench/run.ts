@@ -6,6 +6,7 @@
 //   npm run bench [-- --runs=3] [--scale] [--no-lighthouse] [--no-browser]
 //                    [--baseline=<git ref>|none]
 //   npm run bench -- --chain [--chain-seconds=300] [--chain-rate=110] [--chain-stores=200]
+//   npm run bench -- --chain-faults [--chain-rate=25] [--chain-stores=200]
 //   npm run bench -- --only=journal|counter|lighthouse[,…] [--runs=N] [--baseline=<git ref>|none]
 //
 // `--only=` runs only the named sections, for measuring one figure while working on it:
@@ -40,6 +41,7 @@ import { conferenciaBench } from './conferencia-bench';
 import { pdvBench } from './pdv-bench';
 import { vigilanciaBench } from './vigilancia-bench';
 import { chainBench } from './chain-bench';
+import { chainFaultsBench, chainFaultsReport } from './chain-faults';
 import { BROWSER, counterSection, lighthouseSection } from './release-bench';
 import {
   comparisonTable,
@@ -116,6 +118,8 @@ interface Args {
   chainRate: number;
   /** The chain's stores (establishments), 3 counters each. */
   chainStores: number;
+  /** Only the chain's faults section (`--chain-faults`). */
+  chainFaults: boolean;
   /** `--only=`: the sections to run (null: all). */
   only: ReadonlySet<Section> | null;
 }
@@ -125,6 +129,8 @@ type Section = (typeof SECTIONS)[number];
 
 /** The chain: 200 stores × 3 counters, 3 replicas, offered above the target rate. */
 const CHAIN = { stores: 200, terminalsPerStore: 3, replicas: 3, rate: 110, warmupSeconds: 15 };
+/** The faults' steady load: under what this 2-core machine sustains (about 45/s). */
+const CHAIN_FAULTS_RATE = 25;
 /** A 500-store chain's peak, on this 2-core machine with everything on it. */
 const CHAIN_TARGET = { perSecond: 100, p95Ms: 150 };
 
@@ -136,8 +142,9 @@ function parseArgs(argv: readonly string[]): Args {
     browser: true,
     baseline: undefined,
     chainSeconds: 0,
-    chainRate: CHAIN.rate,
+    chainRate: 0,
     chainStores: CHAIN.stores,
+    chainFaults: false,
     only: null,
   };
   for (const a of argv) {
@@ -171,6 +178,10 @@ function parseArgs(argv: readonly string[]): Args {
       args.chainSeconds ||= 300;
       continue;
     }
+    if (a === '--chain-faults') {
+      args.chainFaults = true;
+      continue;
+    }
     const baseline = /^--baseline=(.+)$/.exec(a);
     if (runs) args.runs = Math.max(1, Number(runs[1]));
     else if (baseline) args.baseline = baseline[1];
@@ -181,7 +192,7 @@ function parseArgs(argv: readonly string[]): Args {
       throw new Error(
         `unknown option ${a} (--runs=N, --scale, --no-lighthouse, --no-browser, ` +
           '--baseline=<git ref>|none, --only=journal|counter|lighthouse, --chain, ' +
-          '--chain-seconds=N, --chain-rate=N, --chain-stores=N)',
+          '--chain-seconds=N, --chain-rate=N, --chain-stores=N, --chain-faults)',
       );
     }
   }
@@ -208,8 +219,12 @@ async function main(): Promise<number> {
   };
   const started = performance.now();
   print(`fidelidade-pdv bench  (node ${process.version}, ${new Date().toISOString()})`);
+  if (args.chainFaults) {
+    const rate = args.chainRate || CHAIN_FAULTS_RATE;
+    return chainFaultsSection({ ...CHAIN, rate, stores: args.chainStores }, started);
+  }
   if (args.chainSeconds > 0) {
-    const chain = { ...CHAIN, seconds: args.chainSeconds, rate: args.chainRate };
+    const chain = { ...CHAIN, seconds: args.chainSeconds, rate: args.chainRate || CHAIN.rate };
     return chainSection({ ...chain, stores: args.chainStores }, started);
   }
   if (args.only !== null) return onlySections(args, started);
@@ -817,6 +832,30 @@ function summary(checks: readonly Check[], started: number): number {
   return failed === 0 ? 0 : 1;
 }
 
+/** `--chain-faults`: the chain under load through three faults, its checks and the summary. */
+async function chainFaultsSection(chain: typeof CHAIN, started: number): Promise<number> {
+  heading(
+    `Chain faults: ${chain.stores} stores × ${chain.terminalsPerStore} counters, ${chain.replicas} ` +
+      `replicas behind HAProxy, PostgreSQL, ${chain.rate} postings/s`,
+  );
+  print(
+    `machine: ${cpus().length} cores, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  await buildServer(root);
+  const tmp = makeTempDir('bench-chain-faults-');
+  let r;
+  try {
+    r = await chainFaultsBench(tmp.path, chain, print);
+  } finally {
+    tmp.remove();
+  }
+  const { rows, checks } = chainFaultsReport(r);
+  print(table(['figure', 'value'], rows));
+  return summary(checks, started);
+}
+
 /** `--chain`: the chain section alone, its checks and the summary line. */
 async function chainSection(
   chain: typeof CHAIN & { seconds: number },
@@ -831,6 +870,7 @@ async function chainSection(
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+  await buildServer(root);
   const tmp = makeTempDir('bench-chain-');
   let r;
   try {

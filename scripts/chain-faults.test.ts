@@ -8,20 +8,12 @@
  * the same Idempotency-Key.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startChain, waitForStatus, type Chain } from './chain';
-import {
-  countInService,
-  enrollCounters,
-  post,
-  runLoad,
-  tally,
-  type CounterTerminal,
-  type Posting,
-} from './chain-load';
+import { enrollCounters, runLoad, type CounterTerminal, type Posting } from './chain-load';
+import { settle, settledLine, statuses } from './chain-faults-kit';
 import { chainSuite } from './chain-suite';
 
 const suite = chainSuite("the chain's fault tests");
@@ -55,12 +47,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-const statuses = (ps: readonly Posting[]) => {
-  const m = new Map<number, number>();
-  for (const p of ps) m.set(p.status, (m.get(p.status) ?? 0) + 1);
-  return [...m].map(([s, n]) => `${n}×${s === 0 ? 'no answer' : s}`).join(' ');
-};
-
 /**
  * 30 postings within 30 ms, the fault `after` ms into them: postings in flight (journaled,
  * leased, sent to the service or waiting for its answer) when it strikes.
@@ -70,53 +56,6 @@ async function burstWith(fault: () => Promise<void>, after = 40): Promise<Postin
   await new Promise((r) => setTimeout(r, after));
   await fault();
   return (await burst).postings;
-}
-
-/**
- * The journal's state of a posting (GET /api/lancamentos/{key}, long poll of `esperar` s), or
- * `sem resposta` when the balancer answered instead (its 502/503 page: no replica in time).
- */
-async function stateOf(p: Posting, esperar = 0): Promise<string> {
-  const res = await fetch(`${chain!.url}/api/lancamentos/${p.key}?esperar=${esperar}`, {
-    headers: { cookie: p.terminal.cookie, origin: chain!.url },
-  }).catch(() => null);
-  if (res?.status !== 200) {
-    await res?.body?.cancel();
-    await new Promise((r) => setTimeout(r, 500 + Math.random() * 500));
-    return 'sem resposta';
-  }
-  return ((await res.json()) as { data: { estado: string } }).data.estado;
-}
-
-/**
- * Sends every unacknowledged posting again with its key. One the journal cannot tell
- * (`desconhecido`: the replica died with it sent) is never sent again by it: it is read again
- * until known, posted (`lançado`) or, past JOURNAL_UNKNOWN_HORIZON_MS, verified not posted
- * (`recusado`), which the cashier then posts as a new sale (a new key). Counts before and after.
- */
-async function settle(ps: Posting[]) {
-  const before = tally(countInService(chain!.sandbox.dbPath, ps), ps);
-  const unacknowledged = ps.filter((p) => !p.acknowledged);
-  await Promise.all(unacknowledged.map((p) => post(chain!.url, p)));
-  const unknown = ps.filter((p) => !p.acknowledged);
-  const verdicts = await Promise.all(
-    unknown.map(async (p) => {
-      let estado = await stateOf(p);
-      const open = ['desconhecido', 'verificando', 'enviando', 'sem resposta'];
-      for (let i = 0; i < 10 && open.includes(estado); i++) {
-        estado = await stateOf(p, 8);
-      }
-      if (estado === 'recusado') {
-        const again: Posting = { ...p, key: randomUUID(), acknowledged: false, attempts: 0 };
-        await post(chain!.url, again);
-        p.acknowledged = again.acknowledged;
-      }
-      return `${p.key}: ${estado}, a new sale → ${p.acknowledged ? 'lançado' : 'not acknowledged'}`;
-    }),
-  );
-  if (verdicts.length > 0) console.log(`unknown after sending again:\n${verdicts.join('\n')}`);
-  const after = tally(countInService(chain!.sandbox.dbPath, ps), ps);
-  return { before, resent: unacknowledged.length, unknown: unknown.length, after };
 }
 
 describe('a chain behind HAProxy under load', suite, () => {
@@ -137,16 +76,15 @@ describe('a chain behind HAProxy under load', suite, () => {
     const afterUp = await readyz();
     const postings = [...(await load).postings, ...(await cut)];
     const acknowledged = postings.filter((p) => p.acknowledged).length;
-    const { before, resent, unknown, after } = await settle(postings);
+    const settled = await settle(c, postings);
+    const { before, after } = settled;
+    if (settled.verdicts.length > 0) console.log(settled.verdicts.join('\n'));
     console.log(
       `PostgreSQL down ${(outage / 1000).toFixed(1)} s under ${postings.length} postings: ` +
         `/readyz while down ${whileDown.join(' ')}, after ${afterUp.join(' ')} (no replica ` +
         `restarted); answers ${statuses(postings)}; ` +
         `${postings.filter((p) => p.attempts > 1).length} needed more than one sending; acknowledged ` +
-        `${acknowledged}; in the service: ${before.once} once, ` +
-        `${before.doubles} doubles, ${before.lost} acknowledged lost, ` +
-        `${before.absentUnacknowledged} unacknowledged absent; ${resent} sent again (${unknown} unknown, then a new sale once known not posted) → ` +
-        `${after.once} once, ${after.doubles} doubles, ${after.lost + after.absentUnacknowledged} absent`,
+        `${acknowledged}; ${settledLine(settled)}`,
     );
     expect(whileDown).toEqual(c.replicas.map(() => 503));
     expect(afterUp).toEqual(c.replicas.map(() => 200));
@@ -163,17 +101,15 @@ describe('a chain behind HAProxy under load', suite, () => {
     const cut = await burstWith(() => c.killReplica(0));
     const postings = [...(await load).postings, ...cut];
     const acknowledged = postings.filter((p) => p.acknowledged).length;
-    const { before, resent, unknown, after } = await settle(postings);
+    const settled = await settle(c, postings);
+    const { before, after } = settled;
+    if (settled.verdicts.length > 0) console.log(settled.verdicts.join('\n'));
     const survivor = await fetch(`${c.replicas[1]!.url}/readyz`).then((r) => r.status);
     const retried = postings.filter((p) => p.attempts > 1).length;
     console.log(
       `replica 1 killed (SIGKILL) under ${postings.length} postings: answers ` +
         `${statuses(postings)}; ${retried} needed more than one sending; acknowledged ` +
-        `${acknowledged}; in the service: ${before.once} once, ` +
-        `${before.doubles} doubles, ${before.lost} acknowledged lost, ` +
-        `${before.absentUnacknowledged} unacknowledged absent; ${resent} sent again (${unknown} unknown, then a new sale once known not posted) → ` +
-        `${after.once} once, ${after.doubles} doubles, ${after.lost + after.absentUnacknowledged} ` +
-        `absent; replica 2 /readyz ${survivor}`,
+        `${acknowledged}; ${settledLine(settled)}; replica 2 /readyz ${survivor}`,
     );
     expect(before.doubles).toBe(0);
     expect(before.lost).toBe(0);

@@ -8,7 +8,6 @@
  * other stores keep posting, no store's circuit opens on any replica, and the service's own
  * records hold every acknowledged posting once.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,6 +22,7 @@ import {
   type CounterTerminal,
   type Posting,
 } from './chain-load';
+import { byStore, revokeToken, watchCircuits } from './chain-faults-kit';
 import { chainSuite } from './chain-suite';
 
 const suite = chainSuite("the chain's revoked-token test");
@@ -46,53 +46,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
-/** The service revokes a store's access-token (the sandbox's record of it changes). */
-function revoke(dbPath: string, establishment: number): void {
-  const db = new Database(dbPath, { fileMustExist: true });
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare('UPDATE estabelecimentos SET access_token = ? WHERE id = ?').run(
-      `revogado-${establishment}-${Date.now()}`,
-      establishment,
-    );
-  } finally {
-    db.close();
-  }
-}
-
-/** Every replica's `pdv_store_circuit_open` samples that were 1, by store, while it runs. */
-function watchCircuits(replicas: readonly { url: string }[]) {
-  const opened = new Map<string, number>();
-  let samples = 0;
-  let stopped = false;
-  const loop = (async () => {
-    while (!stopped) {
-      for (const r of replicas) {
-        const text = await fetch(`${r.url}/metrics`, { signal: AbortSignal.timeout(5_000) })
-          .then((res) => res.text())
-          .catch(() => '');
-        for (const m of text.matchAll(
-          /^pdv_store_circuit_open\{estabelecimento="(\d+)"\} (\d+)/gm,
-        )) {
-          if (m[2] !== '0') opened.set(m[1]!, (opened.get(m[1]!) ?? 0) + 1);
-        }
-      }
-      samples += 1;
-      await new Promise((r) => setTimeout(r, 400 + Math.random() * 200));
-    }
-  })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      return { samples, opened };
-    },
-  };
-}
-
-const byStore = (ps: readonly Posting[], id: number) =>
-  ps.filter((p) => p.terminal.establishment === id);
-
 describe('a chain of 3 stores behind HAProxy under load', suite, () => {
   test("one store's token revoked at the service: its counters are refused, the others keep posting", async () => {
     const c = chain!;
@@ -100,7 +53,7 @@ describe('a chain of 3 stores behind HAProxy under load', suite, () => {
     const load = runLoad({ url: c.url, terminals, rate: 9, seconds: 24 });
     await new Promise((r) => setTimeout(r, 6_000));
     const revokedAt = Date.now();
-    revoke(c.sandbox.dbPath, REVOKED);
+    revokeToken(c.sandbox.dbPath, REVOKED);
     const postings = (await load).postings;
     const { samples, opened } = await circuits.stop();
 

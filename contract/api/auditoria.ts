@@ -6,6 +6,7 @@
 // checks the requests and types its answers with it. Pure: zod/mini.
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
+import { DATE_MESSAGE, DAY_MS, isCalendarDate, OFFSET_MESSAGE } from './query-dates';
 
 /** What is recorded, by code. */
 export const AUDIT_ACTIONS = [
@@ -29,22 +30,17 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const AUDIT_PAGE_SIZE = 50;
 export const AUDIT_EXPORT_LIMIT = 10_000;
 
-const DATE_MESSAGE = 'Informe a data no formato AAAA-MM-DD.';
-const DAY_MS = 86_400_000;
-const OFFSET_MESSAGE = 'Fuso inválido.';
-
 /** An optional calendar date `YYYY-MM-DD` that exists, as its day number since 1970-01-01. */
 const optionalDay = () =>
   z.pipe(
     z.optional(z.string({ error: DATE_MESSAGE })),
     z.transform((s: string | undefined, ctx) => {
       if (s === undefined || s.trim() === '') return null;
-      const t = /^\d{4}-\d{2}-\d{2}$/.test(s) ? Date.parse(`${s}T00:00:00Z`) : NaN;
-      if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== s) {
+      if (!isCalendarDate(s)) {
         ctx.issues.push({ code: 'custom', message: DATE_MESSAGE, input: s });
         return z.NEVER;
       }
-      return t / DAY_MS;
+      return Date.parse(`${s}T00:00:00Z`) / DAY_MS;
     }),
   );
 

@@ -5,6 +5,7 @@
 // Pure: zod/mini.
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
+import { calendarDate, DAY_MS, OFFSET_MESSAGE, offsetMinutes } from './query-dates';
 
 /** Kinds of finding. `nao_lancado_por_nos` is informational (the service's own panel, …). */
 export const ACHADO_TIPOS = [
@@ -23,28 +24,13 @@ export const ACHADO_ATENCAO: readonly AchadoTipo[] = [
   'nao_conferido',
 ];
 
-const DATE_MESSAGE = 'Informe a data no formato AAAA-MM-DD.';
-const OFFSET_MESSAGE = 'Fuso inválido.';
-const DAY_MS = 86_400_000;
-
 /**
  * `dia`: the local calendar day (absent: yesterday in the store's time zone); `fuso`: minutes
  * east of UTC the day is counted in (absent: the store's, Brasília).
  */
 export const ConferenciaQuery = /* @__PURE__ */ lazySchema(() =>
   z.object({
-    dia: z.optional(
-      z.string({ error: DATE_MESSAGE }).check(
-        z.refine(
-          (s) => {
-            if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-            const t = Date.parse(`${s}T00:00:00Z`);
-            return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
-          },
-          { error: DATE_MESSAGE },
-        ),
-      ),
-    ),
+    dia: z.optional(calendarDate()),
     fuso: z.pipe(
       z.pipe(
         z.optional(z.string({ error: OFFSET_MESSAGE })),
@@ -52,15 +38,7 @@ export const ConferenciaQuery = /* @__PURE__ */ lazySchema(() =>
           v === undefined || v.trim() === '' ? null : Number(v),
         ),
       ),
-      z.nullable(
-        z
-          .number({ error: OFFSET_MESSAGE })
-          .check(
-            z.int({ error: OFFSET_MESSAGE }),
-            z.gte(-14 * 60, { error: OFFSET_MESSAGE }),
-            z.lte(14 * 60, { error: OFFSET_MESSAGE }),
-          ),
-      ),
+      z.nullable(offsetMinutes()),
     ),
   }),
 );

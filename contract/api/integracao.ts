@@ -4,9 +4,9 @@
 // from these same schemas (server/app/http/integracao/openapi.ts). Pure zod.
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
-import { isValidCpfDigits, ITENS_MAX, VALOR_GASTO_MAX, VALOR_GASTO_MIN } from '../wire';
+import { isValidCpfDigits } from '../wire';
 import { E164_PATTERN, SENHA_MAX } from '../wire-fields';
-import { basketAddsUp, KioskCustomer, SaleItem, StagedSale } from './kiosk';
+import { basketAddsUp, basketFields, KioskCustomer, SaleItem, StagedSale } from './kiosk';
 
 export const PDV_MESSAGES = {
   saleId: 'Informe id_venda: de 1 a 64 letras, dígitos ou . _ - :',
@@ -46,14 +46,7 @@ export const PdvSaleRequest = /* @__PURE__ */ lazySchema(() =>
   z
     .object({
       id_venda: z.string({ error: text.saleId }).check(z.regex(SALE_ID, text.saleId)),
-      valor_gasto: z
-        .int({ error: text.amount })
-        .check(z.gte(VALOR_GASTO_MIN, text.amount), z.lte(VALOR_GASTO_MAX, text.amount)),
-      itens: z.optional(
-        z.nullable(
-          z.array(SaleItem, { error: text.itemsBad }).check(z.maxLength(ITENS_MAX, text.itemsBad)),
-        ),
-      ),
+      ...basketFields(text),
       cpf: z.optional(
         z.nullable(
           z.string({ error: text.cpf }).check(

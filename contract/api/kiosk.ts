@@ -107,16 +107,23 @@ export const SaleItem = /* @__PURE__ */ lazySchema(() =>
 );
 export type SaleItem = z.infer<typeof SaleItem>;
 
-/** The amount and basket of a sale, and the attendant password it is posted with. */
-const saleShape = () => ({
+/** A sale's amount and optional basket (the kiosk's and the PDV's), with their messages. */
+export const basketFields = (messages: { amount: string; itemsBad: string }) => ({
   valor_gasto: z
-    .int({ error: text.amount })
-    .check(z.gte(VALOR_GASTO_MIN, text.amount), z.lte(VALOR_GASTO_MAX, text.amount)),
+    .int({ error: messages.amount })
+    .check(z.gte(VALOR_GASTO_MIN, messages.amount), z.lte(VALOR_GASTO_MAX, messages.amount)),
   itens: z.optional(
     z.nullable(
-      z.array(SaleItem, { error: text.itemsBad }).check(z.maxLength(ITENS_MAX, text.itemsBad)),
+      z
+        .array(SaleItem, { error: messages.itemsBad })
+        .check(z.maxLength(ITENS_MAX, messages.itemsBad)),
     ),
   ),
+});
+
+/** The amount and basket of a sale, and the attendant password it is posted with. */
+const saleShape = () => ({
+  ...basketFields(text),
   senha_atendente: SenhaAtendente,
 });
 

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
 import { POSTING_STATES } from '../wire';
+import { calendarDate, DAY_MS, OFFSET_MESSAGE, offsetMinutes } from './query-dates';
 
 /** Longest period one dashboard request covers, in days (a quarter). */
 export const PAINEL_MAX_DAYS = 92;
@@ -13,23 +14,10 @@ export const PAINEL_DEFAULT_OFFSET_MIN = -180;
 /** How far ahead "expiring soon" looks, in days (today included). */
 export const PAINEL_EXPIRING_DAYS = 7;
 
-const DATE_MESSAGE = 'Informe a data no formato AAAA-MM-DD.';
-const DAY_MS = 86_400_000;
-const OFFSET_MESSAGE = 'Fuso inválido.';
-
 /** A calendar date `YYYY-MM-DD` that exists, as its day number since 1970-01-01. */
 const calendarDay = () =>
   z.pipe(
-    z.string({ error: DATE_MESSAGE }).check(
-      z.refine(
-        (s) => {
-          if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-          const t = Date.parse(`${s}T00:00:00Z`);
-          return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
-        },
-        { error: DATE_MESSAGE },
-      ),
-    ),
+    calendarDate(),
     z.transform((s) => Date.parse(`${s}T00:00:00Z`) / DAY_MS),
   );
 
@@ -49,13 +37,7 @@ export const PainelQuery = /* @__PURE__ */ lazySchema(() =>
             v === undefined || v.trim() === '' ? PAINEL_DEFAULT_OFFSET_MIN : Number(v),
           ),
         ),
-        z
-          .number({ error: OFFSET_MESSAGE })
-          .check(
-            z.int({ error: OFFSET_MESSAGE }),
-            z.gte(-14 * 60, { error: OFFSET_MESSAGE }),
-            z.lte(14 * 60, { error: OFFSET_MESSAGE }),
-          ),
+        offsetMinutes(),
       ),
     })
     .check(

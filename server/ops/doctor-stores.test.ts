@@ -1,33 +1,21 @@
 // `npm run doctor` in live mode against a sandbox process standing in for the service (its
 // establishments 1 and 2, each with its own token): every store of the chain's list is tried
 // with one harmless read, and a store whose token the service refuses fails by name.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { addChainStore, setChainStoreToken } from '../app/domain/stores';
 import { openStore } from '../store';
-import { APP_SECRET_FOR_TESTS, startSandbox } from '../testing/processes';
-import type { RunningProcess } from '../testing/processes';
+import { APP_SECRET_FOR_TESTS } from '../testing/processes';
+import { sandboxProcess } from '../testing/sandbox-process';
 import { runDoctor } from './doctor';
 
-let dir = '';
-let sandbox: RunningProcess | null = null;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'doctor-stores-'));
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const sandbox = sandboxProcess('doctor-stores');
+const { dir } = sandbox;
 
 test('every store of the chain is read once with its own token', { timeout: 60_000 }, async () => {
   const appDb = path.join(dir, 'app.db');
   const env = {
-    LOYALTY_BASE_URL: sandbox!.url,
+    LOYALTY_BASE_URL: sandbox.url,
     LOYALTY_APP_TOKEN: 'demo-app-token',
     LOYALTY_ACCESS_TOKEN: 'demo-access-token-1',
     LOYALTY_ESTABLISHMENT_ID: '1',

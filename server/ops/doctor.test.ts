@@ -2,33 +2,22 @@
 // for the live service: a good configuration passes; a wrong token shows the service's 401, an
 // unreachable service, an unreachable PostgreSQL and a malformed variable each fail with what
 // to fix. The clock comparison runs in-process with a service whose clock is 5 minutes ahead.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import BetterSqlite3 from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { migrations } from '../store/migrations';
-import { APP_SECRET_FOR_TESTS, startSandbox } from '../testing/processes';
-import type { RunningProcess } from '../testing/processes';
+import { APP_SECRET_FOR_TESTS } from '../testing/processes';
+import { sandboxProcess } from '../testing/sandbox-process';
 import { doctorCli, root, unsupportedSystemNode } from '../testing/spawn';
 import { formatChecks, runDoctor } from './doctor';
 import { readEngines } from './runtime';
 
-let dir = '';
-let sandbox: RunningProcess | null = null;
-
-beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'doctor-'));
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+const sandbox = sandboxProcess('doctor');
+const { dir } = sandbox;
 
 /** A 127.0.0.1 port nothing listens on. */
 function closedPort(): Promise<number> {
@@ -43,7 +32,7 @@ function closedPort(): Promise<number> {
 /** Live mode against the sandbox process with establishment 1's demo tokens. */
 function live(name: string, env: Record<string, string> = {}): Record<string, string> {
   return {
-    LOYALTY_BASE_URL: sandbox!.url,
+    LOYALTY_BASE_URL: sandbox.url,
     LOYALTY_APP_TOKEN: 'demo-app-token',
     LOYALTY_ACCESS_TOKEN: 'demo-access-token-1',
     LOYALTY_ESTABLISHMENT_ID: '1',

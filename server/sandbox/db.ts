@@ -75,6 +75,17 @@ function decrementRedeemed(row: 'OLD'): string {
             AND premio_id = ${premio};`;
 }
 
+/**
+ * A trigger keeping `premios_cliente_resgate` in step with `premios_cliente`: a redeemed
+ * record that comes (`NEW`) adds one to its day's count, one that goes (`OLD`) takes one off.
+ */
+function redeemedTrigger(name: string, event: 'INSERT' | 'UPDATE' | 'DELETE', row: 'NEW' | 'OLD') {
+  return `CREATE TRIGGER premios_cliente_resgate_${name} AFTER ${event} ON premios_cliente
+      WHEN ${row}.data_resgate_ms IS NOT NULL BEGIN
+        ${row === 'NEW' ? upsertRedeemed(row) : decrementRedeemed(row)}
+      END;`;
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -267,22 +278,10 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (estabelecimento_id, dia, dia_resgate, premio_id)
       ) WITHOUT ROWID;
 
-      CREATE TRIGGER premios_cliente_resgate_insert AFTER INSERT ON premios_cliente
-      WHEN NEW.data_resgate_ms IS NOT NULL BEGIN
-        ${upsertRedeemed('NEW')}
-      END;
-      CREATE TRIGGER premios_cliente_resgate_update_old AFTER UPDATE ON premios_cliente
-      WHEN OLD.data_resgate_ms IS NOT NULL BEGIN
-        ${decrementRedeemed('OLD')}
-      END;
-      CREATE TRIGGER premios_cliente_resgate_update_new AFTER UPDATE ON premios_cliente
-      WHEN NEW.data_resgate_ms IS NOT NULL BEGIN
-        ${upsertRedeemed('NEW')}
-      END;
-      CREATE TRIGGER premios_cliente_resgate_delete AFTER DELETE ON premios_cliente
-      WHEN OLD.data_resgate_ms IS NOT NULL BEGIN
-        ${decrementRedeemed('OLD')}
-      END;
+      ${redeemedTrigger('insert', 'INSERT', 'NEW')}
+      ${redeemedTrigger('update_old', 'UPDATE', 'OLD')}
+      ${redeemedTrigger('update_new', 'UPDATE', 'NEW')}
+      ${redeemedTrigger('delete', 'DELETE', 'OLD')}
 
       INSERT INTO premios_cliente_resgate
       SELECT estabelecimento_id, ${dayOf('data_conquista_ms')} AS d,

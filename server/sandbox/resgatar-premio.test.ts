@@ -19,6 +19,7 @@ import {
   pontuarBody,
   post,
   type CallOptions,
+  expectRefusal,
 } from '../testing/sandbox';
 
 const PATH = '/fidelidade/resgatar-premio';
@@ -214,13 +215,7 @@ describe('a valid hand-over', () => {
 
 describe('nothing to hand over: 422 on id_premio', () => {
   const refused = (r: { status: number; json: unknown }) => {
-    expect(r.status).toBe(422);
-    expect(r.json).toEqual({
-      success: false,
-      message: NONE,
-      data: {},
-      errors: { id_premio: [NONE] },
-    });
+    expectRefusal(r, 422, NONE, { id_premio: [NONE] });
   };
 
   test('already handed over: the second hand-over of the last pending record is refused', async () => {
@@ -417,13 +412,7 @@ describe('bad requests', () => {
   test.each(cases)('%s is a 422 with exactly those field errors', async (_name, b, errors) => {
     const before = stored();
     const r = await post(sb, PATH, b);
-    expect(r.status).toBe(422);
-    expect(r.json).toEqual({
-      success: false,
-      message: Object.values(errors)[0]![0],
-      data: {},
-      errors,
-    });
+    expectRefusal(r, 422, Object.values(errors)[0]![0], errors);
     expect(stored()).toEqual(before);
   });
 

@@ -1,19 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
+import type { RewardRecord } from './store';
 import { get, openTestSandbox, ORIGIN, pontuarBody, post } from '../testing/sandbox';
 
-interface Rec {
-  id_premio_cliente: number;
-  id_cliente: number;
-  id_premio: number;
-  valido_ate: string;
-  data_resgate: string | null;
-  data_conquista: string;
-  estornado_em: string | null;
-  premio_status: string;
-  categoria_premio: string;
-  nome: string;
-}
+/** A reward record as the list answers it. */
+type Rec = RewardRecord;
 
 const LIST = `${ORIGIN}/api/v4/estabelecimentos/1/recompensas`;
 

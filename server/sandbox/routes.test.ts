@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
-import { call, get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
+import { call, get, openTestSandbox, pontuarBody, post, expectRefusal } from '../testing/sandbox';
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -18,12 +18,7 @@ describe('authentication and establishment', () => {
       { id_cliente: 1 },
       { token: null, appToken: null },
     );
-    expect(r.status).toBe(401);
-    expect(r.json).toEqual({
-      success: false,
-      message: expect.stringContaining('não autorizado'),
-      data: {},
-    });
+    expectRefusal(r, 401, expect.stringContaining('não autorizado'));
   });
 
   test('a wrong app-token is a 401', async () => {
@@ -47,12 +42,7 @@ describe('authentication and establishment', () => {
     'establishment %j is a 404',
     async (est) => {
       const r = await get(sb, '/recompensas', { est, token: 'demo-access-token-1' });
-      expect(r.status).toBe(404);
-      expect(r.json).toEqual({
-        success: false,
-        message: 'Estabelecimento não encontrado',
-        data: {},
-      });
+      expectRefusal(r, 404, 'Estabelecimento não encontrado');
     },
   );
 
@@ -669,13 +659,7 @@ describe('odd text in names and other free text', () => {
     'cadastrar refuses a nome with %s (422) and stores nothing',
     async (_n, nome) => {
       const r = await post(sb, '/clientes/cadastrar', { celular: NEW_PHONE, nome });
-      expect(r.status).toBe(422);
-      expect(r.json).toEqual({
-        success: false,
-        message: NOME_INVALID,
-        data: {},
-        errors: { nome: [NOME_INVALID] },
-      });
+      expectRefusal(r, 422, NOME_INVALID, { nome: [NOME_INVALID] });
       expect((await post(sb, '/clientes/buscar', { celular: NEW_PHONE })).status).toBe(404);
     },
   );
@@ -825,12 +809,7 @@ describe('unexpected errors', () => {
     const broken = openSandbox({ dbPath: ':memory:', onError: (e) => errors.push(e) });
     broken.close();
     const r = await post(broken, '/clientes/buscar', { id_cliente: 1 });
-    expect(r.status).toBe(500);
-    expect(r.json).toEqual({
-      success: false,
-      message: 'Erro interno do serviço. Tente novamente em instantes.',
-      data: {},
-    });
+    expectRefusal(r, 500, 'Erro interno do serviço. Tente novamente em instantes.');
     expect(JSON.stringify(r.json)).not.toMatch(/sqlite|database|Error/i);
     expect(errors).toHaveLength(1);
   });

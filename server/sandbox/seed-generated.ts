@@ -1,180 +1,33 @@
 // The sandbox's generated customers: realistic names, E.164 mobiles and valid CPFs, with
 // purchases spread over the year before creation. Every draw comes from the seed's PRNG, in a
-// fixed order, so the same creation day always gives the same data.
+// fixed order, so the same creation day always gives the same data. The names, places and
+// products drawn from are data, in `seed-vocabulary.json`.
 
 import { DAY_MS } from '#contract/rules/time';
 import type { CustomerInput, ItemInput } from '#contract/rules/validation';
 import { cpfCheckDigits } from './rules/cpf';
 import type { PostingResult } from './posting';
 import type { Store } from './store';
+import vocabulary from './seed-vocabulary.json';
 
-const FIRST_NAMES: readonly [string, 'M' | 'F'][] = [
-  ['Ana', 'F'],
-  ['Beatriz', 'F'],
-  ['Camila', 'F'],
-  ['Daniela', 'F'],
-  ['Eduarda', 'F'],
-  ['Fernanda', 'F'],
-  ['Gabriela', 'F'],
-  ['Helena', 'F'],
-  ['Isabela', 'F'],
-  ['Juliana', 'F'],
-  ['Larissa', 'F'],
-  ['Luana', 'F'],
-  ['Mariana', 'F'],
-  ['Natália', 'F'],
-  ['Patrícia', 'F'],
-  ['Renata', 'F'],
-  ['Sofia', 'F'],
-  ['Tatiane', 'F'],
-  ['Vitória', 'F'],
-  ['Aline', 'F'],
-  ['André', 'M'],
-  ['Bruno', 'M'],
-  ['Caio', 'M'],
-  ['Diego', 'M'],
-  ['Eduardo', 'M'],
-  ['Felipe', 'M'],
-  ['Gustavo', 'M'],
-  ['Henrique', 'M'],
-  ['Igor', 'M'],
-  ['José', 'M'],
-  ['Lucas', 'M'],
-  ['Marcelo', 'M'],
-  ['Mateus', 'M'],
-  ['Paulo', 'M'],
-  ['Rafael', 'M'],
-  ['Rodrigo', 'M'],
-  ['Sérgio', 'M'],
-  ['Thiago', 'M'],
-  ['Vinícius', 'M'],
-  ['Antônio', 'M'],
-];
-
-const SURNAMES = [
-  'Almeida',
-  'Alves',
-  'Araújo',
-  'Barbosa',
-  'Cardoso',
-  'Carvalho',
-  'Castro',
-  'Costa',
-  'Dias',
-  'Fernandes',
-  'Ferreira',
-  'Gomes',
-  'Lima',
-  'Martins',
-  'Melo',
-  'Monteiro',
-  'Moreira',
-  'Nascimento',
-  'Oliveira',
-  'Pinto',
-  'Ribeiro',
-  'Rocha',
-  'Rodrigues',
-  'Santos',
-  'Silva',
-  'Soares',
-  'Souza',
-  'Teixeira',
-  'Vieira',
-  'Azevedo',
-];
-
-const PLACES: readonly {
+/** Where a generated customer lives: the mobile's area code, the city, its streets. */
+interface Place {
   ddd: string;
   cidade: string;
   uf: string;
   bairros: string[];
   ruas: string[];
   cep: string;
-}[] = [
-  {
-    ddd: '11',
-    cidade: 'São Paulo',
-    uf: 'SP',
-    bairros: ['Pinheiros', 'Moema', 'Tatuapé', 'Santana'],
-    ruas: ['Rua dos Pinheiros', 'Avenida Ibirapuera', 'Rua Tuiuti', 'Rua Voluntários da Pátria'],
-    cep: '05422',
-  },
-  {
-    ddd: '21',
-    cidade: 'Rio de Janeiro',
-    uf: 'RJ',
-    bairros: ['Tijuca', 'Botafogo', 'Méier'],
-    ruas: ['Rua Conde de Bonfim', 'Rua Voluntários da Pátria', 'Rua Dias da Cruz'],
-    cep: '20520',
-  },
-  {
-    ddd: '31',
-    cidade: 'Belo Horizonte',
-    uf: 'MG',
-    bairros: ['Savassi', 'Pampulha', 'Funcionários'],
-    ruas: ['Rua Pernambuco', 'Avenida Otacílio Negrão de Lima', 'Rua Sergipe'],
-    cep: '30130',
-  },
-  {
-    ddd: '41',
-    cidade: 'Curitiba',
-    uf: 'PR',
-    bairros: ['Batel', 'Água Verde'],
-    ruas: ['Avenida do Batel', 'Rua Brasílio Itiberê'],
-    cep: '80420',
-  },
-  {
-    ddd: '51',
-    cidade: 'Porto Alegre',
-    uf: 'RS',
-    bairros: ['Moinhos de Vento', 'Cidade Baixa'],
-    ruas: ['Rua Padre Chagas', 'Rua da República'],
-    cep: '90570',
-  },
-  {
-    ddd: '71',
-    cidade: 'Salvador',
-    uf: 'BA',
-    bairros: ['Barra', 'Pituba'],
-    ruas: ['Avenida Oceânica', 'Rua Ceará'],
-    cep: '40140',
-  },
-  {
-    ddd: '81',
-    cidade: 'Recife',
-    uf: 'PE',
-    bairros: ['Boa Viagem', 'Casa Forte'],
-    ruas: ['Avenida Conselheiro Aguiar', 'Rua Dona Olegarinha'],
-    cep: '51020',
-  },
-  {
-    ddd: '85',
-    cidade: 'Fortaleza',
-    uf: 'CE',
-    bairros: ['Aldeota', 'Meireles'],
-    ruas: ['Rua Silva Paulet', 'Avenida Beira Mar'],
-    cep: '60160',
-  },
-];
+}
 
-const PRODUCTS: readonly [string, number][] = [
-  ['Arroz 5 kg', 2890],
-  ['Feijão carioca 1 kg', 899],
-  ['Café torrado 500 g', 1890],
-  ['Leite integral 1 L', 569],
-  ['Pão francês (kg)', 1599],
-  ['Queijo muçarela 500 g', 2490],
-  ['Sabonete', 349],
-  ['Detergente 500 ml', 279],
-  ['Biscoito recheado', 459],
-  ['Banana prata (kg)', 699],
-];
-const SODAS: readonly [string, number][] = [
-  ['Refrigerante lata 350 ml', 549],
-  ['Refrigerante guaraná 2 L', 999],
-  ['REFRIGERANTE COLA 600 ML', 699],
-];
+// The words the generator draws from, in a fixed order (the PRNG picks by index). JSON types
+// a pair as an array of either member's type: the pairs are cast to what they are there.
+type Pair<A, B> = readonly [A, B];
+const FIRST_NAMES = vocabulary.firstNames as unknown as readonly Pair<string, 'M' | 'F'>[];
+const SURNAMES: readonly string[] = vocabulary.surnames;
+const PLACES: readonly Place[] = vocabulary.places;
+const PRODUCTS = vocabulary.products as unknown as readonly Pair<string, number>[];
+const SODAS = vocabulary.sodas as unknown as readonly Pair<string, number>[];
 
 function stripAccents(s: string): string {
   return s.normalize('NFD').replace(/[\u0300-\u036f]/g, '');

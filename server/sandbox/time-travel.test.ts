@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
-import { get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
+import { get, openTestSandbox, pontuarBody, post, expectRefusal } from '../testing/sandbox';
 
 let sb: Sandbox;
 beforeEach(() => {
@@ -55,12 +55,7 @@ describe('x-sandbox-now', () => {
     '1969-12-31T23:59:59Z',
   ])('an unparsable value %j is a 400', async (now) => {
     const r = await get(sb, '/recompensas', { now });
-    expect(r.status).toBe(400);
-    expect(r.json).toEqual({
-      success: false,
-      message: expect.stringContaining('x-sandbox-now'),
-      data: {},
-    });
+    expectRefusal(r, 400, expect.stringContaining('x-sandbox-now'));
   });
 
   test('carencia points mature at the next midnight in São Paulo', async () => {

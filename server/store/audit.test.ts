@@ -3,7 +3,7 @@ import { afterEach, beforeEach, expect, test } from 'vitest';
 import { insertAudit, purgeAudit, readAudit } from './index';
 import type { AuditEntryInput, Store } from './index';
 import { describeEngines } from '../testing/pg-cluster';
-import { storeFixture } from '../testing/store-fixture';
+import { everyAuditEntry, storeFixture } from '../testing/store-fixture';
 
 const stores = storeFixture('audit-test');
 
@@ -30,14 +30,7 @@ describeEngines('audit trail on %s', (engine) => {
     await insertAudit(store, entry({ at: T0 - 2000, action: 'terminal.registrado' }));
     await insertAudit(store, entry({ at: T0 - 1000, terminalId: 4, terminalName: 'Caixa 1' }));
     await insertAudit(store, entry({ at: T0, details: { linhas: 3 } }));
-    const all = await readAudit(store, {
-      from: null,
-      to: null,
-      action: null,
-      terminalId: null,
-      offset: 0,
-      limit: 2,
-    });
+    const all = await readAudit(store, everyAuditEntry({ limit: 2 }));
     expect(all.total).toBe(3);
     expect(all.entries.map((e) => e.at)).toEqual([T0, T0 - 1000]);
     expect(all.entries[0]).toMatchObject({
@@ -47,14 +40,7 @@ describeEngines('audit trail on %s', (engine) => {
       requestId: 'req-1',
       details: { linhas: 3 },
     });
-    const page2 = await readAudit(store, {
-      from: null,
-      to: null,
-      action: null,
-      terminalId: null,
-      offset: 2,
-      limit: 2,
-    });
+    const page2 = await readAudit(store, everyAuditEntry({ offset: 2, limit: 2 }));
     expect(page2.entries.map((e) => e.action)).toEqual(['terminal.registrado']);
     const filtered = await readAudit(store, {
       from: T0 - 1500,
@@ -84,14 +70,7 @@ describeEngines('audit trail on %s', (engine) => {
     for (const [what, run] of attempts) {
       await expect(run(), what).rejects.toThrow(/append-only/);
     }
-    const left = await readAudit(store, {
-      from: null,
-      to: null,
-      action: null,
-      terminalId: null,
-      offset: 0,
-      limit: 10,
-    });
+    const left = await readAudit(store, everyAuditEntry());
     expect(left.total).toBe(1);
     expect(left.entries[0]!.action).toBe('venda.descartada');
     console.log(`[audit ${engine}] refused=${attempts.length} of ${attempts.length} left=1`);
@@ -103,14 +82,7 @@ describeEngines('audit trail on %s', (engine) => {
     await insertAudit(store, entry({ at: T0 - 401 * day }));
     await insertAudit(store, entry({ at: T0 - 399 * day }));
     expect(await purgeAudit(store, T0 - 400 * day)).toBe(2);
-    const left = await readAudit(store, {
-      from: null,
-      to: null,
-      action: null,
-      terminalId: null,
-      offset: 0,
-      limit: 10,
-    });
+    const left = await readAudit(store, everyAuditEntry());
     expect(left.entries.map((e) => e.at)).toEqual([T0 - 399 * day]);
     // The guard is closed again: the remaining entry cannot be deleted outside a purge.
     await expect(store.db.deleteFrom('audit_log').execute()).rejects.toThrow(/append-only/);

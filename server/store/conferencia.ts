@@ -13,6 +13,7 @@
 import type { Selectable } from 'kysely';
 import type { ReconciliationRunsTable } from './schema';
 import type { Store } from './store';
+import { isUniqueViolation } from './engine';
 
 export * from './conferencia-customers';
 export * from './conferencia-posted';
@@ -46,15 +47,6 @@ export interface ConferenciaRun {
   confirmed: number;
   findings: number;
   summary: Record<string, number> | null;
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return (
-    e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint failed/.test(e?.message ?? '')
-  );
 }
 
 function fromRow(r: Selectable<ReconciliationRunsTable>): ConferenciaRun {

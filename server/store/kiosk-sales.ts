@@ -15,6 +15,7 @@
 import type { Selectable } from 'kysely';
 import type { KioskSalesTable } from './schema';
 import type { Store } from './store';
+import { isUniqueViolation } from './engine';
 
 export type KioskSaleRow = Selectable<KioskSalesTable>;
 
@@ -49,16 +50,6 @@ export const KIOSK_SALE_CLOSED = {
   expirado: 'O tempo para pontuar esta venda acabou.',
   desconhecido: 'Ainda não se sabe se os pontos foram lançados. O caixa confere.',
 } as const;
-
-/** Unique violation on either engine (SQLite's message or PostgreSQL's 23505). */
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return (
-    e?.code === '23505' ||
-    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
-    /UNIQUE constraint failed/.test(e?.message ?? '')
-  );
-}
 
 export function createKioskSalesStore(store: Store) {
   const { db } = store;

@@ -34,27 +34,21 @@ describeEngines('customer lookups on %s', (engine) => {
 
   test("a terminal's lookup comes with its customer's slot, for that terminal and customer only", async () => {
     const phone = '+5511933330000';
-    await store.saveLookup({
+    const lookup = {
       establishmentId: 1,
       terminalId: '4',
       customerKey: phone,
       turn: 3,
       reading: reading(2),
       readAt: T0,
-    });
+    };
+    await store.saveLookup(lookup);
     const mine = await store.slotState(1, phone, { lookup: '4', queued: true });
     expect(mine).toEqual({
       held: false,
       turn: 0,
       queued: false,
-      lookup: {
-        establishmentId: 1,
-        terminalId: '4',
-        customerKey: phone,
-        turn: 3,
-        reading: reading(2),
-        readAt: T0,
-      },
+      lookup,
     });
     expect((await store.slotState(1, phone, { lookup: '5' })).lookup).toBeNull();
     expect((await store.slotState(2, phone, { lookup: '4' })).lookup).toBeNull();

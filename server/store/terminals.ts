@@ -8,6 +8,7 @@ import type { Role } from './schema';
 import { terminalChanged } from './terminals/active';
 import {
   COLUMNS,
+  TERMINAL_COLUMNS,
   storeTerminalIds,
   toTerminal,
   type ListedTerminal,
@@ -211,18 +212,7 @@ export async function listTerminals(
           .as('c'),
       (join) => join.onRef('c.terminal_id', '=', 'terminals.id'),
     )
-    .select([
-      'terminals.id',
-      'terminals.name',
-      'terminals.role',
-      'terminals.created_at',
-      'terminals.enrolled_at',
-      'terminals.revoked_at',
-      'terminals.last_seen_at',
-      'terminals.counter_id',
-      'terminals.establishment_id',
-      'c.code_expires_at',
-    ])
+    .select([...TERMINAL_COLUMNS, 'c.code_expires_at'])
     .orderBy('terminals.id')
     .execute();
   return rows.map((r) => {
@@ -267,18 +257,7 @@ export async function enrollmentOfCode(
   const row = await store.db
     .selectFrom('enrollment_codes')
     .innerJoin('terminals', 'terminals.id', 'enrollment_codes.terminal_id')
-    .select([
-      'terminals.id',
-      'terminals.name',
-      'terminals.role',
-      'terminals.created_at',
-      'terminals.enrolled_at',
-      'terminals.revoked_at',
-      'terminals.last_seen_at',
-      'terminals.counter_id',
-      'terminals.establishment_id',
-      'enrollment_codes.expires_at',
-    ])
+    .select([...TERMINAL_COLUMNS, 'enrollment_codes.expires_at'])
     .where('enrollment_codes.code_hash', '=', hashCode(code))
     .executeTakeFirst();
   if (row === undefined) return null;

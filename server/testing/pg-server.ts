@@ -15,11 +15,11 @@ import {
   readFileSync,
   rmSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { freePort } from './processes';
 
 const run = promisify(execFile);
 
@@ -57,17 +57,6 @@ export function pgUnavailableReason(): string | null {
   return findPgBin() === null
     ? 'PostgreSQL binaries not found under /usr/lib/postgresql/*/bin (apt-get install postgresql)'
     : null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPgCluster(): Promise<PgCluster> {
@@ -161,9 +150,10 @@ export async function startPgCluster(): Promise<PgCluster> {
 export async function stopPgClusterAt(dir: string): Promise<void> {
   const pgCtl = path.join(findPgBin() ?? '/usr/lib/postgresql/15/bin', 'pg_ctl');
   const args = ['-D', path.join(dir, 'data'), '-m', 'immediate', '-w', 'stop'];
-  await (userInfo().uid === 0
-    ? run('runuser', ['-u', 'postgres', '--', pgCtl, ...args])
-    : run(pgCtl, args)
+  await (
+    userInfo().uid === 0
+      ? run('runuser', ['-u', 'postgres', '--', pgCtl, ...args])
+      : run(pgCtl, args)
   ).catch(() => undefined);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -182,7 +182,8 @@ async function readyOnPort(spawned: SpawnedProcess, port: number, readyPath: str
   }
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (the OS picks it; the caller binds it next). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

@@ -1,5 +1,6 @@
 // Helpers for the sandbox's own tests: requests through `app.fetch` with no open port.
 
+import { expect } from 'vitest';
 import { openSandbox, type Sandbox } from '../sandbox/sandbox';
 
 /** The fixed clock of the tests: 22 Nov 2026, noon in São Paulo. */
@@ -85,4 +86,18 @@ export function pontuarBody(
   est = 1,
 ): Record<string, unknown> {
   return { valor_gasto: valor, senha_atendente: PASSWORDS[est], cliente: { celular }, ...extra };
+}
+
+/**
+ * Asserts the service's refusal: `status` and its envelope (`success: false`, `message`, empty
+ * `data`), with `errors` when the refusal names fields.
+ */
+export function expectRefusal(
+  r: Pick<CallResult, 'status' | 'json'>,
+  status: number,
+  message: unknown,
+  errors?: Record<string, unknown>,
+): void {
+  expect(r.status).toBe(status);
+  expect(r.json).toEqual({ success: false, message, data: {}, ...(errors && { errors }) });
 }

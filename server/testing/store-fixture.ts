@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { openStore } from '../store';
-import type { Store } from '../store';
+import type { AuditFilter, Store } from '../store';
 import type { StoreOptions } from '../store/store';
 import { startPgCluster, storeEngines } from './pg-cluster';
 import type { PgCluster } from './pg-cluster';
@@ -60,3 +60,14 @@ export function storeFixture(name: string): StoreFixture {
     dir,
   };
 }
+
+/** A read of the audit trail with no period, action or terminal: the first page of ten. */
+export const everyAuditEntry = (over: Partial<AuditFilter> = {}): AuditFilter => ({
+  from: null,
+  to: null,
+  action: null,
+  terminalId: null,
+  offset: 0,
+  limit: 10,
+  ...over,
+});

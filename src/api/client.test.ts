@@ -231,14 +231,17 @@ describe('fetchConfig', () => {
     role: 'gerente',
     navigation: { caixa: true, premios: true, quiosque: true },
   };
+  /** `/api/config` as our server answers it: a live store's gerente by default. */
+  const serverConfig = (over: Record<string, unknown>) => ({
+    establishmentId: 1,
+    establishmentName: 'Loja Demo',
+    mode: 'live',
+    terminal: GERENTE,
+    enrollment: 'code',
+    ...over,
+  });
   test("reads our server config, this browser's terminal and role included", async () => {
-    const config = {
-      establishmentId: 1,
-      establishmentName: 'Loja Demo',
-      mode: 'sandbox',
-      terminal: GERENTE,
-      enrollment: 'auto',
-    };
+    const config = serverConfig({ mode: 'sandbox', enrollment: 'auto' });
     const fetchMock = stubFetch(() => jsonResponse(200, ok(config)));
     // A server from before hand-overs does not say: the counter hands rewards over.
     // A server from before hand-overs sends no entregaPremios: the counter reads it as on.
@@ -246,40 +249,18 @@ describe('fetchConfig', () => {
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/config');
   });
   test('entregaPremios false (the setting, or a service without hand-overs) is kept', async () => {
-    const config = {
-      establishmentId: 1,
-      establishmentName: 'Loja Demo',
-      mode: 'live',
-      terminal: GERENTE,
-      enrollment: 'code',
-      entregaPremios: false,
-    };
+    const config = serverConfig({ entregaPremios: false });
     stubFetch(() => jsonResponse(200, ok(config)));
     expect((await fetchConfig()).entregaPremios).toBe(false);
   });
   test('a browser that is not enrolled has no terminal', async () => {
-    const config = {
-      establishmentId: 1,
-      establishmentName: null,
-      mode: 'live',
-      terminal: null,
-      enrollment: 'code',
-    };
+    const config = serverConfig({ establishmentName: null, terminal: null });
     stubFetch(() => jsonResponse(200, ok(config)));
     expect((await fetchConfig()).terminal).toBeNull();
   });
   test('fetching the config points every later request at its establishment', async () => {
     stubFetch(() =>
-      jsonResponse(
-        200,
-        ok({
-          establishmentId: 42,
-          establishmentName: null,
-          mode: 'live',
-          terminal: GERENTE,
-          enrollment: 'code',
-        }),
-      ),
+      jsonResponse(200, ok(serverConfig({ establishmentId: 42, establishmentName: null }))),
     );
     const client = new QueryClient();
     await client.fetchQuery(configQuery());

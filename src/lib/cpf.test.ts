@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cpfDigits, formatCpf, formatCpfTyping, isValidCpf } from './cpf';
+import { expectEach } from '@/testing/cases';
 
 describe('isValidCpf', () => {
   test.each(['529.982.247-25', '52998224725', '111.444.777-35', '123.456.789-09'])(
@@ -23,20 +24,26 @@ describe('isValidCpf', () => {
 });
 
 test('cpfDigits keeps at most 11 digits', () => {
-  expect(cpfDigits('529.982.247-25')).toBe('52998224725');
-  expect(cpfDigits('529.982.247-2599')).toBe('52998224725');
+  expectEach(cpfDigits, [
+    ['529.982.247-25', '52998224725'],
+    ['529.982.247-2599', '52998224725'],
+  ]);
 });
 
 test('formatCpf punctuates 11 digits and leaves anything else alone', () => {
-  expect(formatCpf('52998224725')).toBe('529.982.247-25');
-  expect(formatCpf('529.982.247-25')).toBe('529.982.247-25');
-  expect(formatCpf('123')).toBe('123');
+  expectEach(formatCpf, [
+    ['52998224725', '529.982.247-25'],
+    ['529.982.247-25', '529.982.247-25'],
+    ['123', '123'],
+  ]);
 });
 
 test('formatCpfTyping punctuates progressively', () => {
-  expect(formatCpfTyping('529')).toBe('529');
-  expect(formatCpfTyping('5299')).toBe('529.9');
-  expect(formatCpfTyping('5299822')).toBe('529.982.2');
-  expect(formatCpfTyping('5299822472')).toBe('529.982.247-2');
-  expect(formatCpfTyping('529982247255')).toBe('529.982.247-25');
+  expectEach(formatCpfTyping, [
+    ['529', '529'],
+    ['5299', '529.9'],
+    ['5299822', '529.982.2'],
+    ['5299822472', '529.982.247-2'],
+    ['529982247255', '529.982.247-25'],
+  ]);
 });

@@ -10,6 +10,7 @@ import {
   formatSaoPauloDateTime,
   todayInSaoPaulo,
 } from './dates';
+import { expectEach } from '@/testing/cases';
 
 describe('wire dates are São Paulo civil time, never shifted', () => {
   test('parses a timestamp into its own fields', () => {
@@ -38,20 +39,24 @@ describe('wire dates are São Paulo civil time, never shifted', () => {
 });
 
 test('isRealDate checks the calendar', () => {
-  expect(isRealDate('2024-02-29')).toBe(true);
-  expect(isRealDate('2023-02-29')).toBe(false);
-  expect(isRealDate('2024-02-30')).toBe(false);
-  expect(isRealDate('2024-13-01')).toBe(false);
-  expect(isRealDate('2024-00-10')).toBe(false);
-  expect(isRealDate('2024-4-1')).toBe(false);
-  expect(isRealDate('2024-04-01 10:00:00')).toBe(false);
+  expectEach(isRealDate, [
+    ['2024-02-29', true],
+    ['2023-02-29', false],
+    ['2024-02-30', false],
+    ['2024-13-01', false],
+    ['2024-00-10', false],
+    ['2024-4-1', false],
+    ['2024-04-01 10:00:00', false],
+  ]);
 });
 
 test('brDateToWire turns dd/mm/aaaa into the wire form', () => {
-  expect(brDateToWire('01/05/1990')).toBe('1990-05-01');
-  expect(brDateToWire('1/5/1990')).toBe('1990-05-01');
-  expect(brDateToWire('31/02/1990')).toBeNull();
-  expect(brDateToWire('1990-05-01')).toBeNull();
+  expectEach(brDateToWire, [
+    ['01/05/1990', '1990-05-01'],
+    ['1/5/1990', '1990-05-01'],
+    ['31/02/1990', null],
+    ['1990-05-01', null],
+  ]);
 });
 
 test('isNotFuture compares with today in São Paulo', () => {
@@ -63,8 +68,10 @@ test('isNotFuture compares with today in São Paulo', () => {
 
 test('todayInSaoPaulo uses São Paulo, not UTC', () => {
   // 02:30 UTC on 1 May is still 30 April, 23:30 in São Paulo (UTC-3).
-  expect(todayInSaoPaulo(new Date('2024-05-01T02:30:00Z'))).toBe('2024-04-30');
-  expect(todayInSaoPaulo(new Date('2024-05-01T03:30:00Z'))).toBe('2024-05-01');
+  expectEach(todayInSaoPaulo, [
+    [new Date('2024-05-01T02:30:00Z'), '2024-04-30'],
+    [new Date('2024-05-01T03:30:00Z'), '2024-05-01'],
+  ]);
 });
 
 test("São Paulo's day and time (written by hand, no Intl) agree with Intl's America/Sao_Paulo", () => {

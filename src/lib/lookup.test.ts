@@ -2,6 +2,11 @@ import { describe, expect, test } from 'vitest';
 import { classifyLookup, LOOKUP_REASONS } from './lookup';
 import { PHONE_REASONS } from './phone';
 
+/** A CPF as the lookup keys it; what every typing of the same mobile, and CPF, classifies as. */
+const MOBILE = { kind: 'phone', celular: '+5511987654321', display: '(11) 98765-4321' };
+const cpfKey = (cpf: string, display: string) => ({ kind: 'cpf', cpf, display });
+const CPF = cpfKey('52998224725', '529.982.247-25');
+
 describe('customer id', () => {
   test.each(['#123', 'id 123', 'id:123', 'ID: 123', ' # 123 '])('%s', (input) => {
     expect(classifyLookup(input)).toEqual({ kind: 'id', id_cliente: 123, display: '#123' });
@@ -19,11 +24,7 @@ describe('phone', () => {
     '+5511987654321',
     '11 98765-4321',
   ])('%s', (input) => {
-    expect(classifyLookup(input)).toEqual({
-      kind: 'phone',
-      celular: '+5511987654321',
-      display: '(11) 98765-4321',
-    });
+    expect(classifyLookup(input)).toEqual(MOBILE);
   });
   test('a landline gets the phone reason', () => {
     expect(classifyLookup('(11) 3456-7890')).toEqual({
@@ -38,11 +39,7 @@ describe('phone', () => {
 
 describe('CPF', () => {
   test.each(['529.982.247-25', '52998224725', '529982247-25'])('%s', (input) => {
-    expect(classifyLookup(input)).toEqual({
-      kind: 'cpf',
-      cpf: '52998224725',
-      display: '529.982.247-25',
-    });
+    expect(classifyLookup(input)).toEqual(CPF);
   });
   test('punctuated CPF with wrong check digits', () => {
     expect(classifyLookup('529.982.247-24')).toEqual({
@@ -74,18 +71,10 @@ describe('11 plain digits: mobile or CPF', () => {
     });
   });
   test('the same digits with CPF punctuation are a CPF', () => {
-    expect(classifyLookup('119.876.543-74')).toEqual({
-      kind: 'cpf',
-      cpf: '11987654374',
-      display: '119.876.543-74',
-    });
+    expect(classifyLookup('119.876.543-74')).toEqual(cpfKey('11987654374', '119.876.543-74'));
   });
   test('valid CPF that is not a mobile is a CPF', () => {
-    expect(classifyLookup('11144477735')).toEqual({
-      kind: 'cpf',
-      cpf: '11144477735',
-      display: '111.444.777-35',
-    });
+    expect(classifyLookup('11144477735')).toEqual(cpfKey('11144477735', '111.444.777-35'));
   });
   test('neither a mobile nor a valid CPF', () => {
     expect(classifyLookup('52998224724')).toEqual({

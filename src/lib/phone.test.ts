@@ -6,6 +6,7 @@ import {
   parsePhoneBR,
   PHONE_REASONS,
 } from './phone';
+import { expectEach } from '@/testing/cases';
 
 describe('parsePhoneBR accepts a BR mobile in every usual form', () => {
   test.each([
@@ -58,34 +59,42 @@ describe('parsePhoneBR rejects with a reason', () => {
 });
 
 test('formatPhoneTyping formats progressively', () => {
-  expect(formatPhoneTyping('11')).toBe('(11)');
-  expect(formatPhoneTyping('1198765')).toBe('(11) 98765');
-  expect(formatPhoneTyping('11987654321')).toBe('(11) 98765-4321');
-  expect(formatPhoneTyping('+5511987654321')).toBe('+55 11 98765-4321');
+  expectEach(formatPhoneTyping, [
+    ['11', '(11)'],
+    ['1198765', '(11) 98765'],
+    ['11987654321', '(11) 98765-4321'],
+    ['+5511987654321', '+55 11 98765-4321'],
+  ]);
 });
 
 test('formatPhoneTyping: landlines split 4-4, trunk 0 dropped, foreign left as digits', () => {
-  expect(formatPhoneTyping('')).toBe('');
-  expect(formatPhoneTyping('1')).toBe('(1');
-  expect(formatPhoneTyping('113456')).toBe('(11) 3456');
-  expect(formatPhoneTyping('1134567890')).toBe('(11) 3456-7890');
-  expect(formatPhoneTyping('(11) 98765-4321')).toBe('(11) 98765-4321');
-  expect(formatPhoneTyping('011987654321')).toBe('(11) 98765-4321');
-  expect(formatPhoneTyping('119876543210000')).toBe('(11) 98765-4321');
-  expect(formatPhoneTyping('+55')).toBe('+55');
-  expect(formatPhoneTyping('+5511')).toBe('+55 11');
-  expect(formatPhoneTyping('+1 202 555 0100')).toBe('+12025550100');
+  expectEach(formatPhoneTyping, [
+    ['', ''],
+    ['1', '(1'],
+    ['113456', '(11) 3456'],
+    ['1134567890', '(11) 3456-7890'],
+    ['(11) 98765-4321', '(11) 98765-4321'],
+    ['011987654321', '(11) 98765-4321'],
+    ['119876543210000', '(11) 98765-4321'],
+    ['+55', '+55'],
+    ['+5511', '+55 11'],
+    ['+1 202 555 0100', '+12025550100'],
+  ]);
 });
 
 test('formatPhoneDisplay shows the national form', () => {
-  expect(formatPhoneDisplay('+5511987654321')).toBe('(11) 98765-4321');
-  expect(formatPhoneDisplay('+12025550100')).toBe('+12025550100');
-  expect(formatPhoneDisplay('lixo')).toBe('lixo');
+  expectEach(formatPhoneDisplay, [
+    ['+5511987654321', '(11) 98765-4321'],
+    ['+12025550100', '+12025550100'],
+    ['lixo', 'lixo'],
+  ]);
 });
 
 test('maskPhone keeps DDD and last 4 digits only', () => {
-  expect(maskPhone('+5511987654321')).toBe('(11) *****-4321');
-  expect(maskPhone('+551134567890')).toBe('(11) ****-7890');
-  expect(maskPhone('+12025550100')).toBe('*******0100');
-  expect(maskPhone('11987654321')).toBe('(11) *****-4321');
+  expectEach(maskPhone, [
+    ['+5511987654321', '(11) *****-4321'],
+    ['+551134567890', '(11) ****-7890'],
+    ['+12025550100', '*******0100'],
+    ['11987654321', '(11) *****-4321'],
+  ]);
 });

@@ -171,6 +171,18 @@ export interface SlotState {
   lookup?: CustomerLookup | null;
 }
 
+/**
+ * Claims up to `limit` entries of one store for `owner` until `leaseUntil`, atomically per
+ * entry (replicas never claim the same one).
+ */
+type ClaimEntries = (
+  establishmentId: number,
+  now: number,
+  owner: string,
+  leaseUntil: number,
+  limit: number,
+) => Promise<JournalEntry[]>;
+
 export interface JournalStore extends LookupStore<JournalEntry> {
   /** The store the journal writes to. */
   readonly store: Store;
@@ -229,13 +241,7 @@ export interface JournalStore extends LookupStore<JournalEntry> {
    * (their process died) and `desconhecido` due for a re-check, of one store: its entries are
    * read and re-sent with that store's own token, never another's. Atomic per entry.
    */
-  claimStale(
-    establishmentId: number,
-    now: number,
-    owner: string,
-    leaseUntil: number,
-    limit: number,
-  ): Promise<JournalEntry[]>;
+  claimStale: ClaimEntries;
   list(filter: LedgerFilter): Promise<JournalEntry[]>;
   /** Entries not settled yet, created before `before` (older days'), newest first. */
   listUnsettled(
@@ -257,13 +263,7 @@ export interface JournalStore extends LookupStore<JournalEntry> {
    * and none of a customer with a posting in flight: each becomes `enviando`, owned by `owner`
    * (atomic per entry, so replicas never claim the same sale).
    */
-  claimWaiting(
-    establishmentId: number,
-    now: number,
-    owner: string,
-    leaseUntil: number,
-    limit: number,
-  ): Promise<JournalEntry[]>;
+  claimWaiting: ClaimEntries;
   /**
    * A manager's decision on a `precisa de atenção` sale: resend it (with a corrected sealed
    * password) or discard it. False when the sale is not (or no longer) in that state.

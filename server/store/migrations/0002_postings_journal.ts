@@ -1,61 +1,50 @@
 /** Migration `0002_postings_journal`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { defineMigration, createIndex, lease } from './kit';
 
-export function migration0002(): Migration {
-  return {
-    async up(db: AnyDb) {
-      await db.schema
-        .createTable('posting_journal')
-        .addColumn('key', 'text', (c) => c.primaryKey())
-        .addColumn('establishment_id', 'integer', (c) => c.notNull())
-        .addColumn('terminal_id', 'text')
-        .addColumn('request_id', 'text')
-        .addColumn('fingerprint', 'text', (c) => c.notNull())
-        .addColumn('customer_key', 'text', (c) => c.notNull())
-        .addColumn('customer_name', 'text')
-        .addColumn('amount', 'bigint', (c) => c.notNull())
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('reason', 'text')
-        .addColumn('answer_status', 'integer')
-        .addColumn('answer_body', 'text')
-        .addColumn('snapshot', 'text')
-        .addColumn('reading', 'text')
-        .addColumn('points', 'integer')
-        .addColumn('lost_kind', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('sent_at', 'bigint')
-        .addColumn('ended_at', 'bigint')
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('settled_at', 'bigint')
-        .addColumn('owner', 'text')
-        .addColumn('lease_until', 'bigint', (c) => c.notNull())
-        .addColumn('next_check_at', 'bigint')
-        .addCheckConstraint(
-          'posting_journal_state',
-          sql`state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido')`,
-        )
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_ledger')
-        .on('posting_journal')
-        .columns(['establishment_id', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_state')
-        .on('posting_journal')
-        .columns(['state', 'lease_until'])
-        .execute();
-      await db.schema
-        .createTable('posting_slots')
-        .addColumn('establishment_id', 'integer', (c) => c.notNull())
-        .addColumn('customer_key', 'text', (c) => c.notNull())
-        .addColumn('key', 'text', (c) => c.notNull())
-        .addColumn('taken_at', 'bigint', (c) => c.notNull())
-        .addPrimaryKeyConstraint('posting_slots_pk', ['establishment_id', 'customer_key'])
-        .execute();
-      await db.schema.createIndex('posting_slots_key').on('posting_slots').column('key').execute();
-    },
-  };
-}
+export const migration0002 = defineMigration(async (db) => {
+  await db.schema
+    .createTable('posting_journal')
+    .addColumn('key', 'text', (c) => c.primaryKey())
+    .addColumn('establishment_id', 'integer', (c) => c.notNull())
+    .addColumn('terminal_id', 'text')
+    .addColumn('request_id', 'text')
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('customer_key', 'text', (c) => c.notNull())
+    .addColumn('customer_name', 'text')
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('reason', 'text')
+    .addColumn('answer_status', 'integer')
+    .addColumn('answer_body', 'text')
+    .addColumn('snapshot', 'text')
+    .addColumn('reading', 'text')
+    .addColumn('points', 'integer')
+    .addColumn('lost_kind', 'text')
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('sent_at', 'bigint')
+    .addColumn('ended_at', 'bigint')
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addColumn('settled_at', 'bigint')
+    .$call(lease)
+    .addColumn('next_check_at', 'bigint')
+    .addCheckConstraint(
+      'posting_journal_state',
+      sql`state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido')`,
+    )
+    .execute();
+  await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
+    'establishment_id',
+    'created_at',
+  ]);
+  await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
+  await db.schema
+    .createTable('posting_slots')
+    .addColumn('establishment_id', 'integer', (c) => c.notNull())
+    .addColumn('customer_key', 'text', (c) => c.notNull())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('taken_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('posting_slots_pk', ['establishment_id', 'customer_key'])
+    .execute();
+  await createIndex(db, 'posting_slots_key', 'posting_slots', ['key']);
+});

@@ -1,32 +1,29 @@
 /** Migration `0004_contingency`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { defineMigration, createIndex } from './kit';
 
-export function migration0004({ engine }: MigrationKit): Migration {
-  return {
-    async up(db: AnyDb) {
-      // Sales kept while the service is down: two states waiting for someone (the deliverer,
-      // a manager) and one final (a manager discarded it); the sale's body without the
-      // password, the password sealed (erased once settled), delivery attempts.
-      const states = sql.raw(
-        "state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido', " +
-          "'aguardando envio', 'precisa de atenção', 'descartado')",
-      );
-      if (engine === 'postgres') {
-        await sql`alter table posting_journal drop constraint posting_journal_state`.execute(db);
-        await sql`alter table posting_journal add constraint posting_journal_state check (${states})`.execute(
-          db,
-        );
-        await db.schema.alterTable('posting_journal').addColumn('body', 'text').execute();
-        await db.schema.alterTable('posting_journal').addColumn('secret', 'text').execute();
-        await db.schema
-          .alterTable('posting_journal')
-          .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
-          .execute();
-      } else {
-        // SQLite cannot change a CHECK constraint: the table is rebuilt with the new one.
-        await sql`create table posting_journal_v4 (
+export const migration0004 = defineMigration(async (db, { engine }) => {
+  // Sales kept while the service is down: two states waiting for someone (the deliverer,
+  // a manager) and one final (a manager discarded it); the sale's body without the
+  // password, the password sealed (erased once settled), delivery attempts.
+  const states = sql.raw(
+    "state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido', " +
+      "'aguardando envio', 'precisa de atenção', 'descartado')",
+  );
+  if (engine === 'postgres') {
+    await sql`alter table posting_journal drop constraint posting_journal_state`.execute(db);
+    await sql`alter table posting_journal add constraint posting_journal_state check (${states})`.execute(
+      db,
+    );
+    await db.schema.alterTable('posting_journal').addColumn('body', 'text').execute();
+    await db.schema.alterTable('posting_journal').addColumn('secret', 'text').execute();
+    await db.schema
+      .alterTable('posting_journal')
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  } else {
+    // SQLite cannot change a CHECK constraint: the table is rebuilt with the new one.
+    await sql`create table posting_journal_v4 (
             key text primary key,
             establishment_id integer not null,
             terminal_id text,
@@ -56,7 +53,7 @@ export function migration0004({ engine }: MigrationKit): Migration {
             attempts integer not null default 0,
             constraint posting_journal_state check (${states})
           )`.execute(db);
-        await sql`insert into posting_journal_v4 (key, establishment_id, terminal_id, request_id,
+    await sql`insert into posting_journal_v4 (key, establishment_id, terminal_id, request_id,
             fingerprint, customer_key, customer_name, amount, state, reason, answer_status,
             answer_body, snapshot, reading, points, lost_kind, created_at, sent_at, ended_at,
             updated_at, settled_at, owner, lease_until, next_check_at)
@@ -64,30 +61,23 @@ export function migration0004({ engine }: MigrationKit): Migration {
             customer_name, amount, state, reason, answer_status, answer_body, snapshot, reading,
             points, lost_kind, created_at, sent_at, ended_at, updated_at, settled_at, owner,
             lease_until, next_check_at from posting_journal`.execute(db);
-        await sql`drop table posting_journal`.execute(db);
-        await sql`alter table posting_journal_v4 rename to posting_journal`.execute(db);
-        await db.schema
-          .createIndex('posting_journal_ledger')
-          .on('posting_journal')
-          .columns(['establishment_id', 'created_at'])
-          .execute();
-        await db.schema
-          .createIndex('posting_journal_state')
-          .on('posting_journal')
-          .columns(['state', 'lease_until'])
-          .execute();
-      }
-      // The waiting queue (oldest first) and a customer's open sales.
-      await db.schema
-        .createIndex('posting_journal_queue')
-        .on('posting_journal')
-        .columns(['establishment_id', 'state', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('posting_journal_customer')
-        .on('posting_journal')
-        .columns(['establishment_id', 'customer_key', 'state'])
-        .execute();
-    },
-  };
-}
+    await sql`drop table posting_journal`.execute(db);
+    await sql`alter table posting_journal_v4 rename to posting_journal`.execute(db);
+    await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
+      'establishment_id',
+      'created_at',
+    ]);
+    await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
+  }
+  // The waiting queue (oldest first) and a customer's open sales.
+  await createIndex(db, 'posting_journal_queue', 'posting_journal', [
+    'establishment_id',
+    'state',
+    'created_at',
+  ]);
+  await createIndex(db, 'posting_journal_customer', 'posting_journal', [
+    'establishment_id',
+    'customer_key',
+    'state',
+  ]);
+});

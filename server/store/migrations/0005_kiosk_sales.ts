@@ -1,50 +1,31 @@
 /** Migration `0005_kiosk_sales`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import type { Migration } from 'kysely/migration';
-import { type AnyDb } from './kit';
+import { defineMigration, createIndex, stagedSaleTimes } from './kit';
 
-export function migration0005(): Migration {
-  return {
-    async up(db: AnyDb) {
-      const states = sql`state in ('aguardando', 'lançando', 'lançado', 'recusado', 'desconhecido', 'cancelado', 'expirado')`;
-      await db.schema
-        .createTable('kiosk_sales')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('kiosk_id', 'integer', (c) =>
-          c.notNull().references('terminals.id').onDelete('cascade'),
-        )
-        .addColumn('counter_id', 'integer', (c) => c.references('terminals.id').onDelete('cascade'))
-        .addColumn('amount', 'bigint', (c) => c.notNull())
-        .addColumn('items', 'text')
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('message', 'text')
-        .addColumn('points', 'integer')
-        .addColumn('customer', 'text')
-        .addColumn('secret', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('settled_at', 'bigint')
-        .addCheckConstraint('kiosk_sales_state', states)
-        .execute();
-      // One sale waiting for a customer per kiosk, whichever replica stages it.
-      await db.schema
-        .createIndex('kiosk_sales_waiting')
-        .on('kiosk_sales')
-        .column('kiosk_id')
-        .unique()
-        .where(sql.ref('state'), '=', 'aguardando')
-        .execute();
-      await db.schema
-        .createIndex('kiosk_sales_kiosk')
-        .on('kiosk_sales')
-        .columns(['kiosk_id', 'state'])
-        .execute();
-      await db.schema
-        .createIndex('kiosk_sales_expiry')
-        .on('kiosk_sales')
-        .columns(['state', 'expires_at'])
-        .execute();
-    },
-  };
-}
+export const migration0005 = defineMigration(async (db) => {
+  const states = sql`state in ('aguardando', 'lançando', 'lançado', 'recusado', 'desconhecido', 'cancelado', 'expirado')`;
+  await db.schema
+    .createTable('kiosk_sales')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('kiosk_id', 'integer', (c) =>
+      c.notNull().references('terminals.id').onDelete('cascade'),
+    )
+    .addColumn('counter_id', 'integer', (c) => c.references('terminals.id').onDelete('cascade'))
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('items', 'text')
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('message', 'text')
+    .addColumn('points', 'integer')
+    .addColumn('customer', 'text')
+    .addColumn('secret', 'text')
+    .$call(stagedSaleTimes)
+    .addCheckConstraint('kiosk_sales_state', states)
+    .execute();
+  // One sale waiting for a customer per kiosk, whichever replica stages it.
+  await createIndex(db, 'kiosk_sales_waiting', 'kiosk_sales', ['kiosk_id'], {
+    unique: true,
+    where: { state: 'aguardando' },
+  });
+  await createIndex(db, 'kiosk_sales_kiosk', 'kiosk_sales', ['kiosk_id', 'state']);
+  await createIndex(db, 'kiosk_sales_expiry', 'kiosk_sales', ['state', 'expires_at']);
+});

@@ -1,76 +1,51 @@
 /** Migration `0009_integration`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit, widenSqliteRoles } from './kit';
+import { defineMigration, widenSqliteRoles, createIndex, stagedSaleTimes } from './kit';
 
-export function migration0009({ engine }: MigrationKit): Migration {
-  return {
-    async up(db: AnyDb) {
-      // The store's PDV as a terminal of role `integracao`, paired with the counter terminal
-      // it rings up for (`counter_id`); its bearer token's SHA-256 is the credential nonce.
-      const roles = sql.raw("role in ('caixa', 'gerente', 'quiosque', 'integracao')");
-      if (engine === 'postgres') {
-        await sql`alter table terminals drop constraint terminals_role`.execute(db);
-        await sql`alter table terminals add constraint terminals_role check (${roles})`.execute(db);
-      } else {
-        await widenSqliteRoles(db, "'quiosque')", "'quiosque', 'integracao')", 'terminals_v9');
-      }
-      await db.schema
-        .alterTable('terminals')
-        .addColumn('counter_id', 'integer', (c) => c.references('terminals.id'))
-        .execute();
-      const states = sql.raw(
-        "state in ('aguardando', 'no quiosque', 'lançando', 'lançada', 'recusada', " +
-          "'cancelada', 'não identificada')",
-      );
-      await db.schema
-        .createTable('pdv_sales')
-        .addColumn('id', 'text', (c) => c.primaryKey())
-        .addColumn('terminal_id', 'integer', (c) =>
-          c.notNull().references('terminals.id').onDelete('cascade'),
-        )
-        .addColumn('counter_id', 'integer', (c) =>
-          c.references('terminals.id').onDelete('set null'),
-        )
-        .addColumn('sale_id', 'text', (c) => c.notNull())
-        .addColumn('fingerprint', 'text', (c) => c.notNull())
-        .addColumn('amount', 'bigint', (c) => c.notNull())
-        .addColumn('items', 'text')
-        .addColumn('state', 'text', (c) => c.notNull())
-        .addColumn('posting_key', 'text')
-        .addColumn('auto', 'integer', (c) => c.notNull().defaultTo(0))
-        .addColumn('points', 'integer')
-        .addColumn('customer', 'text')
-        .addColumn('rewards', 'text')
-        .addColumn('message', 'text')
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('expires_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('settled_at', 'bigint')
-        .addCheckConstraint('pdv_sales_state', states)
-        .execute();
-      // id_venda is the idempotency key per integration terminal.
-      await db.schema
-        .createIndex('pdv_sales_sale')
-        .on('pdv_sales')
-        .columns(['terminal_id', 'sale_id'])
-        .unique()
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_counter')
-        .on('pdv_sales')
-        .columns(['counter_id', 'created_at'])
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_state')
-        .on('pdv_sales')
-        .columns(['state', 'expires_at'])
-        .execute();
-      await db.schema
-        .createIndex('pdv_sales_posting')
-        .on('pdv_sales')
-        .column('posting_key')
-        .execute();
-    },
-  };
-}
+export const migration0009 = defineMigration(async (db, { engine }) => {
+  // The store's PDV as a terminal of role `integracao`, paired with the counter terminal
+  // it rings up for (`counter_id`); its bearer token's SHA-256 is the credential nonce.
+  const roles = sql.raw("role in ('caixa', 'gerente', 'quiosque', 'integracao')");
+  if (engine === 'postgres') {
+    await sql`alter table terminals drop constraint terminals_role`.execute(db);
+    await sql`alter table terminals add constraint terminals_role check (${roles})`.execute(db);
+  } else {
+    await widenSqliteRoles(db, "'quiosque')", "'quiosque', 'integracao')", 'terminals_v9');
+  }
+  await db.schema
+    .alterTable('terminals')
+    .addColumn('counter_id', 'integer', (c) => c.references('terminals.id'))
+    .execute();
+  const states = sql.raw(
+    "state in ('aguardando', 'no quiosque', 'lançando', 'lançada', 'recusada', " +
+      "'cancelada', 'não identificada')",
+  );
+  await db.schema
+    .createTable('pdv_sales')
+    .addColumn('id', 'text', (c) => c.primaryKey())
+    .addColumn('terminal_id', 'integer', (c) =>
+      c.notNull().references('terminals.id').onDelete('cascade'),
+    )
+    .addColumn('counter_id', 'integer', (c) => c.references('terminals.id').onDelete('set null'))
+    .addColumn('sale_id', 'text', (c) => c.notNull())
+    .addColumn('fingerprint', 'text', (c) => c.notNull())
+    .addColumn('amount', 'bigint', (c) => c.notNull())
+    .addColumn('items', 'text')
+    .addColumn('state', 'text', (c) => c.notNull())
+    .addColumn('posting_key', 'text')
+    .addColumn('auto', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('points', 'integer')
+    .addColumn('customer', 'text')
+    .addColumn('rewards', 'text')
+    .addColumn('message', 'text')
+    .$call(stagedSaleTimes)
+    .addCheckConstraint('pdv_sales_state', states)
+    .execute();
+  // id_venda is the idempotency key per integration terminal.
+  await createIndex(db, 'pdv_sales_sale', 'pdv_sales', ['terminal_id', 'sale_id'], {
+    unique: true,
+  });
+  await createIndex(db, 'pdv_sales_counter', 'pdv_sales', ['counter_id', 'created_at']);
+  await createIndex(db, 'pdv_sales_state', 'pdv_sales', ['state', 'expires_at']);
+  await createIndex(db, 'pdv_sales_posting', 'pdv_sales', ['posting_key']);
+});

@@ -2,40 +2,33 @@
  * Migration `0016_alert_webhook`: its name is stored in every database that ran it; never edit
  * it. The outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
  */
-import type { Migration } from 'kysely/migration';
-import { type AnyDb, type MigrationKit } from './kit';
+import { defineMigration, createIndex, lease, stamps } from './kit';
 
-export function migration0016({ autoId }: MigrationKit): Migration {
-  return {
-    async up(db: AnyDb) {
-      await autoId(db.schema.createTable('alert_webhook_deliveries'))
-        .addColumn('establishment_id', 'integer', (c) => c.notNull())
-        .addColumn('event', 'text', (c) => c.notNull())
-        .addColumn('alert_id', 'integer')
-        .addColumn('dedup', 'text', (c) => c.notNull())
-        .addColumn('body', 'text', (c) => c.notNull())
-        .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('attempts', 'integer', (c) => c.notNull())
-        .addColumn('last_status', 'integer')
-        .addColumn('last_error', 'text')
-        .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
-        .addColumn('owner', 'text')
-        .addColumn('lease_until', 'bigint', (c) => c.notNull())
-        .addColumn('created_at', 'bigint', (c) => c.notNull())
-        .addColumn('updated_at', 'bigint', (c) => c.notNull())
-        .addColumn('delivered_at', 'bigint')
-        .execute();
-      await db.schema
-        .createIndex('alert_webhook_deliveries_dedup')
-        .on('alert_webhook_deliveries')
-        .columns(['establishment_id', 'dedup'])
-        .unique()
-        .execute();
-      await db.schema
-        .createIndex('alert_webhook_deliveries_due')
-        .on('alert_webhook_deliveries')
-        .columns(['status', 'next_attempt_at'])
-        .execute();
-    },
-  };
-}
+export const migration0016 = defineMigration(async (db, { autoId }) => {
+  await autoId(db.schema.createTable('alert_webhook_deliveries'))
+    .addColumn('establishment_id', 'integer', (c) => c.notNull())
+    .addColumn('event', 'text', (c) => c.notNull())
+    .addColumn('alert_id', 'integer')
+    .addColumn('dedup', 'text', (c) => c.notNull())
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('status', 'text', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
+    .addColumn('last_status', 'integer')
+    .addColumn('last_error', 'text')
+    .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+    .$call(lease)
+    .$call(stamps)
+    .addColumn('delivered_at', 'bigint')
+    .execute();
+  await createIndex(
+    db,
+    'alert_webhook_deliveries_dedup',
+    'alert_webhook_deliveries',
+    ['establishment_id', 'dedup'],
+    { unique: true },
+  );
+  await createIndex(db, 'alert_webhook_deliveries_due', 'alert_webhook_deliveries', [
+    'status',
+    'next_attempt_at',
+  ]);
+});

@@ -1,17 +1,28 @@
 /** What the store's migrations share: the engine, its auto-increment key, SQLite's role rebuild. */
 import type { Kysely } from 'kysely';
+import type { Migration } from 'kysely/migration';
 import { sql } from 'kysely';
 import type { Engine } from '../engine';
 
 /** `db` is untyped on purpose: a migration sees the schema as it was then, not as now. */
 export type AnyDb = Kysely<unknown>;
 
+type TableBuilder = ReturnType<AnyDb['schema']['createTable']>;
+
 export interface MigrationKit {
   engine: Engine;
   /** Adds the auto-increment `id` primary key, the one dialect branch of a table's creation. */
-  autoId: (
-    table: ReturnType<AnyDb['schema']['createTable']>,
-  ) => ReturnType<AnyDb['schema']['createTable']>;
+  autoId: (table: TableBuilder) => TableBuilder;
+}
+
+/**
+ * A migration file's export: `up(db, kit)` with the kit of the engine it runs on; `migrations.ts`
+ * gives each the kit and lists it under its name.
+ */
+export function defineMigration(
+  up: (db: AnyDb, kit: MigrationKit) => Promise<void>,
+): (kit: MigrationKit) => Migration {
+  return (kit) => ({ up: (db: AnyDb) => up(db, kit) });
 }
 
 export function migrationKit(engine: Engine): MigrationKit {
@@ -22,6 +33,49 @@ export function migrationKit(engine: Engine): MigrationKit {
         ? table.addColumn('id', 'serial', (c) => c.primaryKey())
         : table.addColumn('id', 'integer', (c) => c.primaryKey().autoIncrement()),
   };
+}
+
+/** The lease a replica takes on a row it works on: `owner`, `lease_until` (`.$call(lease)`). */
+export function lease(table: TableBuilder): TableBuilder {
+  return table.addColumn('owner', 'text').addColumn('lease_until', 'bigint', (c) => c.notNull());
+}
+
+/** A row's creation and last change, epoch ms (`.$call(stamps)`). */
+export function stamps(table: TableBuilder): TableBuilder {
+  return table
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull());
+}
+
+/** A sale staged for a kiosk or from the PDV: made, expires, last changed, settled. */
+export function stagedSaleTimes(table: TableBuilder): TableBuilder {
+  return table
+    .addColumn('created_at', 'bigint', (c) => c.notNull())
+    .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('updated_at', 'bigint', (c) => c.notNull())
+    .addColumn('settled_at', 'bigint');
+}
+
+/** An index's options: `unique`, and `where` for a partial one (`{ state: 'aguardando' }`). */
+export interface IndexOptions {
+  unique?: boolean;
+  where?: Record<string, string>;
+}
+
+/** Creates the index `name` on `table`'s `columns`, the same statement on both engines. */
+export async function createIndex(
+  db: AnyDb,
+  name: string,
+  table: string,
+  columns: string[],
+  { unique = false, where = {} }: IndexOptions = {},
+): Promise<void> {
+  let index = db.schema.createIndex(name).on(table).columns(columns);
+  if (unique) index = index.unique();
+  for (const [column, value] of Object.entries(where)) {
+    index = index.where(sql.ref(column), '=', value);
+  }
+  await index.execute();
 }
 
 /**

@@ -98,3 +98,6 @@ export const COLUMNS = [
   'counter_id',
   'establishment_id',
 ] as const;
+
+/** `COLUMNS` named with their table, for a query that joins `terminals` with another. */
+export const TERMINAL_COLUMNS = COLUMNS.map((c) => `terminals.${c}` as const);

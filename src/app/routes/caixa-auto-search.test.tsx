@@ -1,10 +1,9 @@
 // The counter's search that leaves by itself at a complete phone's last digit: the panel opens
 // with no Enter, and typing on neither loses a key, moves the focus away from the typing, nor
 // lets an older answer replace a newer one. The service is stubbed at fetch.
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
+import { beforeEach, expect, test } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import {
   counterConfig,
   customerWire,
@@ -13,17 +12,15 @@ import {
   rewardPageWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { CaixaRoute } from './caixa';
 import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
 
 const BASE = '/api/v4/estabelecimentos/1';
 
 waitLongerForLazyParts();
-beforeEach(() => {
-  configureApi({ establishmentId: 1 });
-  sessionStorage.clear();
-});
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
+beforeEach(() => sessionStorage.clear());
 
 const config = counterConfig();
 
@@ -48,7 +45,7 @@ function service({ held }: { held: boolean }) {
       const who = CUSTOMERS[celular];
       return who
         ? jsonResponse(200, ok(customerWire({ ...who, celular })))
-        : jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} });
+        : refusal(404, 'Cliente não encontrado');
     }
     if (url.startsWith(`${BASE}/recompensas`))
       return jsonResponse(200, ok(rewardPageWire({ data: [], total: 0, from: null, to: null })));

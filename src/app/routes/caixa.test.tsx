@@ -1,9 +1,8 @@
 // The counter composed: the customer's rewards waiting, "Entregar" and its dialog, and when
 // "Entregar" shows at all. The service and our server are stubbed at fetch.
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import {
   counterConfig,
   customerWire,
@@ -13,6 +12,8 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { savePendingHandOver } from '@/features/points/pending-hand-over';
 import { CaixaRoute } from './caixa';
 import { renderWithQuery, waitLongerForLazyParts } from '@/testing/render';
@@ -25,13 +26,14 @@ const VALE = 'Vale-compras de R$ 10,00';
 // machine that takes longer than the default second of findBy/waitFor.
 waitLongerForLazyParts();
 
-beforeEach(() => {
-  configureApi({ establishmentId: 1 });
-  sessionStorage.clear();
-});
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
+beforeEach(() => sessionStorage.clear());
 
 const config = counterConfig;
+
+/** The service's answer to the counter's search: Maria da Silva, with `over`. */
+const mariaFound = (over: Record<string, unknown>) =>
+  jsonResponse(200, ok(customerWire({ nome: 'Maria da Silva', ...over })));
 
 /** The service with Maria and one reward waiting; `resgatar` answers the hand-over. */
 function service(resgatar: () => Response) {
@@ -44,16 +46,10 @@ function service(resgatar: () => Response) {
   });
   return stubFetch((url, init) => {
     if (url === `${BASE}/clientes/buscar`)
-      return jsonResponse(
-        200,
-        ok(
-          customerWire({
-            nome: 'Maria da Silva',
-            pendente_resgate_premio_fidelidade: waiting,
-            resgatado_premio_fidelidade: 1 - waiting,
-          }),
-        ),
-      );
+      return mariaFound({
+        pendente_resgate_premio_fidelidade: waiting,
+        resgatado_premio_fidelidade: 1 - waiting,
+      });
     if (url.startsWith(`${BASE}/recompensas`))
       return jsonResponse(
         200,
@@ -66,7 +62,7 @@ function service(resgatar: () => Response) {
     }
     if (url === '/api/contingencia')
       return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
-    return jsonResponse(404, { success: false, message: 'Não encontrado.', data: {} });
+    return refusal(404, 'Não encontrado.');
   });
 }
 
@@ -122,11 +118,7 @@ describe('the counter hands a reward over', () => {
 
   test('a service without hand-overs: said once, then "Entregar" is gone for the session', async () => {
     const fetchMock = service(() =>
-      jsonResponse(404, {
-        success: false,
-        message: 'Rota não encontrada.',
-        data: { entrega_indisponivel: true },
-      }),
+      refusal(404, 'Rota não encontrada.', { data: { entrega_indisponivel: true } }),
     );
     const user = await openCounter();
     await user.click(entregar()!);
@@ -171,19 +163,13 @@ describe('the counter hands a reward over', () => {
     const vale = rewardWire({ id_premio_cliente: 4, id_premio: 3, nome: VALE });
     const fetchMock = stubFetch((url) => {
       if (url === `${BASE}/clientes/buscar`)
-        return jsonResponse(
-          200,
-          ok(
-            customerWire({
-              nome: 'Maria da Silva',
-              compras: 3 + won,
-              conquistados_premio_fidelidade: won,
-              pendente_resgate_premio_fidelidade: waiting,
-              // After the posting, its credit is the newest of the history: its points.
-              ...(won ? { carteira: { ...carteira, historico: [credit25, ...historico] } } : {}),
-            }),
-          ),
-        );
+        return mariaFound({
+          compras: 3 + won,
+          conquistados_premio_fidelidade: won,
+          pendente_resgate_premio_fidelidade: waiting,
+          // After the posting, its credit is the newest of the history: its points.
+          ...(won ? { carteira: { ...carteira, historico: [credit25, ...historico] } } : {}),
+        });
       if (url === `${BASE}/fidelidade/pontuar`) {
         won = 1;
         waiting = 1;
@@ -195,23 +181,13 @@ describe('the counter hands a reward over', () => {
       if (url.startsWith('/api/lancamentos/'))
         return jsonResponse(
           200,
-          ok({
-            chave: 'x',
-            terminal: '1',
-            terminal_nome: null,
-            criado_em: '2026-11-23T12:00:00.000Z',
-            atualizado_em: '2026-11-23T12:00:00.000Z',
-            estado: 'lançado',
-            motivo: null,
-            valor_gasto: 2590,
-            celular: '+5511987654321',
-            nome: null,
-            pontos: 25,
-            conferido: false,
-            guardado: false,
-            resposta: null,
-            cliente: null,
-          }),
+          ok(
+            lancamentoWire({
+              terminal: '1',
+              atualizado_em: '2026-11-23T12:00:00.000Z',
+              nome: null,
+            }),
+          ),
         );
       if (url.startsWith(`${BASE}/recompensas`))
         return jsonResponse(
@@ -266,25 +242,19 @@ describe('the counter hands a reward over', () => {
       url.startsWith(`/api/lancamentos/${id}`)
         ? jsonResponse(
             200,
-            ok({
-              chave: id,
-              terminal: '1',
-              terminal_nome: null,
-              criado_em: '2026-11-23T12:00:00.000Z',
-              atualizado_em: '2026-11-23T12:00:00.000Z',
-              tipo: 'premio',
-              premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
-              estado: 'lançado',
-              motivo: null,
-              valor_gasto: 0,
-              celular: '+5511987654321',
-              nome: 'Maria da Silva',
-              pontos: null,
-              conferido: true,
-              guardado: false,
-              resposta: null,
-              cliente: null,
-            }),
+            ok(
+              lancamentoWire({
+                chave: id,
+                terminal: '1',
+                atualizado_em: '2026-11-23T12:00:00.000Z',
+                tipo: 'premio',
+                premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
+                valor_gasto: 0,
+                nome: 'Maria da Silva',
+                pontos: null,
+                conferido: true,
+              }),
+            ),
           )
         : jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 })),
     );

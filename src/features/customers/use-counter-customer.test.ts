@@ -1,10 +1,8 @@
-import { createElement, type ReactNode } from 'react';
-import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook, waitFor } from '@testing-library/react';
-import { configureApi } from '@/api/client';
-import { createQueryClient } from '@/api/query-client';
+import { describe, expect, test } from 'vitest';
+import { act, waitFor } from '@testing-library/react';
 import { customerWire, jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
+import { renderHookWithQuery } from '@/testing/render';
 import {
   counterReducer,
   initialCounter,
@@ -14,6 +12,8 @@ import {
 
 const phone = { kind: 'phone', celular: '+5511987654321' } as const;
 const typedPhone = { celular: '+5511987654321', display: 'celular (11) 98765-4321' };
+/** The phone as the search field parsed it. */
+const phoneTyped = { ...phone, display: '(11) 98765-4321' } as const;
 
 describe('the counter customer', () => {
   test('a search shows its key, closes registration and keeps the sale unless asked', () => {
@@ -61,13 +61,7 @@ describe('the counter customer', () => {
 });
 
 describe('the counter customer searching', () => {
-  beforeAll(() => configureApi({ establishmentId: 1 }));
-  afterEach(() => vi.unstubAllGlobals());
-  const phoneTyped = {
-    kind: 'phone',
-    celular: '+5511987654321',
-    display: '(11) 98765-4321',
-  } as const;
+  stubServiceEachTest();
 
   test('a search asks the service before the counter re-renders, once, and again on every search', async () => {
     let saldo = 100;
@@ -80,16 +74,10 @@ describe('the counter customer searching', () => {
         ok(customerWire({ carteira: { ...(customerWire().carteira as object), saldo } })),
       );
     });
-    const qc = createQueryClient();
-    const wrapper = ({ children }: { children: ReactNode }) =>
-      createElement(QueryClientProvider, { client: qc }, children);
-    const { result } = renderHook(
-      () => {
-        renders++;
-        return useCounterCustomer();
-      },
-      { wrapper },
-    );
+    const { result } = renderHookWithQuery(() => {
+      renders++;
+      return useCounterCustomer();
+    });
     const before = renders;
     act(() => result.current.search(phone, phoneTyped, false));
     await waitFor(() => expect(result.current.customer?.carteira.saldo).toBe(100));
@@ -104,27 +92,13 @@ describe('the counter customer searching', () => {
 });
 
 describe('the counter customer while the service is unavailable', () => {
-  beforeAll(() => configureApi({ establishmentId: 1 }));
-  afterEach(() => vi.unstubAllGlobals());
+  stubServiceEachTest();
 
-  const contingency = () =>
-    jsonResponse(503, {
-      success: false,
-      message: 'Serviço de fidelidade indisponível — modo contingência.',
-      data: {},
-    });
+  const contingency = () => refusal(503, 'Serviço de fidelidade indisponível — modo contingência.');
 
   function setup() {
-    const qc = createQueryClient();
-    const wrapper = ({ children }: { children: ReactNode }) =>
-      createElement(QueryClientProvider, { client: qc }, children);
-    return renderHook(() => useCounterCustomer(), { wrapper });
+    return renderHookWithQuery(() => useCounterCustomer());
   }
-  const phoneTyped = {
-    kind: 'phone',
-    celular: '+5511987654321',
-    display: '(11) 98765-4321',
-  } as const;
 
   test('a phone search that finds the service down can keep a sale, asked once (no retry)', async () => {
     const fetchMock = stubFetch(contingency);
@@ -162,7 +136,7 @@ describe('the counter customer while the service is unavailable', () => {
   });
 
   test('a failure that is not the service being unreachable keeps no sale', async () => {
-    stubFetch(() => jsonResponse(403, { success: false, message: 'Sem permissão', data: {} }));
+    stubFetch(() => refusal(403, 'Sem permissão'));
     const { result } = setup();
     act(() => result.current.search(phone, phoneTyped, false));
     await waitFor(() => expect(result.current.lookup.isError).toBe(true));

@@ -1,11 +1,20 @@
 // The kiosk's on-screen numeric keypad: big keys (80 px), visible feedback on every touch,
 // and no system keyboard (the fields it fills are read-only with inputmode="none").
-import { useEffect } from 'react';
+import { useEffect, type ReactNode } from 'react';
 
 const KEYS = ['1', '2', '3', '4', '5', '6', '7', '8', '9'] as const;
 
 export const keyClass =
   'flex min-h-20 min-w-20 touch-manipulation select-none items-center justify-center rounded-xl text-3xl font-bold shadow-sm transition-transform active:scale-95 disabled:opacity-40';
+
+/** What went wrong, said beside the kiosk's keypad (read out as it appears). */
+export function KioskAlert({ id, children }: { id?: string; children: ReactNode }) {
+  return (
+    <p id={id} role="alert" className="rounded-lg bg-red-100 p-3 text-xl text-red-900">
+      {children}
+    </p>
+  );
+}
 
 export function Keypad({
   onDigit,

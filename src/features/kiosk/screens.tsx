@@ -3,7 +3,7 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import type { KioskCustomer, StagedSale } from '#contract/api/kiosk';
 import { formatBRL } from '@/lib/money';
-import { formatTypedPhone, Keypad, keyClass } from './keypad';
+import { formatTypedPhone, Keypad, KioskAlert, keyClass } from './keypad';
 
 // Date formatting written here rather than imported from lib/: a module this chunk shared with
 // the counter's chunks would make the bundler split the counter's entry (+1.3 KB on its first
@@ -13,6 +13,19 @@ const formatDate = (wire: string) =>
   /^\d{4}-\d{2}-\d{2}/.test(wire)
     ? `${wire.slice(8, 10)}/${wire.slice(5, 7)}/${wire.slice(0, 4)}`
     : wire;
+
+/** "Concluir": back to the welcome screen from a customer's last screen. */
+function DoneKey({ onDone }: { onDone: () => void }) {
+  return (
+    <button
+      type="button"
+      onClick={onDone}
+      className={`${keyClass} bg-amber-400 px-10 text-2xl text-slate-950`}
+    >
+      Concluir
+    </button>
+  );
+}
 
 export function Centered({ children }: { children: ReactNode }) {
   return (
@@ -76,15 +89,7 @@ export function PhoneEntry(props: {
             className="rounded-xl border-4 border-amber-400 bg-white px-4 py-4 text-4xl font-bold tracking-wide text-slate-950 tabular-nums placeholder:text-slate-500"
           />
         </label>
-        {props.error && (
-          <p
-            id="phone-error"
-            role="alert"
-            className="rounded-lg bg-red-100 p-3 text-xl text-red-900"
-          >
-            {props.error}
-          </p>
-        )}
+        {props.error && <KioskAlert id="phone-error">{props.error}</KioskAlert>}
       </div>
       <div className="flex flex-col gap-3">
         <Keypad
@@ -146,11 +151,7 @@ export function Consent(props: {
           className="rounded-xl border-4 border-slate-300 bg-white px-4 py-3 text-3xl text-slate-950"
         />
       </label>
-      {props.error && (
-        <p role="alert" className="rounded-lg bg-red-100 p-3 text-xl text-red-900">
-          {props.error}
-        </p>
-      )}
+      {props.error && <KioskAlert>{props.error}</KioskAlert>}
       <div className="grid gap-4 sm:grid-cols-2">
         <button
           type="button"
@@ -226,13 +227,7 @@ export function Balance({ customer, onDone }: { customer: KioskCustomer; onDone:
       </h1>
       <p className="text-xl text-slate-300">Celular {customer.celular}</p>
       <CustomerFacts customer={customer} />
-      <button
-        type="button"
-        onClick={onDone}
-        className={`${keyClass} bg-amber-400 px-10 text-2xl text-slate-950`}
-      >
-        Concluir
-      </button>
+      <DoneKey onDone={onDone} />
     </Centered>
   );
 }
@@ -255,13 +250,7 @@ export function ClaimResult({ sale, onDone }: { sale: StagedSale; onDone: () => 
           <p className="max-w-2xl text-2xl">{sale.mensagem ?? 'Chame o caixa.'}</p>
         </>
       )}
-      <button
-        type="button"
-        onClick={onDone}
-        className={`${keyClass} bg-amber-400 px-10 text-2xl text-slate-950`}
-      >
-        Concluir
-      </button>
+      <DoneKey onDone={onDone} />
     </Centered>
   );
 }

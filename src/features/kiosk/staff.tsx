@@ -9,7 +9,7 @@ import { VALOR_GASTO_MAX as MAX_CENTS } from '#contract/wire';
 import { useLatest } from '@/hooks/use-latest';
 import { formatBRL } from '@/lib/money';
 import { exitKiosk, stageHere } from './api';
-import { Keypad, keyClass } from './keypad';
+import { Keypad, KioskAlert, keyClass } from './keypad';
 
 /** The attendant's area: leave kiosk mode, or stage a sale here (no counter paired). */
 export function Staff({
@@ -109,11 +109,7 @@ export function Staff({
             className={`tabular-nums ${fieldClass(field === 'valor')}`}
           />
         </label>
-        {error && (
-          <p role="alert" className="rounded-lg bg-red-100 p-3 text-xl text-red-900">
-            {error}
-          </p>
-        )}
+        {error && <KioskAlert>{error}</KioskAlert>}
       </div>
       <div className="flex flex-col gap-3">
         <Keypad

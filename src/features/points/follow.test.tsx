@@ -5,6 +5,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
 import { configureApi } from '@/api/client';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { FOLLOW_MAX_PAUSE_MS, MAX_FOLLOW_UPS, followPause } from './follow';
 import { loadPendingSale } from './pending-sale';
 import type { PostingDeps } from './posting-types';
@@ -78,23 +79,13 @@ test('a server out of reach is asked at growing pauses, then the counter stops a
   expect(result.current.locked).toBe(true);
   expect(loadPendingSale()).toMatchObject({ id: key });
   // "Conferir de novo" once the server is back: followed anew, to its result.
-  const settled = {
+  const settled = lancamentoWire({
     chave: key,
     estado: 'recusado',
     motivo: 'O serviço recusou a compra.',
-    terminal: null,
-    terminal_nome: null,
-    criado_em: '2026-11-23T12:00:00.000Z',
-    atualizado_em: '2026-11-23T12:00:01.000Z',
-    valor_gasto: 2590,
-    celular: '+5511987654321',
-    nome: 'Maria',
     pontos: null,
     conferido: true,
-    guardado: false,
-    resposta: null,
-    cliente: null,
-  };
+  });
   fetchMock.mockImplementation(async () => jsonResponse(200, ok(settled)));
   await act(async () => void (await result.current.verify()));
   await waitFor(() => expect(result.current.locked).toBe(false));

@@ -19,6 +19,23 @@ export type HandOverTarget = {
   >;
 };
 
+/** What the hand-over needs of a reward and its customer. */
+export function handOverTarget(
+  customer: HandOverTarget['customer'],
+  r: HandOverTarget['reward'],
+): HandOverTarget {
+  return {
+    customer: { id_cliente: customer.id_cliente, nome: customer.nome, celular: customer.celular },
+    reward: {
+      id_premio: r.id_premio,
+      id_premio_cliente: r.id_premio_cliente,
+      nome: r.nome,
+      categoria_premio: r.categoria_premio,
+      valido_ate: r.valido_ate,
+    },
+  };
+}
+
 export type PendingHandOver = {
   /** The hand-over's id: a UUID, its Idempotency-Key. */
   id: string;

@@ -11,6 +11,7 @@ import {
   toPointsBody,
   type BasketLine,
 } from './sale-schema';
+import { expectEach } from '@/testing/cases';
 
 const line = (over: Partial<BasketLine> = {}): BasketLine => ({ ...emptyLine, ...over });
 
@@ -165,14 +166,18 @@ describe('saleFieldFor: where a service field error lands in the sale form', () 
   });
 
   test('itens.N.valor lands on that line’s unit price', () => {
-    expect(saleFieldFor('itens.2.valor')).toBe('itens.2.unit');
-    expect(saleFieldFor('itens.0.valor')).toBe('itens.0.unit');
+    expectEach(saleFieldFor, [
+      ['itens.2.valor', 'itens.2.unit'],
+      ['itens.0.valor', 'itens.0.unit'],
+    ]);
   });
 
   test('the other item fields keep their name on the right line', () => {
-    expect(saleFieldFor('itens.1.qtde')).toBe('itens.1.qtde');
-    expect(saleFieldFor('itens.12.descricao')).toBe('itens.12.descricao');
-    expect(saleFieldFor('itens.3.complemento')).toBe('itens.3.complemento');
+    expectEach(saleFieldFor, [
+      ['itens.1.qtde', 'itens.1.qtde'],
+      ['itens.12.descricao', 'itens.12.descricao'],
+      ['itens.3.complemento', 'itens.3.complemento'],
+    ]);
   });
 
   test('an error on the basket as a whole lands above the basket', () => {
@@ -180,10 +185,12 @@ describe('saleFieldFor: where a service field error lands in the sale form', () 
   });
 
   test('paths the sale form does not own are left to others', () => {
-    expect(saleFieldFor('cliente.celular')).toBeNull();
-    expect(saleFieldFor('senha_atendente')).toBeNull();
-    expect(saleFieldFor('itens.2.preco')).toBeNull();
-    expect(saleFieldFor('itens.x.valor')).toBeNull();
+    expectEach(saleFieldFor, [
+      ['cliente.celular', null],
+      ['senha_atendente', null],
+      ['itens.2.preco', null],
+      ['itens.x.valor', null],
+    ]);
   });
 });
 

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { beforeEach, describe, expect, test, vi } from 'vitest';
 import { act, waitFor } from '@testing-library/react';
-import { configureApi } from '@/api/client';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import {
@@ -11,6 +10,14 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import {
+  fieldRefusal,
+  idempotencyKeyOf,
+  loseAnswerAt,
+  refusal,
+  stubServiceEachTest,
+} from '@/testing/api';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { loadPendingSale, savePendingSale } from './pending-sale';
 import { rewardsWon } from './posting-answers';
 import { snapshotOf } from './posting-flow';
@@ -18,8 +25,7 @@ import type { PostingDeps, RereadTarget } from './posting-types';
 import { usePosting } from './use-posting';
 import { renderHookWithQuery } from '@/testing/render';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const customer = (over: Record<string, unknown> = {}) => Customer.parse(customerWire(over));
 
@@ -82,27 +88,8 @@ function setup(over: Partial<PostingDeps> = {}) {
   return { deps, result: hook.result, unmount: hook.unmount };
 }
 
-const keyOf = (init: RequestInit) =>
-  (init.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
-
-const lancamento = (chave: string, over: Record<string, unknown> = {}) => ({
-  chave,
-  estado: 'lançado',
-  motivo: null,
-  terminal: null,
-  terminal_nome: null,
-  criado_em: '2026-11-23T12:00:00.000Z',
-  atualizado_em: '2026-11-23T12:00:01.000Z',
-  valor_gasto: 2590,
-  celular: '+5511987654321',
-  nome: 'Maria',
-  pontos: 25,
-  conferido: false,
-  guardado: false,
-  resposta: { status: 200, corpo: ok(answer) },
-  cliente: null,
-  ...over,
-});
+const lancamento = (chave: string, over: Record<string, unknown> = {}) =>
+  lancamentoWire({ chave, resposta: { status: 200, corpo: ok(answer) }, ...over });
 
 beforeEach(() => sessionStorage.clear());
 
@@ -121,7 +108,7 @@ describe('usePosting', () => {
       ]);
     });
     expect(postsTo(fetchMock, PONTUAR)).toBe(1);
-    const key = keyOf(fetchMock.mock.calls[0]![1]!);
+    const key = idempotencyKeyOf(fetchMock.mock.calls[0]![1]!);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(keptWhenSent).toMatchObject({ id: key, body });
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
@@ -133,24 +120,19 @@ describe('usePosting', () => {
   });
 
   test('a lost answer is followed on the server, never sent again: lançado (conferido)', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(lancamento(key)));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(PONTUAR, (key) =>
+      jsonResponse(200, ok(lancamento(key))),
+    );
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, PONTUAR)).toBe(1);
     expect(
-      fetchMock.mock.calls.some(([u]) => String(u).startsWith(`/api/lancamentos/${key}`)),
+      fetchMock.mock.calls.some(([u]) => String(u).startsWith(`/api/lancamentos/${lostKey()}`)),
     ).toBe(true);
     const phase = result.current.phase;
     expect(phase.name === 'posted' && phase.posted).toMatchObject({
-      saleId: key,
+      saleId: lostKey(),
       verified: true,
       saldo_atual: 145,
       id_ponto: 777,
@@ -259,7 +241,7 @@ describe('usePosting', () => {
     let key = '';
     stubFetch((url, init) => {
       if (url === PONTUAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(lancamento(key, { estado: 'verificando', resposta: null })));
       }
       return jsonResponse(
@@ -275,14 +257,7 @@ describe('usePosting', () => {
   });
 
   test('the service refuses the password: failed on its field, the shift asks for it again', async () => {
-    stubFetch(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Senha do atendente incorreta.',
-        data: {},
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
     const { result, deps } = setup();
     let error: unknown;
     await act(async () => {
@@ -309,10 +284,10 @@ describe('usePosting', () => {
     savePendingSale(sale);
     const fetchMock = stubFetch((url, init) => {
       if (url === PONTUAR) {
-        expect(keyOf(init)).toBe(sale.id);
+        expect(idempotencyKeyOf(init)).toBe(sale.id);
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
@@ -324,11 +299,11 @@ describe('usePosting', () => {
     let fail = true;
     const fetchMock = stubFetch((url, init) => {
       if (url === PONTUAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         if (fail) throw new TypeError('Failed to fetch');
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
@@ -366,7 +341,7 @@ describe('usePosting with a PDV sale', () => {
     expect(postsTo(fetchMock, LANCAR)).toBe(1);
     expect(postsTo(fetchMock, PONTUAR)).toBe(0);
     const init = fetchMock.mock.calls.find(([u]) => String(u) === LANCAR)![1]!;
-    const key = keyOf(init);
+    const key = idempotencyKeyOf(init);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     // The server takes the amount and basket from the PDV's sale: only who and the password.
     expect(JSON.parse(String(init.body))).toEqual({
@@ -381,20 +356,18 @@ describe('usePosting with a PDV sale', () => {
   });
 
   test('a lost answer is followed at /api/lancamentos/{key}, never sent again', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === LANCAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 })));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(LANCAR, (key) =>
+      jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 }))),
+    );
     const { result } = setup();
     await act(async () => void (await result.current.post(pdvBody, snapshotOf(maria), 'pdv-7')));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, LANCAR)).toBe(1);
     const phase = result.current.phase;
-    expect(phase.name === 'posted' && phase.posted).toMatchObject({ saleId: key, pontos: 45 });
+    expect(phase.name === 'posted' && phase.posted).toMatchObject({
+      saleId: lostKey(),
+      pontos: 45,
+    });
   });
 
   test('a reload sends a pending PDV sale the server never saw through the PDV route, same key', async () => {
@@ -408,10 +381,10 @@ describe('usePosting with a PDV sale', () => {
     const keys: string[] = [];
     const fetchMock = stubFetch((url, init) => {
       if (url === LANCAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         return jsonResponse(200, ok(answer));
       }
-      return jsonResponse(404, { success: false, message: 'Lançamento não encontrado.', data: {} });
+      return refusal(404, 'Lançamento não encontrado.');
     });
     const { result } = setup();
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));

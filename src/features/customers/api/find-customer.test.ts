@@ -1,20 +1,12 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { renderHook, waitFor } from '@testing-library/react';
-import { createElement, type ReactNode } from 'react';
-import { configureApi } from '@/api/client';
+import { describe, expect, test } from 'vitest';
+import { waitFor } from '@testing-library/react';
 import { ApiError } from '@/api/errors';
-import { createQueryClient } from '@/api/query-client';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
+import { renderHookWithQuery } from '@/testing/render';
 import { customerQuery, findCustomer, lookupBody, useCustomer } from './find-customer';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
-
-const wrapper = (qc = createQueryClient()) =>
-  function Wrapper({ children }: { children: ReactNode }) {
-    return createElement(QueryClientProvider, { client: qc }, children);
-  };
+stubServiceEachTest();
 
 test('lookupBody sends exactly one key', () => {
   expect(lookupBody({ kind: 'phone', celular: '+5511987654321' })).toEqual({
@@ -34,21 +26,17 @@ describe('findCustomer', () => {
     expect(sentBody(fetchMock)).toEqual({ celular: '+5511987654321' });
   });
   test('an unknown customer is null, not an error', async () => {
-    stubFetch(() =>
-      jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }),
-    );
+    stubFetch(() => refusal(404, 'Cliente não encontrado'));
     expect(await findCustomer({ kind: 'cpf', cpf: '52998224725' })).toBeNull();
   });
   test('an unknown establishment is still an error', async () => {
-    stubFetch(() =>
-      jsonResponse(404, { success: false, message: 'Estabelecimento não encontrado', data: {} }),
-    );
+    stubFetch(() => refusal(404, 'Estabelecimento não encontrado'));
     await expect(findCustomer({ kind: 'id', id_cliente: 1 })).rejects.toMatchObject({
       kind: 'not_found',
     });
   });
   test('other failures are ApiErrors', async () => {
-    stubFetch(() => jsonResponse(401, { success: false, message: 'Token inválido', data: {} }));
+    stubFetch(() => refusal(401, 'Token inválido'));
     await expect(findCustomer({ kind: 'id', id_cliente: 1 })).rejects.toBeInstanceOf(ApiError);
   });
 });
@@ -66,32 +54,21 @@ test('customerQuery keys by establishment and lookup key', () => {
 describe('useCustomer', () => {
   test('with a null key it stays idle and sends nothing', () => {
     const fetchMock = stubFetch(() => jsonResponse(200, ok(customerWire())));
-    const { result } = renderHook(() => useCustomer(null), { wrapper: wrapper() });
+    const { result } = renderHookWithQuery(() => useCustomer(null));
     expect(result.current.fetchStatus).toBe('idle');
     expect(fetchMock).not.toHaveBeenCalled();
   });
   test('resolves not found to data null', async () => {
-    stubFetch(() =>
-      jsonResponse(404, { success: false, message: 'Cliente não encontrado', data: {} }),
+    stubFetch(() => refusal(404, 'Cliente não encontrado'));
+    const { result } = renderHookWithQuery(() =>
+      useCustomer({ kind: 'phone', celular: '+5511900000000' }),
     );
-    const { result } = renderHook(() => useCustomer({ kind: 'phone', celular: '+5511900000000' }), {
-      wrapper: wrapper(),
-    });
     await waitFor(() => expect(result.current.isSuccess).toBe(true));
     expect(result.current.data).toBeNull();
   });
   test('a 422 is not retried', async () => {
-    const fetchMock = stubFetch(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'CPF inválido.',
-        data: {},
-        errors: { cpf: ['CPF inválido.'] },
-      }),
-    );
-    const { result } = renderHook(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }), {
-      wrapper: wrapper(),
-    });
+    const fetchMock = stubFetch(() => fieldRefusal('cpf', 'CPF inválido.'));
+    const { result } = renderHookWithQuery(() => useCustomer({ kind: 'cpf', cpf: '52998224725' }));
     await waitFor(() => expect(result.current.isError).toBe(true));
     expect(result.current.error?.fieldErrors).toEqual({ cpf: ['CPF inválido.'] });
     expect(fetchMock).toHaveBeenCalledTimes(1);

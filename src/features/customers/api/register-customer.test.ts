@@ -1,16 +1,14 @@
-import { afterEach, beforeEach, expect, test, vi } from 'vitest';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { act, renderHook } from '@testing-library/react';
-import { createElement, type ReactNode } from 'react';
-import { configureApi } from '@/api/client';
+import { expect, test } from 'vitest';
+import { act } from '@testing-library/react';
 import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
+import { renderHookWithQuery } from '@/testing/render';
 import { lookupKeysOf } from './prime-customer';
 import { registerCustomer, useRegisterCustomer } from './register-customer';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const created = () => {
   const wire = customerWire({ compras: 0, receita: 0 });
@@ -27,13 +25,7 @@ test('registerCustomer posts to cadastrar and returns the customer', async () =>
 });
 
 test('a 409 carries the existing id_cliente', async () => {
-  stubFetch(() =>
-    jsonResponse(409, {
-      success: false,
-      message: 'Cliente já cadastrado.',
-      data: { id_cliente: 5 },
-    }),
-  );
+  stubFetch(() => refusal(409, 'Cliente já cadastrado.', { data: { id_cliente: 5 } }));
   await expect(registerCustomer({ celular: '+5511987654321' })).rejects.toMatchObject({
     kind: 'conflict',
     message: 'Cliente já cadastrado.',
@@ -59,9 +51,7 @@ test('useRegisterCustomer sends once, then caches the customer under phone, cpf 
   const qc = createQueryClient();
   qc.setQueryData(customerKeys.detail({ kind: 'phone', celular: '+5511987654321' }), null); // "not found" before
   const fetchMock = stubFetch(() => jsonResponse(201, ok(created())));
-  const wrapper = ({ children }: { children: ReactNode }) =>
-    createElement(QueryClientProvider, { client: qc }, children);
-  const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
+  const { result } = renderHookWithQuery(() => useRegisterCustomer(), { queryClient: qc });
   await act(() => result.current.mutateAsync({ celular: '+5511987654321' }));
   expect(fetchMock).toHaveBeenCalledTimes(1);
   for (const key of [
@@ -77,11 +67,8 @@ test('useRegisterCustomer sends once, then caches the customer under phone, cpf 
 });
 
 test('useRegisterCustomer does not retry a failed POST', async () => {
-  const qc = createQueryClient();
   const fetchMock = stubFetch(() => new Response('', { status: 503 }));
-  const wrapper = ({ children }: { children: ReactNode }) =>
-    createElement(QueryClientProvider, { client: qc }, children);
-  const { result } = renderHook(() => useRegisterCustomer(), { wrapper });
+  const { result } = renderHookWithQuery(() => useRegisterCustomer());
   await act(() => result.current.mutateAsync({ celular: '+5511987654321' }).catch(() => {}));
   expect(fetchMock).toHaveBeenCalledTimes(1);
 });

@@ -1,14 +1,13 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import type { Customer } from '@/api/schemas';
 import { REWARD_COUNTER_KEYS } from '#contract/wire';
 import { RegisterForm } from './register-form';
 import { renderWithQuery } from '@/testing/render';
+import { stubServiceEachTest } from '@/testing/api';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 type Answer = { status: number; body: unknown };
 
@@ -49,6 +48,11 @@ const createdCustomer = {
   primeira_compra: null,
   ultima_compra: null,
   ...Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])),
+};
+/** The service's 201 to a registration. */
+const REGISTERED = {
+  status: 201,
+  body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
 };
 
 function setup(initial: { celular?: string; cpf?: string } = { celular: '(11) 98765-4321' }) {
@@ -102,10 +106,7 @@ describe('RegisterForm', () => {
   });
 
   test('the birth date is typed dd/mm/aaaa and sent as YYYY-MM-DD', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user, onRegistered } = setup();
     const date = field(/Nascimento/);
     expect(date.type).toBe('text');
@@ -118,10 +119,7 @@ describe('RegisterForm', () => {
   });
 
   test('a birth date that is incomplete, does not exist or is in the future is not sent', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user } = setup();
     const date = field(/Nascimento/);
     await user.type(date, '1705');
@@ -149,10 +147,7 @@ describe('RegisterForm', () => {
   });
 
   test('a 201 sends the wire body once and hands over the new customer', async () => {
-    const fetchMock = stubFetch({
-      status: 201,
-      body: { success: true, message: 'Cliente cadastrado', data: createdCustomer },
-    });
+    const fetchMock = stubFetch(REGISTERED);
     const { user, onRegistered } = setup();
     await user.type(field('Nome'), 'Ana Souza');
     await user.type(field('CEP'), '01310100');

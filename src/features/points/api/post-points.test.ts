@@ -11,6 +11,8 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
+import { fieldRefusal } from '@/testing/api';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { Lancamento } from '#contract/api/postings';
 import { afterPosted, fetchLancamento, postPoints } from './post-points';
 
@@ -54,14 +56,7 @@ test("a server that adds nothing to the service's answer: the points are not tol
 });
 
 test('a wrong attendant password lands on its field', async () => {
-  stubFetch(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Senha do atendente incorreta.',
-      data: {},
-      errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-    }),
-  );
+  stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
   const error = await postPoints(body, SALE).catch((e: unknown) => e);
   expect(error).toMatchObject({ kind: 'validation', requestMayHaveReached: false });
   expect((error as { fieldErrors: unknown }).fieldErrors).toEqual({
@@ -123,23 +118,13 @@ test('postPoints sends once, even on a 503 (result unknown) or offline (nothing 
   vi.restoreAllMocks();
 });
 
-const lancamento = {
+const lancamento = lancamentoWire({
   chave: SALE,
   estado: 'verificando',
   motivo: 'A resposta do serviço se perdeu. Conferindo no cadastro do cliente…',
-  terminal: null,
-  terminal_nome: null,
-  criado_em: '2026-11-23T12:00:00.000Z',
-  atualizado_em: '2026-11-23T12:00:01.000Z',
   valor_gasto: 1050,
-  celular: '+5511987654321',
-  nome: 'Maria',
   pontos: null,
-  conferido: false,
-  guardado: false,
-  resposta: null,
-  cliente: null,
-};
+});
 
 test('a 202 from the journal is the posting still in progress, to be followed', async () => {
   stubFetch(() => jsonResponse(202, ok(lancamento, 'Conferindo o lançamento.')));

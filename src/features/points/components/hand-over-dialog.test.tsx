@@ -15,6 +15,8 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
+import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, refusal } from '@/testing/api';
+import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
 import {
@@ -49,32 +51,21 @@ const target: HandOverTarget = {
 };
 
 /** The journal's entry of a hand-over, as `GET /api/lancamentos/{chave}` answers it. */
-const entrega = (chave: string, over: Record<string, unknown> = {}) => ({
-  chave,
-  tipo: 'premio',
-  premio: { id_premio: 3, id_premio_cliente: 900, nome: VALE },
-  estado: 'lançado',
-  motivo: null,
-  terminal: '1',
-  terminal_nome: 'Caixa 1',
-  criado_em: '2026-11-23T12:00:00.000Z',
-  atualizado_em: '2026-11-23T12:00:01.000Z',
-  valor_gasto: 0,
-  celular: '+5511987654321',
-  nome: 'Maria da Silva',
-  pontos: null,
-  conferido: true,
-  guardado: false,
-  resposta: null,
-  cliente: null,
-  ...over,
-});
+const entrega = (chave: string, over: Record<string, unknown> = {}) =>
+  lancamentoWire({
+    chave,
+    tipo: 'premio',
+    premio: { id_premio: 3, id_premio_cliente: 900, nome: VALE },
+    terminal: '1',
+    terminal_nome: 'Caixa 1',
+    valor_gasto: 0,
+    nome: 'Maria da Silva',
+    pontos: null,
+    conferido: true,
+    ...over,
+  });
 const handedOver = ok({ id_cliente: 42, id_premio_cliente: 900 }, 'Prêmio resgatado com sucesso.');
-const refusal = (status: number, message: string, extra: Record<string, unknown> = {}) =>
-  jsonResponse(status, { success: false, message, data: {}, ...extra });
 
-const keyOf = (init: RequestInit | undefined) =>
-  (init?.headers as Record<string, string> | undefined)?.['Idempotency-Key'];
 const posts = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url) === RESGATAR);
 const follows = (mock: ReturnType<typeof stubFetch>) =>
@@ -175,7 +166,7 @@ describe('HandOverDialog: sending once', () => {
       id_cliente: 42,
       senha_atendente: '1234',
     });
-    const key = keyOf(fetchMock.mock.calls[0]![1]);
+    const key = idempotencyKeyOf(fetchMock.mock.calls[0]![1]);
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(keptWhenSent).toMatchObject({ id: key, target });
     expect(loadPendingHandOver()).toBeNull();
@@ -249,19 +240,14 @@ describe('HandOverDialog: sending once', () => {
 
 describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a lost answer is followed on the server, never sent again: entregue (conferido)', async () => {
-    let key = '';
-    const fetchMock = stubFetch((url, init) => {
-      if (url === RESGATAR) {
-        key = keyOf(init)!;
-        throw new TypeError('Failed to fetch');
-      }
-      return jsonResponse(200, ok(entrega(key)));
-    });
+    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) =>
+      jsonResponse(200, ok(entrega(key))),
+    );
     setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
     expect(posts(fetchMock)).toHaveLength(1);
-    expect(String(follows(fetchMock)[0]![0])).toMatch(new RegExp(`^/api/lancamentos/${key}`));
+    expect(String(follows(fetchMock)[0]![0])).toMatch(new RegExp(`^/api/lancamentos/${lostKey()}`));
   });
 
   test('a 202 is followed until the journal settles it', async () => {
@@ -269,7 +255,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let asked = 0;
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(entrega(key, { estado: 'verificando', conferido: false })));
       }
       asked += 1;
@@ -289,7 +275,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let key = '';
     stubFetch((url, init) => {
       if (url === RESGATAR) {
-        key = keyOf(init)!;
+        key = idempotencyKeyOf(init)!;
         return jsonResponse(202, ok(entrega(key, { estado: 'verificando' })));
       }
       return jsonResponse(
@@ -309,7 +295,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     let fail = true;
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
-        keys.push(keyOf(init)!);
+        keys.push(idempotencyKeyOf(init)!);
         if (fail) throw new TypeError('Failed to fetch');
         return jsonResponse(200, handedOver);
       }
@@ -341,7 +327,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     expect(follows(fetchMock)).toHaveLength(0);
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
-    expect(keyOf(posts(fetchMock)[0]![1])).toBe(unsent.id);
+    expect(idempotencyKeyOf(posts(fetchMock)[0]![1])).toBe(unsent.id);
   });
 
   test('another reward chosen after one that never arrived gets an id of its own', async () => {
@@ -351,7 +337,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     const { user } = setup({ target: other });
     await user.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
-    expect(keyOf(posts(fetchMock)[0]![1])).not.toBe(unsent.id);
+    expect(idempotencyKeyOf(posts(fetchMock)[0]![1])).not.toBe(unsent.id);
   });
 
   test('after a reload the pending hand-over is followed to its result, not sent again', async () => {
@@ -380,11 +366,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
 
 describe('HandOverDialog: refusals', () => {
   test("the service's 422 is said in its words; nothing is kept", async () => {
-    stubFetch(() =>
-      refusal(422, 'O cliente não tem este prêmio para resgatar', {
-        errors: { id_premio: ['O cliente não tem este prêmio para resgatar'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'));
     const { onPasswordRejected } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Entrega recusada.' });
@@ -396,11 +378,7 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('handed over already (another terminal at the same moment): said plainly', async () => {
-    stubFetch(() =>
-      refusal(422, 'Este prêmio já foi entregue.', {
-        errors: { id_premio: ['Este prêmio já foi entregue.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'));
     const { onOutcome } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Este prêmio já foi entregue.' });
@@ -414,11 +392,7 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('a wrong attendant password: said, and the shift asks for it again', async () => {
-    stubFetch(() =>
-      refusal(422, 'Senha do atendente incorreta.', {
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
-    );
+    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
     const { onPasswordRejected } = setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: 'Entrega recusada.' });
@@ -430,11 +404,7 @@ describe('HandOverDialog: refusals', () => {
     '%i with entrega_indisponivel: said once, and "Entregar" hidden for the session',
     async (status) => {
       const fetchMock = stubFetch(() =>
-        jsonResponse(status, {
-          success: false,
-          message: 'Operação não disponível.',
-          data: { entrega_indisponivel: true },
-        }),
+        refusal(status, 'Operação não disponível.', { data: { entrega_indisponivel: true } }),
       );
       const { user, onOutcome, onClose } = setup();
       await user.keyboard('{Enter}');

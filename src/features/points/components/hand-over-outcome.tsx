@@ -1,6 +1,6 @@
 // What became of a hand-over, as the dialog shows it once the cashier confirmed: the
 // heading and the words for each state of the hand-over's flow.
-import type { RefObject } from 'react';
+import type { ReactNode, RefObject } from 'react';
 import { Alert } from '@/components/ui/alert';
 import type { HandOverState } from '@/features/points/hand-over-flow';
 
@@ -35,56 +35,56 @@ export function HandOverOutcome({
       {text}
     </h2>
   );
+  /** The heading over what is said of it (`status`: read out as it changes). */
+  const body = (text: string, said: ReactNode, status?: 'status') => (
+    <div id="handover-body" role={status} className="flex flex-col gap-2">
+      {heading(text)}
+      {said}
+    </div>
+  );
   switch (state.name) {
     case 'sending':
-      return (
-        <div id="handover-body" role="status" className="flex flex-col gap-2">
-          {heading(title)}
-          <p>
-            <span
-              aria-hidden="true"
-              className="mr-2 inline-block size-3 animate-spin rounded-full border-2 border-current border-r-transparent"
-            />
-            Entregando…
-          </p>
-        </div>
+      return body(
+        title,
+        <p>
+          <span
+            aria-hidden="true"
+            className="mr-2 inline-block size-3 animate-spin rounded-full border-2 border-current border-r-transparent"
+          />
+          Entregando…
+        </p>,
+        'status',
       );
     case 'verifying':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading(title)}
-          <Alert tone="warning" title="Resultado desconhecido: a resposta do serviço se perdeu.">
-            <p>Conferindo nos prêmios do cliente se foi entregue. Não entregue de novo.</p>
-          </Alert>
-        </div>
+      return body(
+        title,
+        <Alert tone="warning" title="Resultado desconhecido: a resposta do serviço se perdeu.">
+          <p>Conferindo nos prêmios do cliente se foi entregue. Não entregue de novo.</p>
+        </Alert>,
       );
     case 'unknown':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading(title)}
-          <Alert tone="warning" title="Ainda não se sabe se o prêmio foi entregue.">
-            {state.reason && <p>{state.reason}</p>}
-            <p>
-              Não entregue de novo: o servidor confere sozinho. Fechando, a entrega continua sendo
-              conferida e aparece aqui no próximo “Entregar”.
-            </p>
-          </Alert>
-        </div>
+      return body(
+        title,
+        <Alert tone="warning" title="Ainda não se sabe se o prêmio foi entregue.">
+          {state.reason && <p>{state.reason}</p>}
+          <p>
+            Não entregue de novo: o servidor confere sozinho. Fechando, a entrega continua sendo
+            conferida e aparece aqui no próximo “Entregar”.
+          </p>
+        </Alert>,
       );
     case 'verify-failed':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading(title)}
-          <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
-            <p>{state.error.message}</p>
-            <p>
-              O prêmio pode ter sido entregue.{' '}
-              {state.stopped
-                ? 'Esta tela parou de tentar sozinha: feche e toque em “Entregar” de novo para conferir.'
-                : 'Tentando de novo a cada poucos segundos.'}
-            </p>
-          </Alert>
-        </div>
+      return body(
+        title,
+        <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
+          <p>{state.error.message}</p>
+          <p>
+            O prêmio pode ter sido entregue.{' '}
+            {state.stopped
+              ? 'Esta tela parou de tentar sozinha: feche e toque em “Entregar” de novo para conferir.'
+              : 'Tentando de novo a cada poucos segundos.'}
+          </p>
+        </Alert>,
       );
     case 'done':
       return (
@@ -101,32 +101,28 @@ export function HandOverOutcome({
       );
     case 'already':
       // Said once, as the heading; the service's own words only when they say something else.
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading(ALREADY_HANDED)}
-          <Alert tone="warning" title="Nada foi entregue agora.">
-            {!sameWords(state.message, ALREADY_HANDED) && <p>{state.message}</p>}
-            <p>A lista de prêmios do cliente foi atualizada.</p>
-          </Alert>
-        </div>
+      return body(
+        ALREADY_HANDED,
+        <Alert tone="warning" title="Nada foi entregue agora.">
+          {!sameWords(state.message, ALREADY_HANDED) && <p>{state.message}</p>}
+          <p>A lista de prêmios do cliente foi atualizada.</p>
+        </Alert>,
       );
     case 'refused':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading('Entrega recusada.')}
-          <Alert tone="error" title={state.error.message}>
-            <p>
-              {state.error.fieldErrors.senha_atendente
-                ? 'Digite a senha do atendente de novo e entregue outra vez.'
-                : 'O prêmio não foi entregue.'}
-            </p>
-          </Alert>
-        </div>
+      return body(
+        'Entrega recusada.',
+        <Alert tone="error" title={state.error.message}>
+          <p>
+            {state.error.fieldErrors.senha_atendente
+              ? 'Digite a senha do atendente de novo e entregue outra vez.'
+              : 'O prêmio não foi entregue.'}
+          </p>
+        </Alert>,
       );
     case 'unsupported':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading('Entrega de prêmios indisponível.')}
+      return body(
+        'Entrega de prêmios indisponível.',
+        <>
           <Alert
             tone="info"
             title="Este serviço de fidelidade não permite entregar prêmios no caixa."
@@ -136,25 +132,21 @@ export function HandOverOutcome({
               painel do serviço de fidelidade.
             </p>
           </Alert>
-        </div>
+        </>,
       );
     case 'unavailable':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading('Serviço de fidelidade indisponível.')}
-          <Alert tone="error" title="O prêmio não foi entregue.">
-            <p>Uma entrega não fica guardada para depois: tente de novo quando o serviço voltar.</p>
-          </Alert>
-        </div>
+      return body(
+        'Serviço de fidelidade indisponível.',
+        <Alert tone="error" title="O prêmio não foi entregue.">
+          <p>Uma entrega não fica guardada para depois: tente de novo quando o serviço voltar.</p>
+        </Alert>,
       );
     case 'not-arrived':
-      return (
-        <div id="handover-body" className="flex flex-col gap-2">
-          {heading('O pedido não chegou ao servidor: nada foi entregue.')}
-          <Alert tone="info" title="Pode entregar de novo.">
-            <p>O mesmo pedido é reenviado: o prêmio não é entregue duas vezes.</p>
-          </Alert>
-        </div>
+      return body(
+        'O pedido não chegou ao servidor: nada foi entregue.',
+        <Alert tone="info" title="Pode entregar de novo.">
+          <p>O mesmo pedido é reenviado: o prêmio não é entregue duas vezes.</p>
+        </Alert>,
       );
   }
 }

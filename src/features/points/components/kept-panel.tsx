@@ -1,11 +1,8 @@
-import { useEffect, useRef } from 'react';
-import { Button } from '@/components/ui/button';
-import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
 import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
 import type { Kept } from '@/features/points/kept';
-import { formatSaoPauloDateTime } from '@/lib/dates';
+import { ResultActions, SaleSlip, useResultPanel } from '@/features/points/components/result-parts';
 
 type Props = {
   kept: Kept;
@@ -34,11 +31,7 @@ const TONE: Record<Kept['state'], string> = {
  * No balance is shown until the service answers (none is invented); the slip says so.
  */
 export function KeptPanel({ kept, customerName, establishment, onNext }: Props) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  useHotkey('Escape', onNext);
-  useHotkey('F9', () => window.print());
-  const when = formatSaoPauloDateTime(kept.at);
+  const heading = useResultPanel(onNext);
 
   return (
     <section aria-labelledby="kept-title" className="flex flex-col gap-4" data-testid="kept-panel">
@@ -74,25 +67,15 @@ export function KeptPanel({ kept, customerName, establishment, onNext }: Props) 
         )}
       </div>
 
-      <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={() => window.print()} shortcut="F9">
-          Imprimir comprovante
-        </Button>
-        <Button onClick={onNext} shortcut="Esc" size="lg" className="ml-auto">
-          Próximo cliente
-        </Button>
-      </div>
+      <ResultActions onNext={onNext} />
 
-      <div className="print-only print-slip" data-testid="slip">
-        <p className="text-center font-bold">{establishment}</p>
-        <p className="text-center">Comprovante de pontos</p>
-        <p className="text-center font-bold">
-          {kept.state === 'posted' ? 'VENDA GUARDADA — LANÇADA' : '*** VENDA GUARDADA ***'}
-        </p>
-        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
-        <p>Data: {when}</p>
-        <p>Cliente: {maskPhone(kept.celular)}</p>
-        <p>Valor da compra: {formatBRL(kept.valor)}</p>
+      <SaleSlip
+        establishment={establishment}
+        mark={kept.state === 'posted' ? 'VENDA GUARDADA — LANÇADA' : '*** VENDA GUARDADA ***'}
+        at={kept.at}
+        celular={kept.celular}
+        valor={kept.valor}
+      >
         {kept.state === 'posted' && kept.saldo_atual !== null ? (
           <p>Saldo: {formatPointsLabel(kept.saldo_atual)}</p>
         ) : (
@@ -101,9 +84,7 @@ export function KeptPanel({ kept, customerName, establishment, onNext }: Props) 
             <p>os pontos serão lançados quando o serviço voltar. Saldo indisponível.</p>
           </>
         )}
-        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
-        <p className="text-center">Obrigado pela preferência!</p>
-      </div>
+      </SaleSlip>
     </section>
   );
 }

@@ -3,34 +3,11 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import Papa from 'papaparse';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { refusal } from '@/testing/api';
+import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { LEDGER_REFRESH_MS, LedgerDialog } from './ledger-dialog';
 
 afterEach(() => vi.unstubAllGlobals());
-
-const TERMINALS = [
-  { id: '1', nome: 'Caixa 1' },
-  { id: '2', nome: 'Caixa 2' },
-];
-
-function posting(terminal: string, nome: string, at: Date) {
-  return {
-    chave: `${terminal}-${nome}`,
-    estado: 'lançado',
-    motivo: null,
-    valor_gasto: 2590,
-    celular: '+5511987654321',
-    nome,
-    pontos: 25,
-    conferido: false,
-    guardado: false,
-    resposta: null,
-    cliente: null,
-    criado_em: at.toISOString(),
-    atualizado_em: at.toISOString(),
-    terminal,
-    terminal_nome: TERMINALS.find((t) => t.id === terminal)!.nome,
-  };
-}
 
 /** A ledger server: two terminals' postings today, one yesterday; the role's view. */
 function serve(manager: boolean) {
@@ -262,10 +239,7 @@ test('a manager resends with the corrected password: asked, checked, sent, and t
 test('a wrong or refused decision says why in Portuguese and keeps what was typed', async () => {
   const user = userEvent.setup();
   serveAttention(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Informe a senha do atendente.',
-      data: {},
+    refusal(422, 'Informe a senha do atendente.', {
       errors: { senha_atendente: ['A senha deve ter até 64 caracteres.'] },
     }),
   );
@@ -281,11 +255,7 @@ test('a wrong or refused decision says why in Portuguese and keeps what was type
 test('discarding asks first, on its confirm button; Esc backs out; another manager deciding first is said', async () => {
   const user = userEvent.setup();
   const { mock } = serveAttention(() =>
-    jsonResponse(409, {
-      success: false,
-      message: 'Esta venda não precisa mais de atenção (outro gerente já decidiu).',
-      data: {},
-    }),
+    refusal(409, 'Esta venda não precisa mais de atenção (outro gerente já decidiu).'),
   );
   render(<LedgerDialog manager onClose={() => {}} />);
   const discard = await screen.findByRole('button', { name: 'Descartar' });

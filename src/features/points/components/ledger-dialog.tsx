@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
-import { SelectField } from '@/components/ui/field';
-import { localDay } from '@/lib/dates';
+import { wireToDateText } from '@/components/ui/date-field';
 import { openModal } from '@/lib/modal';
 import type { Ledger } from '#contract/api/postings';
 import { fetchLedger, type LedgerEntry, type LedgerQuery } from '@/features/points/api/ledger';
 import { LedgerExport } from '@/features/points/components/ledger-export';
+import { LedgerFilterBar, useLedgerFilter } from '@/features/points/components/ledger-filter';
 import { LedgerTable } from '@/features/points/components/ledger-table';
 import { PdvLedger } from '@/features/points/components/pdv-ledger';
 
@@ -32,9 +31,8 @@ export const LEDGER_REFRESH_MS = 3_000;
  */
 export function LedgerDialog({ onClose, manager }: { onClose: () => void; manager: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const [today] = useState(localDay);
-  const [dayText, setDayText] = useState(() => wireToDateText(today));
-  const [query, setQuery] = useState<LedgerQuery>({ day: today, terminal: null });
+  const filter = useLedgerFilter();
+  const { query, isToday } = filter;
   const [loaded, setLoaded] = useState<{ query: LedgerQuery; ledger: Ledger } | null>(null);
   const [failed, setFailed] = useState<{ query: LedgerQuery; message: string } | null>(null);
   /** Bumped to reload the same query (a posting still moving, a manager's decision). */
@@ -84,7 +82,6 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
   const shown = ledger ?? loaded?.ledger ?? null;
   const terminals = shown?.terminais ?? [];
   const allTerminals = manager && query.terminal === null;
-  const isToday = query.day === today;
 
   return (
     <dialog
@@ -115,32 +112,13 @@ export function LedgerDialog({ onClose, manager }: { onClose: () => void; manage
         </Button>
       </div>
       {manager && (
-        <div className="flex flex-wrap items-start gap-x-4 gap-y-2 border-b border-slate-200 bg-slate-50 px-4 py-3">
-          <DateField
-            label="Dia"
-            className="w-40"
-            value={dayText}
-            onValueChange={(text) => {
-              setDayText(text);
-              const day = dateTextToWire(text);
-              if (day) setQuery({ ...query, day });
-            }}
-          />
-          <SelectField
-            label="Terminal"
-            className="min-w-48"
-            value={query.terminal ?? ''}
-            onChange={(e) => setQuery({ ...query, terminal: e.target.value || null })}
-          >
-            <option value="">Todos os terminais</option>
-            {terminals.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.nome}
-              </option>
-            ))}
-          </SelectField>
+        <LedgerFilterBar
+          filter={filter}
+          terminals={terminals}
+          className="border-b border-slate-200 bg-slate-50 px-4 py-3"
+        >
           <LedgerExport ledger={ledger} query={query} />
-        </div>
+        </LedgerFilterBar>
       )}
       {/* A long day scrolls: the region takes focus so the keyboard can scroll it too. */}
       <div

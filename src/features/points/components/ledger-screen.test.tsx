@@ -2,36 +2,12 @@ import { afterEach, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { jsonResponse, ok, stubFetch } from '@/testing/fixtures';
+import { refusal } from '@/testing/api';
+import { LEDGER_TERMINALS as TERMINALS, ledgerRowWire as posting } from '@/testing/lancamentos';
 import { renderWithQuery } from '@/testing/render';
 import { LedgerScreen } from './ledger-screen';
 
 afterEach(() => vi.unstubAllGlobals());
-
-const TERMINALS = [
-  { id: '1', nome: 'Caixa 1' },
-  { id: '2', nome: 'Caixa 2' },
-];
-
-function posting(terminal: string, nome: string) {
-  const at = new Date().toISOString();
-  return {
-    chave: `${terminal}-${nome}`,
-    estado: 'lançado',
-    motivo: null,
-    valor_gasto: 2590,
-    celular: '+5511987654321',
-    nome,
-    pontos: 25,
-    conferido: false,
-    guardado: false,
-    resposta: null,
-    cliente: null,
-    criado_em: at,
-    atualizado_em: at,
-    terminal,
-    terminal_nome: TERMINALS.find((t) => t.id === terminal)!.nome,
-  };
-}
 
 test("a gerente's screen: its store's ledger, filtered by terminal on the server, no Loja", async () => {
   const all = [posting('2', 'Ana Dois'), posting('1', 'Bruno Um')];
@@ -59,7 +35,7 @@ test('an empty day says so; a failed read says why and tries again', async () =>
   let fail = true;
   stubFetch(() =>
     fail
-      ? jsonResponse(503, { success: false, message: 'Servidor indisponível.', data: {} })
+      ? refusal(503, 'Servidor indisponível.')
       : jsonResponse(200, ok({ lancamentos: [], truncado: false, terminais: [] })),
   );
   renderWithQuery(<LedgerScreen />);

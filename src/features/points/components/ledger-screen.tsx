@@ -1,15 +1,11 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { ListScope } from '@/api/rede';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
-import { SelectField } from '@/components/ui/field';
-import { localDay } from '@/lib/dates';
+import { LoadFailed } from '@/components/ui/load-failed';
 import type { LedgerEntry, LedgerQuery } from '@/features/points/api/ledger';
 import { fetchScopedLedger } from '@/features/points/api/chain-ledger';
 import { LedgerExport } from '@/features/points/components/ledger-export';
+import { LedgerFilterBar, useLedgerFilter } from '@/features/points/components/ledger-filter';
 import { LedgerTable } from '@/features/points/components/ledger-table';
 
 /**
@@ -27,9 +23,8 @@ export function LedgerScreen() {
 }
 
 function LedgerList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
-  const [today] = useState(localDay);
-  const [dayText, setDayText] = useState(() => wireToDateText(today));
-  const [query, setQuery] = useState<LedgerQuery>({ day: today, terminal: null });
+  const filter = useLedgerFilter();
+  const { query, isToday } = filter;
   const ledger = useQuery({
     queryKey: ['lancamentos', scope, query] as const,
     queryFn: ({ signal }) => fetchScopedLedger(query, scope, signal),
@@ -47,7 +42,6 @@ function LedgerList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
           const { downloadChainLedgerCsv } = await import('@/features/points/ledger-csv');
           return downloadChainLedgerCsv(q, scope, chain.nameOf);
         };
-  const isToday = query.day === today;
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <h1 className="text-2xl font-bold">Lançamentos</h1>
@@ -56,32 +50,13 @@ function LedgerList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
         primeiro; os que ainda não se resolveram, de dias anteriores, vêm no topo.
       </p>
       {chain.rede && <StoreFilter />}
-      <div className="flex flex-wrap items-start gap-x-4 gap-y-2 rounded-md border border-slate-300 bg-slate-50 p-3">
-        <DateField
-          label="Dia"
-          className="w-40"
-          value={dayText}
-          onValueChange={(text) => {
-            setDayText(text);
-            const day = dateTextToWire(text);
-            if (day) setQuery({ ...query, day });
-          }}
-        />
-        <SelectField
-          label="Terminal"
-          className="min-w-48"
-          value={query.terminal ?? ''}
-          onChange={(e) => setQuery({ ...query, terminal: e.target.value || null })}
-        >
-          <option value="">Todos os terminais</option>
-          {terminals.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.nome}
-            </option>
-          ))}
-        </SelectField>
+      <LedgerFilterBar
+        filter={filter}
+        terminals={terminals}
+        className="rounded-md border border-slate-300 bg-slate-50 p-3"
+      >
         <LedgerExport ledger={ledger.isFetching ? null : shown} query={query} download={download} />
-      </div>
+      </LedgerFilterBar>
       <div
         className="overflow-x-auto"
         role="region"
@@ -92,12 +67,11 @@ function LedgerList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
         {ledger.isPending ? (
           <p role="status">Carregando os lançamentos…</p>
         ) : ledger.isError ? (
-          <Alert tone="error" title="Não foi possível carregar os lançamentos.">
-            <p>{ledger.error.message}</p>
-            <div>
-              <Button onClick={() => void ledger.refetch()}>Tentar novamente</Button>
-            </div>
-          </Alert>
+          <LoadFailed
+            title="Não foi possível carregar os lançamentos."
+            error={ledger.error}
+            onRetry={ledger.refetch}
+          />
         ) : ledger.data.lancamentos.length === 0 ? (
           <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
             {isToday ? 'Nenhum lançamento hoje.' : 'Nenhum lançamento neste dia.'}

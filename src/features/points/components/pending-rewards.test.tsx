@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import { Customer } from '@/api/schemas';
 import {
   customerWire,
@@ -11,11 +10,11 @@ import {
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
+import { refusal, stubServiceEachTest } from '@/testing/api';
 import { PendingRewards } from './pending-rewards';
 import { renderWithQuery } from '@/testing/render';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const TODAY = '2026-11-23';
 const maria = Customer.parse(
@@ -149,9 +148,7 @@ describe('PendingRewards', () => {
   test('a failed read says so and can be tried again', async () => {
     let fail = true;
     stubFetch(() =>
-      fail
-        ? jsonResponse(403, { success: false, message: 'Proibido', data: {} })
-        : jsonResponse(200, ok(rewardPageWire({ data: [vale] }))),
+      fail ? refusal(403, 'Proibido') : jsonResponse(200, ok(rewardPageWire({ data: [vale] }))),
     );
     const { user } = setup();
     const alert = await screen.findByRole('alert');

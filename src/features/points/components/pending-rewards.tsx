@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import type { Customer, RewardRecord } from '@/api/schemas';
+import type { Customer } from '@/api/schemas';
 import { REWARD_CATEGORIES, rewardCounterKey } from '#contract/wire';
 import { Button } from '@/components/ui/button';
 import { daysUntil, formatDate, todayInSaoPaulo } from '@/lib/dates';
@@ -7,7 +7,7 @@ import { compareWire } from '@/lib/wire-order';
 import { formatInteger } from '@/lib/points';
 import { CATEGORY_LABELS, expiryNote } from '@/lib/rewards';
 import { usePendingRewards } from '@/features/points/api/pending-rewards';
-import type { HandOverTarget } from '@/features/points/pending-hand-over';
+import { handOverTarget, type HandOverTarget } from '@/features/points/pending-hand-over';
 
 /** Rewards waiting to be handed over, by the customer's own counters. */
 export function pendingCount(customer: Customer): number {
@@ -15,23 +15,6 @@ export function pendingCount(customer: Customer): number {
     (sum, cat) => sum + customer[rewardCounterKey('pendente_resgate', cat)],
     0,
   );
-}
-
-/** What the hand-over needs of a reward and its customer. */
-export function handOverTarget(
-  customer: { id_cliente: number; nome: string | null; celular: string },
-  r: RewardRecord,
-): HandOverTarget {
-  return {
-    customer: { id_cliente: customer.id_cliente, nome: customer.nome, celular: customer.celular },
-    reward: {
-      id_premio: r.id_premio,
-      id_premio_cliente: r.id_premio_cliente,
-      nome: r.nome,
-      categoria_premio: r.categoria_premio,
-      valido_ate: r.valido_ate,
-    },
-  };
 }
 
 /**

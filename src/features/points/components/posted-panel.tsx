@@ -1,14 +1,11 @@
-import { useEffect, useRef } from 'react';
 import { Button } from '@/components/ui/button';
-import { useHotkey } from '@/hooks/use-hotkey';
 import { formatBRL } from '@/lib/money';
-import { maskPhone } from '@/lib/phone';
 import { formatPointsLabel } from '@/lib/points';
 import type { Posted } from '@/features/points/posting-types';
 import type { Kept } from '@/features/points/kept';
 import { KeptPanel } from '@/features/points/components/kept-panel';
-import { formatSaoPauloDateTime } from '@/lib/dates';
-import type { HandOverTarget } from '@/features/points/pending-hand-over';
+import { ResultActions, SaleSlip, useResultPanel } from '@/features/points/components/result-parts';
+import { handOverTarget, type HandOverTarget } from '@/features/points/pending-hand-over';
 
 /** "+12 pontos nesta compra". */
 export const earnedText = (n: number) =>
@@ -45,14 +42,8 @@ export function PostedPanel(
 }
 
 function PostedResult({ posted, customerName, celular, establishment, onNext, handOver }: Props) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-
-  useHotkey('Escape', onNext);
-  useHotkey('F9', () => window.print());
-
+  const heading = useResultPanel(onNext);
   const { rewards } = posted;
-  const when = formatSaoPauloDateTime(posted.at);
 
   return (
     <section aria-labelledby="posted-title" className="flex flex-col gap-4">
@@ -129,20 +120,10 @@ function PostedResult({ posted, customerName, celular, establishment, onNext, ha
                         disabled={handOver.disabled}
                         onClick={(e) =>
                           handOver.onHandOver(
-                            {
-                              customer: {
-                                id_cliente: posted.id_cliente,
-                                nome: customerName,
-                                celular,
-                              },
-                              reward: {
-                                id_premio: r.id_premio,
-                                id_premio_cliente: r.id_premio_cliente,
-                                nome: r.nome,
-                                categoria_premio: r.categoria_premio,
-                                valido_ate: r.valido_ate,
-                              },
-                            },
+                            handOverTarget(
+                              { id_cliente: posted.id_cliente, nome: customerName, celular },
+                              r,
+                            ),
                             e.currentTarget,
                           )
                         }
@@ -157,22 +138,9 @@ function PostedResult({ posted, customerName, celular, establishment, onNext, ha
         </div>
       )}
 
-      <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={() => window.print()} shortcut="F9">
-          Imprimir comprovante
-        </Button>
-        <Button onClick={onNext} shortcut="Esc" size="lg" className="ml-auto">
-          Próximo cliente
-        </Button>
-      </div>
+      <ResultActions onNext={onNext} />
 
-      <div className="print-only print-slip" data-testid="slip">
-        <p className="text-center font-bold">{establishment}</p>
-        <p className="text-center">Comprovante de pontos</p>
-        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
-        <p>Data: {when}</p>
-        <p>Cliente: {maskPhone(celular)}</p>
-        <p>Valor da compra: {formatBRL(posted.valor)}</p>
+      <SaleSlip establishment={establishment} at={posted.at} celular={celular} valor={posted.valor}>
         {posted.pontos !== null && (
           <p>
             Pontos nesta compra: {posted.pontos > 0 ? '+' : ''}
@@ -184,9 +152,7 @@ function PostedResult({ posted, customerName, celular, establishment, onNext, ha
           <p>Em carência: {formatPointsLabel(posted.saldo_carencia)} (liberados amanhã)</p>
         )}
         {rewards.state === 'done' && rewards.names.map((name, i) => <p key={i}>Prêmio: {name}</p>)}
-        <p className="overflow-hidden whitespace-nowrap">--------------------------------</p>
-        <p className="text-center">Obrigado pela preferência!</p>
-      </div>
+      </SaleSlip>
     </section>
   );
 }

@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { configureApi } from '@/api/client';
 import { Customer } from '@/api/schemas';
 import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
 import { SalePanel } from './sale-panel';
 import { renderWithQuery } from '@/testing/render';
 
-beforeEach(() => configureApi({ establishmentId: 1 }));
-afterEach(() => vi.unstubAllGlobals());
+stubServiceEachTest();
 
 const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
 const maria = Customer.parse(customerWire());
@@ -74,6 +73,18 @@ const postButton = () => screen.getByRole('button', { name: /^Lançar/ }) as HTM
 const item = (n: number) => within(screen.getByRole('listitem', { name: `Item ${n}` }));
 const errorOf = (input: HTMLElement) =>
   document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent ?? '';
+
+/** Types `cents` as the amount and posts the sale: the body of the one request it sent. */
+async function postOnce(
+  user: ReturnType<typeof userEvent.setup>,
+  fetchMock: ReturnType<typeof stubFetch>,
+  cents: string,
+) {
+  await user.type(amount(), cents);
+  await user.click(postButton());
+  await waitFor(() => expect(posts(fetchMock)).toBe(1));
+  return sentBody(fetchMock, 0);
+}
 
 async function addLine(
   user: ReturnType<typeof userEvent.setup>,
@@ -185,14 +196,7 @@ describe('SalePanel', () => {
   });
 
   test('a 422 on itens.1.valor lands on the second line’s price and keeps what was typed', async () => {
-    service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Valor do item acima do permitido.',
-        data: {},
-        errors: { 'itens.1.valor': ['Valor do item acima do permitido.'] },
-      }),
-    );
+    service(() => fieldRefusal('itens.1.valor', 'Valor do item acima do permitido.'));
     const { user } = setup();
     await user.type(amount(), '3100');
     await addLine(user, 1, { descricao: 'Café', qtde: '2', unit: '800' });
@@ -208,14 +212,7 @@ describe('SalePanel', () => {
   });
 
   test('a 422 on valor_gasto lands on the amount', async () => {
-    service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'O valor gasto deve ser de no máximo R$ 50.000,00.',
-        data: {},
-        errors: { valor_gasto: ['O valor gasto deve ser de no máximo R$ 50.000,00.'] },
-      }),
-    );
+    service(() => fieldRefusal('valor_gasto', 'O valor gasto deve ser de no máximo R$ 50.000,00.'));
     const { user } = setup();
     await user.type(amount(), '6000000');
     await user.click(postButton());
@@ -226,12 +223,7 @@ describe('SalePanel', () => {
 
   test('a wrong attendant password asks for it again and keeps the sale', async () => {
     const fetchMock = service(() =>
-      jsonResponse(422, {
-        success: false,
-        message: 'Senha do atendente incorreta.',
-        data: {},
-        errors: { senha_atendente: ['Senha do atendente incorreta.'] },
-      }),
+      fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'),
     );
     const { user, deps } = setup();
     await user.type(amount(), '1200');
@@ -251,11 +243,7 @@ describe('SalePanel', () => {
     let refuse = true;
     const fetchMock = service(() =>
       refuse
-        ? jsonResponse(429, {
-            success: false,
-            message: 'Há 5 lançamentos deste caixa em andamento.',
-            data: { em_andamento: 5 },
-          })
+        ? refusal(429, 'Há 5 lançamentos deste caixa em andamento.', { data: { em_andamento: 5 } })
         : jsonResponse(200, ok(answer)),
     );
     const { user } = setup();
@@ -285,10 +273,7 @@ describe('SalePanel', () => {
     const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
     expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
     expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
-    await user.type(amount(), '500');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toEqual({
+    expect(await postOnce(user, fetchMock, '500')).toEqual({
       valor_gasto: 500,
       senha_atendente: '1234',
       cliente: { celular: '+5511912345678' },
@@ -306,10 +291,7 @@ describe('SalePanel', () => {
     expect(screen.getByText(/a venda é guardada e lançada quando o serviço voltar/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Preencher nome, CPF e endereço' })).toBeNull();
     expect(screen.queryByRole('group', { name: 'Dados do novo cliente' })).toBeNull();
-    await user.type(amount(), '2590');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toEqual({
+    expect(await postOnce(user, fetchMock, '2590')).toEqual({
       valor_gasto: 2590,
       senha_atendente: '1234',
       cliente: { celular: '+5511912345678' },
@@ -322,10 +304,7 @@ describe('SalePanel', () => {
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Ana Souza');
     await user.type(screen.getByRole('textbox', { name: 'CPF' }), '52998224725');
-    await user.type(amount(), '500');
-    await user.click(postButton());
-    await waitFor(() => expect(posts(fetchMock)).toBe(1));
-    expect(sentBody(fetchMock, 0)).toMatchObject({
+    expect(await postOnce(user, fetchMock, '500')).toMatchObject({
       cliente: { celular: '+5511912345678', nome: 'Ana Souza', cpf: '52998224725' },
     });
   });
