@@ -65,7 +65,7 @@ export async function enrolledTerminal(
   databaseUrl: string,
   role: Role,
   name: string,
-): Promise<{ id: string; credential: string }> {
+): Promise<{ id: number; credential: string }> {
   const store = await openStore({ databaseUrl });
   const { terminal, nonce } = await enrollDirectly(store, { name, role }).finally(() =>
     store.close(),
