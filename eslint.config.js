@@ -172,7 +172,7 @@ export default tseslint.config(
   },
   {
     files: ['server/**/*.ts'],
-    ignores: ['server/**/*.test.ts', 'server/testing/**'],
+    ignores: ['server/**/*.test.ts', 'server/testing/**', 'server/app/testing/**'],
     rules: {
       'import-x/no-restricted-paths': [
         'error',

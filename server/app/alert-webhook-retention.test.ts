@@ -4,48 +4,22 @@
  * engines, the store's clock is the test's. A night of a store deletes its delivered and failed
  * deliveries older than the retention, in bounded deletes; pending ones and other stores' stay.
  */
-import { afterEach, expect, test } from 'vitest';
-import type { AlertWire } from '#contract/api/vigilancia';
+import { expect, test } from 'vitest';
 import { createDeliveryStore } from '../store';
 import type { Store } from '../store';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import { webhookReceiver } from '../testing/webhook-receiver';
+import { cleanupAfterEach } from '../testing/journal-support';
 import { createMetrics } from './domain/ops/metrics';
 import { createVigilancia } from './domain/vigilancia/service';
 import { createAlertWebhook, pruneDeliveries } from './domain/vigilancia/webhook';
+import { alertWire, until, WEBHOOK_SECRET } from './testing/alerts';
 
 const fixture = storeFixture('alert-webhook-retention');
-const SECRET = 'segredo-do-webhook-da-loja-1';
 const DAY = 86_400_000;
 
-const alert = (id: number, loja: number): AlertWire => ({
-  id,
-  regra: 'valor_alto',
-  regra_nome: 'Valor muito acima do usual',
-  loja,
-  terminal: '7',
-  terminal_nome: null,
-  cliente: '(11) 9••••-4321',
-  dia: '2026-11-28',
-  valor: 250_000,
-  resumo: 'R$ 2.500,00, acima de 3 × o percentil 99',
-  estado: 'aberto',
-  nota: null,
-  decidido_por: null,
-  decidido_em: null,
-  criado_em: '2026-11-28T15:00:00.000Z',
-});
-
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
-
-async function until(ok: () => Promise<boolean>, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await ok()) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
-}
+const cleanup = cleanupAfterEach();
 
 /** The samples of `name` in the metrics text, by their labels. */
 function samples(text: string, name: string): Record<string, number> {
@@ -63,33 +37,33 @@ describeEngines('webhook deliveries: retention and metrics (%s)', (engine) => {
     cleanup.push(() => store.close());
     const metrics = createMetrics({ store, processDefaults: false });
     // Delivered, failed (a 400 is final), delivered; then one the receiver never gets.
-    const r = await webhookReceiver(SECRET, [200, 400, 200]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [200, 400, 200]);
     cleanup.push(r.close);
     const w = createAlertWebhook({
       store,
       url: r.url,
-      secret: SECRET,
+      secret: WEBHOOK_SECRET,
       pollMs: 50,
       onSettled: metrics.webhookSettled,
     });
     cleanup.push(() => w.stop());
     w.start();
     const deliveries = createDeliveryStore(store);
-    const settledCount = async (n: number) =>
+    const settled = async () =>
       Object.entries(await deliveries.counts())
         .filter(([s]) => s !== 'pendente')
-        .reduce((a, [, k]) => a + k, 0) === n;
+        .reduce((a, [, k]) => a + k, 0);
     for (const [i, [id, loja]] of [
       [1, 1],
       [2, 1],
       [3, 3],
     ].entries()) {
-      await w.enqueue('alerta.criado', alert(id!, loja!));
-      await until(() => settledCount(i + 1));
+      await w.enqueue('alerta.criado', alertWire(id!, loja!));
+      await until(settled, (n) => n === i + 1);
     }
     await w.stop();
     // Pending: recorded while the sender is stopped.
-    await w.enqueue('alerta.criado', alert(4, 1));
+    await w.enqueue('alerta.criado', alertWire(4, 1));
     const before = await metrics.text();
     console.log(
       `[webhook retention ${engine}] settled ${JSON.stringify(samples(before, 'pdv_alert_webhook_deliveries_total'))}, ` +

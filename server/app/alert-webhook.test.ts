@@ -4,52 +4,19 @@
  * developer to, and answers what each test scripts. The deliveries live in a real store, on
  * both engines; "replicas" are two senders over two connections to the same store.
  */
-import { afterEach, expect, test } from 'vitest';
-import type { AlertWire } from '#contract/api/vigilancia';
+import { expect, test } from 'vitest';
 import { openStore } from '../store';
 import type { Store } from '../store';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import { webhookReceiver } from '../testing/webhook-receiver';
+import { cleanupAfterEach } from '../testing/journal-support';
 import { createAlertWebhook } from './domain/vigilancia/webhook';
 import type { AlertWebhook } from './domain/vigilancia/webhook';
+import { alertWire, until, WEBHOOK_SECRET } from './testing/alerts';
 
 const fixture = storeFixture('alert-webhook');
-const SECRET = 'segredo-do-webhook-da-loja-1';
-
-function alert(id: number, loja = 1): AlertWire {
-  return {
-    id,
-    regra: 'valor_alto',
-    regra_nome: 'Valor muito acima do usual',
-    loja,
-    terminal: '7',
-    terminal_nome: null,
-    cliente: '(11) 9••••-4321',
-    dia: '2026-11-28',
-    valor: 250_000,
-    resumo: 'R$ 2.500,00, acima de 3 × o percentil 99',
-    estado: 'aberto',
-    nota: null,
-    decidido_por: null,
-    decidido_em: null,
-    criado_em: '2026-11-28T15:00:00.000Z',
-  };
-}
-
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await read();
-    if (ok(v) || Date.now() > end) return v;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const fn of cleanup.splice(0).reverse()) await fn();
-});
+const cleanup = cleanupAfterEach();
 
 function sender(
   store: Store,
@@ -59,7 +26,7 @@ function sender(
   const w = createAlertWebhook({
     store,
     url,
-    secret: SECRET,
+    secret: WEBHOOK_SECRET,
     baseDelayMs: 200,
     pollMs: 50,
     ...extra,
@@ -78,11 +45,11 @@ const only = async (w: AlertWebhook, loja = 1) => (await w.deliveries.list(loja,
 
 describeEngines('the alert webhook (%s)', (engine) => {
   test('a receiver answering 500 twice then 200 gets the alert on the third attempt, signed, after a growing wait', async () => {
-    const r = await webhookReceiver(SECRET, [500, 500, 200]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [500, 500, 200]);
     cleanup.push(r.close);
     const w = sender(await opened(engine), r.url);
     w.start();
-    await w.enqueue('alerta.criado', alert(41));
+    await w.enqueue('alerta.criado', alertWire(41));
     const d = await until(
       () => only(w),
       (x) => x.status !== 'pendente',
@@ -101,11 +68,11 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('a receiver answering 400 is final: failed after one attempt, never sent again', async () => {
-    const r = await webhookReceiver(SECRET, [400]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [400]);
     cleanup.push(r.close);
     const w = sender(await opened(engine), r.url);
     w.start();
-    await w.enqueue('alerta.criado', alert(42));
+    await w.enqueue('alerta.criado', alertWire(42));
     const d = await until(
       () => only(w),
       (x) => x.status !== 'pendente',
@@ -119,11 +86,11 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('408 and 429 are tried again; the cap ends it as failed', async () => {
-    const r = await webhookReceiver(SECRET, [429, 408, 503]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [429, 408, 503]);
     cleanup.push(r.close);
     const w = sender(await opened(engine), r.url, { maxAttempts: 3, baseDelayMs: 50 });
     w.start();
-    await w.enqueue('alerta.criado', alert(43));
+    await w.enqueue('alerta.criado', alertWire(43));
     const d = await until(
       () => only(w),
       (x) => x.status !== 'pendente',
@@ -133,12 +100,12 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('a receiver down, then up on the same address, gets the delivery once it is back', async () => {
-    const probe = await webhookReceiver(SECRET, [200]);
+    const probe = await webhookReceiver(WEBHOOK_SECRET, [200]);
     const { port, url } = probe;
     await probe.close();
     const w = sender(await opened(engine), url);
     w.start();
-    await w.enqueue('alerta.criado', alert(44));
+    await w.enqueue('alerta.criado', alertWire(44));
     const down = await until(
       () => only(w),
       (x) => x.attempts >= 2,
@@ -148,7 +115,7 @@ describeEngines('the alert webhook (%s)', (engine) => {
       last_status: null,
       last_error: 'conexão recusada',
     });
-    const r = await webhookReceiver(SECRET, [200], port);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [200], port);
     cleanup.push(r.close);
     const d = await until(
       () => only(w),
@@ -164,19 +131,19 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('a pending delivery survives a restart: the next process sends it', async () => {
-    const r = await webhookReceiver(SECRET, [503, 200]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [503, 200]);
     cleanup.push(r.close);
     const where = await fixture.location(engine);
     const first = await openStore(where);
     const w1 = createAlertWebhook({
       store: first,
       url: r.url,
-      secret: SECRET,
+      secret: WEBHOOK_SECRET,
       baseDelayMs: 300,
       pollMs: 50,
     });
     w1.start();
-    await w1.enqueue('alerta.criado', alert(45));
+    await w1.enqueue('alerta.criado', alertWire(45));
     await until(
       () => only(w1),
       (x) => x.attempts === 1,
@@ -196,7 +163,7 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('two replicas over one store send each delivery once', async () => {
-    const r = await webhookReceiver(SECRET, [200]);
+    const r = await webhookReceiver(WEBHOOK_SECRET, [200]);
     cleanup.push(r.close);
     const where = await fixture.location(engine);
     const a = await openStore(where);
@@ -208,9 +175,9 @@ describeEngines('the alert webhook (%s)', (engine) => {
     const wa = sender(a, r.url, { pollMs: 10 });
     const wb = sender(b, r.url, { pollMs: 10 });
     for (let i = 1; i <= 30; i += 1)
-      await (i % 2 ? wa : wb).enqueue('alerta.criado', alert(100 + i));
+      await (i % 2 ? wa : wb).enqueue('alerta.criado', alertWire(100 + i));
     // The same event recorded again (another replica's evaluation) is the same delivery.
-    await wb.enqueue('alerta.criado', alert(101));
+    await wb.enqueue('alerta.criado', alertWire(101));
     wa.start();
     wb.start();
     await until(

@@ -8,19 +8,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { AuditExport, AuditPage } from '#contract/api/auditoria';
-import { openSandbox } from '../sandbox/sandbox';
 import { addTerminal, createJournalStore, enrollDirectly, openStore, readAudit } from '../store';
 import type { Role, Store } from '../store';
-import { capturedLogger, TEST_SECRET } from '../testing/app-harness';
+import { TEST_SECRET } from '../testing/app-harness';
 import { terminalCli } from '../testing/spawn';
-import { createAppServer } from './app';
 import { signCredential } from './domain/credential';
 import { createAuditTrail, maskDetails } from './domain/audit';
 import { sealKeyFrom } from './domain/journal/sealed';
-import { createPostingService } from './domain/journal/service';
-import { embeddedSandbox } from './embedded';
 import { credentialCookieName } from './http/access/terminal';
-import { clientOf } from './upstream/client';
+import {
+  embeddedPostings,
+  NO_RATE_LIMITS,
+  switchableCircuit,
+  testAppServer,
+} from './testing/embedded-postings';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -33,42 +34,15 @@ const CHAVEIRO = 3; // Maria (id 1) has one pending (seed)
 async function setup() {
   let clock = Date.now();
   const store: Store = await openStore({ sqlitePath: ':memory:', now: () => clock });
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
-  let open = false;
-  const circuit = {
-    isOpen: () => open,
-    openedAt: () => (open ? 1 : null),
-    onChange: () => () => true,
-  };
-  const postings = createPostingService({
+  closers.push(() => store.close());
+  const { circuit, set: setOpen } = switchableCircuit(false);
+  const { upstream, service: postings } = await embeddedPostings(closers, {
     store: createJournalStore(store),
-    call: clientOf(upstream).call,
-    establishmentId: 1,
     circuit,
     sealKey: sealKeyFrom(TEST_SECRET),
     now: () => clock,
   });
-  const app = createAppServer({
-    ...upstream,
-    distDir: '/nonexistent',
-    logger: capturedLogger().logger,
-    store,
-    secret: TEST_SECRET,
-    publicOrigin: null,
-    autoEnroll: false,
-    postings,
-    circuit,
-    limits: {
-      burst: { limit: 1_000_000, windowMs: 1_000 },
-      sustained: { limit: 1_000_000, windowMs: 1_000 },
-    },
-  });
-  closers.push(
-    () => store.close(),
-    () => sandbox.close(),
-    () => postings.stop(),
-  );
+  const app = testAppServer({ ...upstream, store, postings, circuit, limits: NO_RATE_LIMITS });
   let n = 0;
   /** Every request carries its own x-request-id: the one the trail must show. */
   const send = async (cookie: string | null, path: string, init: RequestInit = {}) => {
@@ -103,7 +77,7 @@ async function setup() {
     postings,
     send,
     terminal,
-    setOpen: (v: boolean) => (open = v),
+    setOpen,
     advance: (ms: number) => (clock += ms),
   };
 }

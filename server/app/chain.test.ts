@@ -14,19 +14,14 @@ import type { Chain } from '../testing/chain-harness';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import { TEST_SECRET } from '../testing/app-harness';
+import { op, post } from './testing/requests';
 
 const stores = storeFixture('chain-test');
 
 const json = async (res: Response) =>
   (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
-const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/${rest}`;
 /** A customer of the sandbox's chain store `id` (chain-seed.ts): the first one's phone. */
 const phoneAt = (id: number) => `+55119${String(id).padStart(4, '0')}0001`;
-const post = (body: unknown, key?: string): RequestInit => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers: key === undefined ? {} : { 'idempotency-key': key },
-});
 /** The dashboard of the last 7 days up to today (São Paulo). */
 const painelPath = () => {
   const day = (ms: number) => new Date(ms - 3 * 3_600_000).toISOString().slice(0, 10);

@@ -5,73 +5,28 @@
  * claimed by a kiosk on replica B; claims through both at once post once (counted in the
  * sandbox's own data); a cancel on A reaches B; a `kill -9` of A loses no staged sale.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { enrollDirectly, openStore } from '../store';
+import { describe, expect, test } from 'vitest';
 import type { Role } from '../store';
-import { postgresSuite, startPgCluster } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
-import {
-  APP_SECRET_FOR_TESTS,
-  freshPhone,
-  sandboxPurchases,
-  startAppServer,
-  startSandbox,
-} from '../testing/processes';
+import { postgresSuite } from '../testing/pg-cluster';
+import { freshPhone, sandboxPurchases } from '../testing/processes';
 import type { RunningProcess } from '../testing/processes';
-import { credentialCookieName } from './http/access/terminal';
-import { signCredential } from './domain/credential';
 import { jsonWithout } from '../testing/app-harness';
+import { enrolledTerminal, fetchAs, twoReplicas } from './testing/replicas';
 
 const suite = postgresSuite();
-let dir = '';
-let cluster: PgCluster | null = null;
-let databaseUrl = '';
-let sandbox: RunningProcess | null = null;
-let a: RunningProcess | null = null;
-let b: RunningProcess | null = null;
 const streams: AbortController[] = [];
-
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'kiosk-replicas-'));
-  cluster = await startPgCluster();
-  databaseUrl = await cluster.createDatabase();
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-  // Replicas of one deployment: same DATABASE_URL, same APP_SECRET, one upstream.
-  [a, b] = await Promise.all([
-    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
-    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of streams) s.abort();
-  await Promise.all([a?.stop(), b?.stop()]);
-  await sandbox?.stop();
-  await cluster?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-  // A replica closes kept-alive connections after 5 s: give the three processes their time.
-}, 60_000);
+const replicas = twoReplicas('kiosk-replicas', {
+  skip: suite.skip,
+  beforeStop: () => {
+    for (const s of streams) s.abort();
+  },
+});
 
 /** A terminal enrolled in the shared store; it can talk to any replica. */
 async function terminal(role: Role, name: string) {
-  const store = await openStore({ databaseUrl });
-  const { terminal: t, nonce } = await enrollDirectly(store, { name, role }).finally(() =>
-    store.close(),
-  );
-  const credential = signCredential(APP_SECRET_FOR_TESTS, t.id, nonce);
-  const request = (replica: RunningProcess, p: string, init: RequestInit = {}) => {
-    const headers = new Headers(init.headers);
-    headers.set('cookie', `${credentialCookieName(replica.url)}=${credential}`);
-    if (init.method === 'POST') {
-      headers.set('origin', replica.url);
-      headers.set('content-type', 'application/json');
-    }
-    return fetch(`${replica.url}${p}`, { ...init, headers });
-  };
+  const t = await enrolledTerminal(replicas.databaseUrl, role, name);
+  const request = (replica: RunningProcess, p: string, init: RequestInit = {}) =>
+    fetchAs(t.credential, replica, p, init);
   const post = async (replica: RunningProcess, p: string, body: unknown) => {
     const res = await request(replica, p, { method: 'POST', body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as any };
@@ -119,14 +74,15 @@ async function terminal(role: Role, name: string) {
 
 describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => {
   test('staged on A, seen live and claimed on B; claims through both at once post once; cancel on A reaches B; kill -9 of A loses nothing', async () => {
+    const { a, b, sandbox } = replicas;
     const kiosk = await terminal('quiosque', 'Quiosque da entrada');
     const caixa = await terminal('caixa', 'Caixa 1');
-    const kioskOnB = await kiosk.events(b!);
-    const counterOnA = await caixa.events(a!);
+    const kioskOnB = await kiosk.events(b);
+    const counterOnA = await caixa.events(a);
     expect(await kioskOnB.next('pronto')).toEqual({ venda: null });
     await counterOnA.next('pronto');
     const stage = async (valor: number) => {
-      const res = await caixa.post(a!, '/api/quiosque/vendas', {
+      const res = await caixa.post(a, '/api/quiosque/vendas', {
         quiosque: kiosk.id,
         valor_gasto: valor,
         senha_atendente: '1234',
@@ -142,7 +98,7 @@ describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => 
       valor_gasto: 4590,
       balcao: caixa.id,
     });
-    const onB = await kiosk.request(b!, '/api/quiosque/venda');
+    const onB = await kiosk.request(b, '/api/quiosque/venda');
     expect(((await onB.json()) as any).data.venda).toMatchObject({ id: first.id });
 
     // 2. Claims through A and B at once, several rounds: one claim per sale posts.
@@ -159,12 +115,12 @@ describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => 
           celular,
           consentimento: true,
         });
-      const answers = await Promise.all([claim(a!), claim(b!), claim(a!), claim(b!)]);
+      const answers = await Promise.all([claim(a), claim(b), claim(a), claim(b)]);
       statuses.push(...answers.map((r) => r.status));
       expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409, 409]);
       const won = answers.find((r) => r.status === 200)!.body.data.venda;
       expect(won).toMatchObject({ id: sale.id, estado: 'lançado' });
-      const bought = await sandboxPurchases(sandbox!.url, celular);
+      const bought = await sandboxPurchases(sandbox.url, celular);
       expect(bought).toBe(1);
       purchases += bought;
       // The counter's stream on A hears the result, whichever replica posted it.
@@ -175,12 +131,12 @@ describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => 
     // 3. A cancel through A reaches the kiosk on B; B then refuses the claim.
     const cancelled = await stage(2590);
     await kioskOnB.next('venda', (d) => d.id === cancelled.id && d.estado === 'aguardando');
-    const cancel = await caixa.post(a!, `/api/quiosque/vendas/${cancelled.id}/cancelar`, {});
+    const cancel = await caixa.post(a, `/api/quiosque/vendas/${cancelled.id}/cancelar`, {});
     expect(cancel.status).toBe(200);
     expect(
       await kioskOnB.next('venda', (d) => d.id === cancelled.id && d.estado === 'cancelado'),
     ).toMatchObject({ mensagem: 'O caixa cancelou esta venda.' });
-    const late = await kiosk.post(b!, `/api/quiosque/venda/${cancelled.id}/resgatar`, {
+    const late = await kiosk.post(b, `/api/quiosque/venda/${cancelled.id}/resgatar`, {
       celular: freshPhone(),
       consentimento: true,
     });
@@ -189,15 +145,15 @@ describe('kiosk across two app-server replicas on one PostgreSQL', suite, () => 
     // 4. Staged through A, then A is killed: B still has the sale and posts it once.
     const survivor = await stage(3300);
     await kioskOnB.next('venda', (d) => d.id === survivor.id);
-    await a!.kill9();
+    await a.kill9();
     const celular = freshPhone();
-    const claimed = await kiosk.post(b!, `/api/quiosque/venda/${survivor.id}/resgatar`, {
+    const claimed = await kiosk.post(b, `/api/quiosque/venda/${survivor.id}/resgatar`, {
       celular,
       consentimento: true,
     });
     expect(claimed.status).toBe(200);
     expect(claimed.body.data.venda).toMatchObject({ estado: 'lançado', pontos: 33 });
-    const afterKill = await sandboxPurchases(sandbox!.url, celular);
+    const afterKill = await sandboxPurchases(sandbox.url, celular);
     expect(afterKill).toBe(1);
 
     // Nothing the kiosk's stream carried holds the attendant password (the sales' generated

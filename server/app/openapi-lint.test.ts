@@ -4,13 +4,10 @@
 // method names of a generated client); `servers` the PUBLIC_ORIGIN terminals open.
 import { createConfig, lintFromString, type NormalizedProblem } from '@redocly/openapi-core';
 import { afterEach, expect, test } from 'vitest';
-import { openSandbox } from '../sandbox/sandbox';
 import { createJournalStore, openStore } from '../store';
 import { makeApp } from '../testing/app-harness';
-import { createPostingService } from './domain/journal/service';
-import { embeddedSandbox } from './embedded';
 import { openApiDocument } from './http/integracao/openapi';
-import { clientOf } from './upstream/client';
+import { embeddedPostings } from './testing/embedded-postings';
 
 const closers: (() => unknown)[] = [];
 afterEach(async () => {
@@ -39,20 +36,12 @@ async function lint(doc: object): Promise<string[]> {
 
 /** The document as the app server answers it (with its PDV routes: a postings journal). */
 const fetchDocument = async (url: string, publicOrigin: string | null) => {
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
   const store = await openStore({ sqlitePath: ':memory:' });
-  const postings = createPostingService({
+  closers.push(() => store.close());
+  const { upstream, service } = await embeddedPostings(closers, {
     store: createJournalStore(store),
-    call: clientOf(upstream).call,
-    establishmentId: 1,
   });
-  closers.push(
-    () => store.close(),
-    () => sandbox.close(),
-    () => postings.stop(),
-  );
-  const { app } = makeApp({ ...upstream, postings, store, publicOrigin }, null);
+  const { app } = makeApp({ ...upstream, postings: service, store, publicOrigin }, null);
   const res = await app.request(url);
   expect(res.status).toBe(200);
   return (await res.json()) as Doc;

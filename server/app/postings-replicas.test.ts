@@ -6,71 +6,31 @@
  * start at the same moment on an empty database: both serve, and the migrations ran once.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import pg from 'pg';
-import { enrollDirectly, migrationNames, openStore } from '../store';
-import { postgresSuite, startPgCluster } from '../testing/pg-cluster';
-import type { PgCluster } from '../testing/pg-cluster';
-import {
-  APP_SECRET_FOR_TESTS,
-  freshPhone,
-  sandboxPurchases,
-  startAppServer,
-  startSandbox,
-} from '../testing/processes';
+import { migrationNames } from '../store';
+import { postgresSuite } from '../testing/pg-cluster';
+import { freshPhone, sandboxPurchases } from '../testing/processes';
 import type { RunningProcess } from '../testing/processes';
-import { credentialCookieName } from './http/access/terminal';
-import { signCredential } from './domain/credential';
+import { enrolledTerminal, fetchAs, twoReplicas } from './testing/replicas';
 
 const suite = postgresSuite();
-let dir = '';
-let cluster: PgCluster | null = null;
-let databaseUrl = '';
-let sandbox: RunningProcess | null = null;
-let a: RunningProcess | null = null;
-let b: RunningProcess | null = null;
-
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'postings-replicas-'));
-  cluster = await startPgCluster();
-  databaseUrl = await cluster.createDatabase();
-  sandbox = await startSandbox(path.join(dir, 'sandbox.db'));
-  // Replicas of one deployment: same DATABASE_URL, same APP_SECRET, one upstream.
-  [a, b] = await Promise.all([
-    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
-    startAppServer(sandbox.url, { DATABASE_URL: databaseUrl }),
-  ]);
-}, 120_000);
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()]);
-  await sandbox?.stop();
-  await cluster?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+const replicas = twoReplicas('postings-replicas', { skip: suite.skip });
 
 /** A `caixa` terminal enrolled in the shared store; its credential works on any replica. */
 async function caixa(name: string) {
-  const store = await openStore({ databaseUrl });
-  const { terminal, nonce } = await enrollDirectly(store, { name, role: 'caixa' }).finally(() =>
-    store.close(),
-  );
-  const credential = signCredential(APP_SECRET_FOR_TESTS, terminal.id, nonce);
+  const { credential } = await enrolledTerminal(replicas.databaseUrl, 'caixa', name);
   return async (replica: RunningProcess, key: string, body: unknown) => {
-    const res = await fetch(`${replica.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
-      method: 'POST',
-      headers: {
-        cookie: `${credentialCookieName(replica.url)}=${credential}`,
-        origin: replica.url,
-        'content-type': 'application/json',
-        'idempotency-key': key,
+    const res = await fetchAs(
+      credential,
+      replica,
+      '/api/v4/estabelecimentos/1/fidelidade/pontuar',
+      {
+        method: 'POST',
+        headers: { 'idempotency-key': key },
+        body: JSON.stringify(body),
       },
-      body: JSON.stringify(body),
-    });
+    );
     return { status: res.status, text: await res.text() };
   };
 }
@@ -92,16 +52,17 @@ function migratedBy(replica: RunningProcess): string[] {
 
 describe('postings across two app-server replicas on one PostgreSQL', suite, () => {
   test('started at the same moment on an empty database: both ready, each migration ran once', async () => {
+    const { a, b } = replicas;
     const all = migrationNames();
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new pg.Client({ connectionString: replicas.databaseUrl });
     await client.connect();
     const { rows } = await client
       .query<{ name: string }>('select name from kysely_migration order by name')
       .finally(() => client.end());
-    const byA = migratedBy(a!);
-    const byB = migratedBy(b!);
+    const byA = migratedBy(a);
+    const byB = migratedBy(b);
     const ready = await Promise.all(
-      [a!, b!].map(async (r) => {
+      [a, b].map(async (r) => {
         const res = await fetch(`${r.url}/readyz`);
         return { status: res.status, body: (await res.json()) as { store: string } };
       }),
@@ -109,7 +70,7 @@ describe('postings across two app-server replicas on one PostgreSQL', suite, () 
     // A posting through each replica: both serve on the schema the other one may have made.
     const post = await caixa('Caixa migrações');
     const posted = await Promise.all(
-      [a!, b!].map((r) =>
+      [a, b].map((r) =>
         post(r, randomUUID(), {
           cliente: { celular: freshPhone() },
           valor_gasto: 1000,
@@ -133,6 +94,7 @@ describe('postings across two app-server replicas on one PostgreSQL', suite, () 
   });
 
   test('the same key sent to both replicas at once, 50 times: no 500, one posting per key', async () => {
+    const { a, b, sandbox } = replicas;
     // Five terminals of ten keys each (each terminal stays under its burst limit). Every round
     // sends five new keys, each to A and B at the same moment; then every key is sent to both
     // at once again (answered from the journal at once: the race that once answered 500 was
@@ -145,7 +107,7 @@ describe('postings across two app-server replicas on one PostgreSQL', suite, () 
     let sameAnswer = 0;
     const toBoth = async (s: (typeof sales)[number]) => {
       const body = { cliente: { celular: s.celular }, valor_gasto: 1000, senha_atendente: '1234' };
-      const answers = await Promise.all([s.post(a!, s.key, body), s.post(b!, s.key, body)]);
+      const answers = await Promise.all([s.post(a, s.key, body), s.post(b, s.key, body)]);
       for (const r of answers) {
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status !== 200) failures.push(`${s.key}: ${r.status} ${r.text}`);
@@ -162,9 +124,9 @@ describe('postings across two app-server replicas on one PostgreSQL', suite, () 
     for (let i = 0; i < sales.length; i += terminals.length) {
       await Promise.all(sales.slice(i, i + terminals.length).map(toBoth));
     }
-    const counted = await Promise.all(sales.map((s) => sandboxPurchases(sandbox!.url, s.celular)));
+    const counted = await Promise.all(sales.map((s) => sandboxPurchases(sandbox.url, s.celular)));
     const postings = counted.reduce((sum, n) => sum + n, 0);
-    const errorLines = `${a!.output()}\n${b!.output()}`
+    const errorLines = `${a.output()}\n${b.output()}`
       .split('\n')
       .filter((l) => l.includes('"status":500'));
     console.log(

@@ -2,7 +2,6 @@
 // behind the dispatcher on both engines: it equals the union of each store's own ledger (as the
 // rede reads it with `X-Loja`), each posting naming its store; its export is recorded in each
 // store's trail; a gerente naming another store, or a caixa, is refused, the service not called.
-import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { AuditPage } from '#contract/api/auditoria';
 import { Ledger } from '#contract/api/postings';
@@ -10,23 +9,10 @@ import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
+import { at, data, postSales } from './testing/requests';
 
 const stores = storeFixture('rede-ledger-test');
 
-type Envelope = { success: boolean; message: string; data: unknown };
-const data = async (res: Response) => {
-  expect(res.status, (await res.clone().text()).slice(0, 200)).toBe(200);
-  return ((await res.json()) as Envelope).data;
-};
-const at = (loja: number, init: RequestInit = {}): RequestInit => ({
-  ...init,
-  headers: { ...(init.headers as Record<string, string> | undefined), 'x-loja': String(loja) },
-});
-const post = (body: unknown, key?: string): RequestInit => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers: key === undefined ? {} : { 'idempotency-key': key },
-});
 const STORES = [CHAIN.a, CHAIN.b, CHAIN.c];
 /** Postings at each store, by its caixa. */
 const POSTINGS: Record<number, number> = { [CHAIN.a]: 2, [CHAIN.b]: 3, [CHAIN.c]: 1 };
@@ -47,18 +33,12 @@ describeEngines("the chain's shift ledger of every store (rede) on %s", (engine)
   async function plant() {
     for (const id of STORES) {
       const counter = await c.terminal(id, 'caixa', `Caixa ${id}`);
-      for (let i = 0; i < POSTINGS[id]!; i++) {
-        const body = {
-          valor_gasto: 1_000 + i,
-          senha_atendente: '1234',
-          cliente: { celular: `+55119555${String(id).padStart(2, '0')}90${i}` },
-        };
-        const res = await counter.request(
-          `/api/v4/estabelecimentos/${id}/fidelidade/pontuar`,
-          post(body, randomUUID()),
-        );
-        expect(res.status).toBe(200);
-      }
+      await postSales(
+        counter,
+        id,
+        POSTINGS[id]!,
+        (i) => `+55119555${String(id).padStart(2, '0')}90${i}`,
+      );
     }
   }
 

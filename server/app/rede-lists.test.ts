@@ -4,7 +4,6 @@
 // store; a chain export is recorded in each exported store's trail, a one-store export in that
 // store's; a gerente naming another store or the chain's lists is refused, the service not
 // called.
-import { randomUUID } from 'node:crypto';
 import { expect, test } from 'vitest';
 import { AuditExport, AuditPage } from '#contract/api/auditoria';
 import { AlertExport, AlertPage, RulesWire } from '#contract/api/vigilancia';
@@ -12,23 +11,10 @@ import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
+import { at, data, post, postSales } from './testing/requests';
 
 const stores = storeFixture('rede-lists-test');
 
-type Envelope = { success: boolean; message: string; data: unknown };
-const data = async (res: Response) => {
-  expect(res.status, (await res.clone().text()).slice(0, 200)).toBe(200);
-  return ((await res.json()) as Envelope).data;
-};
-const at = (loja: number, init: RequestInit = {}): RequestInit => ({
-  ...init,
-  headers: { ...(init.headers as Record<string, string> | undefined), 'x-loja': String(loja) },
-});
-const post = (body: unknown, key?: string): RequestInit => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers: key === undefined ? {} : { 'idempotency-key': key },
-});
 const STORES = [CHAIN.a, CHAIN.b, CHAIN.c];
 /** Postings at each store (B and C flag each one: rule 5's ceiling set under its amount). */
 const POSTINGS: Record<number, number> = { [CHAIN.a]: 1, [CHAIN.b]: 3, [CHAIN.c]: 3 };
@@ -57,18 +43,12 @@ describeEngines("the chain's lists of every store (rede) on %s", (engine) => {
       const put = { method: 'PUT', body: JSON.stringify(rules) };
       expect((await gerente.request('/api/vigilancia/regras', put)).status).toBe(200);
       const counter = await c.terminal(id, 'caixa', `Caixa ${id}`);
-      for (let i = 0; i < POSTINGS[id]!; i++) {
-        const body = {
-          valor_gasto: 1_000 + i,
-          senha_atendente: '1234',
-          cliente: { celular: `+55119555${String(id).padStart(2, '0')}901` },
-        };
-        const res = await counter.request(
-          `/api/v4/estabelecimentos/${id}/fidelidade/pontuar`,
-          post(body, randomUUID()),
-        );
-        expect(res.status).toBe(200);
-      }
+      await postSales(
+        counter,
+        id,
+        POSTINGS[id]!,
+        () => `+55119555${String(id).padStart(2, '0')}901`,
+      );
       for (let i = 0; i < EXPORTS[id]!; i++) {
         const res = await gerente.request(
           '/api/auditoria/exportacoes',

@@ -11,21 +11,12 @@ import { CHAIN, chainEachTest } from '../testing/chain-harness';
 import type { Chain } from '../testing/chain-harness';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
+import { at, op, post } from './testing/requests';
+import type { Envelope } from './testing/requests';
 
 const stores = storeFixture('rede-test');
 
-type Envelope = { success: boolean; message: string; data: unknown };
 const json = async (res: Response) => (await res.json()) as Envelope;
-const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/${rest}`;
-const post = (body: unknown, key?: string): RequestInit => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers: key === undefined ? {} : { 'idempotency-key': key },
-});
-const at = (loja: number, init: RequestInit = {}): RequestInit => ({
-  ...init,
-  headers: { ...(init.headers as Record<string, string> | undefined), 'x-loja': String(loja) },
-});
 /** The last 7 days up to today (São Paulo). */
 const period = () => {
   const day = (ms: number) => new Date(ms - 3 * 3_600_000).toISOString().slice(0, 10);

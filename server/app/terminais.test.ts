@@ -13,6 +13,7 @@ import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import type { StoreLocation } from '../testing/store-fixture';
 import { openStore } from '../store';
+import { post } from './testing/requests';
 
 const fixture = storeFixture('terminais');
 
@@ -23,11 +24,6 @@ type Body = {
   data: Record<string, unknown>;
 };
 const json = async (res: Response) => (await res.json()) as Body;
-const post = (body: unknown, key?: string): RequestInit => ({
-  method: 'POST',
-  body: JSON.stringify(body),
-  headers: key === undefined ? {} : { 'idempotency-key': key },
-});
 const put = (body: unknown): RequestInit => ({ method: 'PUT', body: JSON.stringify(body) });
 type Item = { id: number; nome: string; papel: string; loja: number; estado: string };
 const items = (b: Body) => b.data.itens as Item[];

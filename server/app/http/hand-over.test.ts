@@ -2,13 +2,9 @@
 // the service's answers relayed, the ledger and /api/config's `entregaPremios`.
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openSandbox } from '../../sandbox/sandbox';
-import { embeddedSandbox } from '../embedded';
 import type { Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
-import { createPostingService } from '../domain/journal/service';
-import { sqliteJournal } from '../../testing/journal-support';
-import { clientOf } from '../upstream/client';
+import { embeddedPostings, postJson } from '../testing/embedded-postings';
 import { Ledger } from '#contract/api/postings';
 
 const closers: (() => unknown)[] = [];
@@ -23,13 +19,7 @@ async function setup(
   as: Role = 'caixa',
   options: { rewardHandover?: boolean; journal?: boolean } = {},
 ) {
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
-  const journal = await sqliteJournal();
-  const service = createPostingService({
-    store: journal.store,
-    call: clientOf(upstream).call,
-    establishmentId: 1,
+  const { upstream, service } = await embeddedPostings(closers, {
     rewardHandover: options.rewardHandover,
   });
   const { app, ready } = makeApp(
@@ -37,17 +27,13 @@ async function setup(
     as,
   );
   closers.push(async () => (await ready).store.close());
-  closers.push(
-    () => sandbox.close(),
-    journal.close,
-    () => service.stop(),
-  );
   const handOver = (idPremio: number, senha = '1234', key: string = randomUUID()) =>
-    app.request('/api/v4/estabelecimentos/1/fidelidade/resgatar-premio', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': key },
-      body: JSON.stringify({ id_premio: idPremio, id_cliente: 1, senha_atendente: senha }),
-    });
+    postJson(
+      app,
+      '/api/v4/estabelecimentos/1/fidelidade/resgatar-premio',
+      { id_premio: idPremio, id_cliente: 1, senha_atendente: senha },
+      { 'idempotency-key': key },
+    );
   const config = async () =>
     ((await (await app.request('/api/config')).json()) as { data: { entregaPremios?: boolean } })
       .data.entregaPremios;

@@ -2,16 +2,11 @@
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openSandbox } from '../../sandbox/sandbox';
 import { createJournalStore, enrollDirectly, openStore } from '../../store';
 import type { Role, Store } from '../../store';
 import { credentialCookieName } from './access/terminal';
-import { createAppServer } from '../app';
 import { signCredential } from '../domain/credential';
-import { embeddedSandbox } from '../embedded';
-import { createPostingService } from '../domain/journal/service';
 import { kioskSealKeyFrom, sealKeyFrom, unseal } from '../domain/journal/sealed';
-import { clientOf } from '../upstream/client';
 import { capturedLogger, jsonWithout, TEST_SECRET } from '../../testing/app-harness';
 import { forbiddenKeys, maskPhone, firstName, kioskCustomer } from '../domain/kiosk/view';
 import {
@@ -21,6 +16,7 @@ import {
   KioskSaleAnswer,
   KiosksAnswer,
 } from '#contract/api/kiosk';
+import { embeddedPostings, NO_RATE_LIMITS, testAppServer } from '../testing/embedded-postings';
 
 /** The contract's schema of a kiosk endpoint's answer `data` (null: an endpoint with none). */
 function answerContract(method: string, path: string) {
@@ -50,34 +46,19 @@ const MARIA_SECRETS = ['52998224725', '11987654321', '@', 'Silva', 'historico', 
 async function setup() {
   let clock = Date.now();
   const store: Store = await openStore({ sqlitePath: ':memory:', now: () => clock });
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
-  const postings = createPostingService({
+  closers.push(() => store.close());
+  const { upstream, service: postings } = await embeddedPostings(closers, {
     store: createJournalStore(store),
-    call: clientOf(upstream).call,
-    establishmentId: 1,
     now: () => clock,
   });
   const log = capturedLogger();
-  const app = createAppServer({
+  const app = testAppServer({
     ...upstream,
-    distDir: '/nonexistent',
     logger: log.logger,
     store,
-    secret: TEST_SECRET,
-    publicOrigin: null,
-    autoEnroll: false,
     postings,
-    limits: {
-      burst: { limit: 1_000_000, windowMs: 1_000 },
-      sustained: { limit: 1_000_000, windowMs: 1_000 },
-    },
+    limits: NO_RATE_LIMITS,
   });
-  closers.push(
-    () => store.close(),
-    () => sandbox.close(),
-    () => postings.stop(),
-  );
   const checked: { url: string; body: string }[] = [];
   const contracted: string[] = [];
 

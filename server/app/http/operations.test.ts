@@ -1,15 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { openSandbox } from '../../sandbox/sandbox';
 import { createJournalStore, enrollDirectly, openStore } from '../../store';
-import { capturedLogger, makeApp, TEST_SECRET } from '../../testing/app-harness';
-import { createAppServer } from '../app';
+import { makeApp, TEST_SECRET } from '../../testing/app-harness';
 import { signCredential } from '../domain/credential';
-import { createPostingService } from '../domain/journal/service';
-import { embeddedSandbox } from '../embedded';
-import { clientOf } from '../upstream/client';
 import { credentialCookieName } from './access/terminal';
 import { createLifecycle } from '../domain/ops/lifecycle';
 import { createMetrics } from '../domain/ops/metrics';
+import { embeddedPostings, testAppServer } from '../testing/embedded-postings';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -69,23 +65,15 @@ describe('health and metrics', () => {
 
 test('a drain ends every event stream with a short retry hint, and the gauge follows', async () => {
   const store = await openStore({ sqlitePath: ':memory:' });
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
-  const postings = createPostingService({
+  const closers: (() => unknown)[] = [() => store.close()];
+  const { upstream, service: postings } = await embeddedPostings(closers, {
     store: createJournalStore(store),
-    call: clientOf(upstream).call,
-    establishmentId: 1,
   });
   const lifecycle = createLifecycle();
   const metrics = createMetrics({ store, postings, processDefaults: false });
-  const app = createAppServer({
+  const app = testAppServer({
     ...upstream,
-    distDir: '/nonexistent',
-    logger: capturedLogger().logger,
     store,
-    secret: TEST_SECRET,
-    publicOrigin: null,
-    autoEnroll: false,
     postings,
     lifecycle,
     metrics,
@@ -122,8 +110,6 @@ test('a drain ends every event stream with a short retry hint, and the gauge fol
     expect(text).toMatch(/retry: 1000\n\n$/);
     expect(await open()).toBe(0);
   } finally {
-    await postings.stop();
-    await store.close();
-    sandbox.close();
+    while (closers.length) await closers.pop()!();
   }
 });

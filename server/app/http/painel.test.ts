@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openSandbox } from '../../sandbox/sandbox';
-import { embeddedSandbox } from '../embedded';
 import { createJournalStore, openStore, type Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
-import { createPostingService } from '../domain/journal/service';
-import { clientOf } from '../upstream/client';
+import { embeddedPostings, postJson } from '../testing/embedded-postings';
 import { Painel } from '#contract/api/painel';
 import { painel } from '../domain/painel';
 
@@ -18,32 +15,21 @@ afterEach(async () => {
 const today = () => new Date(Date.now() - 3 * 3_600_000).toISOString().slice(0, 10);
 
 async function setup(as: Role | null = 'gerente') {
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
   const store = await openStore({ sqlitePath: ':memory:' });
-  const service = createPostingService({
+  closers.push(() => store.close());
+  const { upstream, service } = await embeddedPostings(closers, {
     store: createJournalStore(store),
-    call: clientOf(upstream).call,
-    establishmentId: 1,
   });
   const { app } = makeApp({ ...upstream, postings: service, store }, as);
-  closers.push(
-    () => store.close(),
-    () => sandbox.close(),
-    () => service.stop(),
-  );
   /** A counter's posting, and its refresh of the customer after the answer (as the counter). */
   const pontuar = async (celular: string, valor: number, senha = '1234') => {
-    const res = await app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify({ valor_gasto: valor, senha_atendente: senha, cliente: { celular } }),
-    });
-    await app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ celular }),
-    });
+    const res = await postJson(
+      app,
+      '/api/v4/estabelecimentos/1/fidelidade/pontuar',
+      { valor_gasto: valor, senha_atendente: senha, cliente: { celular } },
+      { 'idempotency-key': randomUUID() },
+    );
+    await postJson(app, '/api/v4/estabelecimentos/1/clientes/buscar', { celular });
     return res;
   };
   const painel = (query: string) => app.request(`/api/painel?${query}`);

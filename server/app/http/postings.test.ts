@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, test } from 'vitest';
-import { openSandbox } from '../../sandbox/sandbox';
-import { embeddedSandbox } from '../embedded';
 import type { RequestLogVars } from './request-log';
 import type { Role } from '../../store';
 import { makeApp } from '../../testing/app-harness';
-import { createPostingService } from '../domain/journal/service';
-import { sqliteJournal } from '../../testing/journal-support';
 import { postingRoutes, type Viewer } from './postings';
-import { clientOf } from '../upstream/client';
+import { embeddedPostings, postJson, switchableCircuit } from '../testing/embedded-postings';
 import { sealKeyFrom } from '../domain/journal/sealed';
 import { Contingency, Lancamento, Ledger } from '#contract/api/postings';
 
@@ -19,40 +15,28 @@ afterEach(async () => {
 });
 
 async function setup(as: Role | null = 'caixa') {
-  const sandbox = openSandbox({ dbPath: ':memory:' });
-  const upstream = embeddedSandbox(sandbox, 1)!;
-  const journal = await sqliteJournal();
-  const service = createPostingService({
-    store: journal.store,
-    call: clientOf(upstream).call,
-    establishmentId: 1,
-  });
+  const { upstream, service } = await embeddedPostings(closers);
   // Seen from an enrolled terminal (the app's own store is apart from the journal's).
   const { app, ready } = makeApp({ ...upstream, postings: service }, as);
   closers.push(async () => (await ready).store.close());
-  closers.push(
-    () => sandbox.close(),
-    journal.close,
-    () => service.stop(),
-  );
   const pontuar = (body: unknown, key: string | null = randomUUID(), id = 1) =>
-    app.request(`/api/v4/estabelecimentos/${id}/fidelidade/pontuar`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
-      body: JSON.stringify(body),
-    });
+    postJson(
+      app,
+      `/api/v4/estabelecimentos/${id}/fidelidade/pontuar`,
+      body,
+      key ? { 'idempotency-key': key } : {},
+    );
   const compras = async (celular: string) => {
-    const res = await app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ celular }),
-    });
+    const res = await postJson(app, BUSCAR, { celular });
     return res.status === 404
       ? 0
       : ((await res.json()) as { data: { compras: number } }).data.compras;
   };
   return { app, pontuar, compras };
 }
+
+const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
+const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
 
 const sale = (celular: string, valor = 2590) => ({
   valor_gasto: valor,
@@ -200,7 +184,7 @@ describe('pontuar through the journal', () => {
 
   test('a body that is not JSON: 400', async () => {
     const { app } = await setup();
-    const res = await app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
+    const res = await app.request(PONTUAR, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: '{nope',
@@ -212,36 +196,16 @@ describe('pontuar through the journal', () => {
 describe("another terminal's posting by its key", () => {
   /** Two cashiers and a manager enrolled on one store, posting through one journal. */
   async function terminals() {
-    const sandbox = openSandbox({ dbPath: ':memory:' });
-    const upstream = embeddedSandbox(sandbox, 1)!;
-    const journal = await sqliteJournal();
-    const service = createPostingService({
-      store: journal.store,
-      call: clientOf(upstream).call,
-      establishmentId: 1,
-    });
+    const { upstream, service } = await embeddedPostings(closers);
     const first = makeApp({ ...upstream, postings: service }, 'caixa');
     const { store } = await first.ready;
+    closers.push(() => store.close());
     const other = makeApp({ ...upstream, postings: service, store }, 'caixa');
     const manager = makeApp({ ...upstream, postings: service, store }, 'gerente');
-    closers.push(
-      () => store.close(),
-      () => sandbox.close(),
-      journal.close,
-      () => service.stop(),
-    );
     const pontuar = (app: typeof first.app, body: unknown, key: string) =>
-      app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'idempotency-key': key },
-        body: JSON.stringify(body),
-      });
+      postJson(app, PONTUAR, body, { 'idempotency-key': key });
     const compras = async (celular: string) => {
-      const res = await manager.app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ celular }),
-      });
+      const res = await postJson(manager.app, BUSCAR, { celular });
       return ((await res.json()) as { data: { compras: number } }).data.compras;
     };
     return { mine: first.app, other: other.app, manager: manager.app, pontuar, compras };
@@ -287,16 +251,8 @@ describe("another terminal's posting by its key", () => {
 describe('the shift ledger (GET /api/lancamentos)', () => {
   /** The routes alone, the terminal taken from a test header (the access layer's job). */
   async function ledgerSetup() {
-    const sandbox = openSandbox({ dbPath: ':memory:' });
-    const upstream = embeddedSandbox(sandbox, 1)!;
-    const journal = await sqliteJournal();
-    const service = createPostingService({
-      store: journal.store,
-      call: clientOf(upstream).call,
-      establishmentId: 1,
-      // No counter refreshes the customer here: the journal reads the points at once.
-      pointsWaitMs: 0,
-    });
+    // No counter refreshes the customer here: the journal reads the points at once.
+    const { service } = await embeddedPostings(closers, { pointsWaitMs: 0 });
     const app = new Hono<{ Variables: RequestLogVars }>();
     const routes = postingRoutes({
       service,
@@ -314,22 +270,9 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
         ]),
     });
     app.route('/', routes);
-    closers.push(
-      () => sandbox.close(),
-      journal.close,
-      () => service.stop(),
-    );
     const as = (terminal: string) => ({ 'x-test-terminal': terminal });
     const pontuar = (terminal: string, body: unknown) =>
-      app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'idempotency-key': randomUUID(),
-          ...as(terminal),
-        },
-        body: JSON.stringify(body),
-      });
+      postJson(app, PONTUAR, body, { 'idempotency-key': randomUUID(), ...as(terminal) });
     const ledger = async (terminal: string, query: string) => {
       const res = await app.request(`/api/lancamentos?${query}`, { headers: as(terminal) });
       return {
@@ -426,53 +369,29 @@ describe('the shift ledger (GET /api/lancamentos)', () => {
 
 describe('contingency over HTTP', () => {
   async function contingencySetup(as: Role, o: { maxWaiting?: number } = {}) {
-    const sandbox = openSandbox({ dbPath: ':memory:' });
-    const upstream = embeddedSandbox(sandbox, 1)!;
-    const journal = await sqliteJournal();
-    let open = true;
-    const circuit = {
-      isOpen: () => open,
-      openedAt: () => (open ? 1 : null),
-      onChange: () => () => true,
-    };
-    const service = createPostingService({
-      store: journal.store,
-      call: clientOf(upstream).call,
-      establishmentId: 1,
+    const { circuit, set } = switchableCircuit(true);
+    const { upstream, service } = await embeddedPostings(closers, {
       circuit,
       sealKey: sealKeyFrom('routes-test-secret-0123456789abcdef'),
       maxWaiting: o.maxWaiting ?? 10,
     });
     const { app, ready } = makeApp({ ...upstream, postings: service, circuit }, as);
     closers.push(async () => (await ready).store.close());
-    closers.push(
-      () => sandbox.close(),
-      journal.close,
-      () => service.stop(),
-    );
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const json = async (res: Response) => ({ status: res.status, body: (await res.json()) as any });
     return {
       app,
       service,
-      reopen: (v: boolean) => (open = v),
+      reopen: set,
       json,
       pontuar: (body: unknown, key = randomUUID()) =>
-        app.request('/api/v4/estabelecimentos/1/fidelidade/pontuar', {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'idempotency-key': key },
-          body: JSON.stringify(body),
-        }),
+        postJson(app, PONTUAR, body, { 'idempotency-key': key }),
     };
   }
 
   test('while open: lookups answer 503 at once, a sale is kept (202 aguardando envio), the status counts it; past the limit a 503 says so', async () => {
     const { app, pontuar, json } = await contingencySetup('caixa', { maxWaiting: 1 });
-    const lookup = await app.request('/api/v4/estabelecimentos/1/clientes/buscar', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ celular: '+5511987654321' }),
-    });
+    const lookup = await postJson(app, BUSCAR, { celular: '+5511987654321' });
     expect(lookup.status).toBe(503);
     expect(((await lookup.json()) as { message: string }).message).toMatch(/modo contingência/);
     const kept = await json(await pontuar(sale('+5511955554001')));

@@ -17,6 +17,14 @@ const FAST = { ...FAST_JOURNAL, retryBaseMs: 20, retryCapMs: 200 };
 
 const cleanup = cleanupAfterEach();
 
+/** Another process's posting service on `store` (a restart after a crash), started. */
+function restartedOn(store: PostingServiceOptions['store'], call: PostingServiceOptions['call']) {
+  const next = createPostingService({ store, call, establishmentId: 1, ...FAST });
+  next.start();
+  cleanup.push(() => next.stop());
+  return next;
+}
+
 async function setup(
   extra: Partial<PostingServiceOptions> = {},
   upstreamRules: Parameters<typeof scriptedUpstream>[0] = {},
@@ -490,14 +498,7 @@ describe('a process that dies mid-posting', () => {
     await journal.store.update(key, e0!.owner!, { leaseUntil: Date.now() - 1 }, Date.now());
     await new Promise((r) => setTimeout(r, 30));
 
-    const next = createPostingService({
-      store: journal.store,
-      call: upstream.call,
-      establishmentId: 1,
-      ...FAST,
-    });
-    next.start();
-    cleanup.push(() => next.stop());
+    const next = restartedOn(journal.store, upstream.call);
     const e = await settled(next, key);
     expect(e.state).toBe('lançado');
     expect(upstream.commits('+5511900000040')).toBe(1);
@@ -525,14 +526,7 @@ describe('a process that dies mid-posting', () => {
       leaseUntil: Date.now() - 1,
       createdAt: Date.now(),
     });
-    const next = createPostingService({
-      store: journal.store,
-      call: upstream.call,
-      establishmentId: 1,
-      ...FAST,
-    });
-    next.start();
-    cleanup.push(() => next.stop());
+    const next = restartedOn(journal.store, upstream.call);
     const e = await settled(next, key);
     expect(e.state).toBe('recusado');
     expect(e.reason).toBe(postingMessages.notSentRestart);
