@@ -3,6 +3,7 @@
 // match: our entry and the service's credit side by side, exportable as CSV.
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { LoadFailed } from '@/components/ui/list-states';
 import { useNextTask } from '@/hooks/use-next-task';
 import { Link } from '@/lib/router';
 import { Button } from '@/components/ui/button';
@@ -251,9 +252,7 @@ export function ConferenciaSection({
         {conferencia.isPending ? (
           <p role="status">Carregando a conferência…</p>
         ) : conferencia.isError ? (
-          <Alert tone="error" title="Não foi possível ler a conferência.">
-            <p>{conferencia.error.message}</p>
-          </Alert>
+          <LoadFailed title="Não foi possível ler a conferência." error={conferencia.error} />
         ) : conferencia.data === null ? (
           <p className="text-slate-700">Este dia ainda não foi conferido.</p>
         ) : (

@@ -4,6 +4,7 @@ import { configQuery } from '@/api/client';
 import { storeFromSearch } from '@/api/rede';
 import { StoreFilter } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
+import { LoadFailed } from '@/components/ui/list-states';
 import { useStaged } from '@/hooks/use-staged';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -127,44 +128,41 @@ function Days({ data }: { data: Painel }) {
   );
 }
 
+const NONE_IN_PERIOD = 'Nenhum lançamento no período.';
+
 function Terminals({ data }: { data: Painel }) {
   return (
     <Section title="Por terminal">
-      {data.terminais.length === 0 ? (
-        <p className="text-slate-700">Nenhum lançamento no período.</p>
-      ) : (
-        <NumberTable
-          label="Lançamentos por terminal"
-          first="Terminal"
-          columns={['Lançamentos', 'Pontos', 'Valor lançado']}
-          rows={data.terminais.map((t) => ({
-            key: t.id ?? '-',
-            name: t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`),
-            cells: [formatInteger(t.lancamentos), formatInteger(t.pontos), formatBRL(t.valor)],
-          }))}
-        />
-      )}
+      <NumberTable
+        label="Lançamentos por terminal"
+        first="Terminal"
+        columns={['Lançamentos', 'Pontos', 'Valor lançado']}
+        empty={NONE_IN_PERIOD}
+        rows={data.terminais.map((t) => ({
+          key: t.id ?? '-',
+          name: t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`),
+          cells: [formatInteger(t.lancamentos), formatInteger(t.pontos), formatBRL(t.valor)],
+        }))}
+      />
     </Section>
   );
 }
 
 function States({ data }: { data: Painel }) {
+  const rows = data.estados.map((s) => ({
+    key: s.estado,
+    name: STATE_LABELS[s.estado],
+    cells: [formatInteger(s.lancamentos)],
+  }));
   return (
     <Section title="Por situação">
-      {data.estados.length === 0 ? (
-        <p className="text-slate-700">Nenhum lançamento no período.</p>
-      ) : (
-        <NumberTable
-          label="Lançamentos por situação"
-          first="Situação"
-          columns={['Lançamentos']}
-          rows={data.estados.map((s) => ({
-            key: s.estado,
-            name: STATE_LABELS[s.estado],
-            cells: [formatInteger(s.lancamentos)],
-          }))}
-        />
-      )}
+      <NumberTable
+        label="Lançamentos por situação"
+        first="Situação"
+        columns={['Lançamentos']}
+        empty={NONE_IN_PERIOD}
+        rows={rows}
+      />
     </Section>
   );
 }
@@ -300,12 +298,11 @@ export function PainelScreen() {
       ) : painel.isPending ? (
         <p role="status">Carregando o painel…</p>
       ) : painel.isError ? (
-        <Alert tone="error" title="Não foi possível carregar o painel.">
-          <p>{painel.error.message}</p>
-          <div>
-            <Button onClick={() => void painel.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
+        <LoadFailed
+          title="Não foi possível carregar o painel."
+          error={painel.error}
+          onRetry={painel.refetch}
+        />
       ) : data === undefined ? (
         <p role="status">Carregando o painel…</p>
       ) : (

@@ -4,7 +4,7 @@
 // rewards' cells; the others still show.
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { LoadFailed } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { Link } from '@/lib/router';
 import { formatBRL } from '@/lib/money';
@@ -122,12 +122,11 @@ export function RedeSection({ period, choice }: { period: Period; choice: Period
   if (rede.isPending) return <p role="status">Carregando as lojas da rede…</p>;
   if (rede.isError) {
     return (
-      <Alert tone="error" title="Não foi possível carregar o resumo da rede.">
-        <p>{rede.error.message}</p>
-        <div>
-          <Button onClick={() => void rede.refetch()}>Tentar novamente</Button>
-        </div>
-      </Alert>
+      <LoadFailed
+        title="Não foi possível carregar o resumo da rede."
+        error={rede.error}
+        onRetry={rede.refetch}
+      />
     );
   }
   return <RedeView data={rede.data} choice={choice} />;

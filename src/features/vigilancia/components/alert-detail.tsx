@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AlertDetail as Detail } from '#contract/api/vigilancia';
 import { Alert } from '@/components/ui/alert';
+import { LoadFailed } from '@/components/ui/list-states';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
@@ -78,9 +79,7 @@ function Shift({ link, dia, loja }: { link: string; dia: string; loja: number | 
         (ledger.isPending ? (
           <p role="status">Carregando o turno…</p>
         ) : ledger.isError ? (
-          <Alert tone="error" title="Não foi possível carregar o turno.">
-            <p>{ledger.error.message}</p>
-          </Alert>
+          <LoadFailed title="Não foi possível carregar o turno." error={ledger.error} />
         ) : (
           <FitTable
             label="Lançamentos do turno"
@@ -202,9 +201,7 @@ export function AlertDetail({
       {q.isPending ? (
         <p role="status">Carregando as evidências…</p>
       ) : q.isError ? (
-        <Alert tone="error" title="Não foi possível carregar o alerta.">
-          <p>{q.error.message}</p>
-        </Alert>
+        <LoadFailed title="Não foi possível carregar o alerta." error={q.error} />
       ) : (
         <>
           <p className="font-semibold">{q.data.alerta.regra_nome}</p>

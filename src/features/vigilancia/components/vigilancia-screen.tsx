@@ -9,10 +9,11 @@ import {
 import type { ListScope } from '@/api/rede';
 import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
-import { SelectField, TextField } from '@/components/ui/field';
+import { ChoiceField } from '@/components/ui/choice-field';
+import { TextField } from '@/components/ui/field';
+import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
 import { useLocation } from '@/lib/router';
@@ -70,32 +71,22 @@ function Filters({
         });
       }}
     >
-      <SelectField
+      <ChoiceField
         label="Regra"
         className="w-64"
         value={d.regra}
-        onChange={(e) => set('regra')(e.target.value)}
-      >
-        <option value="">Todas</option>
-        {RULES.map((r) => (
-          <option key={r.codigo} value={r.codigo}>
-            {r.numero}. {r.nome}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
+        first="Todas"
+        choices={RULES.map((r) => ({ value: r.codigo, text: `${r.numero}. ${r.nome}` }))}
+        onValue={set('regra')}
+      />
+      <ChoiceField
         label="Estado"
         className="w-40"
         value={d.estado}
-        onChange={(e) => set('estado')(e.target.value)}
-      >
-        <option value="">Todos</option>
-        {ALERT_STATES.map((s) => (
-          <option key={s} value={s}>
-            {STATE_LABELS[s]}
-          </option>
-        ))}
-      </SelectField>
+        first="Todos"
+        choices={ALERT_STATES.map((s) => ({ value: s, text: STATE_LABELS[s] }))}
+        onValue={set('estado')}
+      />
       <DateField
         label="Dia"
         className="w-36"
@@ -270,16 +261,13 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
       {page.isPending ? (
         <p role="status">Carregando os alertas…</p>
       ) : page.isError ? (
-        <Alert tone="error" title="Não foi possível carregar os alertas.">
-          <p>{page.error.message}</p>
-          <div>
-            <Button onClick={() => void page.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
+        <LoadFailed
+          title="Não foi possível carregar os alertas."
+          error={page.error}
+          onRetry={page.refetch}
+        />
       ) : page.data.itens.length === 0 ? (
-        <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
-          Nenhum alerta com estes filtros.
-        </p>
+        <EmptyNote>Nenhum alerta com estes filtros.</EmptyNote>
       ) : (
         <>
           <Alerts

@@ -1,5 +1,5 @@
 import type { DeliveryWire } from '#contract/api/vigilancia-webhook';
-import { Alert } from '@/components/ui/alert';
+import { LoadFailed } from '@/components/ui/list-states';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { useDeliveries } from '../api/deliveries';
@@ -32,13 +32,8 @@ function lastAnswer(d: DeliveryWire): string {
 export function WebhookDeliveries({ loja = null }: { loja?: number | null }) {
   const q = useDeliveries(loja);
   if (q.isPending) return <p role="status">Carregando as entregas…</p>;
-  if (q.isError) {
-    return (
-      <Alert tone="error" title="Não foi possível carregar as entregas do webhook.">
-        <p>{q.error.message}</p>
-      </Alert>
-    );
-  }
+  if (q.isError)
+    return <LoadFailed title="Não foi possível carregar as entregas do webhook." error={q.error} />;
   const { ativo, itens } = q.data;
   return (
     <section aria-labelledby="webhook-title" className="space-y-2">
