@@ -4,6 +4,12 @@ import { SelectField } from '@/components/ui/field';
 /** One option of a ChoiceField: the value it sends and the text a person reads. */
 export type Choice = { value: string; text: ReactNode };
 
+/** The choices of an enum in `order`, each in the words `labels` give it. */
+export const choicesOf = <K extends string>(
+  order: readonly K[],
+  labels: Record<K, ReactNode>,
+): Choice[] => order.map((value) => ({ value, text: labels[value] }));
+
 /**
  * A select of `choices`, after a first one worth '' ("Todas", "Escolha…") if `first` is given;
  * hands back the value chosen. The manager screens' filters and forms pick from lists this way.

@@ -6,7 +6,7 @@ import { StoreFilter, useChainStore } from '@/components/store-filter';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
-import { ChoiceField } from '@/components/ui/choice-field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
 import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
@@ -79,7 +79,7 @@ function Filters({
         className="w-60"
         value={draft.acao}
         first="Todas"
-        choices={AUDIT_ACTIONS.map((a) => ({ value: a, text: ACTION_LABELS[a] }))}
+        choices={choicesOf(AUDIT_ACTIONS, ACTION_LABELS)}
         onValue={set('acao')}
       />
       <ChoiceField

@@ -1,9 +1,10 @@
 import { useRef, type FormEvent, type KeyboardEvent } from 'react';
-import type { RewardCategory, RewardDateField, RewardStatus } from '#contract/wire';
+import type { RewardDateField } from '#contract/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
-import { SelectField, TextField } from '@/components/ui/field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
+import { TextField } from '@/components/ui/field';
 import {
   DEFAULT_DATE_FIELD,
   hasActiveFilters,
@@ -34,6 +35,11 @@ const DATE_DRAFT = {
   isValid: (text: string) => dateTextToWire(text) !== null,
   format: wireToDateText,
 };
+/** The filters picked from a list: the reward's status and its category ('' is any). */
+const ENUM_FILTERS = [
+  { param: 'status', label: 'Situação', choices: choicesOf(STATUS_OPTIONS, STATUS_LABELS) },
+  { param: 'categoria', label: 'Categoria', choices: choicesOf(CATEGORY_OPTIONS, CATEGORY_LABELS) },
+] as const;
 const isCustomerId = (s: string) => /^\s*(?:[1-9]\d{0,8})?\s*$/.test(s);
 
 interface Props {
@@ -119,32 +125,17 @@ export function RewardsFilters({
           onKeyDown={onEnter(q.flush)}
           error={errors.q}
         />
-        <SelectField
-          label="Situação"
-          value={filters.status ?? ''}
-          onChange={(e) => onChange({ status: (e.target.value || undefined) as RewardStatus })}
-          error={errors.status}
-        >
-          <option value="">Todas</option>
-          {STATUS_OPTIONS.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Categoria"
-          value={filters.categoria ?? ''}
-          onChange={(e) => onChange({ categoria: (e.target.value || undefined) as RewardCategory })}
-          error={errors.categoria}
-        >
-          <option value="">Todas</option>
-          {CATEGORY_OPTIONS.map((c) => (
-            <option key={c} value={c}>
-              {CATEGORY_LABELS[c]}
-            </option>
-          ))}
-        </SelectField>
+        {ENUM_FILTERS.map(({ param, label, choices }) => (
+          <ChoiceField
+            key={param}
+            label={label}
+            value={filters[param] ?? ''}
+            first="Todas"
+            choices={choices}
+            onValue={(v) => onChange({ [param]: v || undefined })}
+            error={errors[param]}
+          />
+        ))}
         <TextField
           label="Código do cliente"
           inputMode="numeric"
@@ -215,21 +206,12 @@ function DateFieldSelect({
   onChange: (field: RewardDateField | undefined) => void;
 }) {
   return (
-    <SelectField
+    <ChoiceField
       label="Filtrar datas por"
       value={value ?? DEFAULT_DATE_FIELD}
-      onChange={(e) =>
-        onChange(
-          e.target.value === DEFAULT_DATE_FIELD ? undefined : (e.target.value as RewardDateField),
-        )
-      }
+      choices={choicesOf(DATE_FIELD_OPTIONS, DATE_FIELD_LABELS)}
+      onValue={(v) => onChange(v === DEFAULT_DATE_FIELD ? undefined : (v as RewardDateField))}
       error={error}
-    >
-      {DATE_FIELD_OPTIONS.map((f) => (
-        <option key={f} value={f}>
-          {DATE_FIELD_LABELS[f]}
-        </option>
-      ))}
-    </SelectField>
+    />
   );
 }

@@ -8,7 +8,7 @@ import {
 import { isApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ChoiceField } from '@/components/ui/choice-field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { CharCount, TextField } from '@/components/ui/field';
 import { useCreateTerminal } from '../api/terminais';
 import { ROLE_HINTS, ROLE_LABELS, timeText } from '../labels';
@@ -100,7 +100,7 @@ export function NewTerminalForm({
         value={papel}
         error={errors.papel}
         first="Escolha…"
-        choices={roles.map((r) => ({ value: r, text: ROLE_HINTS[r] }))}
+        choices={choicesOf(roles, ROLE_HINTS)}
         onValue={(v) => setPapel(v as CreatableRole | '')}
       />
       <Button type="submit" className="sm:mt-6" busy={create.isPending} disabled={create.isPending}>

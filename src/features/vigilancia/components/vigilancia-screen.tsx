@@ -11,7 +11,7 @@ import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
-import { ChoiceField } from '@/components/ui/choice-field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/field';
 import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
@@ -84,7 +84,7 @@ function Filters({
         className="w-40"
         value={d.estado}
         first="Todos"
-        choices={ALERT_STATES.map((s) => ({ value: s, text: STATE_LABELS[s] }))}
+        choices={choicesOf(ALERT_STATES, STATE_LABELS)}
         onValue={set('estado')}
       />
       <DateField
