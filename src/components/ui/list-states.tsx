@@ -1,9 +1,36 @@
 import type { ReactNode } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 
+/**
+ * What a read shows: `loading` (announced) while it runs; if it failed, an error titled
+ * `failed` with its message (and "Tentar novamente" when `retry`); else `children` of its data.
+ */
+export function Loaded<T, E extends Error>({
+  query,
+  loading,
+  failed,
+  retry = false,
+  children,
+}: {
+  query: UseQueryResult<T, E>;
+  loading: string;
+  failed: string;
+  retry?: boolean;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <p role="status">{loading}</p>;
+  if (query.isError) {
+    return (
+      <LoadFailed title={failed} error={query.error} onRetry={retry ? query.refetch : undefined} />
+    );
+  }
+  return children(query.data);
+}
+
 /** A read that failed: what went wrong and, with `onRetry`, a button that reads again. */
-export function LoadFailed({
+function LoadFailed({
   title,
   error,
   onRetry,

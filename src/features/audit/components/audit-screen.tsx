@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
-import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
+import { EmptyNote, Loaded } from '@/components/ui/list-states';
 import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
@@ -187,27 +187,28 @@ function AuditList({
         updating={page.isFetching && !page.isPending}
         exporter={exporter}
       />
-      {page.isPending ? (
-        <p role="status">Carregando a auditoria…</p>
-      ) : page.isError ? (
-        <LoadFailed
-          title="Não foi possível carregar a auditoria."
-          error={page.error}
-          onRetry={page.refetch}
-        />
-      ) : page.data.itens.length === 0 ? (
-        <EmptyNote>Nenhum registro com estes filtros.</EmptyNote>
-      ) : (
-        <>
-          <Entries items={page.data.itens} lojaOf={scope === 'todas' ? lojaOf : null} />
-          <Pager
-            label="Páginas da auditoria"
-            pagina={page.data.pagina}
-            paginas={page.data.paginas}
-            onPage={setPagina}
-          />
-        </>
-      )}
+      <Loaded
+        query={page}
+        loading="Carregando a auditoria…"
+        failed="Não foi possível carregar a auditoria."
+        retry
+      >
+        {(found) =>
+          found.itens.length === 0 ? (
+            <EmptyNote>Nenhum registro com estes filtros.</EmptyNote>
+          ) : (
+            <>
+              <Entries items={found.itens} lojaOf={scope === 'todas' ? lojaOf : null} />
+              <Pager
+                label="Páginas da auditoria"
+                pagina={found.pagina}
+                paginas={found.paginas}
+                onPage={setPagina}
+              />
+            </>
+          )
+        }
+      </Loaded>
     </main>
   );
 }

@@ -4,7 +4,7 @@ import { configQuery } from '@/api/client';
 import { storeFromSearch } from '@/api/rede';
 import { StoreFilter } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
-import { LoadFailed } from '@/components/ui/list-states';
+import { Loaded } from '@/components/ui/list-states';
 import { useStaged } from '@/hooks/use-staged';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -128,6 +128,7 @@ function Days({ data }: { data: Painel }) {
   );
 }
 
+const LOADING = 'Carregando o painel…';
 const NONE_IN_PERIOD = 'Nenhum lançamento no período.';
 
 function Terminals({ data }: { data: Painel }) {
@@ -295,18 +296,11 @@ export function PainelScreen() {
       </p>
       {chain ? (
         <RedeSection period={period} choice={choice} />
-      ) : painel.isPending ? (
-        <p role="status">Carregando o painel…</p>
-      ) : painel.isError ? (
-        <LoadFailed
-          title="Não foi possível carregar o painel."
-          error={painel.error}
-          onRetry={painel.refetch}
-        />
-      ) : data === undefined ? (
-        <p role="status">Carregando o painel…</p>
       ) : (
-        <PainelView data={data} />
+        <Loaded query={painel} loading={LOADING} failed="Não foi possível carregar o painel." retry>
+          {/* the figures shown are the deferred ones: the loading line until they come */}
+          {() => (data === undefined ? <p role="status">{LOADING}</p> : <PainelView data={data} />)}
+        </Loaded>
       )}
       {chain ? (
         <p className="text-slate-700">Escolha uma loja para ver a conferência dela.</p>

@@ -3,7 +3,7 @@ import type { TerminalItem, TerminalList } from '#contract/api/terminais';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { ChoiceField } from '@/components/ui/choice-field';
-import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
+import { EmptyNote, Loaded } from '@/components/ui/list-states';
 import { useRevokeTerminal, useTerminais } from '../api/terminais';
 import { numbered, relativeText, ROLE_LABELS, stateClass, whenText } from '../labels';
 import { NewTerminalForm } from './new-terminal-form';
@@ -152,36 +152,35 @@ export function TerminaisScreen() {
       <div role="status" className="empty:hidden">
         {revoked && <p>✓ {revoked}</p>}
       </div>
-      {list.isPending ? (
-        <p role="status">Carregando os terminais…</p>
-      ) : list.isError ? (
-        <LoadFailed
-          title="Não foi possível carregar os terminais."
-          error={list.error}
-          onRetry={list.refetch}
-        />
-      ) : (
-        <>
-          <NewTerminalForm
-            key={list.data.loja}
-            loja={list.data.loja}
-            lojaNome={current?.nome ?? `loja ${list.data.loja}`}
-            roles={list.data.papeis}
-          />
-          {list.data.itens.length === 0 ? (
-            <EmptyNote>Nenhum terminal nesta loja ainda. Crie o primeiro acima.</EmptyNote>
-          ) : (
-            <>
-              <p className="text-slate-700" aria-live="polite">
-                {list.data.itens.length} {list.data.itens.length === 1 ? 'terminal' : 'terminais'}
-                {list.isFetching && ' · atualizando…'}
-              </p>
-              <Terminals data={list.data} now={list.dataUpdatedAt} onRevoke={setConfirming} />
-            </>
-          )}
-          <PairForm key={`pair-${list.data.loja}`} terminals={list.data.itens} />
-        </>
-      )}
+      <Loaded
+        query={list}
+        loading="Carregando os terminais…"
+        failed="Não foi possível carregar os terminais."
+        retry
+      >
+        {(found) => (
+          <>
+            <NewTerminalForm
+              key={found.loja}
+              loja={found.loja}
+              lojaNome={current?.nome ?? `loja ${found.loja}`}
+              roles={found.papeis}
+            />
+            {found.itens.length === 0 ? (
+              <EmptyNote>Nenhum terminal nesta loja ainda. Crie o primeiro acima.</EmptyNote>
+            ) : (
+              <>
+                <p className="text-slate-700" aria-live="polite">
+                  {found.itens.length} {found.itens.length === 1 ? 'terminal' : 'terminais'}
+                  {list.isFetching && ' · atualizando…'}
+                </p>
+                <Terminals data={found} now={list.dataUpdatedAt} onRevoke={setConfirming} />
+              </>
+            )}
+            <PairForm key={`pair-${found.loja}`} terminals={found.itens} />
+          </>
+        )}
+      </Loaded>
       {confirming && (
         <RevokeDialog
           terminal={confirming}

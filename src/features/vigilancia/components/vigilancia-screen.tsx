@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/field';
-import { EmptyNote, LoadFailed } from '@/components/ui/list-states';
+import { EmptyNote, Loaded } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
 import { useLocation } from '@/lib/router';
@@ -258,31 +258,32 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
           readOnly={chain.rede}
         />
       )}
-      {page.isPending ? (
-        <p role="status">Carregando os alertas…</p>
-      ) : page.isError ? (
-        <LoadFailed
-          title="Não foi possível carregar os alertas."
-          error={page.error}
-          onRetry={page.refetch}
-        />
-      ) : page.data.itens.length === 0 ? (
-        <EmptyNote>Nenhum alerta com estes filtros.</EmptyNote>
-      ) : (
-        <>
-          <Alerts
-            items={page.data.itens}
-            onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
-            lojaOf={scope === 'todas' ? chain.nameOf : null}
-          />
-          <Pager
-            label="Páginas dos alertas"
-            pagina={page.data.pagina}
-            paginas={page.data.paginas}
-            onPage={setPagina}
-          />
-        </>
-      )}
+      <Loaded
+        query={page}
+        loading="Carregando os alertas…"
+        failed="Não foi possível carregar os alertas."
+        retry
+      >
+        {(found) =>
+          found.itens.length === 0 ? (
+            <EmptyNote>Nenhum alerta com estes filtros.</EmptyNote>
+          ) : (
+            <>
+              <Alerts
+                items={found.itens}
+                onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
+                lojaOf={scope === 'todas' ? chain.nameOf : null}
+              />
+              <Pager
+                label="Páginas dos alertas"
+                pagina={found.pagina}
+                paginas={found.paginas}
+                onPage={setPagina}
+              />
+            </>
+          )
+        }
+      </Loaded>
     </main>
   );
 }
