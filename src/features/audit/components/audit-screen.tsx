@@ -1,17 +1,24 @@
 import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { ExportBar, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore } from '@/components/store-filter';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
-import { EmptyNote, Loaded } from '@/components/ui/list-states';
+import { PagedList, type PagedListWords } from '@/components/ui/list-states';
 import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
+
+const AUDIT_WORDS: PagedListWords = {
+  loading: 'Carregando a auditoria…',
+  failed: 'Não foi possível carregar a auditoria.',
+  empty: 'Nenhum registro com estes filtros.',
+  pages: 'Páginas da auditoria',
+};
 
 type Draft = { de: string; ate: string; acao: string; terminal: string };
 
@@ -187,28 +194,9 @@ function AuditList({
         updating={page.isFetching && !page.isPending}
         exporter={exporter}
       />
-      <Loaded
-        query={page}
-        loading="Carregando a auditoria…"
-        failed="Não foi possível carregar a auditoria."
-        retry
-      >
-        {(found) =>
-          found.itens.length === 0 ? (
-            <EmptyNote>Nenhum registro com estes filtros.</EmptyNote>
-          ) : (
-            <>
-              <Entries items={found.itens} lojaOf={scope === 'todas' ? lojaOf : null} />
-              <Pager
-                label="Páginas da auditoria"
-                pagina={found.pagina}
-                paginas={found.paginas}
-                onPage={setPagina}
-              />
-            </>
-          )
-        }
-      </Loaded>
+      <PagedList query={page} words={AUDIT_WORDS} onPage={setPagina}>
+        {(itens) => <Entries items={itens} lojaOf={scope === 'todas' ? lojaOf : null} />}
+      </PagedList>
     </main>
   );
 }

@@ -7,13 +7,13 @@ import {
   type RuleCode,
 } from '#contract/api/vigilancia';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { ExportBar, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/field';
-import { EmptyNote, Loaded } from '@/components/ui/list-states';
+import { PagedList, type PagedListWords } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
 import { useLocation } from '@/lib/router';
@@ -30,6 +30,13 @@ function initialFilters(search: URLSearchParams): AlertFilters {
   const regra = RULES.find((r) => r.codigo === asked)?.codigo ?? null;
   return { regra, estado: 'aberto', dia: null, celular: null };
 }
+
+const ALERT_WORDS: PagedListWords = {
+  loading: 'Carregando os alertas…',
+  failed: 'Não foi possível carregar os alertas.',
+  empty: 'Nenhum alerta com estes filtros.',
+  pages: 'Páginas dos alertas',
+};
 
 type Draft = { regra: string; estado: string; dia: string; celular: string };
 
@@ -258,32 +265,15 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
           readOnly={chain.rede}
         />
       )}
-      <Loaded
-        query={page}
-        loading="Carregando os alertas…"
-        failed="Não foi possível carregar os alertas."
-        retry
-      >
-        {(found) =>
-          found.itens.length === 0 ? (
-            <EmptyNote>Nenhum alerta com estes filtros.</EmptyNote>
-          ) : (
-            <>
-              <Alerts
-                items={found.itens}
-                onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
-                lojaOf={scope === 'todas' ? chain.nameOf : null}
-              />
-              <Pager
-                label="Páginas dos alertas"
-                pagina={found.pagina}
-                paginas={found.paginas}
-                onPage={setPagina}
-              />
-            </>
-          )
-        }
-      </Loaded>
+      <PagedList query={page} words={ALERT_WORDS} onPage={setPagina}>
+        {(itens) => (
+          <Alerts
+            items={itens}
+            onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
+            lojaOf={scope === 'todas' ? chain.nameOf : null}
+          />
+        )}
+      </PagedList>
     </main>
   );
 }
