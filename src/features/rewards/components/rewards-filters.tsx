@@ -3,8 +3,7 @@ import type { RewardDateField } from '#contract/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
-import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
-import { TextField } from '@/components/ui/field';
+import { SelectField, TextField } from '@/components/ui/field';
 import {
   DEFAULT_DATE_FIELD,
   hasActiveFilters,
@@ -36,10 +35,33 @@ const DATE_DRAFT = {
   format: wireToDateText,
 };
 /** The filters picked from a list: the reward's status and its category ('' is any). */
-const ENUM_FILTERS = [
-  { param: 'status', label: 'Situação', choices: choicesOf(STATUS_OPTIONS, STATUS_LABELS) },
-  { param: 'categoria', label: 'Categoria', choices: choicesOf(CATEGORY_OPTIONS, CATEGORY_LABELS) },
-] as const;
+const ENUM_FILTERS: readonly {
+  param: 'status' | 'categoria';
+  label: string;
+  order: readonly string[];
+  labels: Readonly<Record<string, string>>;
+}[] = [
+  { param: 'status', label: 'Situação', order: STATUS_OPTIONS, labels: STATUS_LABELS },
+  { param: 'categoria', label: 'Categoria', order: CATEGORY_OPTIONS, labels: CATEGORY_LABELS },
+];
+
+/**
+ * A select's options in `order`, each in the words `labels` give it. (The manager screens'
+ * ChoiceField does this too; the rewards route keeps to the chunks the counter already lists.)
+ */
+function Options({
+  order,
+  labels,
+}: {
+  order: readonly string[];
+  labels: Readonly<Record<string, string>>;
+}) {
+  return order.map((v) => (
+    <option key={v} value={v}>
+      {labels[v]}
+    </option>
+  ));
+}
 const isCustomerId = (s: string) => /^\s*(?:[1-9]\d{0,8})?\s*$/.test(s);
 
 interface Props {
@@ -125,16 +147,17 @@ export function RewardsFilters({
           onKeyDown={onEnter(q.flush)}
           error={errors.q}
         />
-        {ENUM_FILTERS.map(({ param, label, choices }) => (
-          <ChoiceField
+        {ENUM_FILTERS.map(({ param, label, order, labels }) => (
+          <SelectField
             key={param}
             label={label}
             value={filters[param] ?? ''}
-            first="Todas"
-            choices={choices}
-            onValue={(v) => onChange({ [param]: v || undefined })}
+            onChange={(e) => onChange({ [param]: e.target.value || undefined })}
             error={errors[param]}
-          />
+          >
+            <option value="">Todas</option>
+            <Options order={order} labels={labels} />
+          </SelectField>
         ))}
         <TextField
           label="Código do cliente"
@@ -206,12 +229,16 @@ function DateFieldSelect({
   onChange: (field: RewardDateField | undefined) => void;
 }) {
   return (
-    <ChoiceField
+    <SelectField
       label="Filtrar datas por"
       value={value ?? DEFAULT_DATE_FIELD}
-      choices={choicesOf(DATE_FIELD_OPTIONS, DATE_FIELD_LABELS)}
-      onValue={(v) => onChange(v === DEFAULT_DATE_FIELD ? undefined : (v as RewardDateField))}
+      onChange={(e) => {
+        const v = e.target.value as RewardDateField;
+        onChange(v === DEFAULT_DATE_FIELD ? undefined : v);
+      }}
       error={error}
-    />
+    >
+      <Options order={DATE_FIELD_OPTIONS} labels={DATE_FIELD_LABELS} />
+    </SelectField>
   );
 }
