@@ -102,6 +102,12 @@ export function RewardsFilters({
     DATE_DRAFT,
   );
 
+  // The period's two date fields: the label, the draft and its error.
+  const period = [
+    ['De', start, errors.data_inicio],
+    ['Até', end, errors.data_fim],
+  ] as const;
+
   const searchRef = useRef<HTMLInputElement>(null);
   const drafts = [q, customer, start, end];
   const anythingToClear = hasActiveFilters(filters) || drafts.some((d) => d.value.trim() !== '');
@@ -174,20 +180,16 @@ export function RewardsFilters({
           error={errors.filtrar_por}
           onChange={(filtrar_por) => onChange({ filtrar_por })}
         />
-        <DateField
-          label="De"
-          value={start.value}
-          onValueChange={start.setValue}
-          onKeyDown={onEnter(start.flush)}
-          error={errors.data_inicio}
-        />
-        <DateField
-          label="Até"
-          value={end.value}
-          onValueChange={end.setValue}
-          onKeyDown={onEnter(end.flush)}
-          error={errors.data_fim}
-        />
+        {period.map(([label, draft, error]) => (
+          <DateField
+            key={label}
+            label={label}
+            value={draft.value}
+            onValueChange={draft.setValue}
+            onKeyDown={onEnter(draft.flush)}
+            error={error}
+          />
+        ))}
         {/* lined up with the inputs (below the labels), whatever message a field shows */}
         <div className="flex items-start pt-6">
           <Button variant="secondary" onClick={clear} disabled={!anythingToClear}>

@@ -193,6 +193,31 @@ function StorePanel({ scope, rules }: { scope: ListScope; rules: boolean }) {
   );
 }
 
+/** A header button that shows or hides a panel: `label` closed, then open. */
+function Toggle({
+  open,
+  onToggle,
+  label,
+  className,
+}: {
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  label: [closed: string, open: string];
+  className?: string;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      className={className}
+      aria-expanded={open}
+      onClick={() => onToggle(!open)}
+    >
+      {open ? label[1] : label[0]}
+    </Button>
+  );
+}
+
 function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
   const { search } = useLocation();
   const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
@@ -215,23 +240,17 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold">Vigilância</h1>
-        <Button
-          size="sm"
-          variant="ghost"
+        <Toggle
+          open={showRules}
+          onToggle={setShowRules}
+          label={['Regras e limites', 'Fechar as regras']}
           className="ml-auto"
-          aria-expanded={showRules}
-          onClick={() => setShowRules(!showRules)}
-        >
-          {showRules ? 'Fechar as regras' : 'Regras e limites'}
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          aria-expanded={showWebhook}
-          onClick={() => setShowWebhook(!showWebhook)}
-        >
-          {showWebhook ? 'Fechar o webhook' : 'Webhook'}
-        </Button>
+        />
+        <Toggle
+          open={showWebhook}
+          onToggle={setShowWebhook}
+          label={['Webhook', 'Fechar o webhook']}
+        />
       </div>
       <p className="text-slate-700">
         Lançamentos que fogem do padrão da loja: sem venda do PDV, com outro valor, o mesmo celular
