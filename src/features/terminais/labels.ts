@@ -61,3 +61,9 @@ export function timeText(iso: string): string {
 /** A counter: a caixa or gerente terminal still in use (its PDV sales can go to a kiosk). */
 export const isCounter = (t: TerminalItem) =>
   (t.papel === 'caixa' || t.papel === 'gerente') && t.estado !== 'revogado';
+
+/** A terminal or a store as a select's choice: "Caixa 2 (nº 7)". */
+export const numbered = (t: { id: number; nome: string }) => ({
+  value: String(t.id),
+  text: `${t.nome} (nº ${t.id})`,
+});

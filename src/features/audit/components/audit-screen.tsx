@@ -1,19 +1,32 @@
 import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { ExportBar, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore } from '@/components/store-filter';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
-import { SelectField } from '@/components/ui/field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
+import { PagedList, type PagedListWords } from '@/components/ui/list-states';
 import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
 
+const AUDIT_WORDS: PagedListWords = {
+  loading: 'Carregando a auditoria…',
+  failed: 'Não foi possível carregar a auditoria.',
+  empty: 'Nenhum registro com estes filtros.',
+  pages: 'Páginas da auditoria',
+};
+
 type Draft = { de: string; ate: string; acao: string; terminal: string };
+
+/** The period's two date fields: the draft's key and the label. */
+const PERIOD_FIELDS = [
+  ['de', 'De'],
+  ['ate', 'Até'],
+] as const;
 
 /** The draft's filters, or what is wrong with it (by field). */
 function readDraft(d: Draft): { filters: AuditFilters } | { errors: Partial<Draft> } {
@@ -58,46 +71,32 @@ function Filters({
         onApply(read.filters);
       }}
     >
-      <DateField
-        label="De"
-        className="w-36"
-        value={draft.de}
-        error={errors.de}
-        onValueChange={set('de')}
-      />
-      <DateField
-        label="Até"
-        className="w-36"
-        value={draft.ate}
-        error={errors.ate}
-        onValueChange={set('ate')}
-      />
-      <SelectField
+      {PERIOD_FIELDS.map(([k, label]) => (
+        <DateField
+          key={k}
+          label={label}
+          className="w-36"
+          value={draft[k]}
+          error={errors[k]}
+          onValueChange={set(k)}
+        />
+      ))}
+      <ChoiceField
         label="Ação"
         className="w-60"
         value={draft.acao}
-        onChange={(e) => set('acao')(e.target.value)}
-      >
-        <option value="">Todas</option>
-        {AUDIT_ACTIONS.map((a) => (
-          <option key={a} value={a}>
-            {ACTION_LABELS[a]}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
+        first="Todas"
+        choices={choicesOf(AUDIT_ACTIONS, ACTION_LABELS)}
+        onValue={set('acao')}
+      />
+      <ChoiceField
         label="Terminal"
         className="w-48"
         value={draft.terminal}
-        onChange={(e) => set('terminal')(e.target.value)}
-      >
-        <option value="">Todos</option>
-        {terminals.map((t) => (
-          <option key={t.id} value={String(t.id)}>
-            {t.nome} (nº {t.id})
-          </option>
-        ))}
-      </SelectField>
+        first="Todos"
+        choices={terminals.map((t) => ({ value: String(t.id), text: `${t.nome} (nº ${t.id})` }))}
+        onValue={set('terminal')}
+      />
       <Button type="submit" size="sm">
         Filtrar
       </Button>
@@ -195,30 +194,9 @@ function AuditList({
         updating={page.isFetching && !page.isPending}
         exporter={exporter}
       />
-      {page.isPending ? (
-        <p role="status">Carregando a auditoria…</p>
-      ) : page.isError ? (
-        <Alert tone="error" title="Não foi possível carregar a auditoria.">
-          <p>{page.error.message}</p>
-          <div>
-            <Button onClick={() => void page.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
-      ) : page.data.itens.length === 0 ? (
-        <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
-          Nenhum registro com estes filtros.
-        </p>
-      ) : (
-        <>
-          <Entries items={page.data.itens} lojaOf={scope === 'todas' ? lojaOf : null} />
-          <Pager
-            label="Páginas da auditoria"
-            pagina={page.data.pagina}
-            paginas={page.data.paginas}
-            onPage={setPagina}
-          />
-        </>
-      )}
+      <PagedList query={page} words={AUDIT_WORDS} onPage={setPagina}>
+        {(itens) => <Entries items={itens} lojaOf={scope === 'todas' ? lojaOf : null} />}
+      </PagedList>
     </main>
   );
 }

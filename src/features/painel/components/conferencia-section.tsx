@@ -3,6 +3,7 @@
 // match: our entry and the service's credit side by side, exportable as CSV.
 import { useEffect, useId, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
+import { Loaded } from '@/components/ui/list-states';
 import { useNextTask } from '@/hooks/use-next-task';
 import { Link } from '@/lib/router';
 import { Button } from '@/components/ui/button';
@@ -248,17 +249,19 @@ export function ConferenciaSection({
         </Alert>
       )}
       <div aria-live="polite">
-        {conferencia.isPending ? (
-          <p role="status">Carregando a conferência…</p>
-        ) : conferencia.isError ? (
-          <Alert tone="error" title="Não foi possível ler a conferência.">
-            <p>{conferencia.error.message}</p>
-          </Alert>
-        ) : conferencia.data === null ? (
-          <p className="text-slate-700">Este dia ainda não foi conferido.</p>
-        ) : (
-          <Result c={conferencia.data} />
-        )}
+        <Loaded
+          query={conferencia}
+          loading="Carregando a conferência…"
+          failed="Não foi possível ler a conferência."
+        >
+          {(c) =>
+            c === null ? (
+              <p className="text-slate-700">Este dia ainda não foi conferido.</p>
+            ) : (
+              <Result c={c} />
+            )
+          }
+        </Loaded>
       </div>
     </section>
   );

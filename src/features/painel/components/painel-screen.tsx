@@ -4,6 +4,7 @@ import { configQuery } from '@/api/client';
 import { storeFromSearch } from '@/api/rede';
 import { StoreFilter } from '@/components/store-filter';
 import { Alert } from '@/components/ui/alert';
+import { Loaded } from '@/components/ui/list-states';
 import { useStaged } from '@/hooks/use-staged';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -127,44 +128,42 @@ function Days({ data }: { data: Painel }) {
   );
 }
 
+const LOADING = 'Carregando o painel…';
+const NONE_IN_PERIOD = 'Nenhum lançamento no período.';
+
 function Terminals({ data }: { data: Painel }) {
   return (
     <Section title="Por terminal">
-      {data.terminais.length === 0 ? (
-        <p className="text-slate-700">Nenhum lançamento no período.</p>
-      ) : (
-        <NumberTable
-          label="Lançamentos por terminal"
-          first="Terminal"
-          columns={['Lançamentos', 'Pontos', 'Valor lançado']}
-          rows={data.terminais.map((t) => ({
-            key: t.id ?? '-',
-            name: t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`),
-            cells: [formatInteger(t.lancamentos), formatInteger(t.pontos), formatBRL(t.valor)],
-          }))}
-        />
-      )}
+      <NumberTable
+        label="Lançamentos por terminal"
+        first="Terminal"
+        columns={['Lançamentos', 'Pontos', 'Valor lançado']}
+        empty={NONE_IN_PERIOD}
+        rows={data.terminais.map((t) => ({
+          key: t.id ?? '-',
+          name: t.nome ?? (t.id === null ? 'Sem terminal' : `Terminal ${t.id}`),
+          cells: [formatInteger(t.lancamentos), formatInteger(t.pontos), formatBRL(t.valor)],
+        }))}
+      />
     </Section>
   );
 }
 
 function States({ data }: { data: Painel }) {
+  const rows = data.estados.map((s) => ({
+    key: s.estado,
+    name: STATE_LABELS[s.estado],
+    cells: [formatInteger(s.lancamentos)],
+  }));
   return (
     <Section title="Por situação">
-      {data.estados.length === 0 ? (
-        <p className="text-slate-700">Nenhum lançamento no período.</p>
-      ) : (
-        <NumberTable
-          label="Lançamentos por situação"
-          first="Situação"
-          columns={['Lançamentos']}
-          rows={data.estados.map((s) => ({
-            key: s.estado,
-            name: STATE_LABELS[s.estado],
-            cells: [formatInteger(s.lancamentos)],
-          }))}
-        />
-      )}
+      <NumberTable
+        label="Lançamentos por situação"
+        first="Situação"
+        columns={['Lançamentos']}
+        empty={NONE_IN_PERIOD}
+        rows={rows}
+      />
     </Section>
   );
 }
@@ -297,19 +296,11 @@ export function PainelScreen() {
       </p>
       {chain ? (
         <RedeSection period={period} choice={choice} />
-      ) : painel.isPending ? (
-        <p role="status">Carregando o painel…</p>
-      ) : painel.isError ? (
-        <Alert tone="error" title="Não foi possível carregar o painel.">
-          <p>{painel.error.message}</p>
-          <div>
-            <Button onClick={() => void painel.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
-      ) : data === undefined ? (
-        <p role="status">Carregando o painel…</p>
       ) : (
-        <PainelView data={data} />
+        <Loaded query={painel} loading={LOADING} failed="Não foi possível carregar o painel." retry>
+          {/* the figures shown are the deferred ones: the loading line until they come */}
+          {() => (data === undefined ? <p role="status">{LOADING}</p> : <PainelView data={data} />)}
+        </Loaded>
       )}
       {chain ? (
         <p className="text-slate-700">Escolha uma loja para ver a conferência dela.</p>

@@ -4,7 +4,7 @@
 // rewards' cells; the others still show.
 import { useQuery } from '@tanstack/react-query';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { Loaded } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { Link } from '@/lib/router';
 import { formatBRL } from '@/lib/money';
@@ -119,16 +119,14 @@ export function RedeView({ data, choice }: { data: RedePainel; choice: PeriodCho
 /** The chain's roll-up of a period: loading, error, then the figures. */
 export function RedeSection({ period, choice }: { period: Period; choice: PeriodChoice }) {
   const rede = useQuery(redePainelQuery(period));
-  if (rede.isPending) return <p role="status">Carregando as lojas da rede…</p>;
-  if (rede.isError) {
-    return (
-      <Alert tone="error" title="Não foi possível carregar o resumo da rede.">
-        <p>{rede.error.message}</p>
-        <div>
-          <Button onClick={() => void rede.refetch()}>Tentar novamente</Button>
-        </div>
-      </Alert>
-    );
-  }
-  return <RedeView data={rede.data} choice={choice} />;
+  return (
+    <Loaded
+      query={rede}
+      loading="Carregando as lojas da rede…"
+      failed="Não foi possível carregar o resumo da rede."
+      retry
+    >
+      {(data) => <RedeView data={data} choice={choice} />}
+    </Loaded>
+  );
 }

@@ -6,20 +6,23 @@ import { FitTable } from '@/components/ui/fit-table';
 /**
  * The dashboard's tables: a header row, then one row a thing (its name as the row's header)
  * with its numbers, already formatted, right-aligned. Where they do not fit (a phone), one
- * card a thing.
+ * card a thing; with no rows, the `empty` line if given.
  */
 export function NumberTable({
   label,
   first,
   columns,
   rows,
+  empty,
 }: {
   label: string;
   /** The header of the names' column. */
   first: string;
   columns: readonly string[];
   rows: readonly { key: string; name: string; cells: readonly string[] }[];
+  empty?: string;
 }) {
+  if (empty !== undefined && rows.length === 0) return <p className="text-slate-700">{empty}</p>;
   return (
     <FitTable
       label={label}

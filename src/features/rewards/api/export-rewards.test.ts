@@ -6,6 +6,23 @@ import { EXPORT_LIMIT, TooManyToExport, fetchAllRewards } from './export-rewards
 beforeEach(() => configureApi({ establishmentId: 1 }));
 afterEach(() => vi.unstubAllGlobals());
 
+/** The ids of page `page` (of `size`) of `total` records numbered total…1, newest first. */
+const idsOnPage = (total: number, page: number, size: number) =>
+  Array.from({ length: total }, (_, i) => total - i).slice((page - 1) * size, page * size);
+
+/** The service's answer: page `page` holding the records `ids`, with the paging told. */
+const pageAnswer = (page: number, ids: number[], paging: Record<string, unknown>) =>
+  jsonResponse(
+    200,
+    ok(
+      rewardPageWire({
+        current_page: page,
+        data: ids.map((id) => rewardWire({ id_premio_cliente: id })),
+        ...paging,
+      }),
+    ),
+  );
+
 /** A service holding `total` records (ids total…1, newest first), paged as asked. */
 function service(total: number, hold?: (page: number) => Promise<void>) {
   return stubFetch(async (raw) => {
@@ -13,24 +30,14 @@ function service(total: number, hold?: (page: number) => Promise<void>) {
     const size = Number(q.get('itens_por_pagina'));
     const page = Number(q.get('page'));
     await hold?.(page);
-    const ids = Array.from({ length: total }, (_, i) => total - i).slice(
-      (page - 1) * size,
-      page * size,
-    );
-    return jsonResponse(
-      200,
-      ok(
-        rewardPageWire({
-          current_page: page,
-          data: ids.map((id) => rewardWire({ id_premio_cliente: id })),
-          per_page: size,
-          last_page: Math.max(1, Math.ceil(total / size)),
-          total,
-          from: ids.length ? (page - 1) * size + 1 : null,
-          to: ids.length ? (page - 1) * size + ids.length : null,
-        }),
-      ),
-    );
+    const ids = idsOnPage(total, page, size);
+    return pageAnswer(page, ids, {
+      per_page: size,
+      last_page: Math.max(1, Math.ceil(total / size)),
+      total,
+      from: ids.length ? (page - 1) * size + 1 : null,
+      to: ids.length ? (page - 1) * size + ids.length : null,
+    });
   });
 }
 
@@ -76,22 +83,9 @@ test('a record pushed onto the next page by a new reward is kept once', async ()
   let total = 150;
   stubFetch((raw) => {
     const page = Number(new URL(raw, 'http://x').searchParams.get('page'));
-    const ids = Array.from({ length: total }, (_, i) => total - i).slice(
-      (page - 1) * 100,
-      page * 100,
-    );
+    const ids = idsOnPage(total, page, 100);
     if (page === 1) total = 151; // a reward won between the two pages
-    return jsonResponse(
-      200,
-      ok(
-        rewardPageWire({
-          current_page: page,
-          data: ids.map((id) => rewardWire({ id_premio_cliente: id })),
-          last_page: 2,
-          total,
-        }),
-      ),
-    );
+    return pageAnswer(page, ids, { last_page: 2, total });
   });
   const ids = (await fetchAllRewards({})).map((r) => r.id_premio_cliente);
   expect(new Set(ids).size).toBe(ids.length);

@@ -2,6 +2,7 @@
 // colour alone).
 import type { RewardCategory, RewardDateField, RewardStatus } from '#contract/wire';
 
+/** In the order the form offers them: what a manager looks for most first. */
 export const STATUS_LABELS: Record<RewardStatus, string> = {
   pendente_resgate: 'Pendente de resgate',
   resgatado: 'Resgatado',
@@ -9,13 +10,7 @@ export const STATUS_LABELS: Record<RewardStatus, string> = {
   estornado: 'Estornado',
 };
 
-/** The order the form offers them in: what a manager looks for most first. */
-export const STATUS_OPTIONS: readonly RewardStatus[] = [
-  'pendente_resgate',
-  'resgatado',
-  'expirado',
-  'estornado',
-];
+export const STATUS_OPTIONS = Object.keys(STATUS_LABELS) as readonly RewardStatus[];
 
 export const CATEGORY_OPTIONS: readonly RewardCategory[] = [
   'premio_fidelidade',
@@ -32,12 +27,8 @@ export const DATE_FIELD_LABELS: Record<RewardDateField, string> = {
   estornado_em: 'Data do estorno',
 };
 
-export const DATE_FIELD_OPTIONS: readonly RewardDateField[] = [
-  'data_conquista',
-  'valido_ate',
-  'data_resgate',
-  'estornado_em',
-];
+/** In the form's order, as the labels are written. */
+export const DATE_FIELD_OPTIONS = Object.keys(DATE_FIELD_LABELS) as readonly RewardDateField[];
 
 const BADGES: Record<RewardStatus, { symbol: string; className: string }> = {
   pendente_resgate: { symbol: '◷', className: 'bg-amber-100 text-amber-950 ring-amber-400' },

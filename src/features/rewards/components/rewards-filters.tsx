@@ -1,5 +1,5 @@
 import { useRef, type FormEvent, type KeyboardEvent } from 'react';
-import type { RewardCategory, RewardDateField, RewardStatus } from '#contract/wire';
+import type { RewardDateField } from '#contract/wire';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire, wireToDateText } from '@/components/ui/date-field';
@@ -34,6 +34,34 @@ const DATE_DRAFT = {
   isValid: (text: string) => dateTextToWire(text) !== null,
   format: wireToDateText,
 };
+/** The filters picked from a list: the reward's status and its category ('' is any). */
+const ENUM_FILTERS: readonly {
+  param: 'status' | 'categoria';
+  label: string;
+  order: readonly string[];
+  labels: Readonly<Record<string, string>>;
+}[] = [
+  { param: 'status', label: 'Situação', order: STATUS_OPTIONS, labels: STATUS_LABELS },
+  { param: 'categoria', label: 'Categoria', order: CATEGORY_OPTIONS, labels: CATEGORY_LABELS },
+];
+
+/**
+ * A select's options in `order`, each in the words `labels` give it. (The manager screens'
+ * ChoiceField does this too; the rewards route keeps to the chunks the counter already lists.)
+ */
+function Options({
+  order,
+  labels,
+}: {
+  order: readonly string[];
+  labels: Readonly<Record<string, string>>;
+}) {
+  return order.map((v) => (
+    <option key={v} value={v}>
+      {labels[v]}
+    </option>
+  ));
+}
 const isCustomerId = (s: string) => /^\s*(?:[1-9]\d{0,8})?\s*$/.test(s);
 
 interface Props {
@@ -73,6 +101,12 @@ export function RewardsFilters({
     (v) => onChange({ data_fim: v || undefined }),
     DATE_DRAFT,
   );
+
+  // The period's two date fields: the label, the draft and its error.
+  const period = [
+    ['De', start, errors.data_inicio],
+    ['Até', end, errors.data_fim],
+  ] as const;
 
   const searchRef = useRef<HTMLInputElement>(null);
   const drafts = [q, customer, start, end];
@@ -119,32 +153,18 @@ export function RewardsFilters({
           onKeyDown={onEnter(q.flush)}
           error={errors.q}
         />
-        <SelectField
-          label="Situação"
-          value={filters.status ?? ''}
-          onChange={(e) => onChange({ status: (e.target.value || undefined) as RewardStatus })}
-          error={errors.status}
-        >
-          <option value="">Todas</option>
-          {STATUS_OPTIONS.map((s) => (
-            <option key={s} value={s}>
-              {STATUS_LABELS[s]}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Categoria"
-          value={filters.categoria ?? ''}
-          onChange={(e) => onChange({ categoria: (e.target.value || undefined) as RewardCategory })}
-          error={errors.categoria}
-        >
-          <option value="">Todas</option>
-          {CATEGORY_OPTIONS.map((c) => (
-            <option key={c} value={c}>
-              {CATEGORY_LABELS[c]}
-            </option>
-          ))}
-        </SelectField>
+        {ENUM_FILTERS.map(({ param, label, order, labels }) => (
+          <SelectField
+            key={param}
+            label={label}
+            value={filters[param] ?? ''}
+            onChange={(e) => onChange({ [param]: e.target.value || undefined })}
+            error={errors[param]}
+          >
+            <option value="">Todas</option>
+            <Options order={order} labels={labels} />
+          </SelectField>
+        ))}
         <TextField
           label="Código do cliente"
           inputMode="numeric"
@@ -160,20 +180,16 @@ export function RewardsFilters({
           error={errors.filtrar_por}
           onChange={(filtrar_por) => onChange({ filtrar_por })}
         />
-        <DateField
-          label="De"
-          value={start.value}
-          onValueChange={start.setValue}
-          onKeyDown={onEnter(start.flush)}
-          error={errors.data_inicio}
-        />
-        <DateField
-          label="Até"
-          value={end.value}
-          onValueChange={end.setValue}
-          onKeyDown={onEnter(end.flush)}
-          error={errors.data_fim}
-        />
+        {period.map(([label, draft, error]) => (
+          <DateField
+            key={label}
+            label={label}
+            value={draft.value}
+            onValueChange={draft.setValue}
+            onKeyDown={onEnter(draft.flush)}
+            error={error}
+          />
+        ))}
         {/* lined up with the inputs (below the labels), whatever message a field shows */}
         <div className="flex items-start pt-6">
           <Button variant="secondary" onClick={clear} disabled={!anythingToClear}>
@@ -218,18 +234,13 @@ function DateFieldSelect({
     <SelectField
       label="Filtrar datas por"
       value={value ?? DEFAULT_DATE_FIELD}
-      onChange={(e) =>
-        onChange(
-          e.target.value === DEFAULT_DATE_FIELD ? undefined : (e.target.value as RewardDateField),
-        )
-      }
+      onChange={(e) => {
+        const v = e.target.value as RewardDateField;
+        onChange(v === DEFAULT_DATE_FIELD ? undefined : v);
+      }}
       error={error}
     >
-      {DATE_FIELD_OPTIONS.map((f) => (
-        <option key={f} value={f}>
-          {DATE_FIELD_LABELS[f]}
-        </option>
-      ))}
+      <Options order={DATE_FIELD_OPTIONS} labels={DATE_FIELD_LABELS} />
     </SelectField>
   );
 }

@@ -113,8 +113,7 @@ function PageJump({
           setText(e.target.value.replace(/\D/g, ''));
           setError(null);
         }}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorAria(id, error)}
         className={`w-16 rounded-md border bg-white px-2 py-1.5 text-base text-slate-900 tabular ${
           error ? 'border-red-700' : 'border-slate-400'
         }`}
@@ -122,12 +121,7 @@ function PageJump({
       <Button type="submit" variant="secondary">
         Ir
       </Button>
-      {error && (
-        <p id={`${id}-error`} className="basis-full text-sm font-medium text-red-800">
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </p>
-      )}
+      <InlineError id={id} error={error} />
     </form>
   );
 }
@@ -153,8 +147,7 @@ export function PageSizeSelect({
         id={id}
         disabled={!hydrated} // the page the server painted: React's once hydrated
         value={value ?? DEFAULT_PAGE_SIZE}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        {...errorAria(id, error)}
         onChange={(e) => {
           const size = Number(e.target.value) as PageSize;
           onChange(size === DEFAULT_PAGE_SIZE ? undefined : size);
@@ -169,12 +162,30 @@ export function PageSizeSelect({
           </option>
         ))}
       </select>
-      {error && (
-        <p id={`${id}-error`} className="basis-full text-right text-sm font-medium text-red-800">
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </p>
-      )}
+      <InlineError id={id} error={error} className="text-right" />
     </div>
+  );
+}
+
+/** What ties a control to its InlineError. */
+const errorAria = (id: string, error: string | null | undefined) =>
+  error ? { 'aria-invalid': true, 'aria-describedby': `${id}-error` } : {};
+
+/** A control's error, under it on a line of its own. */
+function InlineError({
+  id,
+  error,
+  className = '',
+}: {
+  id: string;
+  error: string | null | undefined;
+  className?: string;
+}) {
+  if (!error) return null;
+  return (
+    <p id={`${id}-error`} className={`basis-full text-sm font-medium text-red-800 ${className}`}>
+      <span aria-hidden="true">⚠ </span>
+      {error}
+    </p>
   );
 }

@@ -36,6 +36,14 @@ const listQueries = (mock: ReturnType<typeof stubFetch>) =>
     .map(([u]) => new URL(String(u), 'http://x').searchParams)
     .filter((q) => q.get('itens_por_pagina') !== '1');
 const firstListQuery = (mock: ReturnType<typeof stubFetch>) => listQueries(mock)[0]!;
+
+/** Opens `url` (the service answers one page of one record): what the first list read asked. */
+async function firstAskedOpening(url: string) {
+  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
+  open(url);
+  await screen.findByRole('table');
+  return Object.fromEntries(firstListQuery(fetchMock));
+}
 const lastListQuery = (mock: ReturnType<typeof stubFetch>) => listQueries(mock).at(-1)!;
 
 /** The line that says what the list shows ("Mostrando 1–15 de 176"). */
@@ -84,10 +92,7 @@ test('shows the page in a captioned table with the range and page count', async 
 });
 
 test('the request carries the page size and only the filters that are set', async () => {
-  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
-  open('/premios?status=resgatado&q=vale');
-  await screen.findByRole('table');
-  expect(Object.fromEntries(firstListQuery(fetchMock))).toEqual({
+  expect(await firstAskedOpening('/premios?status=resgatado&q=vale')).toEqual({
     status: 'resgatado',
     q: 'vale',
     itens_por_pagina: '15',
@@ -95,10 +100,7 @@ test('the request carries the page size and only the filters that are set', asyn
 });
 
 test('a value in the URL the form cannot offer is not sent, and the form says so', async () => {
-  const fetchMock = stubFetch(() => jsonResponse(200, ok(pageOf(1))));
-  open('/premios?status=pendente&id_cliente=7');
-  await screen.findByRole('table');
-  expect(Object.fromEntries(firstListQuery(fetchMock))).toEqual({
+  expect(await firstAskedOpening('/premios?status=pendente&id_cliente=7')).toEqual({
     id_cliente: '7',
     itens_por_pagina: '15',
   });
@@ -121,15 +123,12 @@ test('a start date after the end date is flagged at "Até" and nothing is reques
   expect(screen.queryByRole('table')).toBeNull();
 });
 
+/** The service's 422: `message`, also the error of `field`. */
+const invalid = (field: string, message: string) =>
+  jsonResponse(422, { success: false, message, data: {}, errors: { [field]: [message] } });
+
 test('a 422 lands at the filter it names', async () => {
-  stubFetch(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Busca longa demais.',
-      data: {},
-      errors: { q: ['Busca longa demais.'] },
-    }),
-  );
+  stubFetch(() => invalid('q', 'Busca longa demais.'));
   open('/premios?q=abc');
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('Não foi possível carregar os prêmios.');
@@ -278,14 +277,7 @@ test('a page past the end says so and leads to the last page', async () => {
 });
 
 test('a 422 no filter owns shows the service message itself', async () => {
-  stubFetch(() =>
-    jsonResponse(422, {
-      success: false,
-      message: 'Página inválida.',
-      data: {},
-      errors: { page: ['Página inválida.'] },
-    }),
-  );
+  stubFetch(() => invalid('page', 'Página inválida.'));
   open('/premios?page=2');
   const alert = await screen.findByRole('alert');
   expect(alert.textContent).toContain('Página inválida.');

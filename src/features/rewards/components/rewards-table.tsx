@@ -35,29 +35,39 @@ export const RewardsList = memo(function RewardsList(props: Props) {
   return cards ? <RewardsCards {...props} /> : <RewardsTable {...props} />;
 });
 
-function Caption({ pageLabel }: { pageLabel: string }) {
+/**
+ * "Prêmios conquistados · Página 2 de 12": the table's caption or the cards' heading. Moving to
+ * another page focuses it (`captionRef`).
+ */
+function Title({
+  as: Tag,
+  id,
+  captionRef,
+  pageLabel,
+  className = '',
+}: {
+  as: 'caption' | 'h2';
+  id: string;
+  captionRef: Props['captionRef'];
+  pageLabel: string;
+  className?: string;
+}) {
   return (
-    <>
+    <Tag
+      id={id}
+      ref={(el: HTMLElement | null) => {
+        if (captionRef) captionRef.current = el;
+      }}
+      tabIndex={-1}
+      className={`scroll-mt-4 text-lg font-bold ${className}`}
+    >
       Prêmios conquistados{' '}
       <span className="text-base font-normal text-slate-700">· {pageLabel}</span>
-    </>
+    </Tag>
   );
 }
 
-const setRef =
-  <T extends HTMLElement>(ref: RefObject<HTMLElement | null> | undefined) =>
-  (el: T | null) => {
-    if (ref) ref.current = el;
-  };
-
-export function RewardsTable({
-  records,
-  pageLabel,
-  busy,
-  captionRef,
-  customerHref,
-  onCustomerPick,
-}: Props) {
+export function RewardsTable({ records, pageLabel, busy, captionRef, ...links }: Props) {
   const captionId = useId();
   const today = todayInSaoPaulo();
   return (
@@ -72,14 +82,13 @@ export function RewardsTable({
       }`}
     >
       <table aria-busy={busy || undefined} className="w-full border-collapse text-slate-900">
-        <caption
+        <Title
+          as="caption"
           id={captionId}
-          ref={setRef<HTMLTableCaptionElement>(captionRef)}
-          tabIndex={-1}
-          className="scroll-mt-4 px-3 py-2 text-left text-lg font-bold"
-        >
-          <Caption pageLabel={pageLabel} />
-        </caption>
+          captionRef={captionRef}
+          pageLabel={pageLabel}
+          className="px-3 py-2 text-left"
+        />
         <thead className="border-y border-slate-300 bg-slate-100">
           <tr>
             <th scope="col" className={th}>
@@ -112,7 +121,7 @@ export function RewardsTable({
                 {formatDateTime(r.data_conquista)}
               </td>
               <td className={`${td} tabular whitespace-nowrap`}>
-                <CustomerCell id={r.id_cliente} href={customerHref} onPick={onCustomerPick} />
+                <CustomerCell id={r.id_cliente} {...links} />
               </td>
               <td className={`${td} min-w-32 font-medium break-words`}>{r.nome}</td>
               <td className={td}>{CATEGORY_LABELS[r.categoria_premio]}</td>
@@ -134,14 +143,7 @@ export function RewardsTable({
 }
 
 /** One card per reward, each field named: what a phone shows instead of the table. */
-export function RewardsCards({
-  records,
-  pageLabel,
-  busy,
-  captionRef,
-  customerHref,
-  onCustomerPick,
-}: Props) {
+export function RewardsCards({ records, pageLabel, busy, captionRef, ...links }: Props) {
   const headingId = useId();
   const today = todayInSaoPaulo();
   return (
@@ -150,14 +152,7 @@ export function RewardsCards({
       aria-busy={busy || undefined}
       className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`}
     >
-      <h2
-        id={headingId}
-        ref={setRef<HTMLHeadingElement>(captionRef)}
-        tabIndex={-1}
-        className="scroll-mt-4 text-lg font-bold"
-      >
-        <Caption pageLabel={pageLabel} />
-      </h2>
+      <Title as="h2" id={headingId} captionRef={captionRef} pageLabel={pageLabel} />
       {/* A phone shows the filters and totals first: the cards start below the fold, and the
           browser lays out and paints each only as it comes near the screen (a card's height
           is kept once drawn; until then, that of a typical card). */}
@@ -176,7 +171,7 @@ export function RewardsCards({
               <dd className="tabular">{formatDateTime(r.data_conquista)}</dd>
               <dt className="text-slate-700">Cliente</dt>
               <dd className="tabular">
-                <CustomerCell id={r.id_cliente} href={customerHref} onPick={onCustomerPick} />
+                <CustomerCell id={r.id_cliente} {...links} />
               </dd>
               <dt className="text-slate-700">Categoria</dt>
               <dd>{CATEGORY_LABELS[r.categoria_premio]}</dd>
@@ -200,18 +195,14 @@ export function RewardsCards({
 
 function CustomerCell({
   id,
-  href,
-  onPick,
-}: {
-  id: number;
-  href: ((id: number) => string) | undefined;
-  onPick: (() => void) | undefined;
-}) {
-  if (!href) return <>#{id}</>;
+  customerHref,
+  onCustomerPick,
+}: { id: number } & Pick<Props, 'customerHref' | 'onCustomerPick'>) {
+  if (!customerHref) return <>#{id}</>;
   return (
     <Link
-      href={href(id)}
-      onClick={onPick}
+      href={customerHref(id)}
+      onClick={onCustomerPick}
       className="rounded font-semibold text-blue-800 underline underline-offset-2 hover:text-blue-900"
     >
       <span className="sr-only">Filtrar pelo cliente </span>#{id}

@@ -39,49 +39,46 @@ export const terminaisQuery = (loja: number | null) =>
 
 export const useTerminais = (loja: number | null) => useQuery(terminaisQuery(loja));
 
+/** A change to the store's terminals: once it is answered, the lists are read again. */
+function useTerminaisChange<Vars, Answer>(mutationFn: (vars: Vars) => Promise<Answer>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => client.invalidateQueries({ queryKey: terminaisKeys.all }),
+  });
+}
+
 /**
  * A new terminal and its code. `key` is the form's Idempotency-Key: the same request sent
  * again (an answer lost) gives the same code, never a second terminal.
  */
-export function useCreateTerminal() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ body, key }: { body: CreateTerminalRequest; key: string }) =>
-      serverRequest({
-        method: 'POST',
-        path: '/api/terminais',
-        body,
-        schema: CreatedTerminal,
-        headers: { 'idempotency-key': key },
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: terminaisKeys.all }),
-  });
-}
+export const useCreateTerminal = () =>
+  useTerminaisChange(({ body, key }: { body: CreateTerminalRequest; key: string }) =>
+    serverRequest({
+      method: 'POST',
+      path: '/api/terminais',
+      body,
+      schema: CreatedTerminal,
+      headers: { 'idempotency-key': key },
+    }),
+  );
 
-export function useRevokeTerminal() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) =>
-      serverRequest({
-        method: 'POST',
-        path: `/api/terminais/${id}/revogar`,
-        body: {},
-        schema: TerminalChanged,
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: terminaisKeys.all }),
-  });
-}
+export const useRevokeTerminal = () =>
+  useTerminaisChange((id: number) =>
+    serverRequest({
+      method: 'POST',
+      path: `/api/terminais/${id}/revogar`,
+      body: {},
+      schema: TerminalChanged,
+    }),
+  );
 
-export function usePairDisplay() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ counter, body }: { counter: number; body: PairRequest }) =>
-      serverRequest({
-        method: 'PUT',
-        path: `/api/terminais/${counter}/quiosque`,
-        body,
-        schema: TerminalChanged,
-      }),
-    onSuccess: () => client.invalidateQueries({ queryKey: terminaisKeys.all }),
-  });
-}
+export const usePairDisplay = () =>
+  useTerminaisChange(({ counter, body }: { counter: number; body: PairRequest }) =>
+    serverRequest({
+      method: 'PUT',
+      path: `/api/terminais/${counter}/quiosque`,
+      body,
+      schema: TerminalChanged,
+    }),
+  );

@@ -8,9 +8,11 @@ import {
 import { isApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { CharCount, SelectField, TextField } from '@/components/ui/field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
+import { CharCount, TextField } from '@/components/ui/field';
 import { useCreateTerminal } from '../api/terminais';
 import { ROLE_HINTS, ROLE_LABELS, timeText } from '../labels';
+import { FormCard } from './form-card';
 
 type Errors = { nome?: string; papel?: string; form?: string };
 
@@ -67,78 +69,61 @@ export function NewTerminalForm({
   };
 
   return (
-    <section
-      aria-labelledby="new-terminal"
-      className="space-y-3 rounded-md border border-slate-300 bg-white p-4"
+    <FormCard
+      title="Novo terminal"
+      intro="Crie o terminal e digite o código no navegador dele, na tela “Este terminal não está registrado”. O código vale 15 minutos, uma única vez."
+      onSubmit={submit}
+      after={
+        <>
+          {errors.form && (
+            <Alert tone="error" title="Não foi possível criar o terminal.">
+              <p>{errors.form}</p>
+            </Alert>
+          )}
+          {created && <Created created={created} lojaNome={lojaNome} />}
+        </>
+      }
     >
-      <h2 id="new-terminal" className="text-lg font-bold">
-        Novo terminal
-      </h2>
-      <p className="text-sm text-slate-700">
-        Crie o terminal e digite o código no navegador dele, na tela “Este terminal não está
-        registrado”. O código vale 15 minutos, uma única vez.
+      <TextField
+        label="Nome do terminal"
+        className="w-full sm:w-64"
+        value={nome}
+        maxLength={TERMINAL_NAME_MAX + 10}
+        error={errors.nome}
+        aside={<CharCount value={nome} max={TERMINAL_NAME_MAX} />}
+        placeholder="Caixa 2"
+        onChange={(e) => setNome(e.target.value)}
+      />
+      <ChoiceField
+        label="Papel"
+        className="w-full sm:w-80"
+        value={papel}
+        error={errors.papel}
+        first="Escolha…"
+        choices={choicesOf(roles, ROLE_HINTS)}
+        onValue={(v) => setPapel(v as CreatableRole | '')}
+      />
+      <Button type="submit" className="sm:mt-6" busy={create.isPending} disabled={create.isPending}>
+        Criar código
+      </Button>
+    </FormCard>
+  );
+}
+
+/** The terminal just created and its one-time code. */
+function Created({ created, lojaNome }: { created: CreatedTerminal; lojaNome: string }) {
+  return (
+    <Alert tone="success" title={`Terminal ${created.terminal.nome} criado na ${lojaNome}`}>
+      <p>
+        {ROLE_LABELS[created.terminal.papel]} nº {created.terminal.id}. Código de registro:
       </p>
-      <form
-        aria-label="Novo terminal"
-        noValidate
-        className="flex flex-wrap items-start gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
+      <p
+        className="font-mono text-3xl font-bold tracking-widest select-all"
+        data-testid="enrollment-code"
       >
-        <TextField
-          label="Nome do terminal"
-          className="w-full sm:w-64"
-          value={nome}
-          maxLength={TERMINAL_NAME_MAX + 10}
-          error={errors.nome}
-          aside={<CharCount value={nome} max={TERMINAL_NAME_MAX} />}
-          placeholder="Caixa 2"
-          onChange={(e) => setNome(e.target.value)}
-        />
-        <SelectField
-          label="Papel"
-          className="w-full sm:w-80"
-          value={papel}
-          error={errors.papel}
-          onChange={(e) => setPapel(e.target.value as CreatableRole | '')}
-        >
-          <option value="">Escolha…</option>
-          {roles.map((r) => (
-            <option key={r} value={r}>
-              {ROLE_HINTS[r]}
-            </option>
-          ))}
-        </SelectField>
-        <Button
-          type="submit"
-          className="sm:mt-6"
-          busy={create.isPending}
-          disabled={create.isPending}
-        >
-          Criar código
-        </Button>
-      </form>
-      {errors.form && (
-        <Alert tone="error" title="Não foi possível criar o terminal.">
-          <p>{errors.form}</p>
-        </Alert>
-      )}
-      {created && (
-        <Alert tone="success" title={`Terminal ${created.terminal.nome} criado na ${lojaNome}`}>
-          <p>
-            {ROLE_LABELS[created.terminal.papel]} nº {created.terminal.id}. Código de registro:
-          </p>
-          <p
-            className="font-mono text-3xl font-bold tracking-widest select-all"
-            data-testid="enrollment-code"
-          >
-            {created.codigo}
-          </p>
-          <p>Válido até {timeText(created.expira_em)}, uma única vez.</p>
-        </Alert>
-      )}
-    </section>
+        {created.codigo}
+      </p>
+      <p>Válido até {timeText(created.expira_em)}, uma única vez.</p>
+    </Alert>
   );
 }

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import type { TerminalItem } from '#contract/api/terminais';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { SelectField } from '@/components/ui/field';
+import { ChoiceField } from '@/components/ui/choice-field';
+import { FormCard } from './form-card';
 import { isApiError } from '@/api/errors';
 import { usePairDisplay } from '../api/terminais';
-import { isCounter } from '../labels';
+import { isCounter, numbered } from '../labels';
 
 const NONE = 'nenhum';
 
@@ -23,6 +24,12 @@ export function PairForm({ terminals }: { terminals: readonly TerminalItem[] }) 
   const [done, setDone] = useState<string | null>(null);
   const pair = usePairDisplay();
   if (counters.length === 0) return null;
+  // What the two selects share: the width, the first choice and the error of their field.
+  const pick = (field: 'caixa' | 'quiosque') => ({
+    className: 'w-full sm:w-64',
+    first: 'Escolha…',
+    error: error?.field === field ? error.text : undefined,
+  });
 
   const submit = () => {
     setDone(null);
@@ -52,72 +59,49 @@ export function PairForm({ terminals }: { terminals: readonly TerminalItem[] }) 
   };
 
   return (
-    <section
-      aria-labelledby="pair-title"
-      className="space-y-3 rounded-md border border-slate-300 bg-white p-4"
+    <FormCard
+      title="Quiosque do caixa (tela do cliente)"
+      formLabel="Quiosque do caixa"
+      intro="Cada venda do PDV deste caixa vai direto ao quiosque escolhido: o cliente digita o celular lá, sem tecla no caixa. “Nenhum”: as vendas aguardam no caixa."
+      onSubmit={submit}
+      after={
+        <>
+          {error?.field === 'form' && (
+            <Alert tone="error" title="Não foi possível salvar.">
+              <p>{error.text}</p>
+            </Alert>
+          )}
+          <div role="status" className="empty:hidden">
+            {done && <p>✓ {done}</p>}
+          </div>
+        </>
+      }
     >
-      <h2 id="pair-title" className="text-lg font-bold">
-        Quiosque do caixa (tela do cliente)
-      </h2>
-      <p className="text-sm text-slate-700">
-        Cada venda do PDV deste caixa vai direto ao quiosque escolhido: o cliente digita o celular
-        lá, sem tecla no caixa. “Nenhum”: as vendas aguardam no caixa.
-      </p>
-      <form
-        aria-label="Quiosque do caixa"
-        noValidate
-        className="flex flex-wrap items-start gap-3"
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
+      <ChoiceField
+        {...pick('caixa')}
+        label="Caixa"
+        value={counter}
+        choices={counters.map(numbered)}
+        onValue={(v) => {
+          setCounter(v);
+          const current = counters.find((t) => String(t.id) === v);
+          if (current)
+            setKiosk(current.quiosque_direto === null ? NONE : String(current.quiosque_direto));
         }}
-      >
-        <SelectField
-          label="Caixa"
-          className="w-full sm:w-64"
-          value={counter}
-          error={error?.field === 'caixa' ? error.text : undefined}
-          onChange={(e) => {
-            setCounter(e.target.value);
-            const current = counters.find((t) => String(t.id) === e.target.value);
-            if (current)
-              setKiosk(current.quiosque_direto === null ? NONE : String(current.quiosque_direto));
-          }}
-        >
-          <option value="">Escolha…</option>
-          {counters.map((t) => (
-            <option key={t.id} value={String(t.id)}>
-              {t.nome} (nº {t.id})
-            </option>
-          ))}
-        </SelectField>
-        <SelectField
-          label="Quiosque"
-          className="w-full sm:w-64"
-          value={kiosk}
-          error={error?.field === 'quiosque' ? error.text : undefined}
-          onChange={(e) => setKiosk(e.target.value)}
-        >
-          <option value="">Escolha…</option>
-          <option value={NONE}>Nenhum (vendas aguardam no caixa)</option>
-          {kiosks.map((t) => (
-            <option key={t.id} value={String(t.id)}>
-              {t.nome} (nº {t.id})
-            </option>
-          ))}
-        </SelectField>
-        <Button type="submit" className="sm:mt-6" busy={pair.isPending} disabled={pair.isPending}>
-          Salvar
-        </Button>
-      </form>
-      {error?.field === 'form' && (
-        <Alert tone="error" title="Não foi possível salvar.">
-          <p>{error.text}</p>
-        </Alert>
-      )}
-      <div role="status" className="empty:hidden">
-        {done && <p>✓ {done}</p>}
-      </div>
-    </section>
+      />
+      <ChoiceField
+        {...pick('quiosque')}
+        label="Quiosque"
+        value={kiosk}
+        choices={[
+          { value: NONE, text: 'Nenhum (vendas aguardam no caixa)' },
+          ...kiosks.map(numbered),
+        ]}
+        onValue={setKiosk}
+      />
+      <Button type="submit" className="sm:mt-6" busy={pair.isPending} disabled={pair.isPending}>
+        Salvar
+      </Button>
+    </FormCard>
   );
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import type { TerminalItem, TerminalList } from '#contract/api/terminais';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
-import { SelectField } from '@/components/ui/field';
+import { ChoiceField } from '@/components/ui/choice-field';
+import { EmptyNote, Loaded } from '@/components/ui/list-states';
 import { useRevokeTerminal, useTerminais } from '../api/terminais';
-import { relativeText, ROLE_LABELS, stateClass, whenText } from '../labels';
+import { numbered, relativeText, ROLE_LABELS, stateClass, whenText } from '../labels';
 import { NewTerminalForm } from './new-terminal-form';
 import { PairForm } from './pair-form';
 import { RevokeDialog } from './revoke-dialog';
@@ -138,58 +138,49 @@ export function TerminaisScreen() {
         caixa. Cada mudança fica na auditoria.
       </p>
       {data && data.lojas.length > 1 && (
-        <SelectField
+        <ChoiceField
           label="Loja"
           className="w-full sm:w-72"
           value={String(data.loja)}
-          onChange={(e) => {
-            setLoja(Number(e.target.value));
+          choices={data.lojas.map(numbered)}
+          onValue={(v) => {
+            setLoja(Number(v));
             setRevoked(null);
           }}
-        >
-          {data.lojas.map((l) => (
-            <option key={l.id} value={String(l.id)}>
-              {l.nome} (nº {l.id})
-            </option>
-          ))}
-        </SelectField>
+        />
       )}
       <div role="status" className="empty:hidden">
         {revoked && <p>✓ {revoked}</p>}
       </div>
-      {list.isPending ? (
-        <p role="status">Carregando os terminais…</p>
-      ) : list.isError ? (
-        <Alert tone="error" title="Não foi possível carregar os terminais.">
-          <p>{list.error.message}</p>
-          <div>
-            <Button onClick={() => void list.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
-      ) : (
-        <>
-          <NewTerminalForm
-            key={list.data.loja}
-            loja={list.data.loja}
-            lojaNome={current?.nome ?? `loja ${list.data.loja}`}
-            roles={list.data.papeis}
-          />
-          {list.data.itens.length === 0 ? (
-            <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
-              Nenhum terminal nesta loja ainda. Crie o primeiro acima.
-            </p>
-          ) : (
-            <>
-              <p className="text-slate-700" aria-live="polite">
-                {list.data.itens.length} {list.data.itens.length === 1 ? 'terminal' : 'terminais'}
-                {list.isFetching && ' · atualizando…'}
-              </p>
-              <Terminals data={list.data} now={list.dataUpdatedAt} onRevoke={setConfirming} />
-            </>
-          )}
-          <PairForm key={`pair-${list.data.loja}`} terminals={list.data.itens} />
-        </>
-      )}
+      <Loaded
+        query={list}
+        loading="Carregando os terminais…"
+        failed="Não foi possível carregar os terminais."
+        retry
+      >
+        {(found) => (
+          <>
+            <NewTerminalForm
+              key={found.loja}
+              loja={found.loja}
+              lojaNome={current?.nome ?? `loja ${found.loja}`}
+              roles={found.papeis}
+            />
+            {found.itens.length === 0 ? (
+              <EmptyNote>Nenhum terminal nesta loja ainda. Crie o primeiro acima.</EmptyNote>
+            ) : (
+              <>
+                <p className="text-slate-700" aria-live="polite">
+                  {found.itens.length} {found.itens.length === 1 ? 'terminal' : 'terminais'}
+                  {list.isFetching && ' · atualizando…'}
+                </p>
+                <Terminals data={found} now={list.dataUpdatedAt} onRevoke={setConfirming} />
+              </>
+            )}
+            <PairForm key={`pair-${found.loja}`} terminals={found.itens} />
+          </>
+        )}
+      </Loaded>
       {confirming && (
         <RevokeDialog
           terminal={confirming}

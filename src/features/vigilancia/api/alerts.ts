@@ -2,6 +2,7 @@
 // one with its evidence, a decision with a note, and every alert of the filters for the CSV
 // (the server records that export itself). Parsed with the contract both sides share.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type * as z from 'zod/mini';
 import { serverRequest } from '@/api/client';
 import { listAt, storeHeaders, type ListScope } from '@/api/rede';
 import {
@@ -29,6 +30,27 @@ export const alertKeys = {
   detail: (id: number, loja: number | null = null) =>
     [...alertKeys.all, 'detail', id, loja] as const,
 };
+
+/**
+ * One store's Vigilância setting (`GET /api/vigilancia/<part>`: its rules, its webhook's
+ * deliveries); `loja`: the chain's store a rede reads (null: the terminal's own).
+ */
+export const storeSettingQuery = <S extends z.ZodMiniType>(
+  part: 'regras' | 'entregas',
+  schema: S,
+  loja: number | null,
+) =>
+  queryOptions({
+    queryKey: [...alertKeys.all, part, loja] as const,
+    queryFn: ({ signal }) =>
+      serverRequest({
+        method: 'GET',
+        path: `/api/vigilancia/${part}`,
+        schema,
+        signal,
+        headers: storeHeaders(loja),
+      }),
+  });
 
 function toQuery(f: AlertFilters): Record<string, string> {
   const q: Record<string, string> = {};

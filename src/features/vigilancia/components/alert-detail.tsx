@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { AlertDetail as Detail } from '#contract/api/vigilancia';
 import { Alert } from '@/components/ui/alert';
+import { Loaded } from '@/components/ui/list-states';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
@@ -74,34 +75,35 @@ function Shift({ link, dia, loja }: { link: string; dia: string; loja: number | 
       <Button size="sm" variant="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
         {open ? 'Ocultar' : 'Ver'} os lançamentos do turno ({dayText(dia)})
       </Button>
-      {open &&
-        (ledger.isPending ? (
-          <p role="status">Carregando o turno…</p>
-        ) : ledger.isError ? (
-          <Alert tone="error" title="Não foi possível carregar o turno.">
-            <p>{ledger.error.message}</p>
-          </Alert>
-        ) : (
-          <FitTable
-            label="Lançamentos do turno"
-            cards="figures"
-            columns={[
-              { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
-              { header: 'Valor', numeric: true },
-              { header: 'Celular' },
-              { header: 'Estado' },
-            ]}
-            rows={ledger.data.lancamentos.map((l) => ({
-              key: l.chave,
-              cells: [
-                whenText(l.criado_em),
-                formatBRL(l.valor_gasto),
-                maskPhone(l.celular),
-                l.estado,
-              ],
-            }))}
-          />
-        ))}
+      {open && (
+        <Loaded
+          query={ledger}
+          loading="Carregando o turno…"
+          failed="Não foi possível carregar o turno."
+        >
+          {(shift) => (
+            <FitTable
+              label="Lançamentos do turno"
+              cards="figures"
+              columns={[
+                { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
+                { header: 'Valor', numeric: true },
+                { header: 'Celular' },
+                { header: 'Estado' },
+              ]}
+              rows={shift.lancamentos.map((l) => ({
+                key: l.chave,
+                cells: [
+                  whenText(l.criado_em),
+                  formatBRL(l.valor_gasto),
+                  maskPhone(l.celular),
+                  l.estado,
+                ],
+              }))}
+            />
+          )}
+        </Loaded>
+      )}
     </div>
   );
 }
@@ -199,39 +201,37 @@ export function AlertDetail({
           Fechar
         </Button>
       </div>
-      {q.isPending ? (
-        <p role="status">Carregando as evidências…</p>
-      ) : q.isError ? (
-        <Alert tone="error" title="Não foi possível carregar o alerta.">
-          <p>{q.error.message}</p>
-        </Alert>
-      ) : (
-        <>
-          <p className="font-semibold">{q.data.alerta.regra_nome}</p>
-          <p>{q.data.alerta.resumo}</p>
-          <p className="text-slate-700">{q.data.porque}</p>
-          <p className="text-slate-700">
-            {q.data.alerta.cliente && <>Cliente {q.data.alerta.cliente} · </>}
-            {q.data.alerta.terminal_nome ?? q.data.alerta.terminal ?? 'Vários terminais'} · dia{' '}
-            {dayText(q.data.alerta.dia)}
-          </p>
-          <Evidence d={q.data} />
-          <Postings d={q.data} />
-          {q.data.turno && <Shift link={q.data.turno.link} dia={q.data.turno.dia} loja={loja} />}
-          {q.data.alerta.estado === 'aberto' && readOnly ? (
-            <p>Aberto: só o gerente da loja reconhece ou descarta.</p>
-          ) : q.data.alerta.estado === 'aberto' ? (
-            <Decision d={q.data} onDone={() => undefined} />
-          ) : (
-            <p role="status">
-              <strong>{STATE_LABELS[q.data.alerta.estado]}</strong> por{' '}
-              {q.data.alerta.decidido_por ?? '—'}
-              {q.data.alerta.decidido_em && ` em ${whenText(q.data.alerta.decidido_em)}`}:{' '}
-              {q.data.alerta.nota}
+      <Loaded
+        query={q}
+        loading="Carregando as evidências…"
+        failed="Não foi possível carregar o alerta."
+      >
+        {(d) => (
+          <>
+            <p className="font-semibold">{d.alerta.regra_nome}</p>
+            <p>{d.alerta.resumo}</p>
+            <p className="text-slate-700">{d.porque}</p>
+            <p className="text-slate-700">
+              {d.alerta.cliente && <>Cliente {d.alerta.cliente} · </>}
+              {d.alerta.terminal_nome ?? d.alerta.terminal ?? 'Vários terminais'} · dia{' '}
+              {dayText(d.alerta.dia)}
             </p>
-          )}
-        </>
-      )}
+            <Evidence d={d} />
+            <Postings d={d} />
+            {d.turno && <Shift link={d.turno.link} dia={d.turno.dia} loja={loja} />}
+            {d.alerta.estado === 'aberto' && readOnly ? (
+              <p>Aberto: só o gerente da loja reconhece ou descarta.</p>
+            ) : d.alerta.estado === 'aberto' ? (
+              <Decision d={d} onDone={() => undefined} />
+            ) : (
+              <p role="status">
+                <strong>{STATE_LABELS[d.alerta.estado]}</strong> por {d.alerta.decidido_por ?? '—'}
+                {d.alerta.decidido_em && ` em ${whenText(d.alerta.decidido_em)}`}: {d.alerta.nota}
+              </p>
+            )}
+          </>
+        )}
+      </Loaded>
     </section>
   );
 }

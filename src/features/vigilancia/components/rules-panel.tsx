@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { RULES, type RuleSetting } from '#contract/api/vigilancia';
 import { Alert } from '@/components/ui/alert';
+import { Loaded } from '@/components/ui/list-states';
 import { Button } from '@/components/ui/button';
 import { rulesQuery, saveRules, useRules } from '../api/rules';
 
@@ -137,13 +138,9 @@ export function RulesPanel({
   readOnly?: boolean;
 }) {
   const q = useRules(loja);
-  if (q.isPending) return <p role="status">Carregando as regras…</p>;
-  if (q.isError) {
-    return (
-      <Alert tone="error" title="Não foi possível carregar as regras.">
-        <p>{q.error.message}</p>
-      </Alert>
-    );
-  }
-  return <RuleForm initial={q.data.regras} readOnly={readOnly} />;
+  return (
+    <Loaded query={q} loading="Carregando as regras…" failed="Não foi possível carregar as regras.">
+      {(data) => <RuleForm initial={data.regras} readOnly={readOnly} />}
+    </Loaded>
+  );
 }

@@ -7,12 +7,13 @@ import {
   type RuleCode,
 } from '#contract/api/vigilancia';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, Pager, useCsvExport } from '@/components/list-parts';
+import { ExportBar, useCsvExport } from '@/components/list-parts';
 import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
-import { SelectField, TextField } from '@/components/ui/field';
+import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
+import { TextField } from '@/components/ui/field';
+import { PagedList, type PagedListWords } from '@/components/ui/list-states';
 import { FitTable } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
 import { useLocation } from '@/lib/router';
@@ -29,6 +30,13 @@ function initialFilters(search: URLSearchParams): AlertFilters {
   const regra = RULES.find((r) => r.codigo === asked)?.codigo ?? null;
   return { regra, estado: 'aberto', dia: null, celular: null };
 }
+
+const ALERT_WORDS: PagedListWords = {
+  loading: 'Carregando os alertas…',
+  failed: 'Não foi possível carregar os alertas.',
+  empty: 'Nenhum alerta com estes filtros.',
+  pages: 'Páginas dos alertas',
+};
 
 type Draft = { regra: string; estado: string; dia: string; celular: string };
 
@@ -70,32 +78,22 @@ function Filters({
         });
       }}
     >
-      <SelectField
+      <ChoiceField
         label="Regra"
         className="w-64"
         value={d.regra}
-        onChange={(e) => set('regra')(e.target.value)}
-      >
-        <option value="">Todas</option>
-        {RULES.map((r) => (
-          <option key={r.codigo} value={r.codigo}>
-            {r.numero}. {r.nome}
-          </option>
-        ))}
-      </SelectField>
-      <SelectField
+        first="Todas"
+        choices={RULES.map((r) => ({ value: r.codigo, text: `${r.numero}. ${r.nome}` }))}
+        onValue={set('regra')}
+      />
+      <ChoiceField
         label="Estado"
         className="w-40"
         value={d.estado}
-        onChange={(e) => set('estado')(e.target.value)}
-      >
-        <option value="">Todos</option>
-        {ALERT_STATES.map((s) => (
-          <option key={s} value={s}>
-            {STATE_LABELS[s]}
-          </option>
-        ))}
-      </SelectField>
+        first="Todos"
+        choices={choicesOf(ALERT_STATES, STATE_LABELS)}
+        onValue={set('estado')}
+      />
       <DateField
         label="Dia"
         className="w-36"
@@ -195,6 +193,31 @@ function StorePanel({ scope, rules }: { scope: ListScope; rules: boolean }) {
   );
 }
 
+/** A header button that shows or hides a panel: `label` closed, then open. */
+function Toggle({
+  open,
+  onToggle,
+  label,
+  className,
+}: {
+  open: boolean;
+  onToggle: (open: boolean) => void;
+  label: [closed: string, open: string];
+  className?: string;
+}) {
+  return (
+    <Button
+      size="sm"
+      variant="ghost"
+      className={className}
+      aria-expanded={open}
+      onClick={() => onToggle(!open)}
+    >
+      {open ? label[1] : label[0]}
+    </Button>
+  );
+}
+
 function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
   const { search } = useLocation();
   const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
@@ -217,23 +240,17 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-bold">Vigilância</h1>
-        <Button
-          size="sm"
-          variant="ghost"
+        <Toggle
+          open={showRules}
+          onToggle={setShowRules}
+          label={['Regras e limites', 'Fechar as regras']}
           className="ml-auto"
-          aria-expanded={showRules}
-          onClick={() => setShowRules(!showRules)}
-        >
-          {showRules ? 'Fechar as regras' : 'Regras e limites'}
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          aria-expanded={showWebhook}
-          onClick={() => setShowWebhook(!showWebhook)}
-        >
-          {showWebhook ? 'Fechar o webhook' : 'Webhook'}
-        </Button>
+        />
+        <Toggle
+          open={showWebhook}
+          onToggle={setShowWebhook}
+          label={['Webhook', 'Fechar o webhook']}
+        />
       </div>
       <p className="text-slate-700">
         Lançamentos que fogem do padrão da loja: sem venda do PDV, com outro valor, o mesmo celular
@@ -267,34 +284,15 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
           readOnly={chain.rede}
         />
       )}
-      {page.isPending ? (
-        <p role="status">Carregando os alertas…</p>
-      ) : page.isError ? (
-        <Alert tone="error" title="Não foi possível carregar os alertas.">
-          <p>{page.error.message}</p>
-          <div>
-            <Button onClick={() => void page.refetch()}>Tentar novamente</Button>
-          </div>
-        </Alert>
-      ) : page.data.itens.length === 0 ? (
-        <p className="rounded-md border border-slate-300 bg-white p-4 text-slate-800">
-          Nenhum alerta com estes filtros.
-        </p>
-      ) : (
-        <>
+      <PagedList query={page} words={ALERT_WORDS} onPage={setPagina}>
+        {(itens) => (
           <Alerts
-            items={page.data.itens}
+            items={itens}
             onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
             lojaOf={scope === 'todas' ? chain.nameOf : null}
           />
-          <Pager
-            label="Páginas dos alertas"
-            pagina={page.data.pagina}
-            paginas={page.data.paginas}
-            onPage={setPagina}
-          />
-        </>
-      )}
+        )}
+      </PagedList>
     </main>
   );
 }

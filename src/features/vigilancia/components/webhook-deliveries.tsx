@@ -1,5 +1,5 @@
 import type { DeliveryWire } from '#contract/api/vigilancia-webhook';
-import { Alert } from '@/components/ui/alert';
+import { Loaded } from '@/components/ui/list-states';
 import { Button } from '@/components/ui/button';
 import { FitTable } from '@/components/ui/fit-table';
 import { useDeliveries } from '../api/deliveries';
@@ -31,22 +31,33 @@ function lastAnswer(d: DeliveryWire): string {
  */
 export function WebhookDeliveries({ loja = null }: { loja?: number | null }) {
   const q = useDeliveries(loja);
-  if (q.isPending) return <p role="status">Carregando as entregas…</p>;
-  if (q.isError) {
-    return (
-      <Alert tone="error" title="Não foi possível carregar as entregas do webhook.">
-        <p>{q.error.message}</p>
-      </Alert>
-    );
-  }
-  const { ativo, itens } = q.data;
+  return (
+    <Loaded
+      query={q}
+      loading="Carregando as entregas…"
+      failed="Não foi possível carregar as entregas do webhook."
+    >
+      {(data) => <Deliveries {...data} onRefresh={() => void q.refetch()} />}
+    </Loaded>
+  );
+}
+
+function Deliveries({
+  ativo,
+  itens,
+  onRefresh,
+}: {
+  ativo: boolean;
+  itens: readonly DeliveryWire[];
+  onRefresh: () => void;
+}) {
   return (
     <section aria-labelledby="webhook-title" className="space-y-2">
       <div className="flex flex-wrap items-center gap-3">
         <h2 id="webhook-title" className="text-lg font-semibold">
           Entregas do webhook
         </h2>
-        <Button size="sm" variant="secondary" onClick={() => void q.refetch()}>
+        <Button size="sm" variant="secondary" onClick={onRefresh}>
           Atualizar
         </Button>
       </div>
