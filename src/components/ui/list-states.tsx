@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { LoadFailed } from '@/components/ui/load-failed';
 import { Pager } from '@/components/list-parts';
 
 /**
@@ -28,28 +27,6 @@ export function Loaded<T, E extends Error>({
     );
   }
   return children(query.data);
-}
-
-/** A read that failed: what went wrong and, with `onRetry`, a button that reads again. */
-function LoadFailed({
-  title,
-  error,
-  onRetry,
-}: {
-  title: string;
-  error: Error;
-  onRetry?: () => unknown;
-}) {
-  return (
-    <Alert tone="error" title={title}>
-      <p>{error.message}</p>
-      {onRetry && (
-        <div>
-          <Button onClick={() => void onRetry()}>Tentar novamente</Button>
-        </div>
-      )}
-    </Alert>
-  );
 }
 
 /** A list with nothing to show: one line in a white box. */

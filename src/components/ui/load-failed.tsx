@@ -1,7 +1,7 @@
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 
-/** A read that failed: what it was (`title`), the error's words and "Tentar novamente". */
+/** A read that failed: what it was (`title`), the error's words and, with `onRetry`, "Tentar novamente". */
 export function LoadFailed({
   title,
   error,
@@ -9,14 +9,16 @@ export function LoadFailed({
 }: {
   title: string;
   error: { message: string };
-  onRetry: () => unknown;
+  onRetry?: () => unknown;
 }) {
   return (
     <Alert tone="error" title={title}>
       <p>{error.message}</p>
-      <div>
-        <Button onClick={() => void onRetry()}>Tentar novamente</Button>
-      </div>
+      {onRetry && (
+        <div>
+          <Button onClick={() => void onRetry()}>Tentar novamente</Button>
+        </div>
+      )}
     </Alert>
   );
 }
