@@ -7,12 +7,9 @@
  * exactly once; unacknowledged ones once or not at all, and once after being sent again with
  * the same Idempotency-Key.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startChain, waitForStatus, type Chain } from './chain';
+import { waitForStatus } from './chain';
 import {
   countInService,
   enrollCounters,
@@ -22,22 +19,15 @@ import {
   type CounterTerminal,
   type Posting,
 } from './chain-load';
-import { chainSuite } from './chain-suite';
+import { ownChain } from './chain-suite';
 
-const suite = chainSuite("the chain's fault tests");
 const STORES = [1];
-let dir = '';
-let chain: Chain | null = null;
 let terminals: CounterTerminal[] = [];
-
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'chain-faults-'));
-  chain = await startChain({
+const own = ownChain(
+  'faults',
+  {
     replicas: 2,
     stores: STORES,
-    dir,
-    fromSources: true,
     checkIntervalMs: 500,
     // A dead replica's postings are taken over after this lease (15 s by default), and one
     // whose fate it cannot tell is read again every 2 s and known not posted after 10 s.
@@ -46,14 +36,11 @@ beforeAll(async () => {
       JOURNAL_RECHECK_MS: '2000',
       JOURNAL_UNKNOWN_HORIZON_MS: '10000',
     },
-  });
-  terminals = await enrollCounters(chain, STORES, 3, 3);
-}, 180_000);
-
-afterAll(async () => {
-  await chain?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+  },
+  async (chain) => {
+    terminals = await enrollCounters(chain, STORES, 3, 3);
+  },
+);
 
 const statuses = (ps: readonly Posting[]) => {
   const m = new Map<number, number>();
@@ -66,7 +53,7 @@ const statuses = (ps: readonly Posting[]) => {
  * leased, sent to the service or waiting for its answer) when it strikes.
  */
 async function burstWith(fault: () => Promise<void>, after = 40): Promise<Posting[]> {
-  const burst = runLoad({ url: chain!.url, terminals, rate: 1000, seconds: 0.03 });
+  const burst = runLoad({ url: own.chain.url, terminals, rate: 1000, seconds: 0.03 });
   await new Promise((r) => setTimeout(r, after));
   await fault();
   return (await burst).postings;
@@ -77,8 +64,8 @@ async function burstWith(fault: () => Promise<void>, after = 40): Promise<Postin
  * `sem resposta` when the balancer answered instead (its 502/503 page: no replica in time).
  */
 async function stateOf(p: Posting, esperar = 0): Promise<string> {
-  const res = await fetch(`${chain!.url}/api/lancamentos/${p.key}?esperar=${esperar}`, {
-    headers: { cookie: p.terminal.cookie, origin: chain!.url },
+  const res = await fetch(`${own.chain.url}/api/lancamentos/${p.key}?esperar=${esperar}`, {
+    headers: { cookie: p.terminal.cookie, origin: own.chain.url },
   }).catch(() => null);
   if (res?.status !== 200) {
     await res?.body?.cancel();
@@ -95,9 +82,9 @@ async function stateOf(p: Posting, esperar = 0): Promise<string> {
  * (`recusado`), which the cashier then posts as a new sale (a new key). Counts before and after.
  */
 async function settle(ps: Posting[]) {
-  const before = tally(countInService(chain!.sandbox.dbPath, ps), ps);
+  const before = tally(countInService(own.chain.sandbox.dbPath, ps), ps);
   const unacknowledged = ps.filter((p) => !p.acknowledged);
-  await Promise.all(unacknowledged.map((p) => post(chain!.url, p)));
+  await Promise.all(unacknowledged.map((p) => post(own.chain.url, p)));
   const unknown = ps.filter((p) => !p.acknowledged);
   const verdicts = await Promise.all(
     unknown.map(async (p) => {
@@ -108,20 +95,20 @@ async function settle(ps: Posting[]) {
       }
       if (estado === 'recusado') {
         const again: Posting = { ...p, key: randomUUID(), acknowledged: false, attempts: 0 };
-        await post(chain!.url, again);
+        await post(own.chain.url, again);
         p.acknowledged = again.acknowledged;
       }
       return `${p.key}: ${estado}, a new sale → ${p.acknowledged ? 'lançado' : 'not acknowledged'}`;
     }),
   );
   if (verdicts.length > 0) console.log(`unknown after sending again:\n${verdicts.join('\n')}`);
-  const after = tally(countInService(chain!.sandbox.dbPath, ps), ps);
+  const after = tally(countInService(own.chain.sandbox.dbPath, ps), ps);
   return { before, resent: unacknowledged.length, unknown: unknown.length, after };
 }
 
-describe('a chain behind HAProxy under load', suite, () => {
+describe('a chain behind HAProxy under load', own.suite, () => {
   test('PostgreSQL stopped and started: /readyz 503 then 200, every posting once', async () => {
-    const c = chain!;
+    const c = own.chain;
     const readyz = () =>
       Promise.all(c.replicas.map((r) => fetch(`${r.url}/readyz`).then((res) => res.status)));
     const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 25 });
@@ -157,7 +144,7 @@ describe('a chain behind HAProxy under load', suite, () => {
   }, 180_000);
 
   test('one replica killed with SIGKILL: the other takes over, 0 doubles, 0 lost', async () => {
-    const c = chain!;
+    const c = own.chain;
     const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 20 });
     await new Promise((r) => setTimeout(r, 6_000));
     const cut = await burstWith(() => c.killReplica(0));
