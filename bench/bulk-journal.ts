@@ -4,6 +4,8 @@
 import Database from 'better-sqlite3';
 import { openStore } from '../server/store';
 
+export const DAY_MS = 86_400_000;
+
 /** The journal's columns, in the order the benches' `values (…)` give them. */
 export const INSERT_JOURNAL = `insert into posting_journal (key, establishment_id, terminal_id,
        request_id, fingerprint, customer_key, customer_name, amount, state, reason,

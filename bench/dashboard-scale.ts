@@ -8,25 +8,21 @@
 import { openStore } from '../server/store';
 import { painel } from '../server/app/domain/painel';
 import { PainelQuery } from '#contract/api/painel';
-import { INSERT_JOURNAL, loadInBatches, openForBulkLoad } from './bulk-journal';
-import { quantile } from './stats';
+import { DAY_MS, INSERT_JOURNAL, loadInBatches, openForBulkLoad } from './bulk-journal';
+import { percentiles, seededRandom, type Percentiles } from './stats';
 
-const DAY_MS = 86_400_000;
 const STATES = ['lançado', 'lançado', 'lançado', 'lançado', 'lançado', 'lançado', 'recusado'];
 
 export interface DashboardScaleResult {
   entries: number;
   buildMs: number;
-  periods: {
+  periods: ({
     label: string;
     days: number;
     rows: number;
     /** The first answer (past days not cached yet). */
     first: number;
-    p50: number;
-    p95: number;
-    max: number;
-  }[];
+  } & Percentiles)[];
 }
 
 /** Writes `entries` journal rows over the `days` before `nowMs` into a migrated store. */
@@ -38,8 +34,7 @@ async function build(dbPath: string, entries: number, days: number, nowMs: numbe
        null, 0, null, ?, null, ?, null)`,
   );
   const span = days * DAY_MS;
-  let seed = 42;
-  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const rand = seededRandom(42);
   const write = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const at = nowMs - Math.floor(rand() * span);
@@ -106,16 +101,7 @@ export async function dashboardScaleBench(
         else samples.push(ms);
         rows = answer.totais.lancamentos + answer.totais.premios_entregues;
       }
-      samples.sort((a, b) => a - b);
-      periods.push({
-        label,
-        days,
-        rows,
-        first,
-        p50: quantile(samples, 0.5),
-        p95: quantile(samples, 0.95),
-        max: samples[samples.length - 1]!,
-      });
+      periods.push({ label, days, rows, first, ...percentiles(samples) });
     }
   } finally {
     await store.close();

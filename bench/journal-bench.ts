@@ -13,21 +13,14 @@
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
-import pino from 'pino';
 import { createAppServer } from '../server/app/app';
 import { embeddedSandbox } from '../server/app/embedded';
 import { createPostingService } from '../server/app/domain/journal/service';
 import { clientOf } from '../server/app/upstream/client';
 import { openSandbox } from '../server/sandbox/sandbox';
-import { credentialCookieName } from '../server/app/http/access/terminal';
-import { signCredential } from '../server/app/domain/credential';
-import { createJournalStore, enrollDirectly, openStore } from '../server/store';
+import { createJournalStore, openStore } from '../server/store';
+import { appLogger as logger, benchAccess, Closer, listen } from './in-process';
 
-/** Signs the bench terminal's credential. */
-const BENCH_SECRET = 'journal-bench-secret-0123456789abcdef';
 import {
   BROWSER_HEADERS,
   EST,
@@ -36,7 +29,7 @@ import {
   freshPhone,
   postingBody,
 } from './requests';
-import { median, summarize } from './stats';
+import { interleaved, median, summarize } from './stats';
 import type { Summary } from './stats';
 
 export interface JournalResult {
@@ -120,41 +113,15 @@ function clientProcess(pauseMs: number) {
   };
 }
 
-const sink = { write: (_line: string): void => undefined };
-
-function listen(
-  fetch: (req: Request) => Response | Promise<Response>,
-): Promise<{ url: string; close(): Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const server: ServerType = serve(
-      { fetch, hostname: '127.0.0.1', port: 0 },
-      (info: AddressInfo) =>
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done());
-              if ('closeAllConnections' in server) server.closeAllConnections();
-            }),
-        }),
-    );
-    server.once('error', reject);
-  });
-}
-
 export async function journalOverhead(o: JournalOptions): Promise<JournalResult> {
-  const cleanups: (() => Promise<void> | void)[] = [];
+  const closer = new Closer();
   try {
-    const plainSandbox = openSandbox({ dbPath: o.plainDb });
-    cleanups.push(() => plainSandbox.close());
-    const journaledSandbox = openSandbox({ dbPath: o.journaledDb });
-    cleanups.push(() => journaledSandbox.close());
-    const store = await openStore({ sqlitePath: o.storeDb });
-    cleanups.push(() => store.close());
+    const plainSandbox = closer.add(openSandbox({ dbPath: o.plainDb }));
+    const journaledSandbox = closer.add(openSandbox({ dbPath: o.journaledDb }));
+    const store = closer.add(await openStore({ sqlitePath: o.storeDb }));
 
     const plainUpstream = embeddedSandbox(plainSandbox, EST)!;
     const journaledUpstream = embeddedSandbox(journaledSandbox, EST)!;
-    const logger = () => pino({ timestamp: pino.stdTimeFunctions.isoTime }, sink);
     const service = createPostingService({
       store: createJournalStore(store),
       call: clientOf(journaledUpstream).call,
@@ -162,24 +129,11 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
       logger: logger(),
     });
     service.start();
-    cleanups.push(() => service.stop());
+    closer.defer(() => service.stop());
 
     // Both apps see one enrolled terminal, with the rate limits out of the way.
-    const { terminal, nonce } = await enrollDirectly(store, { name: 'bench', role: 'caixa' });
-    const access = {
-      store,
-      secret: BENCH_SECRET,
-      publicOrigin: null,
-      autoEnroll: false,
-      limits: {
-        burst: { limit: 1_000_000, windowMs: 10_000 },
-        sustained: { limit: 1_000_000, windowMs: 600_000 },
-      },
-    };
-    const terminalHeaders = (url: string) => ({
-      cookie: `${credentialCookieName(url)}=${signCredential(BENCH_SECRET, terminal.id, nonce)}`,
-      origin: url,
-    });
+    const { access, cookie } = await benchAccess(store, 'caixa');
+    const terminalHeaders = (url: string) => ({ cookie: cookie(url), origin: url });
     const plainApp = createAppServer({
       distDir: o.distDir,
       logger: logger(),
@@ -193,16 +147,13 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
       ...access,
       postings: service,
     });
-    const plain = await listen((req) => plainApp.fetch(req));
-    cleanups.push(() => plain.close());
-    const journaled = await listen((req) => journaledApp.fetch(req));
-    cleanups.push(() => journaled.close());
+    const plain = closer.add(await listen((req) => plainApp.fetch(req)));
+    const journaled = closer.add(await listen((req) => journaledApp.fetch(req)));
 
     // The disk's cost of one durable commit, for reading the figures: a journaled posting
     // flushes once before it is sent, in place of the plain path's flushed password
     // reservation (and settles after its answer with an unflushed commit).
-    const commitDb = new Database(o.commitDb);
-    cleanups.push(() => void commitDb.close());
+    const commitDb = closer.add(new Database(o.commitDb));
     commitDb.pragma('journal_mode = WAL');
     commitDb.pragma('synchronous = FULL');
     commitDb.exec('create table t (k integer primary key, v text)');
@@ -231,33 +182,18 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
       return performance.now() - t0;
     };
     const client = o.client === 'inline' ? null : clientProcess(o.pauseMs ?? 10);
-    if (client !== null) cleanups.push(() => client.stop());
+    if (client !== null) closer.defer(() => client.stop());
     const post = (url: string, what: string): Promise<number> =>
       client === null ? inline(shot(url), what) : client.post(shot(url), what);
 
-    for (let i = 0; i < o.warmup; i++) {
-      await post(plain.url, 'plain posting (warm-up)');
-      await post(journaled.url, 'journaled posting (warm-up)');
-    }
-    const p: number[] = [];
-    const j: number[] = [];
-    const diffs: number[] = [];
     const c: number[] = [];
-    for (let i = 0; i < o.rounds; i++) {
-      let a: number;
-      let b: number;
-      if (i % 2 === 0) {
-        a = await post(plain.url, 'plain posting');
-        b = await post(journaled.url, 'journaled posting');
-      } else {
-        b = await post(journaled.url, 'journaled posting');
-        a = await post(plain.url, 'plain posting');
-      }
-      p.push(a);
-      j.push(b);
-      diffs.push(b - a);
-      c.push(commit());
-    }
+    const { a: p, b: j } = await interleaved(
+      (warmUp) => post(plain.url, warmUp ? 'plain posting (warm-up)' : 'plain posting'),
+      (warmUp) => post(journaled.url, warmUp ? 'journaled posting (warm-up)' : 'journaled posting'),
+      o,
+      () => c.push(commit()),
+    );
+    const diffs = j.map((b, i) => b - p[i]!);
     const plainSummary = summarize(p);
     const journaledSummary = summarize(j);
     return {
@@ -268,6 +204,6 @@ export async function journalOverhead(o: JournalOptions): Promise<JournalResult>
       pairedAdded: median(diffs),
     };
   } finally {
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    await closer.closeAll();
   }
 }

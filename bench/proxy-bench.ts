@@ -2,17 +2,13 @@
 // server/main.ts does) against the sandbox served alone (as server/sandbox-cli.ts does),
 // the same lookups against both, interleaved so both see the same noise.
 
-import { serve } from '@hono/node-server';
-import type { ServerType } from '@hono/node-server';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import path from 'node:path';
-import { credentialCookieName } from '../server/app/http/access/terminal';
 import { createAppServer } from '../server/app/app';
-import { signCredential } from '../server/app/domain/credential';
 import { embeddedSandbox } from '../server/app/embedded';
-import { enrollDirectly, openStore } from '../server/store';
+import { openStore } from '../server/store';
+import { appLogger, benchAccess, Closer, listen, sink, type Running } from './in-process';
 import { loggedFetch } from '../server/sandbox/logged-fetch';
 import { openSandbox } from '../server/sandbox/sandbox';
 import type { Sandbox } from '../server/sandbox/sandbox';
@@ -24,7 +20,7 @@ import {
   SERVICE_HEADERS,
   expectSuccess,
 } from './requests';
-import { median, summarize } from './stats';
+import { interleaved, median, summarize } from './stats';
 import type { Summary } from './stats';
 
 export interface ProxyResult {
@@ -68,45 +64,16 @@ export interface ProxyOptions {
   batches: number;
 }
 
-interface Running {
-  url: string;
-  close(): Promise<void>;
-}
-
 /**
  * Both servers log one line per request at level info, as their main.ts do; the lines go to
  * a sink so the cost of building them is measured but the terminal stays readable.
  */
-const sink = { write: (_line: string): void => undefined };
 const sandboxLogger = (): Logger => pino({ name: 'sandbox' }, sink);
-const appLogger = (): Logger => pino({ timestamp: pino.stdTimeFunctions.isoTime }, sink);
-
-function listen(
-  fetch: (req: Request, env?: unknown) => Response | Promise<Response>,
-): Promise<Running> {
-  return new Promise((resolve, reject) => {
-    const server: ServerType = serve(
-      { fetch, hostname: '127.0.0.1', port: 0 },
-      (info: AddressInfo) =>
-        resolve({
-          url: `http://127.0.0.1:${info.port}`,
-          close: () =>
-            new Promise<void>((done) => {
-              server.close(() => done());
-              if ('closeAllConnections' in server) server.closeAllConnections();
-            }),
-        }),
-    );
-    server.once('error', reject);
-  });
-}
 
 /** The sandbox alone, as `npm run sandbox` serves it (its log line included). */
 function serveSandbox(sandbox: Sandbox, log: Logger): Promise<Running> {
   return listen(loggedFetch(sandbox, log));
 }
-
-const BENCH_SECRET = 'bench-secret-0123456789abcdef0123456789';
 
 /**
  * The app server in sandbox mode, as `npm run serve` builds it without LOYALTY_BASE_URL, with
@@ -123,25 +90,13 @@ async function serveApp(
   const upstream = embeddedSandbox(sandbox, EST);
   if (upstream === null) throw new Error(`no sandbox establishment ${EST}`);
   const store = await openStore({ sqlitePath: storeFile });
-  const { terminal, nonce } = await enrollDirectly(store, { name: 'bench', role: 'gerente' });
-  const app = createAppServer({
-    distDir,
-    logger,
-    ...upstream,
-    store,
-    secret: BENCH_SECRET,
-    publicOrigin: null,
-    autoEnroll: false,
-    limits: {
-      burst: { limit: 1_000_000, windowMs: 10_000 },
-      sustained: { limit: 1_000_000, windowMs: 600_000 },
-    },
-  });
+  const { access, cookie } = await benchAccess(store, 'gerente');
+  const app = createAppServer({ distDir, logger, ...upstream, ...access });
   // With the server's env (its socket), as server/main.ts serves `app.fetch`.
   const running = await listen((req, env) => app.fetch(req, env));
   return {
     url: running.url,
-    cookie: `${credentialCookieName(running.url)}=${signCredential(BENCH_SECRET, terminal.id, nonce)}`,
+    cookie: cookie(running.url),
     close: async () => {
       await running.close();
       await store.close();
@@ -166,17 +121,13 @@ async function timedLookup(
 }
 
 export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
-  const cleanups: (() => Promise<void> | void)[] = [];
+  const closer = new Closer();
   try {
-    const directSandbox = openSandbox({ dbPath: o.directDb });
-    cleanups.push(() => directSandbox.close());
-    const appSandbox = openSandbox({ dbPath: o.appDb });
-    cleanups.push(() => appSandbox.close());
-    const direct = await serveSandbox(directSandbox, sandboxLogger());
-    cleanups.push(() => direct.close());
+    const directSandbox = closer.add(openSandbox({ dbPath: o.directDb }));
+    const appSandbox = closer.add(openSandbox({ dbPath: o.appDb }));
+    const direct = closer.add(await serveSandbox(directSandbox, sandboxLogger()));
     const storeFile = path.join(path.dirname(o.appDb), 'app-store.db');
-    const proxy = await serveApp(appSandbox, o.distDir, storeFile, appLogger());
-    cleanups.push(() => proxy.close());
+    const proxy = closer.add(await serveApp(appSandbox, o.distDir, storeFile, appLogger()));
 
     const headersDirect = { ...SERVICE_HEADERS };
     const headersProxy = { ...BROWSER_HEADERS, cookie: proxy.cookie, origin: proxy.url };
@@ -185,28 +136,13 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
         ? timedLookup(direct.url, headersDirect, `direct ${what}`)
         : timedLookup(proxy.url, headersProxy, `proxy ${what}`);
 
-    for (let i = 0; i < o.warmup; i++) {
-      await one('direct', 'lookup (warm-up)');
-      await one('proxy', 'lookup (warm-up)');
-    }
-    const d: number[] = [];
-    const p: number[] = [];
-    const paired: number[] = [];
-    for (let i = 0; i < o.rounds; i++) {
-      // Alternate which goes first, so neither always follows the other.
-      let a: number;
-      let b: number;
-      if (i % 2 === 0) {
-        a = await one('direct', 'lookup');
-        b = await one('proxy', 'lookup');
-      } else {
-        b = await one('proxy', 'lookup');
-        a = await one('direct', 'lookup');
-      }
-      d.push(a);
-      p.push(b);
-      paired.push(b / a);
-    }
+    const lookup = (warmUp: boolean) => (warmUp ? 'lookup (warm-up)' : 'lookup');
+    const { a: d, b: p } = await interleaved(
+      (warmUp) => one('direct', lookup(warmUp)),
+      (warmUp) => one('proxy', lookup(warmUp)),
+      o,
+    );
+    const paired = p.map((b, i) => b / d[i]!);
     const directSummary = summarize(d);
     const proxySummary = summarize(p);
 
@@ -271,6 +207,6 @@ export async function proxyOverhead(o: ProxyOptions): Promise<ProxyResult> {
     };
   } finally {
     // Servers first, then their databases.
-    for (const cleanup of cleanups.reverse()) await cleanup();
+    await closer.closeAll();
   }
 }

@@ -54,7 +54,7 @@ import {
 import { buildServer, startServer } from './server-process';
 import { proxyOverhead } from './proxy-bench';
 import { openTimes, sandboxThroughput } from './sandbox-bench';
-import { kb, median, ms, pct, summarize, table } from './stats';
+import { kb, latencyTable, median, ms, pct, summarize, table } from './stats';
 import { makeTempDir, type TempDir } from './tmp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -344,18 +344,10 @@ async function main(): Promise<number> {
       ...PROXY,
     });
     print(
-      table(
-        ['path', 'median ms', 'p95 ms', 'mean ms'],
-        [
-          ['direct: client -> sandbox', ms(p.direct.median), ms(p.direct.p95), ms(p.direct.mean)],
-          [
-            'proxy: client -> app server -> sandbox',
-            ms(p.proxy.median),
-            ms(p.proxy.p95),
-            ms(p.proxy.mean),
-          ],
-        ],
-      ),
+      latencyTable([
+        ['direct: client -> sandbox', p.direct],
+        ['proxy: client -> app server -> sandbox', p.proxy],
+      ]),
     );
     print(
       `ratio proxy/direct: ${p.ratio.toFixed(2)} (medians), ${p.pairedRatio.toFixed(2)} ` +
@@ -715,24 +707,11 @@ async function journalSection(tmp: TempDir, checks: Check[]): Promise<void> {
     ...JOURNAL,
   });
   print(
-    table(
-      ['path', 'median ms', 'p95 ms', 'mean ms'],
-      [
-        ['plain proxy (no journal)', ms(jr.plain.median), ms(jr.plain.p95), ms(jr.plain.mean)],
-        [
-          'journaled (Idempotency-Key)',
-          ms(jr.journaled.median),
-          ms(jr.journaled.p95),
-          ms(jr.journaled.mean),
-        ],
-        [
-          'one durable commit (WAL, FULL)',
-          ms(jr.commit.median),
-          ms(jr.commit.p95),
-          ms(jr.commit.mean),
-        ],
-      ],
-    ),
+    latencyTable([
+      ['plain proxy (no journal)', jr.plain],
+      ['journaled (Idempotency-Key)', jr.journaled],
+      ['one durable commit (WAL, FULL)', jr.commit],
+    ]),
   );
   print(
     `added by the journal: ${ms(jr.added)} ms (medians), ${ms(jr.pairedAdded)} ms ` +

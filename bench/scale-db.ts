@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { cpfCheckDigits } from '../server/sandbox/rules/cpf';
 import { DAY_MS, rewardValidUntil } from '#contract/rules/time';
 import { openSandbox } from '../server/sandbox/sandbox';
+import { prng } from '../server/sandbox/seed';
 
 export interface ScaleOptions {
   customers: number;
@@ -26,18 +27,6 @@ export interface ScaleDb {
   customers: number;
   rewards: number;
   buildMs: number;
-}
-
-/** A deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** i ↦ a distinct 8-digit number for i < 10^8 (multiplication by a unit mod 10^8). */

@@ -7,20 +7,15 @@
 import { openStore } from '../server/store';
 import { createVigilancia } from '../server/app/domain/vigilancia/service';
 import { addDays, localDate, startOfLocalDay } from '#contract/rules/time';
-import { INSERT_JOURNAL, loadInBatches, openForBulkLoad } from './bulk-journal';
-import { quantile } from './stats';
+import { DAY_MS, INSERT_JOURNAL, loadInBatches, openForBulkLoad } from './bulk-journal';
+import { percentiles, quantile, seededRandom, type Percentiles } from './stats';
 
-const DAY_MS = 86_400_000;
-
-export interface VigilanciaBenchResult {
+export interface VigilanciaBenchResult extends Percentiles {
   entries: number;
   buildMs: number;
   /** The first evaluation (it reads the store's 30-day percentile, then kept for the day). */
   firstMs: number;
   evaluated: number;
-  p50: number;
-  p95: number;
-  max: number;
   /** The same evaluations' CPU time (this process, user + system): what the scheduler adds apart. */
   cpuP95: number;
   alerts: number;
@@ -53,8 +48,7 @@ async function build(dbPath: string, entries: number, days: number, nowMs: numbe
        updated_at, settled_at)
      values (?, ?, ?, ?, 'f', ?, null, 'lançada', ?, 0, ?, null, null, null, ?, ?, ?, ?)`,
   );
-  let seed = 7;
-  const rand = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const rand = seededRandom(7);
   const span = days * DAY_MS;
   const lunch = startOfLocalDay(addDays(localDate(nowMs), -1)) + 11 * 3_600_000;
   const write = db.transaction((from: number, to: number) => {
@@ -128,7 +122,6 @@ export async function vigilanciaBench(
       const used = process.cpuUsage(c);
       cpu.push((used.user + used.system) / 1000);
     }
-    samples.sort((a, b) => a - b);
     cpu.sort((a, b) => a - b);
     const alerts = await store.db
       .selectFrom('vigilancia_alerts')
@@ -139,9 +132,7 @@ export async function vigilanciaBench(
       buildMs,
       firstMs,
       evaluated: samples.length,
-      p50: quantile(samples, 0.5),
-      p95: quantile(samples, 0.95),
-      max: samples[samples.length - 1]!,
+      ...percentiles(samples),
       cpuP95: quantile(cpu, 0.95),
       alerts: Number(alerts.n),
     };

@@ -3,45 +3,26 @@
 // with its terminal and request id, filters by action (and says when nothing matches),
 // exports its own CSV (formula-safe, recorded in turn); axe clean; nothing scrolls sideways
 // at 390 and 1024 px; a cashier has no link and the API refuses it.
-import { readFileSync } from 'node:fs';
-import Papa from 'papaparse';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
+import { downloadFrom, readCsv } from './support/csv';
+import { expect, expectAccessible, openLedger, test, postSaleShown } from './support/fixtures';
 import { overflowing } from './support/layout';
-import { enrolledTerminal, openShift, serialSpec, saoPauloDay } from './support/own-server';
+import { saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('auditoria');
 
 test('a manager reads who did what at Auditoria, filters it and exports it', async ({
   browser,
 }) => {
-  const terminal = (role: string, name: string, width = 1024) =>
-    enrolledTerminal(server, browser, role, name, width);
   test.setTimeout(120_000);
-  const caixa = await terminal('caixa', 'Caixa 1');
-  await openShift(caixa.page);
-  await search(caixa.page, '11987654321');
-  await amount(caixa.page).pressSequentially('1234');
-  await postButton(caixa.page).click();
-  await expect(posted(caixa.page)).toBeVisible();
+  const caixa = await shiftTerminal(server, browser, 'caixa', 'Caixa 1', 1024);
+  await postSaleShown(caixa.page, '11987654321', '1234');
 
   // The manager exports the shift ledger (recorded before the file is written).
-  const gerente = await terminal('gerente', 'Gerência');
+  const gerente = await shiftTerminal(server, browser, 'gerente', 'Gerência', 1024);
   const page = gerente.page;
-  await openShift(page);
-  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
-  const ledger = page.getByRole('dialog', { name: 'Lançamentos do turno' });
+  const ledger = await openLedger(page);
   await expect(ledger.getByRole('row').filter({ hasText: 'Maria' })).toHaveCount(1);
-  const ledgerDownload = page.waitForEvent('download');
-  await ledger.getByRole('button', { name: 'Exportar CSV' }).click();
-  await ledgerDownload;
+  await downloadFrom(ledger.getByRole('button', { name: 'Exportar CSV' }));
   await page.keyboard.press('Escape');
 
   // Opened from the navigation, while the trail loads.
@@ -90,19 +71,12 @@ test('a manager reads who did what at Auditoria, filters it and exports it', asy
   await filters.getByRole('button', { name: 'Filtrar' }).click();
   await expect(page.getByText('1 registro', { exact: true })).toBeVisible();
   await expect(rows).toHaveCount(1);
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  const download = await downloading;
+  const download = await downloadFrom(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(download.suggestedFilename()).toBe(`auditoria-${saoPauloDay(new Date())}.csv`);
   await expect(page.getByRole('status').filter({ hasText: 'Arquivo' })).toContainText(
     `Arquivo ${download.suggestedFilename()} gerado com 1 registro.`,
   );
-  const bytes = readFileSync(await download.path());
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
-  const parsed = Papa.parse<string[]>(bytes.toString('utf8').slice(1), {
-    delimiter: ';',
-    skipEmptyLines: true,
-  }).data;
+  const { rows: parsed } = await readCsv(download);
   expect(parsed).toHaveLength(2);
   expect(parsed[0]!.slice(0, 5)).toEqual([
     'Data e hora',

@@ -4,33 +4,23 @@
 // needs attention, with our entry beside "Nenhum crédito" and a CSV of it; axe clean; nothing
 // scrolls sideways at 390 and 1024 px.
 import { readFileSync } from 'node:fs';
-import Database from 'better-sqlite3';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { downloadFrom } from './support/csv';
+import { expect, expectAccessible, test, postSale } from './support/fixtures';
 import { overflowing } from './support/layout';
-import {
-  brDay,
-  enrolledTerminal,
-  openShift,
-  serialSpec,
-  postSale,
-  saoPauloDay,
-} from './support/own-server';
+import { loseRecentCredit } from './support/own-data';
+import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('conferencia');
 
 test('the manager confers a day: all matched, then a credit gone from the service', async ({
   browser,
 }) => {
-  const terminal = async (role: string, name: string) =>
-    (await enrolledTerminal(server, browser, role, name, 1024)).page;
   test.setTimeout(120_000);
-  const caixa = await terminal('caixa', 'Caixa 1');
-  await openShift(caixa);
+  const { page: caixa } = await shiftTerminal(server, browser, 'caixa', 'Caixa 1', 1024);
   await postSale(caixa, '11987654321', '1234'); // Maria da Silva, 12 points
   await postSale(caixa, '21998765432', '5600'); // João Pereira, 56 points
 
-  const page = await terminal('gerente', 'Gerência');
-  await openShift(page);
+  const { page } = await shiftTerminal(server, browser, 'gerente', 'Gerência', 1024);
   await page.goto(`${server.url}/painel`);
   const section = page.getByRole('region', { name: 'Conferência com o serviço' });
   await expect(section).toBeVisible();
@@ -49,18 +39,7 @@ test('the manager confers a day: all matched, then a credit gone from the servic
   expect(await figures.count()).toBe(7);
 
   // The service loses Maria's credit of today (straight in the sandbox's database).
-  const db = new Database(server.env.SANDBOX_DB!);
-  try {
-    const maria = db.prepare("select id from clientes where celular = '+5511987654321'").get() as {
-      id: number;
-    };
-    const removed = db
-      .prepare('delete from cartela where cliente_id = ? and pontos = 12 and data_ms > ?')
-      .run(maria.id, Date.now() - 3_600_000);
-    expect(removed.changes).toBe(1);
-  } finally {
-    db.close();
-  }
+  loseRecentCredit(server, '+5511987654321', 12);
   await section.getByRole('button', { name: 'Conferir agora' }).click();
   await expect(section.getByText('Precisa de atenção')).toBeVisible({ timeout: 20_000 });
   const findings = section.getByRole('table', { name: /Achados da conferência/ });
@@ -71,9 +50,7 @@ test('the manager confers a day: all matched, then a credit gone from the servic
   // The dashboard marks the day too.
   await expect(page.getByText('Conferência: precisa de atenção')).toBeVisible();
 
-  const download = page.waitForEvent('download');
-  await section.getByRole('button', { name: 'Exportar CSV' }).click();
-  const file = await download;
+  const file = await downloadFrom(section.getByRole('button', { name: 'Exportar CSV' }));
   expect(file.suggestedFilename()).toBe(`conferencia-${today}.csv`);
   const csv = readFileSync((await file.path())!, 'utf8');
   expect(csv).toContain('Ausente no serviço');

@@ -4,33 +4,32 @@
 // returns, on the counter and in "Lançamentos do turno"; a sale taken after the customer's
 // lookup failed (the service already down), delivered once.
 import Database from 'better-sqlite3';
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { freshPhone } from '../server/testing/processes';
-import { enrollContext as enrollTerminal } from './support/enroll-context';
+import { enrollContext } from './support/enroll-context';
 import { ownRelayedApp } from './support/own-server';
-import { amount, expectAccessible, postButton } from './support/fixtures';
+import { amount, expectAccessible, postButton, openShift } from './support/fixtures';
 
 const own = ownRelayedApp('contingency-ui', {
   CONTINGENCY_FAILURES: '1',
   CONTINGENCY_PROBE_MS: '500',
 });
 
-/** Makes the browser context an enrolled terminal (a caixa unless told) of this spec's server. */
-function enrollContext(
-  context: BrowserContext,
+/**
+ * A new browser context, an enrolled terminal of this spec's server (a caixa unless told), on
+ * the counter with its shift opened with `password`.
+ */
+async function openTerminal(
+  browser: Browser,
   role: 'caixa' | 'gerente' = 'caixa',
-): Promise<void> {
-  const name = role === 'gerente' ? 'Gerência' : 'Caixa 1';
-  return enrollTerminal(context, own, name, role);
-}
-
-/** Opens the counter and the shift with the attendant password. */
-async function openShift(page: Page): Promise<void> {
+  password = '1234',
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL: own.app.url });
+  await enrollContext(context, own, role === 'gerente' ? 'Gerência' : 'Caixa 1', role);
+  const page = await context.newPage();
   await page.goto('/');
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('1234');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
+  await openShift(page, password);
+  return { context, page };
 }
 
 /** The amounts the sandbox holds as postings for `celular` (read from its database). */
@@ -67,10 +66,7 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   browser,
 }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ baseURL: own.app.url });
-  await enrollContext(context);
-  const page = await context.newPage();
-  await openShift(page);
+  const { context, page } = await openTerminal(browser);
 
   // A new customer found by phone; the link drops before the sale is confirmed.
   const phone = freshPhone();
@@ -121,10 +117,7 @@ test('the service down before the lookup: the counter says the customer cannot b
   browser,
 }) => {
   test.setTimeout(120_000);
-  const context = await browser.newContext({ baseURL: own.app.url });
-  await enrollContext(context);
-  const page = await context.newPage();
-  await openShift(page);
+  const { context, page } = await openTerminal(browser);
   own.relay.setDown(true);
   const banner = page.getByTestId('contingency');
   const field = page.getByLabel(/buscar cliente/i);
@@ -188,16 +181,9 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   browser,
 }) => {
   test.setTimeout(150_000);
-  const cashierContext = await browser.newContext({ baseURL: own.app.url });
-  await enrollContext(cashierContext);
-  const cashier = await cashierContext.newPage();
   // A wrong attendant password (the shift does not check it): the service refuses it only
   // when the kept sales are delivered.
-  await cashier.goto('/');
-  const shift = cashier.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill('9999');
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
+  const { context: cashierContext, page: cashier } = await openTerminal(browser, 'caixa', '9999');
   own.relay.setDown(true);
 
   const field = cashier.getByLabel(/buscar cliente/i);
@@ -234,10 +220,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   await expectAccessible(cashier, 'cashier ledger, sales needing attention');
 
   // The manager, on another terminal, decides.
-  const managerContext = await browser.newContext({ baseURL: own.app.url });
-  await enrollContext(managerContext, 'gerente');
-  const manager = await managerContext.newPage();
-  await openShift(manager);
+  const { context: managerContext, page: manager } = await openTerminal(browser, 'gerente');
   await manager.getByRole('button', { name: /lançamentos do turno/i }).click();
   const ledger = manager.getByRole('dialog', { name: /lançamentos/i });
   const row = (money: string) => ledger.getByRole('row').filter({ hasText: money });

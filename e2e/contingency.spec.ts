@@ -123,6 +123,19 @@ function report(name: string, sales: Sale[], confirmed: number) {
   return { delivered: total, duplicated, lost, inOrder, customers: phones.length };
 }
 
+/** Every one of the SALES confirmed, delivered once, in order for each customer (printed). */
+function expectEachOnceInOrder(name: string, sales: Sale[], confirmed: number) {
+  const r = report(name, sales, confirmed);
+  expect(confirmed).toBe(SALES);
+  expect(r).toEqual({
+    delivered: SALES,
+    duplicated: 0,
+    lost: 0,
+    inOrder: r.customers,
+    customers: SALES / PER_CUSTOMER,
+  });
+}
+
 /** 200 sales, 5 per customer, interleaved; a customer's k-th sale is R$ 10,0k. */
 function salesPlan(): Sale[] {
   const phones = Array.from({ length: SALES / PER_CUSTOMER }, () => freshPhone());
@@ -193,15 +206,7 @@ test(`the service down for ${OUTAGE_MS / 1000} s while ${SALES} sales are confir
   console.log(
     `[contingency] outage ${((back - started) / 1000).toFixed(0)} s; ${SALES} kept sales delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the service returned`,
   );
-  const r = report(`outage of ${OUTAGE_MS / 1000} s`, sales, confirmed);
-  expect(confirmed).toBe(SALES);
-  expect(r).toEqual({
-    delivered: SALES,
-    duplicated: 0,
-    lost: 0,
-    inOrder: r.customers,
-    customers: SALES / PER_CUSTOMER,
-  });
+  expectEachOnceInOrder(`outage of ${OUTAGE_MS / 1000} s`, sales, confirmed);
   for (const sale of sales.slice(0, 10)) expect((await estado(sale.key)).estado).toBe('lançado');
   expect(await status()).toMatchObject({ contingencia: false, aguardando: 0, atencao: 0 });
 });
@@ -238,15 +243,7 @@ test(`the app server killed (kill -9) twice while delivering ${SALES} kept sales
       `[contingency] kill -9 #${i + 1} after ${k.delivered} deliveries: ${k.onTheWire} pontuar on the wire unanswered (relay), ${k.sending.length} entries enviando with sent_at (journal), ${k.conferidos} of them settled by reading back`,
     );
   }
-  const r = report('kill -9 twice during delivery', sales, confirmed);
-  expect(confirmed).toBe(SALES);
-  expect(r).toEqual({
-    delivered: SALES,
-    duplicated: 0,
-    lost: 0,
-    inOrder: r.customers,
-    customers: SALES / PER_CUSTOMER,
-  });
+  expectEachOnceInOrder('kill -9 twice during delivery', sales, confirmed);
   // Each kill hit a delivery in flight: a posting the relay held or had forwarded, with no
   // answer yet, at the instant of the signal; the journal the dead server left holds it as
   // sent (enviando, sent_at set); the restart settled it by reading, not by sending again.

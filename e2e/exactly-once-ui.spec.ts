@@ -7,7 +7,7 @@ import { freshPhone, sandboxPurchases } from '../server/testing/processes';
 import type { RelayCounts } from '../server/testing/relay';
 import { enrollContext as enrollTerminal } from './support/enroll-context';
 import { ownRelayedApp } from './support/own-server';
-import { amount, postButton, posted, recordPostings } from './support/fixtures';
+import { amount, openShift, postButton, posted, recordPostings } from './support/fixtures';
 
 const own = ownRelayedApp('exactly-once-ui');
 
@@ -35,14 +35,6 @@ async function customer(nome: string): Promise<{ e164: string; digits: string }>
   });
   expect(res.status).toBe(201);
   return { e164, digits: e164.slice(3) };
-}
-
-async function openShift(page: Page) {
-  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel('Senha do atendente').fill('1234');
-  await dialog.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(dialog).toBeHidden();
 }
 
 async function sell(page: Page, phone: string, cents: string) {

@@ -129,12 +129,19 @@ async function follow(
   throw new Error(`posting ${key} not settled in 90 s`);
 }
 
-function report(name: string, confirmed: number, delivered: number, expected: number) {
-  const duplicated = Math.max(0, delivered - expected);
+/**
+ * How many postings for `phone` the service holds, printed with confirmed (one sale if `estado`
+ * is lançado), duplicated and lost.
+ */
+async function deliveredOf(name: string, estado: string, phone: string): Promise<number> {
+  const delivered = await sandboxPurchases(own.sandbox.url, phone);
+  const confirmed = estado === 'lançado' ? 1 : 0;
+  const duplicated = Math.max(0, delivered - 1);
   const lost = Math.max(0, confirmed - delivered);
   console.log(
     `[exactly-once] ${name}: confirmed=${confirmed} delivered=${delivered} duplicated=${duplicated} lost=${lost}`,
   );
+  return delivered;
 }
 
 const matchPhone = (phone: string) => (r: { path: string; body: string }) =>
@@ -156,12 +163,10 @@ test('upstream commits at 5, 10.05, 11, 15, 30, 59 and 61 s: one posting each, e
       const seen = new Set<string>();
       const final = await postAndFollow(sale(phone), randomUUID(), () => own.app.url, seen);
       const elapsed = (Date.now() - started) / 1000;
-      const delivered = await sandboxPurchases(own.sandbox.url, phone);
-      report(
+      const delivered = await deliveredOf(
         `commit at ${s} s (ended after ${elapsed.toFixed(1)} s)`,
-        final.estado === 'lançado' ? 1 : 0,
-        delivered,
-        1,
+        final.estado,
+        phone,
       );
       console.log(
         `[exactly-once] commit at ${s} s: relay received=${rule.received} forwarded=${rule.forwarded} answered=${rule.answered} reset=${rule.reset}; states read ${[...seen].join(' → ') || '(none: answered at once)'}; conferido=${final.conferido ?? false}`,
@@ -198,8 +203,7 @@ test('the connection reset after the commit: lançado (conferido), one posting',
   const phone = freshPhone();
   const counts = own.relay.add({ match: matchPhone(phone), fault: { kind: 'lose-answer' } });
   const final = await postAndFollow(sale(phone));
-  const delivered = await sandboxPurchases(own.sandbox.url, phone);
-  report('reset after commit', final.estado === 'lançado' ? 1 : 0, delivered, 1);
+  const delivered = await deliveredOf('reset after commit', final.estado, phone);
   expect(counts).toMatchObject({ forwarded: 1, reset: 1 });
   expect(final).toMatchObject({ estado: 'lançado', conferido: true });
   expect(delivered).toBe(1);
@@ -218,8 +222,7 @@ test('the connection reset before the commit: não lançado, then one posting on
   expect((await follow(key, undefined, undefined, manager)).estado).toBe('recusado');
   // The cashier posts again: a new sale, posted once.
   const retry = await postAndFollow(sale(phone));
-  const delivered = await sandboxPurchases(own.sandbox.url, phone);
-  report('reset before commit + retry', retry.estado === 'lançado' ? 1 : 0, delivered, 1);
+  const delivered = await deliveredOf('reset before commit + retry', retry.estado, phone);
   expect(retry.estado).toBe('lançado');
   expect(delivered).toBe(1);
 });
@@ -240,8 +243,7 @@ test('kill -9 of the app server mid-posting: settled after the restart, one post
   expect(await inFlight).toBeNull();
   await own.restartApp();
   const final = await follow(key);
-  const delivered = await sandboxPurchases(own.sandbox.url, phone);
-  report('kill -9 mid-posting', final.estado === 'lançado' ? 1 : 0, delivered, 1);
+  const delivered = await deliveredOf('kill -9 mid-posting', final.estado, phone);
   expect(final.estado).toBe('lançado');
   expect(delivered).toBe(1);
 });

@@ -4,8 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { enroll, newCode } from '../server/testing/spawn';
-import { ownServer } from './support/own-server';
+import { ownServer, terminalContext as ownTerminal } from './support/own-server';
 import { forbiddenKeys } from '../server/app/domain/kiosk/view';
 import {
   expect,
@@ -32,25 +31,14 @@ test.describe.configure({ mode: 'serial', timeout: 150_000 });
 /** Every kiosk answer seen, checked as it arrives. */
 const seen: { url: string; problems: string[] }[] = [];
 
+/** A terminal of `role` (see `terminalContext`); a kiosk's answers are checked as they arrive. */
 async function terminalContext(
   browser: Browser,
   role: 'quiosque' | 'caixa',
   name: string,
-  viewport = { width: 768, height: 1024 },
+  viewport?: { width: number; height: number },
 ): Promise<{ context: BrowserContext; page: Page; id: number }> {
-  const { id, code } = await newCode(server.env, role, name);
-  const cookie = await enroll(server.url, code);
-  const [cname, cvalue] = cookie.split('=') as [string, string];
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport,
-    hasTouch: role === 'quiosque',
-    isMobile: false,
-    locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
-  });
-  await context.addCookies([{ name: cname, value: cvalue, url: server.url }]);
-  const page = await context.newPage();
+  const { context, page, id } = await ownTerminal(server, browser, role, name, viewport);
   if (role === 'quiosque') {
     page.on('response', async (res) => {
       if (!res.url().includes('/api/quiosque/')) return;
@@ -268,24 +256,33 @@ test('cancel from the counter: the kiosk says so and goes back to welcome', asyn
   await counter.context.close();
 });
 
-test('30 s idle: a visible countdown, then welcome with the customer’s data gone', async ({
-  browser,
-}) => {
-  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque ocioso');
+/**
+ * A kiosk terminal showing Maria's balance, its clock paused 29 s after the tap that asked for
+ * it (a second before the idle question); `lookups`, the balance requests it sent. The idle
+ * wait starts at that tap (the last touch). The page's clock runs in real time until the pause,
+ * so it is counted from the tap, however long the answer took: on a loaded machine a lookup of
+ * over a second made 29 s after the answer already idle. Paused, the countdown moves only by
+ * runFor (which fires every tick it passes).
+ */
+async function idleWithMaria(browser: Browser, name: string) {
+  const { context, page } = await terminalContext(browser, 'quiosque', name);
   await page.clock.install();
   await page.goto('/');
   await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
   await tapDigits(page, '11987654321');
   const lookups: string[] = [];
   page.on('request', (r) => r.url().endsWith('/api/quiosque/saldo') && lookups.push(r.url()));
-  // The idle wait starts at this tap (the last touch). The page's clock runs in real time
-  // until the pause below, so it is counted from the tap, however long the answer took: on a
-  // loaded machine a lookup of over a second made 29 s after the answer already idle. Paused,
-  // the countdown moves only by runFor (which fires every tick it passes).
   const tappedAt = await page.evaluate(() => Date.now());
   await page.getByRole('button', { name: 'Confirmar' }).tap();
   await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
   await page.clock.pauseAt(tappedAt + 29_000);
+  return { context, page, lookups };
+}
+
+test('30 s idle: a visible countdown, then welcome with the customer’s data gone', async ({
+  browser,
+}) => {
+  const { context, page, lookups } = await idleWithMaria(browser, 'Quiosque ocioso');
   await expect(page.getByRole('alertdialog')).toBeHidden();
   await page.clock.runFor(1_500);
   const dialog = page.getByRole('alertdialog', { name: 'Ainda está aí?' });
@@ -386,19 +383,8 @@ test('with a keyboard, leaving kiosk mode is a confirmation: the password has th
 test('the idle question has "Continuar" focused: Enter or Esc keeps the customer on screen', async ({
   browser,
 }) => {
-  const { context, page } = await terminalContext(browser, 'quiosque', 'Quiosque ocioso 2');
-  await page.clock.install();
-  await page.goto('/');
-  await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
-  await tapDigits(page, '11987654321');
-  const lookups: string[] = [];
-  page.on('request', (r) => r.url().endsWith('/api/quiosque/saldo') && lookups.push(r.url()));
-  // The wait counts from this tap; the clock is paused past the answer (as in the test above).
-  const tappedAt = await page.evaluate(() => Date.now());
-  await page.getByRole('button', { name: 'Confirmar' }).tap();
+  const { context, page, lookups } = await idleWithMaria(browser, 'Quiosque ocioso 2');
   const balance = page.getByRole('heading', { name: 'Olá, Maria!' });
-  await expect(balance).toBeVisible();
-  await page.clock.pauseAt(tappedAt + 29_000);
   const dialog = page.getByRole('alertdialog', { name: 'Ainda está aí?' });
   for (const [key, wait] of [
     ['Enter', 1_500],

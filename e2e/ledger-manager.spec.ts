@@ -2,70 +2,12 @@
 // terminals post, a manager's terminal sees every terminal's postings, filters by terminal and
 // by day, and exports the CSV (read back here); a cashier sees only its own, on screen and at
 // the API.
-import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import Papa from 'papaparse';
-import type { Browser, Page } from '@playwright/test';
-import { createJournalStore, openStore } from '../server/store';
-import { expect, expectAccessible, test } from './support/fixtures';
-import {
-  enrolledTerminal,
-  openShift,
-  serialSpec,
-  postSale,
-  saoPauloDay,
-} from './support/own-server';
+import { downloadFrom, readCsv } from './support/csv';
+import { expect, expectAccessible, openLedger, test, postSale } from './support/fixtures';
+import { settledPostingAt } from './support/own-data';
+import { saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('ledger');
-
-/** A fresh browser enrolled with a new code of `role`, its shift open. */
-async function terminal(browser: Browser, role: string, name: string) {
-  const t = await enrolledTerminal(server, browser, role, name);
-  await openShift(t.page);
-  return t;
-}
-
-async function openLedger(page: Page) {
-  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Lançamentos do turno' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
-
-/**
- * A settled posting of yesterday by `terminalId`, written to the journal as the server would
- * have (a day filter needs a posting on another day than the test's).
- */
-async function postingOfYesterday(terminalId: string, at: Date) {
-  const store = await openStore({ sqlitePath: server.env.APP_DB! });
-  try {
-    const journal = createJournalStore(store);
-    const key = randomUUID();
-    const owner = 'e2e';
-    await journal.create({
-      key,
-      establishmentId: 1,
-      terminalId,
-      requestId: key,
-      fingerprint: 'e2e',
-      customerKey: '+5531991234567',
-      customerName: 'Cliente de Ontem',
-      amount: 777,
-      owner,
-      leaseUntil: Date.now() + 3_600_000,
-      createdAt: at.getTime(),
-    });
-    const settled = await journal.update(
-      key,
-      owner,
-      { state: 'lançado', points: 7, settledAt: at.getTime(), endedAt: at.getTime() },
-      at.getTime(),
-    );
-    expect(settled).toBe(true);
-  } finally {
-    await store.close();
-  }
-}
 
 test('a manager sees every terminal, filters by terminal and day and exports the CSV; a cashier sees only its own', async ({
   browser,
@@ -73,12 +15,19 @@ test('a manager sees every terminal, filters by terminal and day and exports the
   // Three terminals, two postings and a CSV: ~17 s on a quiet machine; a loaded CI box took
   // over 90 s once while still making progress.
   test.setTimeout(180_000);
-  const caixa1 = await terminal(browser, 'caixa', 'Caixa 1');
-  const caixa2 = await terminal(browser, 'caixa', 'Caixa 2');
+  const caixa1 = await shiftTerminal(server, browser, 'caixa', 'Caixa 1');
+  const caixa2 = await shiftTerminal(server, browser, 'caixa', 'Caixa 2');
   await postSale(caixa1.page, '11987654321', '1234'); // Maria da Silva
   await postSale(caixa2.page, '21998765432', '5600'); // João Pereira
   const yesterday = new Date(Date.now() - 24 * 3_600_000);
-  await postingOfYesterday(caixa1.id, yesterday);
+  // A day filter needs a posting on another day than the test's.
+  await settledPostingAt(server, {
+    terminalId: caixa1.id,
+    at: yesterday,
+    cents: 777,
+    points: 7,
+    customerName: 'Cliente de Ontem',
+  });
 
   // A cashier: its own postings of today, no filter, no export.
   const own = await openLedger(caixa1.page);
@@ -105,7 +54,7 @@ test('a manager sees every terminal, filters by terminal and day and exports the
   );
 
   // The manager: every terminal's postings of today, with the terminal's name.
-  const gerente = await terminal(browser, 'gerente', 'Gerência');
+  const gerente = await shiftTerminal(server, browser, 'gerente', 'Gerência');
   const page = gerente.page;
   const ledger = await openLedger(page);
   const rows = ledger.getByRole('row').filter({ hasText: 'R$' });
@@ -141,17 +90,12 @@ test('a manager sees every terminal, filters by terminal and day and exports the
   await day.fill('');
   await day.pressSequentially(saoPauloDay(new Date()).split('-').reverse().join(''));
   await expect(rows).toHaveCount(2);
-  const downloading = page.waitForEvent('download');
-  await ledger.getByRole('button', { name: 'Exportar CSV' }).click();
-  const download = await downloading;
+  const download = await downloadFrom(ledger.getByRole('button', { name: 'Exportar CSV' }));
   expect(download.suggestedFilename()).toBe(`lancamentos-${saoPauloDay(new Date())}.csv`);
   await expect(ledger.getByRole('status')).toContainText(
     `Arquivo ${download.suggestedFilename()} gerado com 2 lançamentos.`,
   );
-  const bytes = readFileSync(await download.path());
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
-  const text = bytes.toString('utf8').slice(1);
-  const parsed = Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data;
+  const { rows: parsed } = await readCsv(download);
   expect(parsed[0]).toEqual([
     'Data e hora',
     'Terminal',

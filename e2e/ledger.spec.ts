@@ -1,12 +1,10 @@
 import { expect, test } from '@playwright/test';
 import {
-  amount,
   expectAccessible,
   newCustomer,
   openCounter,
-  postButton,
-  posted,
-  search,
+  openLedger,
+  postSale,
 } from './support/fixtures';
 
 test('"Lançamentos do turno" lists the postings of the day, newest first, with their state', async ({
@@ -20,15 +18,9 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
     // R$ 150,00 is 150 points: past the Loja Demo's 100-point reward, which is debited.
     [second, '15000'],
   ] as const) {
-    await search(page, phone.digits);
-    await amount(page).pressSequentially(cents);
-    await postButton(page).click();
-    await expect(posted(page)).toBeVisible();
-    await page.keyboard.press('Escape');
+    await postSale(page, phone.digits, cents);
   }
-  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Lançamentos do turno' });
-  await expect(dialog).toBeVisible();
+  const dialog = await openLedger(page);
   const rows = dialog.getByRole('row').filter({ hasText: 'Livro Caixa' });
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('Livro Caixa Dois');

@@ -4,18 +4,17 @@
 // finds a credit deleted behind its back, and the audit trail of all that. At 390 and 1024 px
 // no element of /painel or /auditoria is wider than its box (each measured: scrollWidth
 // against clientWidth); on the phone the wide tables are cards that still show every figure.
-import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { addIntegration, openStore } from '../server/store';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
 import { overflowing, tableBoxes } from './support/layout';
+import { loseRecentCredit } from './support/own-data';
 import {
   brDay,
   enrolledTerminal,
-  openShift,
-  serialSpec,
-  postSale,
   saoPauloDay,
+  serialSpec,
+  shiftTerminal,
 } from './support/own-server';
 
 // Vigilância's webhook points at a closed port: its deliveries fail, are retried and listed.
@@ -72,6 +71,20 @@ async function expectNothingSideways(page: Page, where: string) {
   expect(await overflowing(page), where).toEqual([]);
 }
 
+/**
+ * `screen` as shown at 390 px (nothing sideways, axe clean, a screenshot), then `width` wide,
+ * where its cards are the table named `table` again (nothing sideways, a screenshot).
+ */
+async function phoneThenWider(page: Page, screen: string, width: number, table: string) {
+  await expectNothingSideways(page, `${screen} 390`);
+  await expectAccessible(page, `${screen} 390`);
+  await page.screenshot({ path: `${SHOTS}/${screen}-390.png`, fullPage: true });
+  await page.setViewportSize({ width, height: 900 });
+  await expect(page.getByRole('table', { name: table })).toBeVisible();
+  await expectNothingSideways(page, `${screen} ${width}`);
+  await page.screenshot({ path: `${SHOTS}/${screen}-${width}.png`, fullPage: true });
+}
+
 test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every figure shown', async ({
   browser,
 }) => {
@@ -90,21 +103,9 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   await sale(pdv2, { id_venda: 'NFCE-201', valor_gasto: 3000, celular: '+5521998765432' }, true);
   await sale(pdv2, { id_venda: 'NFCE-202', valor_gasto: 1500, cpf: '11144477735' });
   // The service loses the cashier's credit to João (straight in the sandbox's database).
-  const db = new Database(server.env.SANDBOX_DB!);
-  try {
-    const joao = db.prepare("select id from clientes where celular = '+5521998765432'").get() as {
-      id: number;
-    };
-    const removed = db
-      .prepare('delete from cartela where cliente_id = ? and pontos = 56 and data_ms > ?')
-      .run(joao.id, Date.now() - 3_600_000);
-    expect(removed.changes).toBe(1);
-  } finally {
-    db.close();
-  }
+  loseRecentCredit(server, '+5521998765432', 56);
 
-  const { page } = await enrolledTerminal(server, browser, 'gerente', 'Gerência', 1024);
-  await openShift(page);
+  const { page } = await shiftTerminal(server, browser, 'gerente', 'Gerência', 1024);
   await page.goto(`${server.url}/painel`);
   await expect(page.getByText('Vendas do PDV: 2 de 4 identificadas (50%)')).toBeVisible();
   const section = page.getByRole('region', { name: 'Conferência com o serviço' });
@@ -154,13 +155,7 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   await page.goto(`${server.url}/auditoria`);
   const entries = page.getByRole('list', { name: 'Registros de auditoria' });
   await expect(entries.getByRole('listitem').first()).toBeVisible();
-  await expectNothingSideways(page, 'auditoria 390');
-  await expectAccessible(page, 'auditoria 390');
-  await page.screenshot({ path: `${SHOTS}/auditoria-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1024, height: 900 });
-  await expect(page.getByRole('table', { name: 'Registros de auditoria' })).toBeVisible();
-  await expectNothingSideways(page, 'auditoria 1024');
-  await page.screenshot({ path: `${SHOTS}/auditoria-1024.png`, fullPage: true });
+  await phoneThenWider(page, 'auditoria', 1024, 'Registros de auditoria');
 });
 
 test('/vigilancia at 390 px: the alerts and the webhook deliveries are cards, nothing sideways', async ({
@@ -180,11 +175,5 @@ test('/vigilancia at 390 px: the alerts and the webhook deliveries are cards, no
   await page.getByRole('button', { name: 'Webhook' }).click();
   const deliveries = page.getByRole('list', { name: 'Entregas do webhook' });
   await expect(deliveries.getByRole('listitem').first()).toContainText('Alerta criado');
-  await expectNothingSideways(page, 'vigilancia 390');
-  await expectAccessible(page, 'vigilancia 390');
-  await page.screenshot({ path: `${SHOTS}/vigilancia-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await expect(page.getByRole('table', { name: 'Entregas do webhook' })).toBeVisible();
-  await expectNothingSideways(page, 'vigilancia 1280');
-  await page.screenshot({ path: `${SHOTS}/vigilancia-1280.png`, fullPage: true });
+  await phoneThenWider(page, 'vigilancia', 1280, 'Entregas do webhook');
 });

@@ -7,48 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { expect, expectAccessible, test, postSale } from './support/fixtures';
+import { settledPostingAt } from './support/own-data';
 import { overflowing } from './support/layout';
-import {
-  brDay,
-  enrolledTerminal,
-  openShift,
-  serialSpec,
-  postSale,
-  saoPauloDay,
-} from './support/own-server';
+import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('painel');
-
-/** A settled posting written to the journal as the server would have, at `at`. */
-async function postingAt(terminalId: string, at: Date, cents: number, points: number) {
-  const store = await openStore({ sqlitePath: server.env.APP_DB! });
-  try {
-    const journal = createJournalStore(store);
-    const key = randomUUID();
-    await journal.create({
-      key,
-      establishmentId: 1,
-      terminalId,
-      requestId: key,
-      fingerprint: 'e2e',
-      customerKey: '+5531991234567',
-      customerName: 'Cliente Antigo',
-      amount: cents,
-      owner: 'e2e',
-      leaseUntil: Date.now() + 3_600_000,
-      createdAt: at.getTime(),
-    });
-    await journal.update(
-      key,
-      'e2e',
-      { state: 'lançado', points, settledAt: at.getTime(), endedAt: at.getTime() },
-      at.getTime(),
-    );
-  } finally {
-    await store.close();
-  }
-}
 
 /** A sale kept while the service was down at `at`, delivered `waitMs` later. */
 async function keptSaleAt(terminalId: string, at: Date, waitMs: number) {
@@ -173,11 +137,8 @@ async function counted(since: Date) {
 test('a week of postings appears in the manager’s dashboard as the journal counts it', async ({
   browser,
 }) => {
-  const terminal = (role: string, name: string, width = 1024) =>
-    enrolledTerminal(server, browser, role, name, width);
   test.setTimeout(120_000);
-  const caixa = await terminal('caixa', 'Caixa 1');
-  await openShift(caixa.page);
+  const caixa = await shiftTerminal(server, browser, 'caixa', 'Caixa 1', 1024);
   const started = Date.now();
   await postSale(caixa.page, '11987654321', '1234'); // Maria da Silva
   await postSale(caixa.page, '21998765432', '5600'); // João Pereira
@@ -201,13 +162,17 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   });
   expect(handedOver.status()).toBe(200);
   const threeDaysAgo = new Date(Date.now() - 3 * 24 * 3_600_000);
-  await postingAt(caixa.id, threeDaysAgo, 4500, 45);
+  await settledPostingAt(server, {
+    terminalId: caixa.id,
+    at: threeDaysAgo,
+    cents: 4500,
+    points: 45,
+    customerName: 'Cliente Antigo',
+  });
   await keptSaleAt(caixa.id, new Date(Date.now() - 2 * 24 * 3_600_000), 10 * 60_000);
   await pdvSales(caixa.id, ['lançada', 'lançada', 'não identificada', 'cancelada']);
 
-  const gerente = await terminal('gerente', 'Gerência');
-  const page = gerente.page;
-  await openShift(page);
+  const { page } = await shiftTerminal(server, browser, 'gerente', 'Gerência', 1024);
   await page
     .getByRole('navigation', { name: 'Principal' })
     .getByRole('link', { name: 'Painel' })

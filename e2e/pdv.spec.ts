@@ -7,10 +7,10 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import type { Browser, BrowserContext, Page } from '@playwright/test';
-import { enroll, newCode, root, terminalCli } from '../server/testing/spawn';
+import type { Page } from '@playwright/test';
+import { root, terminalCli } from '../server/testing/spawn';
 import { expect, expectAccessible, openCounter, test } from './support/fixtures';
-import { ownServer } from './support/own-server';
+import { ownServer, terminalContext } from './support/own-server';
 
 const SHOTS = '/tmp/shots-pdv';
 mkdirSync(SHOTS, { recursive: true });
@@ -21,25 +21,8 @@ let token = '';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-async function terminalContext(
-  browser: Browser,
-  role: 'quiosque' | 'caixa',
-  name: string,
-  viewport = { width: 1024, height: 768 },
-): Promise<{ context: BrowserContext; page: Page; id: number }> {
-  const { id, code } = await newCode(server.env, role, name);
-  const cookie = await enroll(server.url, code);
-  const [cname, cvalue] = cookie.split('=') as [string, string];
-  const context = await browser.newContext({
-    baseURL: server.url,
-    viewport,
-    hasTouch: role === 'quiosque',
-    locale: 'pt-BR',
-    timezoneId: 'America/Sao_Paulo',
-  });
-  await context.addCookies([{ name: cname, value: cvalue, url: server.url }]);
-  return { context, page: await context.newPage(), id };
-}
+/** The counter's screen. */
+const LANDSCAPE = { width: 1024, height: 768 };
 
 /** `npm run pdv -- …args` against this server with the PDV's token; its output. */
 async function pdvCli(...args: string[]): Promise<string> {
@@ -77,7 +60,7 @@ const notice = (page: Page) => page.getByRole('region', { name: 'Venda do PDV' }
 test('a PDV sale: a known phone and one Enter post it once, with the PDV amount and basket', async ({
   browser,
 }) => {
-  const counter = await terminalContext(browser, 'caixa', 'Caixa PDV');
+  const counter = await terminalContext(server, browser, 'caixa', 'Caixa PDV', LANDSCAPE);
   counterId = counter.id;
   const added = await terminalCli(
     ['add', '--role', 'integracao', '--name', 'PDV 1', '--caixa', String(counterId)],
@@ -164,11 +147,8 @@ test('a PDV sale: a known phone and one Enter post it once, with the PDV amount 
 test('F7 passes the waiting PDV sale to the paired kiosk, where the customer claims it', async ({
   browser,
 }) => {
-  const kiosk = await terminalContext(browser, 'quiosque', 'Quiosque PDV', {
-    width: 768,
-    height: 1024,
-  });
-  const counter = await terminalContext(browser, 'caixa', 'Caixa F7');
+  const kiosk = await terminalContext(server, browser, 'quiosque', 'Quiosque PDV');
+  const counter = await terminalContext(server, browser, 'caixa', 'Caixa F7', LANDSCAPE);
   // The PDV rings up for this counter from now on.
   const added = await terminalCli(
     ['add', '--role', 'integracao', '--name', 'PDV 2', '--caixa', String(counter.id)],

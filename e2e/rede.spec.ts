@@ -5,11 +5,10 @@
 // dashboard; a `gerente` of store 1 sees only store 1 (another store asked for: 403). Axe
 // clean; nothing scrolls sideways at 390 and 1280 px; screenshots of both.
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import Papa from 'papaparse';
-import type { Download, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { enroll, terminalCli } from '../server/testing/spawn';
 import { expect, expectAccessible, test } from './support/fixtures';
+import { csvRows } from './support/csv';
 import { overflowing } from './support/layout';
 import { enrolledTerminal, serialSpec } from './support/own-server';
 
@@ -153,12 +152,28 @@ async function call(cookie: string, path: string, init: RequestInit = {}) {
   return { status: res.status, data: ((await res.json()) as { data: unknown }).data };
 }
 
-/** A downloaded CSV's rows (UTF-8 with BOM, `;`), its header first. */
-async function csvRows(download: Download): Promise<string[][]> {
-  const bytes = readFileSync(await download.path());
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-  const text = bytes.toString('utf8').slice(1);
-  return Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data;
+/**
+ * The exports of `tipo` in store `loja`'s audit trail, read by the page as the rede (X-Loja):
+ * the terminal that exported and how many rows it carried.
+ */
+async function exportsIn(page: Page, tipo: string, loja: string) {
+  return page.evaluate(
+    async ([tipo, loja]) => {
+      const res = await fetch('/api/auditoria?acao=exportacao', { headers: { 'x-loja': loja } });
+      const body = (await res.json()) as {
+        data: {
+          itens: {
+            terminal: { nome: string } | null;
+            detalhes: { tipo?: string; linhas?: number };
+          }[];
+        };
+      };
+      return body.data.itens
+        .filter((e) => e.detalhes.tipo === tipo)
+        .map((e) => ({ terminal: e.terminal?.nome, linhas: e.detalhes.linhas }));
+    },
+    [tipo, loja] as const,
+  );
 }
 
 test("store 3's gerente sets a ceiling and a sale above it raises an alert there", async () => {
@@ -210,9 +225,7 @@ test('a rede filters /auditoria by store, sees every store with a Loja column an
   await page.screenshot({ path: `${SHOTS}/rede-auditoria-1280.png`, fullPage: true });
 
   // Every store's trail exported: the Loja column names each entry's store.
-  let downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  let rows = await csvRows(await downloading);
+  let rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(rows[0]!.slice(0, 3)).toEqual(['Loja', 'Data e hora', 'Terminal']);
   expect(new Set(rows.slice(1).map((r) => r[0]))).toEqual(
     new Set(['Loja Demo', 'Loja Centro', 'Loja Norte']),
@@ -226,9 +239,7 @@ test('a rede filters /auditoria by store, sees every store with a Loja column an
   await expect(table.getByRole('columnheader', { name: 'Loja' })).toHaveCount(0);
   await expect(table).toContainText('Caixa 4');
   await expect(table).not.toContainText('Caixa 3');
-  downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  rows = await csvRows(await downloading);
+  rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(rows[0]![0]).toBe('Loja');
   expect(new Set(rows.slice(1).map((r) => r[0]))).toEqual(new Set(['Loja Norte']));
   // That export is in store 4's trail (not the rede's own store's), naming the rede.
@@ -264,9 +275,7 @@ test("a rede reads /vigilancia of every store or one, read only, and exports wit
   await expect(detail.getByRole('button', { name: 'Reconhecer' })).toHaveCount(0);
   await detail.getByRole('button', { name: 'Fechar' }).click();
 
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  const rows = await csvRows(await downloading);
+  const rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
   const loja = rows[0]!.indexOf('Loja');
   const regra = rows[0]!.indexOf('Regra');
   expect(loja).toBeGreaterThanOrEqual(0);
@@ -312,26 +321,13 @@ test("a rede reads /premios one store at a time, with that store's token", async
   await expectAccessible(page, 'prêmios da rede');
   await page.screenshot({ path: `${SHOTS}/rede-premios-1280.png`, fullPage: true });
   // Its CSV names the store, and the export is in store 3's trail, by the rede.
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: /Exportar CSV/ }).click();
-  const rows = await csvRows(await downloading);
+  const rows = await csvRows(page.getByRole('button', { name: /Exportar CSV/ }));
   expect(rows[0]!.slice(0, 2)).toEqual(['Loja', 'Código do prêmio conquistado']);
   expect(rows.length).toBeGreaterThan(1);
   expect(new Set(rows.slice(1).map((r) => r[0]))).toEqual(new Set(['Loja Centro']));
-  const trail = await page.evaluate(async () => {
-    const read = (loja: string) =>
-      fetch('/api/auditoria?acao=exportacao', { headers: { 'x-loja': loja } })
-        .then(
-          (r) =>
-            r.json() as Promise<{
-              data: { itens: { terminal: { nome: string } | null; detalhes: { tipo?: string } }[] };
-            }>,
-        )
-        .then((b) =>
-          b.data.itens.filter((e) => e.detalhes.tipo === 'premios').map((e) => e.terminal?.nome),
-        );
-    return { centro: await read('3'), demo: await read('1') };
-  });
+  const read = async (loja: string) =>
+    (await exportsIn(page, 'premios', loja)).map((e) => e.terminal);
+  const trail = { centro: await read('3'), demo: await read('1') };
   expect(trail).toEqual({ centro: ['Rede Prêmios'], demo: [] });
   console.log(
     `[rede] store 3's rewards CSV: ${rows.length - 1} rows read back, recorded at store 3`,
@@ -408,9 +404,7 @@ test("a rede reads /lancamentos of every store or one and exports them with the 
   await page.screenshot({ path: `${SHOTS}/rede-lancamentos-1280.png`, fullPage: true });
 
   // Every store's ledger exported: the Loja column names each posting's store.
-  let downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  let rows = await csvRows(await downloading);
+  let rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(rows[0]!.slice(0, 3)).toEqual(['Loja', 'Data e hora', 'Terminal']);
   const perStore = (r: string[][]) =>
     r
@@ -426,32 +420,12 @@ test("a rede reads /lancamentos of every store or one and exports them with the 
   await expect(table.getByRole('columnheader', { name: 'Loja' })).toHaveCount(0);
   await expect(table.locator('tbody tr')).toHaveCount(own['Loja Norte']);
   await expect(table).toContainText('Caixa 4');
-  downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  rows = await csvRows(await downloading);
+  rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(perStore(rows)).toEqual({ 'Loja Norte': own['Loja Norte'] });
   // Each export is in the trail of the store whose postings it carried, naming the rede.
-  const trail = await page.evaluate(async () => {
-    const read = (loja: string) =>
-      fetch('/api/auditoria?acao=exportacao', { headers: { 'x-loja': loja } })
-        .then(
-          (r) =>
-            r.json() as Promise<{
-              data: {
-                itens: {
-                  terminal: { nome: string } | null;
-                  detalhes: { tipo?: string; linhas?: number };
-                }[];
-              };
-            }>,
-        )
-        .then((b) =>
-          b.data.itens
-            .filter((e) => e.detalhes.tipo === 'lancamentos')
-            .map((e) => `${e.terminal?.nome}:${e.detalhes.linhas}`),
-        );
-    return { demo: await read('1'), centro: await read('3'), norte: await read('4') };
-  });
+  const read = async (loja: string) =>
+    (await exportsIn(page, 'lancamentos', loja)).map((e) => `${e.terminal}:${e.linhas}`);
+  const trail = { demo: await read('1'), centro: await read('3'), norte: await read('4') };
   expect(trail).toEqual({
     demo: [`Rede Lançamentos:${own['Loja Demo']}`],
     centro: [`Rede Lançamentos:${own['Loja Centro']}`],

@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
-import Papa from 'papaparse';
+import { downloadFrom, readCsv } from './support/csv';
 import {
   expect,
   expectAccessible,
@@ -731,18 +731,13 @@ test('"Exportar CSV" downloads every matching record, for Excel in Brazil', asyn
   const { sent } = exportRequests(page);
   await page.goto(`/premios?${query}&page=2`);
   await expect(bodyRows(page)).toHaveCount(15);
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  const download = await downloading;
+  const download = await downloadFrom(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(download.suggestedFilename()).toMatch(/^premios-\d{4}-\d{2}-\d{2}\.csv$/);
   await expect(page.getByRole('status').filter({ hasText: 'Arquivo' })).toContainText(
     `Arquivo ${download.suggestedFilename()} gerado com ${fmt(expected.length)} prêmios.`,
   );
-  const bytes = readFileSync(await download.path());
-  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]); // UTF-8 BOM
-  const text = bytes.toString('utf8').slice(1);
+  const { text, rows } = await readCsv(download);
   expect(text).toContain('\r\n');
-  const rows = Papa.parse<string[]>(text, { delimiter: ';', skipEmptyLines: true }).data;
   expect(rows[0]).toEqual([
     'Código do prêmio conquistado',
     'Data da conquista',

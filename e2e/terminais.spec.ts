@@ -5,17 +5,9 @@
 // screen), and the audit trail lists the changes. The chain's rede picks the store; a cashier
 // cannot open the screen. Screenshots at 390 and 1280 px; axe clean; nothing scrolls sideways.
 import type { Browser, Locator, Page } from '@playwright/test';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, test, openShift, postSaleShown } from './support/fixtures';
 import { overflowing } from './support/layout';
-import { enrollHeading, enrolledTerminal, openShift, serialSpec } from './support/own-server';
+import { enrollHeading, enrolledTerminal, serialSpec, shiftTerminal } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('terminais');
 
@@ -56,9 +48,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   browser,
 }) => {
   test.setTimeout(300_000);
-  const gerente = await enrolledTerminal(server, browser, 'gerente', 'Gerência', 1280);
-  const page = gerente.page;
-  await openShift(page);
+  const { page } = await shiftTerminal(server, browser, 'gerente', 'Gerência', 1280);
   await mainNav(page).getByRole('link', { name: 'Terminais' }).click();
   await expect(page.getByRole('heading', { name: 'Terminais', level: 1 })).toBeVisible();
   await expect(row(page, 'Gerência')).toContainText('este terminal');
@@ -82,10 +72,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   const caixa = await enrollWith(browser, code);
   await expect(caixa.getByTestId('terminal')).toContainText('Caixa Nova');
   await openShift(caixa);
-  await search(caixa, '11987654321');
-  await amount(caixa).pressSequentially('1500');
-  await postButton(caixa).click();
-  await expect(posted(caixa)).toBeVisible();
+  await postSaleShown(caixa, '11987654321', '1500');
 
   // 2. A kiosk: its code makes a new browser the kiosk; paired with the new counter.
   const kioskCode = await createTerminal(page, 'Tela do cliente', 'Quiosque —');

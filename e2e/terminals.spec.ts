@@ -10,6 +10,7 @@ import {
   expectAccessible,
   expectInertUntilAdopted,
   holdAssets,
+  MANAGER_LINKS,
   postButton,
   search,
   test,
@@ -108,15 +109,7 @@ test('a caixa terminal sees no rewards table: not in the navigation, not at its 
 
 test('a gerente terminal has the counter and the rewards table', async ({ page }) => {
   await enrollAs(page, 'gerente', 'Gerência');
-  await expect(mainNav(page).getByRole('link')).toHaveText([
-    'Caixa',
-    'Prêmios',
-    'Painel',
-    'Auditoria',
-    'Vigilância',
-    'Terminais',
-    'Quiosque',
-  ]);
+  await expect(mainNav(page).getByRole('link')).toHaveText(MANAGER_LINKS);
   await expect(mainNav(page).getByRole('link', { name: 'Prêmios' })).toHaveAttribute(
     'href',
     '/premios',

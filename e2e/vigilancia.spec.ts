@@ -4,18 +4,11 @@
 // manager sees the planted alerts, opens one's evidence and the shift behind it, acknowledges
 // it with a note (the audit trail shows who and why), exports the CSV; the dashboard counts the
 // open alerts. At 390 px the alerts are cards; a cashier has no link, no screen and no API.
-import { readFileSync } from 'node:fs';
-import Papa from 'papaparse';
 import { terminalCli } from '../server/testing/spawn';
-import { expect, expectAccessible, test } from './support/fixtures';
+import { downloadFrom, readCsv } from './support/csv';
+import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
 import { overflowing } from './support/layout';
-import {
-  enrolledTerminal,
-  openShift,
-  serialSpec,
-  postSale,
-  saoPauloDay,
-} from './support/own-server';
+import { enrolledTerminal, serialSpec, saoPauloDay } from './support/own-server';
 
 const { server, shots: SHOTS } = serialSpec('vigilancia');
 
@@ -133,19 +126,9 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   await filters.getByLabel('Estado').selectOption({ label: 'Todos' });
   await filters.getByRole('button', { name: 'Filtrar' }).click();
   await expect(rows).toHaveCount(3);
-  const downloading = page.waitForEvent('download');
-  await page.getByRole('button', { name: 'Exportar CSV' }).click();
-  const download = await downloading;
+  const download = await downloadFrom(page.getByRole('button', { name: 'Exportar CSV' }));
   expect(download.suggestedFilename()).toBe(`vigilancia-${saoPauloDay(new Date())}.csv`);
-  const parsed = Papa.parse<string[]>(
-    readFileSync(await download.path())
-      .toString('utf8')
-      .slice(1),
-    {
-      delimiter: ';',
-      skipEmptyLines: true,
-    },
-  ).data;
+  const { rows: parsed } = await readCsv(download);
   expect(parsed).toHaveLength(4);
   expect(parsed[0]!.slice(0, 3)).toEqual(['Alerta', 'Criado em', 'Regra']);
   expect(parsed.filter((r) => r.includes('Reconhecido'))).toHaveLength(1);

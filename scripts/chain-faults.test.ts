@@ -7,29 +7,19 @@
  * exactly once; unacknowledged ones once or not at all, and once after being sent again with
  * the same Idempotency-Key.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startChain, waitForStatus, type Chain } from './chain';
+import { describe, expect, test } from 'vitest';
+import { waitForStatus } from './chain';
 import { enrollCounters, runLoad, type CounterTerminal, type Posting } from './chain-load';
 import { settle, settledLine, statuses } from './chain-faults-kit';
-import { chainSuite } from './chain-suite';
+import { ownChain } from './chain-suite';
 
-const suite = chainSuite("the chain's fault tests");
 const STORES = [1];
-let dir = '';
-let chain: Chain | null = null;
 let terminals: CounterTerminal[] = [];
-
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'chain-faults-'));
-  chain = await startChain({
+const own = ownChain(
+  'faults',
+  {
     replicas: 2,
     stores: STORES,
-    dir,
-    fromSources: true,
     checkIntervalMs: 500,
     // A dead replica's postings are taken over after this lease (15 s by default), and one
     // whose fate it cannot tell is read again every 2 s and known not posted after 10 s.
@@ -38,29 +28,26 @@ beforeAll(async () => {
       JOURNAL_RECHECK_MS: '2000',
       JOURNAL_UNKNOWN_HORIZON_MS: '10000',
     },
-  });
-  terminals = await enrollCounters(chain, STORES, 3, 3);
-}, 180_000);
-
-afterAll(async () => {
-  await chain?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+  },
+  async (chain) => {
+    terminals = await enrollCounters(chain, STORES, 3, 3);
+  },
+);
 
 /**
  * 30 postings within 30 ms, the fault `after` ms into them: postings in flight (journaled,
  * leased, sent to the service or waiting for its answer) when it strikes.
  */
 async function burstWith(fault: () => Promise<void>, after = 40): Promise<Posting[]> {
-  const burst = runLoad({ url: chain!.url, terminals, rate: 1000, seconds: 0.03 });
+  const burst = runLoad({ url: own.chain.url, terminals, rate: 1000, seconds: 0.03 });
   await new Promise((r) => setTimeout(r, after));
   await fault();
   return (await burst).postings;
 }
 
-describe('a chain behind HAProxy under load', suite, () => {
+describe('a chain behind HAProxy under load', own.suite, () => {
   test('PostgreSQL stopped and started: /readyz 503 then 200, every posting once', async () => {
-    const c = chain!;
+    const c = own.chain;
     const readyz = () =>
       Promise.all(c.replicas.map((r) => fetch(`${r.url}/readyz`).then((res) => res.status)));
     const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 25 });
@@ -95,7 +82,7 @@ describe('a chain behind HAProxy under load', suite, () => {
   }, 180_000);
 
   test('one replica killed with SIGKILL: the other takes over, 0 doubles, 0 lost', async () => {
-    const c = chain!;
+    const c = own.chain;
     const load = runLoad({ url: c.url, terminals, rate: 8, seconds: 20 });
     await new Promise((r) => setTimeout(r, 6_000));
     const cut = await burstWith(() => c.killReplica(0));

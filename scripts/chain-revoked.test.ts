@@ -8,11 +8,7 @@
  * other stores keep posting, no store's circuit opens on any replica, and the service's own
  * records hold every acknowledged posting once.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startChain, type Chain } from './chain';
+import { describe, expect, test } from 'vitest';
 import {
   countInService,
   enrollCounters,
@@ -23,32 +19,20 @@ import {
   type Posting,
 } from './chain-load';
 import { byStore, revokeToken, watchCircuits } from './chain-faults-kit';
-import { chainSuite } from './chain-suite';
+import { ownChain } from './chain-suite';
 
-const suite = chainSuite("the chain's revoked-token test");
 const STORES = [1, 3, 4];
 const REVOKED = 3;
 /** The sandbox reads its establishments again after 5 s; a margin past it. */
 const TOKEN_TTL_MS = 6_000;
-let dir = '';
-let chain: Chain | null = null;
 let terminals: CounterTerminal[] = [];
-
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'chain-revoked-'));
-  chain = await startChain({ replicas: 2, stores: STORES, dir, fromSources: true });
+const own = ownChain('revoked', { replicas: 2, stores: STORES }, async (chain) => {
   terminals = await enrollCounters(chain, STORES, STORES.length, 2);
-}, 180_000);
+});
 
-afterAll(async () => {
-  await chain?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
-
-describe('a chain of 3 stores behind HAProxy under load', suite, () => {
+describe('a chain of 3 stores behind HAProxy under load', own.suite, () => {
   test("one store's token revoked at the service: its counters are refused, the others keep posting", async () => {
-    const c = chain!;
+    const c = own.chain;
     const circuits = watchCircuits(c.replicas);
     const load = runLoad({ url: c.url, terminals, rate: 9, seconds: 24 });
     await new Promise((r) => setTimeout(r, 6_000));

@@ -16,11 +16,10 @@
  *   totals are the rows' sums.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { RedePainelWire } from '../contract/api/rede';
 import { signCredential } from '../server/app/domain/credential';
 import { OPERATIONS } from '../server/app/domain/operations';
@@ -28,17 +27,14 @@ import { credentialCookieName } from '../server/app/http/access/terminal';
 import { addIntegration, enrollDirectly, openStore, setPdvDisplay } from '../server/store';
 import type { Role } from '../server/store';
 import { makeChain } from '../server/testing/chain-harness';
-import { startChain, type Chain } from './chain';
+import type { Chain } from './chain';
 import { enrollCounters, post, type Posting } from './chain-load';
-import { chainSuite } from './chain-suite';
+import { ownChain } from './chain-suite';
 
-const suite = chainSuite("the chain's stores test");
 const STORES = [1, 3, 4];
 const A = 1;
 const B = 3;
 const UNLIMITED = '1000000/1';
-let dir = '';
-let chain: Chain | null = null;
 
 interface Credential {
   name: string;
@@ -55,7 +51,7 @@ let kioskOfA = 0;
 const made: Posting[] = [];
 
 function send(c: Credential, pathname: string, init: RequestInit = {}): Promise<Response> {
-  const url = chain!.url;
+  const url = own.chain.url;
   return fetch(url + pathname, {
     ...init,
     headers: { origin: url, 'content-type': 'application/json', ...c.headers, ...init.headers },
@@ -63,14 +59,11 @@ function send(c: Credential, pathname: string, init: RequestInit = {}): Promise<
   });
 }
 
-beforeAll(async () => {
-  if (suite.skip) return;
-  dir = mkdtempSync(path.join(tmpdir(), 'chain-stores-'));
-  chain = await startChain({
+const own = ownChain(
+  'stores',
+  {
     replicas: 2,
     stores: STORES,
-    dir,
-    fromSources: true,
     sandboxRequestLog: true,
     // The matrix sends some hundreds of requests per terminal: no limit answers 429 first.
     env: {
@@ -78,13 +71,19 @@ beforeAll(async () => {
       RATE_LIMIT_SUSTAINED: UNLIMITED,
       RATE_LIMIT_INTEGRACAO: UNLIMITED,
     },
-  });
+    timeoutMs: 240_000,
+  },
+  enrollEveryWayIn,
+);
+
+/** Enrolls A's five ways in, B's counter, kiosk and PDV, and A's rede; B's posting and sale. */
+async function enrollEveryWayIn(chain: Chain): Promise<void> {
   const store = await openStore({ databaseUrl: chain.databaseUrl });
   const cookieName = credentialCookieName(chain.url);
   try {
     const enroll = async (role: Role, establishmentId: number, name: string) => {
       const { terminal, nonce } = await enrollDirectly(store, { name, role, establishmentId });
-      const cookie = `${cookieName}=${signCredential(chain!.secret, terminal.id, nonce)}`;
+      const cookie = `${cookieName}=${signCredential(chain.secret, terminal.id, nonce)}`;
       return { id: terminal.id, credential: { name, headers: { cookie } } };
     };
     const caixaA = await enroll('caixa', A, 'caixa A');
@@ -134,16 +133,11 @@ beforeAll(async () => {
   });
   expect(sale.status).toBe(201);
   bIds.sale = ((await sale.json()) as { data: { venda: { id: string } } }).data.venda.id;
-}, 240_000);
-
-afterAll(async () => {
-  await chain?.stop();
-  if (dir && process.env.CHAIN_KEEP === undefined) rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+}
 
 /** The sandbox's own request log: one JSON line per request it served. */
 function sandboxRequests(): string[] {
-  const text = readFileSync(path.join(dir, 'sandbox.log'), 'utf8');
+  const text = readFileSync(path.join(own.dir, 'sandbox.log'), 'utf8');
   return text.split('\n').filter((l) => l.includes('"msg":"request"'));
 }
 
@@ -267,7 +261,7 @@ function probes(routes: { method: string; path: string }[]): Probe[] {
   return out;
 }
 
-describe('3 stores on 2 replicas behind HAProxy', suite, () => {
+describe('3 stores on 2 replicas behind HAProxy', own.suite, () => {
   test("every route and forwarded operation naming store B, from store A's five credentials: refused, the service not called", async () => {
     const routes = await appRoutes();
     const all = probes(routes);
@@ -373,7 +367,7 @@ describe('3 stores on 2 replicas behind HAProxy', suite, () => {
   }, 120_000);
 
   test("the rede's roll-up equals the sum of the stores and the service's records", async () => {
-    const c = chain!;
+    const c = own.chain;
     const counters = await enrollCounters(c, STORES, STORES.length, 2);
     const postings: Posting[] = [];
     let n = 0;

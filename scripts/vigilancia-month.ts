@@ -19,20 +19,14 @@ import { addDays, localDate, startOfLocalDay } from '#contract/rules/time';
 import { openStore } from '../server/store';
 import type { Store } from '../server/store';
 import { createVigilancia } from '../server/app/domain/vigilancia/service';
+import { prng } from '../server/sandbox/seed';
 import { RULE_CODES, type RuleCode } from '#contract/api/vigilancia';
 
 const MIN = 60_000;
 
-/** mulberry32: a small seeded generator, so a seed replays a month exactly. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** The sandbox seed's mulberry32, so a seed replays a month exactly, with the draws a month needs. */
+function rng(seed: number) {
+  const next = prng(seed);
   return {
     next,
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
@@ -45,7 +39,7 @@ function prng(seed: number) {
     },
   };
 }
-type Rng = ReturnType<typeof prng>;
+type Rng = ReturnType<typeof rng>;
 
 /** A minute of the opening hours (7:00–22:00), the lunch rush four times as busy. */
 function minuteOfDay(r: Rng): number {
@@ -335,7 +329,7 @@ export async function runMonth(seed: number = randomInt(1, 2 ** 31)): Promise<Mo
   const started = performance.now();
   const store = await openStore({ sqlitePath: ':memory:' });
   try {
-    const r = prng(seed);
+    const r = rng(seed);
     const counters: Counter[] = [];
     for (let i = 0; i < 6; i += 1) {
       const row = await store.db

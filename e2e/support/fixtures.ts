@@ -61,6 +61,17 @@ export async function fetchCustomer(
   };
 }
 
+/** The main navigation's links on a gerente's terminal, in order. */
+export const MANAGER_LINKS = [
+  'Caixa',
+  'Prêmios',
+  'Painel',
+  'Auditoria',
+  'Vigilância',
+  'Terminais',
+  'Quiosque',
+];
+
 /** The counter's amount field, post button and the heading of a posting's answer. */
 export const amount = (page: Page) => page.getByLabel('Valor da compra');
 export const postButton = (page: Page) => page.getByRole('button', { name: /^Lançar/ });
@@ -93,15 +104,41 @@ export function recordPostings(page: Page): Request[] {
   return sent;
 }
 
+/** Opens the shift the counter asks for, with the demo attendant password. */
+export async function openShift(page: Page, password = '1234') {
+  const shift = page.getByRole('dialog', { name: /abrir turno/i });
+  await shift.getByLabel('Senha do atendente').fill(password);
+  await shift.getByRole('button', { name: /abrir turno/i }).click();
+  await expect(shift).toBeHidden();
+}
+
+/** Posts `cents` for the customer at `phone`; the answer stays on the counter. */
+export async function postSaleShown(page: Page, phone: string, cents: string) {
+  await search(page, phone);
+  await amount(page).pressSequentially(cents);
+  await postButton(page).click();
+  await expect(posted(page)).toBeVisible();
+}
+
+/** Posts `cents` for the customer at `phone` and goes back to an empty counter. */
+export async function postSale(page: Page, phone: string, cents: string) {
+  await postSaleShown(page, phone, cents);
+  await page.keyboard.press('Escape');
+}
+
 /** Opens the counter and the shift with the attendant password. */
 export async function openCounter(page: Page, password = '1234') {
   await page.goto('/');
-  const dialog = page.getByRole('dialog', { name: /abrir turno/i });
-  await expect(dialog).toBeVisible();
-  await dialog.getByLabel('Senha do atendente').fill(password);
-  await dialog.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(dialog).toBeHidden();
+  await openShift(page, password);
   await expect(page.getByLabel(/buscar cliente/i)).toBeFocused();
+}
+
+/** Opens the counter's "Lançamentos do turno": the dialog. */
+export async function openLedger(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Lançamentos do turno' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Lançamentos do turno' });
+  await expect(dialog).toBeVisible();
+  return dialog;
 }
 
 /** Types in the search field and presses Enter. */

@@ -7,13 +7,13 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import type { Role } from '../../server/store';
 import type { RunningProcess } from '../../server/testing/processes';
 import type { Relay } from '../../server/testing/relay';
 import { startRelayedApp, type RelayedApp } from '../../server/testing/relayed-app';
-import { newCode, startServer } from '../../server/testing/spawn';
-import { amount, postButton, posted, search } from './fixtures';
+import { enroll, newCode, startServer } from '../../server/testing/spawn';
+import { openShift } from './fixtures';
 
 export interface OwnServer {
   /** The environment the server and the terminal CLI run with (APP_DB, SANDBOX_DB, …). */
@@ -156,21 +156,40 @@ export async function enrolledTerminal(
   return { page, id: String(id) };
 }
 
-/** Opens the shift the counter asks for, with the demo attendant password. */
-export async function openShift(page: Page, password = '1234') {
-  const shift = page.getByRole('dialog', { name: /abrir turno/i });
-  await shift.getByLabel('Senha do atendente').fill(password);
-  await shift.getByRole('button', { name: /abrir turno/i }).click();
-  await expect(shift).toBeHidden();
+/**
+ * A fresh browser context that is a terminal of `role` enrolled with a new code through the
+ * API (its cookie set, no enrollment screen): a touch screen for a kiosk, São Paulo's locale and
+ * time zone, `viewport` (768 × 1024, a kiosk's portrait, unless given).
+ */
+export async function terminalContext(
+  own: OwnServer,
+  browser: Browser,
+  role: 'quiosque' | 'caixa',
+  name: string,
+  viewport = { width: 768, height: 1024 },
+): Promise<{ context: BrowserContext; page: Page; id: number }> {
+  const { id, code } = await newCode(own.env, role, name);
+  const cookie = await enroll(own.url, code);
+  const [cname, cvalue] = cookie.split('=') as [string, string];
+  const context = await browser.newContext({
+    baseURL: own.url,
+    viewport,
+    hasTouch: role === 'quiosque',
+    isMobile: false,
+    locale: 'pt-BR',
+    timezoneId: 'America/Sao_Paulo',
+  });
+  await context.addCookies([{ name: cname, value: cvalue, url: own.url }]);
+  return { context, page: await context.newPage(), id };
 }
 
-/** Posts `cents` for the customer at `phone` and goes back to an empty counter. */
-export async function postSale(page: Page, phone: string, cents: string) {
-  await search(page, phone);
-  await amount(page).pressSequentially(cents);
-  await postButton(page).click();
-  await expect(posted(page)).toBeVisible();
-  await page.keyboard.press('Escape');
+/** `enrolledTerminal`, its shift opened with the demo attendant password. */
+export async function shiftTerminal(
+  ...terminal: Parameters<typeof enrolledTerminal>
+): Promise<{ page: Page; id: string }> {
+  const { page, id } = await enrolledTerminal(...terminal);
+  await openShift(page);
+  return { page, id };
 }
 
 /** `YYYY-MM-DD` of `at` in São Paulo. */
