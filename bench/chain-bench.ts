@@ -11,7 +11,7 @@
 
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { startChain } from '../scripts/chain';
+import { startChain, type ChainOptions } from '../scripts/chain';
 import {
   countInService,
   enrollCounters,
@@ -51,12 +51,16 @@ export interface ChainBenchResult {
   loadAverage: string;
 }
 
-export async function chainBench(
+/**
+ * The bench's chain of `o.stores` stores (establishment 1, the default store, then the
+ * sandbox's 3, 4, …) on `o.replicas` replicas, with `o.terminalsPerStore` counters enrolled in
+ * each store. `more` adds to startChain's options (the faults' shorter leases).
+ */
+export async function startBenchChain(
   dir: string,
-  o: ChainBenchOptions,
-  print: (line: string) => void,
-): Promise<ChainBenchResult> {
-  // The sandbox's chain: establishment 1 (the default store), then 3, 4, ….
+  o: Pick<ChainBenchOptions, 'stores' | 'replicas' | 'terminalsPerStore'>,
+  more: Partial<ChainOptions> = {},
+) {
   const stores = [1, ...Array.from({ length: o.stores - 1 }, (_, i) => i + 3)];
   // Each replica starts every store's app (its journal, conferência, Vigilância) before it
   // answers /readyz: with 200 stores on a shared 2-core machine that took 20–30 s alone.
@@ -65,9 +69,24 @@ export async function chainBench(
     stores,
     dir: path.join(dir, 'chain'),
     readyMs: 180_000,
+    ...more,
   });
   try {
     const terminals = await enrollCounters(chain, stores, o.stores, o.terminalsPerStore);
+    return { chain, stores, terminals };
+  } catch (err) {
+    await chain.stop();
+    throw err;
+  }
+}
+
+export async function chainBench(
+  dir: string,
+  o: ChainBenchOptions,
+  print: (line: string) => void,
+): Promise<ChainBenchResult> {
+  const { chain, stores, terminals } = await startBenchChain(dir, o);
+  try {
     print(
       `chain up: HAProxy ${chain.url}, ${o.replicas} replicas, PostgreSQL, sandbox; ` +
         `${o.stores} stores × ${o.terminalsPerStore} counters = ${terminals.length} terminals ` +

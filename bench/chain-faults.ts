@@ -6,15 +6,9 @@
 // once, none twice, none in another store's establishment; after the run, every posting not
 // acknowledged is sent again with its key (as a counter does) and counted again.
 
-import path from 'node:path';
-import { startChain, waitForStatus, type Chain } from '../scripts/chain';
-import {
-  countInService,
-  enrollCounters,
-  runLoad,
-  tally,
-  type Posting,
-} from '../scripts/chain-load';
+import { waitForStatus, type Chain } from '../scripts/chain';
+import { startBenchChain } from './chain-bench';
+import { countInService, runLoad, tally, type Posting } from '../scripts/chain-load';
 import {
   byStore,
   revokeToken,
@@ -83,15 +77,10 @@ export async function chainFaultsBench(
   o: ChainFaultsOptions,
   print: (line: string) => void,
 ): Promise<ChainFaultsResult> {
-  const stores = [1, ...Array.from({ length: o.stores - 1 }, (_, i) => i + 3)];
-  const chain = await startChain({
-    replicas: o.replicas,
-    stores,
-    dir: path.join(dir, 'chain'),
-    readyMs: 180_000,
+  // As in scripts/chain-faults.test.ts: a dead replica's postings are taken over after 3 s
+  // instead of 15, and one whose fate is unknown is settled within the run.
+  const { chain, terminals } = await startBenchChain(dir, o, {
     checkIntervalMs: 500,
-    // As in scripts/chain-faults.test.ts: a dead replica's postings are taken over after 3 s
-    // instead of 15, and one whose fate is unknown is settled within the run.
     env: {
       JOURNAL_LEASE_MS: '3000',
       JOURNAL_RECHECK_MS: '2000',
@@ -99,7 +88,6 @@ export async function chainFaultsBench(
     },
   });
   try {
-    const terminals = await enrollCounters(chain, stores, o.stores, o.terminalsPerStore);
     print(
       `chain up: ${o.replicas} replicas, ${o.stores} stores × ${o.terminalsPerStore} counters; ` +
         `${o.rate} postings/s for ${LOAD_SECONDS} s; PostgreSQL stopped at ${AT.postgres} s, ` +
