@@ -813,26 +813,32 @@ function summary(checks: readonly Check[], started: number): number {
 
 /** `--chain-faults`: the chain under load through three faults, its checks and the summary. */
 async function chainFaultsSection(chain: typeof CHAIN, started: number): Promise<number> {
-  heading(
+  const r = await onChain(
     `Chain faults: ${chain.stores} stores × ${chain.terminalsPerStore} counters, ${chain.replicas} ` +
       `replicas behind HAProxy, PostgreSQL, ${chain.rate} postings/s`,
+    'bench-chain-faults-',
+    (dir) => chainFaultsBench(dir, chain, print),
   );
+  const { rows, checks } = chainFaultsReport(r);
+  print(table(['figure', 'value'], rows));
+  return summary(checks, started);
+}
+
+/** A chain section's heading and machine line, the server built, `run` in a temporary folder. */
+async function onChain<R>(title: string, prefix: string, run: (dir: string) => Promise<R>) {
+  heading(title);
   print(
     `machine: ${cpus().length} cores, load average ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
   await buildServer(root);
-  const tmp = makeTempDir('bench-chain-faults-');
-  let r;
+  const tmp = makeTempDir(prefix);
   try {
-    r = await chainFaultsBench(tmp.path, chain, print);
+    return await run(tmp.path);
   } finally {
     tmp.remove();
   }
-  const { rows, checks } = chainFaultsReport(r);
-  print(table(['figure', 'value'], rows));
-  return summary(checks, started);
 }
 
 /** `--chain`: the chain section alone, its checks and the summary line. */
@@ -840,23 +846,12 @@ async function chainSection(
   chain: typeof CHAIN & { seconds: number },
   started: number,
 ): Promise<number> {
-  heading(
+  const r = await onChain(
     `Chain: ${chain.stores} stores × ${chain.terminalsPerStore} counters, ${chain.replicas} ` +
       `replicas behind HAProxy, PostgreSQL, ${chain.rate} postings/s offered for ${chain.seconds} s`,
+    'bench-chain-',
+    (dir) => chainBench(dir, chain, print),
   );
-  print(
-    `machine: ${cpus().length} cores, load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}`,
-  );
-  await buildServer(root);
-  const tmp = makeTempDir('bench-chain-');
-  let r;
-  try {
-    r = await chainBench(tmp.path, chain, print);
-  } finally {
-    tmp.remove();
-  }
   print(
     table(
       ['figure', 'value'],

@@ -12,6 +12,7 @@ import { addTerminal, createJournalStore, enrollDirectly, openStore, readAudit }
 import type { Role, Store } from '../store';
 import { TEST_SECRET } from '../testing/app-harness';
 import { terminalCli } from '../testing/spawn';
+import { everyAuditEntry } from '../testing/store-fixture';
 import { signCredential } from './domain/credential';
 import { createAuditTrail, maskDetails } from './domain/audit';
 import { sealKeyFrom } from './domain/journal/sealed';
@@ -428,14 +429,7 @@ describe('the audit trail', () => {
     await terminalCli(['revoke', String(id)], env); // already revoked: nothing new
     const store = await openStore({ sqlitePath: env.APP_DB });
     closers.push(() => store.close());
-    const { entries } = await readAudit(store, {
-      from: null,
-      to: null,
-      action: null,
-      terminalId: null,
-      offset: 0,
-      limit: 10,
-    });
+    const { entries } = await readAudit(store, everyAuditEntry());
     expect(entries.map((e) => [e.action, e.terminalId, e.role, e.details])).toEqual([
       ['terminal.revogado', null, null, { terminal: { id, nome: 'Caixa 7', papel: 'caixa' } }],
       ['terminal.criado', null, null, { terminal: { id, nome: 'Caixa 7', papel: 'caixa' } }],
