@@ -6,6 +6,7 @@ import {
   openLedger,
   postSale,
 } from './support/fixtures';
+import { shot } from './support/shots';
 
 test('"Lançamentos do turno" lists the postings of the day, newest first, with their state', async ({
   page,
@@ -37,7 +38,7 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
   // The phone is masked: its last digits only.
   await expect(rows.nth(0)).not.toContainText(second.digits.slice(2, 7));
   await expectAccessible(page, 'ledger');
-  await page.screenshot({ path: 'test-results/ledger.png' });
+  await shot(page, 'test-results/ledger.png');
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await expect(dialog).toBeHidden();
 });

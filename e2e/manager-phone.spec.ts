@@ -16,6 +16,7 @@ import {
   serialSpec,
   shiftTerminal,
 } from './support/own-server';
+import { shot } from './support/shots';
 
 // Vigilância's webhook points at a closed port: its deliveries fail, are retried and listed.
 const { server, shots: SHOTS } = serialSpec('telefone', {
@@ -78,11 +79,11 @@ async function expectNothingSideways(page: Page, where: string) {
 async function phoneThenWider(page: Page, screen: string, width: number, table: string) {
   await expectNothingSideways(page, `${screen} 390`);
   await expectAccessible(page, `${screen} 390`);
-  await page.screenshot({ path: `${SHOTS}/${screen}-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/${screen}-390.png`, { fullPage: true });
   await page.setViewportSize({ width, height: 900 });
   await expect(page.getByRole('table', { name: table })).toBeVisible();
   await expectNothingSideways(page, `${screen} ${width}`);
-  await page.screenshot({ path: `${SHOTS}/${screen}-${width}.png`, fullPage: true });
+  await shot(page, `${SHOTS}/${screen}-${width}.png`, { fullPage: true });
 }
 
 test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every figure shown', async ({
@@ -123,7 +124,7 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   );
   await expect(section.getByRole('table', { name: /Achados da conferência/ })).toBeVisible();
   await expectNothingSideways(page, 'painel 1024');
-  await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-1024.png`, { fullPage: true });
 
   // 390 px: the wide tables are cards; every figure still there, the rate included.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -144,11 +145,10 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   );
   await expectNothingSideways(page, 'painel 390');
   await expectAccessible(page, 'painel 390');
-  await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-390.png`, { fullPage: true });
   for (const name of ['Vendas do PDV', 'Por terminal', 'Conferência com o serviço']) {
-    await page
-      .getByRole('region', { name, exact: true })
-      .screenshot({ path: `${SHOTS}/painel-390-${name.split(' ')[0]!.toLowerCase()}.png` });
+    const region = page.getByRole('region', { name, exact: true });
+    await shot(region, `${SHOTS}/painel-390-${name.split(' ')[0]!.toLowerCase()}.png`);
   }
 
   // The audit trail: the terminals created and enrolled, the conferência's day.
