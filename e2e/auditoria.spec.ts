@@ -4,7 +4,8 @@
 // exports its own CSV (formula-safe, recorded in turn); axe clean; nothing scrolls sideways
 // at 390 and 1024 px; a cashier has no link and the API refuses it.
 import { downloadFrom, readCsv } from './support/csv';
-import { expect, expectAccessible, openLedger, test, postSaleShown } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openLedger, postSaleShown } from './support/counter';
 import { overflowing } from './support/layout';
 import { saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
 import { shot } from './support/shots';

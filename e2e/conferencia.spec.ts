@@ -5,7 +5,8 @@
 // scrolls sideways at 390 and 1024 px.
 import { readFileSync } from 'node:fs';
 import { downloadFrom } from './support/csv';
-import { expect, expectAccessible, test, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { postSale } from './support/counter';
 import { overflowing } from './support/layout';
 import { loseRecentCredit } from './support/own-data';
 import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';

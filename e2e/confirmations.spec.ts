@@ -6,15 +6,9 @@
 // (Discarding a kept sale: contingency-ui.spec.ts; leaving kiosk mode: kiosk.spec.ts.)
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import {
-  BASE_1,
-  expect,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  search,
-  test,
-} from './support/fixtures';
+import { BASE_1, expect, test } from './support/fixtures';
+import { fetchCustomer, newCustomer } from './support/customers';
+import { openCounter, search } from './support/counter';
 import { shot, shotsDir } from './support/shots';
 
 const VALE = 'Vale-compras de R$ 10,00';

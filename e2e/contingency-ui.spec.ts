@@ -8,7 +8,8 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { freshPhone } from '../server/testing/processes';
 import { enrollContext } from './support/enroll-context';
 import { ownRelayedApp } from './support/own-server';
-import { amount, expectAccessible, postButton, openShift } from './support/fixtures';
+import { expectAccessible } from './support/fixtures';
+import { amount, openShift, postButton } from './support/counter';
 import { shot } from './support/shots';
 
 const own = ownRelayedApp('contingency-ui', {

@@ -5,14 +5,9 @@ import type { Browser, BrowserContext, Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { ownServer, terminalContext as ownTerminal } from './support/own-server';
 import { forbiddenKeys } from '../server/app/domain/kiosk/view';
-import {
-  expect,
-  expectAccessible,
-  expectInertUntilAdopted,
-  holdAssets,
-  test,
-  uniquePhone,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { uniquePhone } from './support/customers';
+import { expectInertUntilAdopted, holdAssets } from './support/painted';
 import { shot, shotsDir } from './support/shots';
 
 const SHOTS = shotsDir('kiosk');

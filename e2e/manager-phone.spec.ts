@@ -6,7 +6,8 @@
 // against clientWidth); on the phone the wide tables are cards that still show every figure.
 import type { Page } from '@playwright/test';
 import { addIntegration, openStore } from '../server/store';
-import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSale } from './support/counter';
 import { overflowing, tableBoxes } from './support/layout';
 import { loseRecentCredit } from './support/own-data';
 import {

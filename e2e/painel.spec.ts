@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
-import { expect, expectAccessible, test, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { postSale } from './support/counter';
 import { settledPostingAt } from './support/own-data';
 import { overflowing } from './support/layout';
 import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';

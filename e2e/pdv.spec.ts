@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { root, terminalCli } from '../server/testing/spawn';
-import { expect, expectAccessible, openCounter, test } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openCounter } from './support/counter';
 import { ownServer, terminalContext } from './support/own-server';
 import { shot, shotsDir } from './support/shots';
 

@@ -1,14 +1,8 @@
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { downloadFrom, readCsv } from './support/csv';
-import {
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  openCounter,
-  search,
-  test,
-  uniquePhone,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, uniquePhone } from './support/customers';
+import { openCounter, search } from './support/counter';
 import { shot, shotsDir } from './support/shots';
 
 // The managers' reward table (/premios) against the seeded establishment 1. Totals are

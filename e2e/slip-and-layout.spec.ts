@@ -1,16 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, newCustomer } from './support/customers';
+import { amount, openCounter, postButton, posted, search } from './support/counter';
 import { shot, shotsDir } from './support/shots';
 
 // The printed slip and the counter's layout on the screens it runs on.

@@ -5,7 +5,8 @@
 // screen), and the audit trail lists the changes. The chain's rede picks the store; a cashier
 // cannot open the screen. Screenshots at 390 and 1280 px; axe clean; nothing scrolls sideways.
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, test, openShift, postSaleShown } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSaleShown } from './support/counter';
 import { overflowing } from './support/layout';
 import { enrollHeading, enrolledTerminal, serialSpec, shiftTerminal } from './support/own-server';
 import { shot } from './support/shots';

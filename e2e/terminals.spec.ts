@@ -4,17 +4,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { newCode, terminalCli } from '../server/testing/spawn';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  expectInertUntilAdopted,
-  holdAssets,
-  MANAGER_LINKS,
-  postButton,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, MANAGER_LINKS, test } from './support/fixtures';
+import { expectInertUntilAdopted, holdAssets } from './support/painted';
+import { amount, postButton, search } from './support/counter';
 import { enrollAs as enroll, enrollHeading, serialSpec } from './support/own-server';
 import { shot } from './support/shots';
 

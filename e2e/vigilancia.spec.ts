@@ -6,7 +6,8 @@
 // open alerts. At 390 px the alerts are cards; a cashier has no link, no screen and no API.
 import { terminalCli } from '../server/testing/spawn';
 import { downloadFrom, readCsv } from './support/csv';
-import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSale } from './support/counter';
 import { overflowing } from './support/layout';
 import { enrolledTerminal, serialSpec, saoPauloDay } from './support/own-server';
 import { shot } from './support/shots';

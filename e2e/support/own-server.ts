@@ -13,7 +13,7 @@ import type { RunningProcess } from '../../server/testing/processes';
 import type { Relay } from '../../server/testing/relay';
 import { startRelayedApp, type RelayedApp } from '../../server/testing/relayed-app';
 import { enroll, newCode, startServer } from '../../server/testing/spawn';
-import { openShift } from './fixtures';
+import { openShift } from './counter';
 import { shotsDir } from './shots';
 
 export interface OwnServer {
