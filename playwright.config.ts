@@ -27,11 +27,10 @@ if (!process.env.E2E_DATA_READY) {
 
 /**
  * The third worker's specs: the two fault specs that spend most of their time waiting on real
- * time, then two screen specs that fill the rest of its time, so that the three workers end
- * together: in a CI run the fault specs took about 265 s, kiosk and rede about 210 s, and the
- * two screen workers about 950 s between them. When a spec is added or grows, rebalance by
- * the workers' durations in a CI run (reports/e2e.json: each result's `parallelIndex` and
- * `duration`).
+ * time, then two screen specs (kiosk, rede) that fill the rest of its time, so that the three
+ * workers end together. When a spec is added or grows, rebalance by the workers' durations in
+ * a CI run (reports/e2e.json: each result's `parallelIndex` and `duration`; docs/benchmarks.md
+ * has the last split).
  */
 const THIRD_WORKER = /[/\\](contingency|exactly-once|kiosk|rede)\.spec\.ts$/;
 
