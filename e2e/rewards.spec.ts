@@ -10,6 +10,9 @@ import { shot, shotsDir } from './support/shots';
 // post points in parallel, and a posting can win a reward.
 
 const SHOTS = shotsDir('rewards');
+// The suite's longest spec, its tests sharing nothing but the seeded service: they spread over
+// the screen workers instead of holding one of them for the whole file.
+test.describe.configure({ mode: 'parallel' });
 
 const MARIA = { phone: '11987654321', id: 1 };
 
