@@ -27,8 +27,10 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
   const headers = await dialog.getByRole('columnheader').allTextContents();
   const points = headers.indexOf('Pontos');
   expect(points).toBeGreaterThan(0);
-  await expect(rows.nth(0).getByRole('cell').nth(points)).toHaveText('150');
-  await expect(rows.nth(1).getByRole('cell').nth(points)).toHaveText('12');
+  // Cells in column order, the row's header cell (its time) first.
+  const cell = (row: number) => rows.nth(row).locator('th, td').nth(points);
+  await expect(cell(0)).toHaveText('150');
+  await expect(cell(1)).toHaveText('12');
   // The phone is masked: its last digits only.
   await expect(rows.nth(0)).not.toContainText(second.digits.slice(2, 7));
   await expectAccessible(page, 'ledger');

@@ -87,7 +87,7 @@ async function phoneThenWider(page: Page, screen: string, width: number, table: 
   await shot(page, `${SHOTS}/${screen}-${width}.png`, { fullPage: true });
 }
 
-test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every figure shown', async ({
+test('/painel, /auditoria and /lancamentos at 390 and 1024 px: nothing sideways, every figure', async ({
   browser,
 }) => {
   test.setTimeout(150_000);
@@ -157,6 +157,15 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   const entries = page.getByRole('list', { name: 'Registros de auditoria' });
   await expect(entries.getByRole('listitem').first()).toBeVisible();
   await phoneThenWider(page, 'auditoria', 1024, 'Registros de auditoria');
+
+  // The day's postings of every terminal: on the phone a card each, the time its title.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${server.url}/lancamentos`);
+  const postings = page.getByRole('list', { name: 'Lançamentos' });
+  const cashiers = postings.getByRole('listitem').filter({ hasText: 'ValorR$ 56,00' });
+  await expect(cashiers).toContainText('TerminalCaixa 1');
+  await expect(cashiers).toContainText('João Pereira');
+  await phoneThenWider(page, 'lancamentos', 1024, 'Lançamentos');
 });
 
 test('/vigilancia at 390 px: the alerts and the webhook deliveries are cards, nothing sideways', async ({
