@@ -1,0 +1,75 @@
+/**
+ * Requests to a real app server (started by `startRelayedApp`) as its clients send them: a
+ * terminal's browser (its cookie, a same-origin Origin) and the store's PDV (its bearer token),
+ * and the PDV integration such a test registers before its first sale.
+ */
+import { addIntegration, listTerminals, openStore } from '../../store';
+import type { ListedTerminal, Role } from '../../store';
+import type { RelayedApp } from '../../testing/relayed-app';
+
+/** `method` to `url` with `headers`; `body`, when given, sent as JSON. */
+export function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<Response> {
+  return fetch(url, {
+    method,
+    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+/** A request of the app's terminal of `role` (its cookie, a same-origin Origin). */
+export const asTerminal = (
+  run: RelayedApp,
+  role: Role,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> =>
+  send(
+    `${run.app.url}${path}`,
+    method,
+    { cookie: run.cookies[role], origin: run.app.url, ...headers },
+    body,
+  );
+
+/** A request of the store's PDV at the app server at `url` (its bearer token). */
+export const asPdv = (
+  url: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Response> => send(`${url}${path}`, method, { authorization: `Bearer ${token}` }, body);
+
+export interface AddedPdv {
+  /** The PDV's bearer token. */
+  token: string;
+  /** The PDV's own terminal. */
+  pdvId: number;
+  /** The counter it sends its sales to. */
+  counterId: number;
+  /** The store's terminals before the PDV was added. */
+  terminals: ListedTerminal[];
+}
+
+/** A PDV integration named `name` sending to the app's first terminal of `role`. */
+export async function addPdv(
+  run: RelayedApp,
+  role: Role = 'caixa',
+  name = 'PDV 1',
+): Promise<AddedPdv> {
+  const store = await openStore({ sqlitePath: run.appDb });
+  try {
+    const terminals = await listTerminals(store);
+    const counterId = terminals.find((t) => t.role === role)!.id;
+    const added = await addIntegration(store, { name, counterId });
+    return { token: added.token, pdvId: added.terminal.id, counterId, terminals };
+  } finally {
+    await store.close();
+  }
+}
