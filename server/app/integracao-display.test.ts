@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { sandboxPurchases } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
 import { terminalCli } from '../testing/spawn';
-import { addPdv, asPdv, asTerminal } from './testing/relayed';
+import { addPdv, asPdv, asTerminal } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';

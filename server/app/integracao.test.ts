@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { openStore, revokeTerminal } from '../store';
 import { sandboxPurchases, startAppServer, type RunningProcess } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
-import { addPdv, send } from './testing/relayed';
+import { addPdv, send } from './testing/clients';
 
 const MARIA_CPF = '52998224725';
 const MARIA_PHONE = '+5511987654321';

@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
-import { addPdv, asPdv, asTerminal } from './testing/relayed';
+import { addPdv, asPdv, asTerminal } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';

@@ -8,7 +8,7 @@ import type { DeliveryList } from '#contract/api/vigilancia-webhook';
 import { freshPhone } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
 import { webhookReceiver } from '../testing/webhook-receiver';
-import { asTerminal } from './testing/relayed';
+import { asTerminal } from './testing/clients';
 
 const SECRET = 'segredo-do-webhook-de-teste-0001';
 let run: RelayedApp;

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { freshPhone } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
-import { addPdv, asPdv, asTerminal } from './testing/relayed';
+import { addPdv, asPdv, asTerminal, postPurchase } from './testing/clients';
 import type { AlertDetail, AlertWire } from '#contract/api/vigilancia';
 import type { AuditEntry } from '#contract/api/auditoria';
 
@@ -80,14 +80,7 @@ test('a cashier is refused every Vigilância route', async () => {
 
 test('an amount typed at a counter whose PDV sends every sale is flagged as it settles', async () => {
   const celular = freshPhone();
-  const res = await asTerminal(
-    run,
-    'caixa',
-    'POST',
-    '/api/v4/estabelecimentos/1/fidelidade/pontuar',
-    { cliente: { celular }, valor_gasto: 8_800, senha_atendente: '1234' },
-    { 'idempotency-key': randomUUID() },
-  );
+  const res = await postPurchase(run.app.url, run.cookies.caixa, celular, 8_800);
   expect(res.status).toBe(200);
   const found = await until(
     () => alerts('?regra=sem_venda_pdv'),

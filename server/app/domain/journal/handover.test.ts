@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { PostingServiceOptions, UpstreamCall } from './context';
-import { createPostingService, type PostingService } from './service';
+import type { PostingService } from './service';
 import { cleanupAfterEach, FAST_JOURNAL, startedService } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
+import { startedOn } from '../../testing/journal';
 
 const FAST = FAST_JOURNAL;
 const NONE = 'O cliente não tem este prêmio para resgatar';
@@ -218,14 +219,7 @@ describe('a hand-over', () => {
       t,
     );
     upstream.rows[0]!.status = 'resgatado'; // the service committed before the crash
-    const service = createPostingService({
-      store: journal.store,
-      call: upstream.call,
-      establishmentId: 1,
-      ...FAST,
-    });
-    service.start();
-    cleanup.push(() => service.stop());
+    const service = startedOn(cleanup, journal.store, upstream.call, FAST);
     const e = await settled(service, key);
     expect(e).toMatchObject({ state: 'lançado', lostKind: 'crash' });
     expect(e.reward?.id_premio_cliente).toBe(10);

@@ -12,18 +12,15 @@ import {
   startedService,
 } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
+import { postEntry as post, startedOn } from '../../testing/journal';
 
 const FAST = { ...FAST_JOURNAL, retryBaseMs: 20, retryCapMs: 200 };
 
 const cleanup = cleanupAfterEach();
 
 /** Another process's posting service on `store` (a restart after a crash), started. */
-function restartedOn(store: PostingServiceOptions['store'], call: PostingServiceOptions['call']) {
-  const next = createPostingService({ store, call, establishmentId: 1, ...FAST });
-  next.start();
-  cleanup.push(() => next.stop());
-  return next;
-}
+const restartedOn = (store: PostingServiceOptions['store'], call: PostingServiceOptions['call']) =>
+  startedOn(cleanup, store, call, FAST);
 
 async function setup(
   extra: Partial<PostingServiceOptions> = {},
@@ -39,12 +36,6 @@ const sale = (celular: string, valor = 1000, senha = '1234') => ({
   senha_atendente: senha,
   cliente: { celular, nome: 'Maria' },
 });
-
-async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
-  const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
-  if (r.kind !== 'entry') throw new Error(`${r.kind}: ${JSON.stringify(r)}`);
-  return r.entry;
-}
 
 async function settled(
   service: PostingService,

@@ -1,11 +1,14 @@
 /**
- * Requests to a real app server (started by `startRelayedApp`) as its clients send them: a
- * terminal's browser (its cookie, a same-origin Origin) and the store's PDV (its bearer token),
- * and the PDV integration such a test registers before its first sale.
+ * Requests to a real app server process as its clients send them: a terminal's browser (its
+ * cookie, a same-origin Origin), a counter's posting and the store's PDV (its bearer token);
+ * and the terminals and the PDV integration such a test enrols before its first request.
  */
-import { addIntegration, listTerminals, openStore } from '../../store';
+import { randomUUID } from 'node:crypto';
+import { addIntegration, enrollDirectly, listTerminals, openStore } from '../../store';
 import type { ListedTerminal, Role } from '../../store';
+import { APP_SECRET_FOR_TESTS } from '../../testing/processes';
 import type { RelayedApp } from '../../testing/relayed-app';
+import { signCredential } from '../domain/credential';
 
 /** `method` to `url` with `headers`; `body`, when given, sent as JSON. */
 export function send(
@@ -73,3 +76,39 @@ export async function addPdv(
     await store.close();
   }
 }
+
+/** The cookie carrying a terminal's `credential` to the app server at `url`. */
+export const credentialCookie = (url: string, credential: string): string =>
+  `pdv_terminal_${new URL(url).port}=${credential}`;
+
+/** `caixa` terminals named `names` enrolled straight in the store at `appDb`: their credentials. */
+export async function enrollCaixas(appDb: string, names: readonly string[]): Promise<string[]> {
+  const store = await openStore({ sqlitePath: appDb });
+  try {
+    const credentials: string[] = [];
+    for (const name of names) {
+      const t = await enrollDirectly(store, { name, role: 'caixa' });
+      credentials.push(signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce));
+    }
+    return credentials;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * A counter's posting at store 1 of the app server at `url`: `valor_gasto` cents to `celular`,
+ * the attendant password 1234, under a new `Idempotency-Key`.
+ */
+export const postPurchase = (
+  url: string,
+  cookie: string,
+  celular: string,
+  valor_gasto = 1000,
+): Promise<Response> =>
+  send(
+    `${url}/api/v4/estabelecimentos/1/fidelidade/pontuar`,
+    'POST',
+    { cookie, origin: url, 'idempotency-key': randomUUID() },
+    { cliente: { celular }, valor_gasto, senha_atendente: '1234' },
+  );
