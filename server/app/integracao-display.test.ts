@@ -3,11 +3,11 @@
 // by itself. Through the real processes: the sandbox, the relay and the app server (live mode,
 // PDV_SENHA_ATENDENTE set). Maria (+5511987654321, CPF 529.982.247-25) is in the seed.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { sandboxPurchases } from '../testing/processes';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import type { RelayedApp } from '../testing/relayed-app';
 import { terminalCli } from '../testing/spawn';
-import { addPdv, asPdv, asTerminal } from './testing/clients';
+import { addPdv, asPdv, asTerminal, relayedAppPerFile } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';
@@ -18,15 +18,11 @@ let token = '';
 let counterId = 0;
 let kioskId = 0;
 
-beforeAll(async () => {
-  run = await startRelayedApp('pdv-display', ENV);
+relayedAppPerFile('pdv-display', ENV, async (started) => {
+  run = started;
   const added = await addPdv(run);
   ({ token, counterId } = added);
   kioskId = added.terminals.find((t) => t.role === 'quiosque')!.id;
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
 });
 
 interface Venda {

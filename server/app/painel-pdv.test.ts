@@ -3,9 +3,9 @@
 // some by the counter, some expired, one cancelled, one still open, on two counters.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
-import { addPdv, asPdv, asTerminal } from './testing/clients';
+import { expect, test } from 'vitest';
+import type { RelayedApp } from '../testing/relayed-app';
+import { addPdv, asPdv, asTerminal, relayedAppPerFile } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';
@@ -15,15 +15,11 @@ const ENV = { PDV_SENHA_ATENDENTE: '1234', PDV_VENDA_EXPIRA_MIN: '0.05' };
 let run: RelayedApp;
 const tokens = { caixa: '', gerente: '' };
 
-beforeAll(async () => {
-  run = await startRelayedApp('painel-pdv', ENV);
+relayedAppPerFile('painel-pdv', ENV, async (started) => {
+  run = started;
   for (const role of ['caixa', 'gerente'] as const) {
     tokens[role] = (await addPdv(run, role, `PDV ${role}`)).token;
   }
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
 });
 
 interface Venda {

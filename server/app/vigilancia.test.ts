@@ -4,10 +4,10 @@
 // is re-sent; a manager reads, decides (audited) and exports (audited); a cashier gets 403 on
 // every route.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { freshPhone } from '../testing/processes';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
-import { addPdv, asPdv, asTerminal, postPurchase } from './testing/clients';
+import type { RelayedApp } from '../testing/relayed-app';
+import { addPdv, asPdv, asTerminal, postPurchase, relayedAppPerFile } from './testing/clients';
 import type { AlertDetail, AlertWire } from '#contract/api/vigilancia';
 import type { AuditEntry } from '#contract/api/auditoria';
 
@@ -22,17 +22,14 @@ const MARIA_CPF = '52998224725';
 let run: RelayedApp;
 let token = '';
 
-beforeAll(async () => {
-  run = await startRelayedApp('vigilancia', {
-    PDV_SENHA_ATENDENTE: '1234',
-    CONTINGENCY_FAILURES: '100',
-  });
-  token = (await addPdv(run)).token;
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
-});
+relayedAppPerFile(
+  'vigilancia',
+  { PDV_SENHA_ATENDENTE: '1234', CONTINGENCY_FAILURES: '100' },
+  async (started) => {
+    run = started;
+    token = (await addPdv(run)).token;
+  },
+);
 
 async function as(role: 'caixa' | 'gerente', method: string, path: string, body?: unknown) {
   const res = await asTerminal(run, role, method, path, body);

@@ -4,11 +4,31 @@
  * and the terminals and the PDV integration such a test enrols before its first request.
  */
 import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll } from 'vitest';
 import { addIntegration, enrollDirectly, listTerminals, openStore } from '../../store';
 import type { ListedTerminal, Role } from '../../store';
 import { APP_SECRET_FOR_TESTS } from '../../testing/processes';
-import type { RelayedApp } from '../../testing/relayed-app';
+import { startRelayedApp, type RelayedApp } from '../../testing/relayed-app';
 import { signCredential } from '../domain/credential';
+
+/**
+ * The file's app server behind a relay (`startRelayedApp(name, env)`), started before its tests
+ * and stopped after them; `ready` gets it once it is up (the file keeps it, adds what it needs).
+ */
+export function relayedAppPerFile(
+  name: string,
+  env: Record<string, string>,
+  ready: (run: RelayedApp) => Promise<void> | void,
+): void {
+  let run: RelayedApp | undefined;
+  beforeAll(async () => {
+    run = await startRelayedApp(name, env);
+    await ready(run);
+  }, 60_000);
+  afterAll(async () => {
+    await run?.stop();
+  });
+}
 
 /** `method` to `url` with `headers`; `body`, when given, sent as JSON. */
 export function send(
