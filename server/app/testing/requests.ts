@@ -45,6 +45,18 @@ export async function enrollWithCode(
   return { cookie, config: await data(await app.request('/api/config', { headers: { cookie } })) };
 }
 
+/** The screens `/api/config` shows a `gerente` (`terminal.navigation`): every one. */
+export const GERENTE_NAVIGATION = {
+  caixa: true,
+  premios: true,
+  painel: true,
+  auditoria: true,
+  lancamentos: true,
+  vigilancia: true,
+  terminais: true,
+  quiosque: true,
+};
+
 /** The service's route `rest` of store `id`, as the app server relays it. */
 export const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/${rest}`;
 
