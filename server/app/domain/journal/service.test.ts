@@ -37,6 +37,19 @@ const sale = (celular: string, valor = 1000, senha = '1234') => ({
   cliente: { celular, nome: 'Maria' },
 });
 
+/** `body` sent under `key` by no terminal is answered as an entry in `state`, with `reason`. */
+async function expectAnswered(
+  service: PostingService,
+  key: string,
+  body: unknown,
+  state: JournalEntry['state'],
+  reason: string,
+) {
+  const r = await service.submit({ key, terminalId: null, requestId: null, body });
+  expect(r.kind === 'entry' && r.entry.state).toBe(state);
+  expect(r.kind === 'entry' && r.entry.reason).toBe(reason);
+}
+
 async function settled(
   service: PostingService,
   key: string,
@@ -302,14 +315,13 @@ describe('lost answers are decided by re-reading the customer', () => {
     const { service, upstream } = await setup({ upstreamLimitMs: 100 });
     upstream.outcomes.push({ hangAndCommitAfter: 250 });
     const key = randomUUID();
-    const r = await service.submit({
+    await expectAnswered(
+      service,
       key,
-      terminalId: null,
-      requestId: null,
-      body: sale('+5511900000023'),
-    });
-    expect(r.kind === 'entry' && r.entry.state).toBe('desconhecido');
-    expect(r.kind === 'entry' && r.entry.reason).toBe(postingMessages.unknown);
+      sale('+5511900000023'),
+      'desconhecido',
+      postingMessages.unknown,
+    );
     const e = await settled(service, key);
     expect(e.state).toBe('lançado');
     expect(upstream.commits('+5511900000023')).toBe(1);
@@ -348,14 +360,13 @@ describe('lost answers are decided by re-reading the customer', () => {
     let readable = false;
     svc.start();
     cleanup.push(() => svc.stop());
-    const r = await svc.submit({
+    await expectAnswered(
+      svc,
       key,
-      terminalId: null,
-      requestId: null,
-      body: sale('+5511900000025'),
-    });
-    expect(r.kind === 'entry' && r.entry.state).toBe('desconhecido');
-    expect(r.kind === 'entry' && r.entry.reason).toBe(postingMessages.unknownReadFailed);
+      sale('+5511900000025'),
+      'desconhecido',
+      postingMessages.unknownReadFailed,
+    );
     readable = true;
     const e = await settled(svc, key);
     expect(e.state).toBe('lançado');
