@@ -1,9 +1,9 @@
 // The chain's store filter (a `rede` terminal's manager screens): every store or one, kept in
 // the address so a reload, the history and a link keep it.
-import { useId } from 'react';
+import { useId, type ComponentType } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { configQuery } from '@/api/client';
-import { redeLojasQuery, storeFromSearch, withStore } from '@/api/rede';
+import { redeLojasQuery, storeFromSearch, withStore, type ListScope } from '@/api/rede';
 import { navigate, useLocation } from '@/lib/router';
 
 /**
@@ -26,6 +26,20 @@ export function useChainStore() {
 }
 
 export type ChainStore = ReturnType<typeof useChainStore>;
+
+/**
+ * A manager list of the terminal's own store (scope null), of the store a rede chose, or of
+ * every store ('todas'): each scope draws a list of its own, whose page and filters start over.
+ */
+export function PerStoreList({
+  list: List,
+}: {
+  list: ComponentType<{ scope: ListScope; chain: ChainStore }>;
+}) {
+  const chain = useChainStore();
+  const scope: ListScope = chain.rede ? (chain.loja ?? 'todas') : null;
+  return <List key={String(scope)} scope={scope} chain={chain} />;
+}
 
 export function StoreFilter({ allowAll = true }: { allowAll?: boolean }) {
   const id = useId();

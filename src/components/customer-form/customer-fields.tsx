@@ -20,6 +20,12 @@ import {
   type CustomerFieldName,
 } from './customer-schema';
 
+/** The fields of digits, masked as typed: how each is formatted, named and shown empty. */
+const DIGIT_FIELDS = {
+  cpf: { format: formatCpfTyping, label: 'CPF', placeholder: '000.000.000-00' },
+  cep: { format: formatCepTyping, label: 'CEP', placeholder: '00000-000' },
+} as const;
+
 type Props<T extends FieldValues, C, O> = {
   /** The react-hook-form form that holds the fields (values shaped as `CustomerFormValues`). */
   form: UseFormReturn<T, C, O>;
@@ -52,6 +58,14 @@ export function CustomerFields<T extends FieldValues, C, O>({ form }: Props<T, C
     autoComplete: 'off',
   });
 
+  const digits = (field: keyof typeof DIGIT_FIELDS) => ({
+    control,
+    name: field,
+    error: errorOf(field),
+    inputMode: 'numeric' as const,
+    ...DIGIT_FIELDS[field],
+  });
+
   return (
     <div className="@container">
       <div className="grid grid-cols-1 gap-x-3 gap-y-2 @md:grid-cols-6">
@@ -72,16 +86,7 @@ export function CustomerFields<T extends FieldValues, C, O>({ form }: Props<T, C
           inputMode="tel"
           placeholder="(11) 98765-4321"
         />
-        <FormattedField
-          control={control}
-          name={'cpf'}
-          format={formatCpfTyping}
-          error={errorOf('cpf')}
-          className="@md:col-span-2"
-          label="CPF"
-          inputMode="numeric"
-          placeholder="000.000.000-00"
-        />
+        <FormattedField {...digits('cpf')} className="@md:col-span-2" />
         <BirthDateField
           control={control}
           error={errorOf('data_nascimento')}
@@ -101,16 +106,7 @@ export function CustomerFields<T extends FieldValues, C, O>({ form }: Props<T, C
           inputMode="email"
           placeholder="nome@dominio.com.br"
         />
-        <FormattedField
-          control={control}
-          name={'cep'}
-          format={formatCepTyping}
-          error={errorOf('cep')}
-          className="@md:col-span-2"
-          label="CEP"
-          inputMode="numeric"
-          placeholder="00000-000"
-        />
+        <FormattedField {...digits('cep')} className="@md:col-span-2" />
         <TextField
           {...text('endereco')}
           className="@md:col-span-6"

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { PostPointsBody, RegisterCustomerBody } from '@/api/requests';
 import { todayInSaoPaulo } from '@/lib/dates';
+import { expectEach } from '@/testing/cases';
 import {
   CUSTOMER_MESSAGES,
   customerFieldsSchema,
@@ -23,6 +24,24 @@ function errorsOf(patch: Partial<CustomerFormValues>): Record<string, string> {
     }
   }
   return out;
+}
+
+/**
+ * `field` typed as each of `accepted` passes; typed as each of `refused`, it alone fails with
+ * `message`. Every value is checked at once (the table shows each answer beside its input).
+ */
+function expectField(
+  field: keyof CustomerFormValues,
+  cases: { accepted?: readonly string[]; refused?: readonly string[]; message?: string },
+): void {
+  const { accepted = [], refused = [], message } = cases;
+  expectEach(
+    (typed: string) => errorsOf({ [field]: typed }),
+    [
+      ...accepted.map((typed) => [typed, {}] as const),
+      ...refused.map((typed) => [typed, { [field]: message }] as const),
+    ],
+  );
 }
 
 function shiftDays(date: string, days: number): string {
@@ -52,35 +71,41 @@ describe('customerFieldsSchema', () => {
   });
 
   test('CPF with valid check digits is accepted, with or without punctuation', () => {
-    expect(errorsOf({ cpf: '529.982.247-25' })).toEqual({});
-    expect(errorsOf({ cpf: '52998224725' })).toEqual({});
+    expectField('cpf', { accepted: ['529.982.247-25', '52998224725'] });
   });
 
   test('CPF with all-equal digits or wrong check digits is refused', () => {
-    expect(errorsOf({ cpf: '111.111.111-11' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfCheck });
-    expect(errorsOf({ cpf: '529.982.247-24' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfCheck });
+    expectField('cpf', {
+      refused: ['111.111.111-11', '529.982.247-24'],
+      message: CUSTOMER_MESSAGES.cpfCheck,
+    });
   });
 
   test('an incomplete CPF says it needs 11 digits', () => {
-    expect(errorsOf({ cpf: '529.982.247' })).toEqual({ cpf: CUSTOMER_MESSAGES.cpfLength });
+    expectField('cpf', { refused: ['529.982.247'], message: CUSTOMER_MESSAGES.cpfLength });
   });
 
   test('CEP must have 8 digits, with or without the hyphen', () => {
-    expect(errorsOf({ cep: '01310-100' })).toEqual({});
-    expect(errorsOf({ cep: '01310100' })).toEqual({});
-    expect(errorsOf({ cep: '01310-10' })).toEqual({ cep: CUSTOMER_MESSAGES.cep });
-    expect(errorsOf({ cep: '013101000' })).toEqual({ cep: CUSTOMER_MESSAGES.cep });
+    expectField('cep', {
+      accepted: ['01310-100', '01310100'],
+      refused: ['01310-10', '013101000'],
+      message: CUSTOMER_MESSAGES.cep,
+    });
   });
 
   test('bairro of 50 characters is accepted, 51 is refused (never cut)', () => {
-    expect(errorsOf({ bairro: 'b'.repeat(50) })).toEqual({});
-    expect(errorsOf({ bairro: 'b'.repeat(51) })).toEqual({ bairro: CUSTOMER_MESSAGES.bairro });
+    expectField('bairro', {
+      accepted: ['b'.repeat(50)],
+      refused: ['b'.repeat(51)],
+      message: CUSTOMER_MESSAGES.bairro,
+    });
   });
 
   test('endereco of 101 characters is refused', () => {
-    expect(errorsOf({ endereco: 'e'.repeat(100) })).toEqual({});
-    expect(errorsOf({ endereco: 'e'.repeat(101) })).toEqual({
-      endereco: CUSTOMER_MESSAGES.endereco,
+    expectField('endereco', {
+      accepted: ['e'.repeat(100)],
+      refused: ['e'.repeat(101)],
+      message: CUSTOMER_MESSAGES.endereco,
     });
   });
 
@@ -97,10 +122,11 @@ describe('customerFieldsSchema', () => {
   });
 
   test('UF must be one of the 27 siglas', () => {
-    expect(errorsOf({ estado: 'SP' })).toEqual({});
-    expect(errorsOf({ estado: 'DF' })).toEqual({});
-    expect(errorsOf({ estado: 'XX' })).toEqual({ estado: CUSTOMER_MESSAGES.estado });
-    expect(errorsOf({ estado: 'São Paulo' })).toEqual({ estado: CUSTOMER_MESSAGES.estado });
+    expectField('estado', {
+      accepted: ['SP', 'DF'],
+      refused: ['XX', 'São Paulo'],
+      message: CUSTOMER_MESSAGES.estado,
+    });
   });
 
   test('e-mail format and genero M/F', () => {

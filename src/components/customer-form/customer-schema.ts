@@ -185,6 +185,28 @@ export const CUSTOMER_FIELD_NAMES = Object.keys(emptyCustomerValues) as Customer
 
 type LooseCustomerValues = { [K in CustomerFieldName]?: string | null | undefined };
 
+type OptionalField = Exclude<keyof RegisterCustomerBody, 'celular'>;
+
+const asTyped = (v: string) => v;
+const upper = (v: string) => v.toUpperCase();
+
+/**
+ * Each optional field in the body's order, and its wire value from the trimmed text ('': left
+ * out): cpf and cep as digits, genero only one the service knows, estado in capitals.
+ */
+const OPTIONAL_FIELDS: readonly (readonly [OptionalField, (typed: string) => string])[] = [
+  ['cpf', cpfDigits],
+  ['nome', asTyped],
+  ['email', asTyped],
+  ['data_nascimento', asTyped],
+  ['genero', (v) => (isGenero(upper(v)) ? upper(v) : '')],
+  ['cep', cepDigits],
+  ['endereco', asTyped],
+  ['bairro', asTyped],
+  ['cidade', asTyped],
+  ['estado', upper],
+];
+
 /**
  * Form values → wire body: blank fields omitted, text trimmed, celular as E.164, cpf and cep
  * as digits. Idempotent (a body it produced maps to itself). Expects values that passed
@@ -194,27 +216,11 @@ export function toRegisterBody(values: LooseCustomerValues): RegisterCustomerBod
   const text = (v: string | null | undefined) => (v ?? '').trim();
   const phone = parsePhoneBR(text(values.celular));
   const body: RegisterCustomerBody = { celular: phone.ok ? phone.e164 : text(values.celular) };
-
-  const cpfValue = cpfDigits(text(values.cpf));
-  if (cpfValue) body.cpf = cpfValue;
-  const nome = text(values.nome);
-  if (nome) body.nome = nome;
-  const emailValue = text(values.email);
-  if (emailValue) body.email = emailValue;
-  const nascimento = text(values.data_nascimento);
-  if (nascimento) body.data_nascimento = nascimento;
-  const generoValue = text(values.genero).toUpperCase();
-  if (isGenero(generoValue)) body.genero = generoValue;
-  const cepValue = cepDigits(text(values.cep));
-  if (cepValue) body.cep = cepValue;
-  const endereco = text(values.endereco);
-  if (endereco) body.endereco = endereco;
-  const bairro = text(values.bairro);
-  if (bairro) body.bairro = bairro;
-  const cidade = text(values.cidade);
-  if (cidade) body.cidade = cidade;
-  const estadoValue = text(values.estado).toUpperCase();
-  if (estadoValue) body.estado = estadoValue;
+  for (const [name, wire] of OPTIONAL_FIELDS) {
+    const value = wire(text(values[name]));
+    // The table keeps genero to the service's values; the rest are free text.
+    if (value) (body as Record<OptionalField, string>)[name] = value;
+  }
   return body;
 }
 

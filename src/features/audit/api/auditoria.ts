@@ -1,7 +1,7 @@
 // The audit trail from the app server (`GET /api/auditoria`, a manager's), a page at a time,
 // and every entry of the filters for the CSV (`GET /api/auditoria/exportar`: the server records
 // that export itself). Parsed with the contract both sides share.
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { serverRequest } from '@/api/client';
 import { listAt, type ListScope } from '@/api/rede';
 import { AuditExport, AuditPage, type AuditAction, type AuditQuery } from '#contract/api/auditoria';
@@ -54,9 +54,6 @@ export const auditPageQuery = (f: AuditFilters, pagina: number, scope: ListScope
     queryFn: ({ signal }) => fetchAuditPage(f, pagina, signal, scope),
     placeholderData: keepPreviousData,
   });
-
-export const useAuditPage = (f: AuditFilters, pagina: number, scope: ListScope = null) =>
-  useQuery(auditPageQuery(f, pagina, scope));
 
 /**
  * Every entry of the filters (the server records this export, with its filters and rows, in

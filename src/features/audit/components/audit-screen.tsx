@@ -1,14 +1,13 @@
-import { useState } from 'react';
 import { AUDIT_ACTIONS, type AuditAction, type AuditEntry } from '#contract/api/auditoria';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, useCsvExport } from '@/components/list-parts';
-import { StoreFilter, useChainStore } from '@/components/store-filter';
-import { Button } from '@/components/ui/button';
-import { FitTable } from '@/components/ui/fit-table';
+import { FilterBar, useFilterDraft, type DraftRead } from '@/components/filter-bar';
+import { ExportBar, ListTable, useCsvExport, usePagedFilters } from '@/components/list-parts';
+import { PerStoreList, StoreFilter, type ChainStore } from '@/components/store-filter';
+import type { FitColumn } from '@/components/ui/fit-table';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { PagedList, type PagedListWords } from '@/components/ui/list-states';
-import { fetchAuditExport, useAuditPage, type AuditFilters } from '../api/auditoria';
+import { auditPageQuery, fetchAuditExport, type AuditFilters } from '../api/auditoria';
 import { ACTION_LABELS, actionLabel, detailsText, whenText } from '../labels';
 
 const NO_FILTERS: AuditFilters = { de: null, ate: null, acao: null, terminal: null };
@@ -21,6 +20,7 @@ const AUDIT_WORDS: PagedListWords = {
 };
 
 type Draft = { de: string; ate: string; acao: string; terminal: string };
+const NO_DRAFT: Draft = { de: '', ate: '', acao: '', terminal: '' };
 
 /** The period's two date fields: the draft's key and the label. */
 const PERIOD_FIELDS = [
@@ -29,7 +29,7 @@ const PERIOD_FIELDS = [
 ] as const;
 
 /** The draft's filters, or what is wrong with it (by field). */
-function readDraft(d: Draft): { filters: AuditFilters } | { errors: Partial<Draft> } {
+function readDraft(d: Draft): DraftRead<Draft, AuditFilters> {
   const errors: Partial<Draft> = {};
   const de = d.de.trim() === '' ? null : dateTextToWire(d.de);
   const ate = d.ate.trim() === '' ? null : dateTextToWire(d.ate);
@@ -56,21 +56,9 @@ function Filters({
   terminals: readonly { id: number; nome: string }[];
   onApply: (f: AuditFilters) => void;
 }) {
-  const [draft, setDraft] = useState<Draft>({ de: '', ate: '', acao: '', terminal: '' });
-  const [errors, setErrors] = useState<Partial<Draft>>({});
-  const set = (k: keyof Draft) => (v: string) => setDraft((d) => ({ ...d, [k]: v }));
+  const { draft, errors, set, apply } = useFilterDraft(NO_DRAFT, readDraft, onApply);
   return (
-    <form
-      aria-label="Filtros da auditoria"
-      className="flex flex-wrap items-end gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const read = readDraft(draft);
-        if ('errors' in read) return setErrors(read.errors);
-        setErrors({});
-        onApply(read.filters);
-      }}
-    >
+    <FilterBar label="Filtros da auditoria" onApply={apply}>
       {PERIOD_FIELDS.map(([k, label]) => (
         <DateField
           key={k}
@@ -97,71 +85,37 @@ function Filters({
         choices={terminals.map((t) => ({ value: String(t.id), text: `${t.nome} (nº ${t.id})` }))}
         onValue={set('terminal')}
       />
-      <Button type="submit" size="sm">
-        Filtrar
-      </Button>
-    </form>
+    </FilterBar>
   );
 }
 
-/** The trail's entries; `lojaOf` (every store of the chain): a first column naming the store. */
-function Entries({
-  items,
-  lojaOf,
-}: {
-  items: readonly AuditEntry[];
-  lojaOf: ((e: AuditEntry) => string) | null;
-}) {
-  const store = lojaOf === null ? [] : [{ header: 'Loja', cell: 'font-medium' }];
-  return (
-    <FitTable
-      label="Registros de auditoria"
-      cards="text"
-      rowHeader={store.length + 2}
-      columns={[
-        ...store,
-        { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
-        { header: 'Terminal' },
-        { header: 'Ação', cell: 'font-semibold' },
-        { header: 'Detalhes', cell: 'min-w-48' },
-        { header: 'Requisição', cell: 'font-mono text-xs break-all text-slate-700' },
-      ]}
-      rows={items.map((e) => ({
-        key: String(e.id),
-        cells: [
-          ...(lojaOf === null ? [] : [lojaOf(e)]),
-          whenText(e.quando),
-          <>
-            {e.terminal ? (e.terminal.nome ?? `nº ${e.terminal.id}`) : 'Linha de comando'}
-            {e.papel && e.terminal && <span className="block text-slate-700">{e.papel}</span>}
-          </>,
-          actionLabel(e.acao),
-          detailsText(e),
-          e.requisicao ?? '—',
-        ],
-      }))}
-    />
-  );
-}
+/** The trail's columns (every store's list adds the store's first). */
+const ENTRY_COLUMNS: readonly FitColumn[] = [
+  { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
+  { header: 'Terminal' },
+  { header: 'Ação', cell: 'font-semibold' },
+  { header: 'Detalhes', cell: 'min-w-48' },
+  { header: 'Requisição', cell: 'font-mono text-xs break-all text-slate-700' },
+];
+
+const entryCells = (e: AuditEntry) => [
+  whenText(e.quando),
+  <>
+    {e.terminal ? (e.terminal.nome ?? `nº ${e.terminal.id}`) : 'Linha de comando'}
+    {e.papel && e.terminal && <span className="block text-slate-700">{e.papel}</span>}
+  </>,
+  actionLabel(e.acao),
+  detailsText(e),
+  e.requisicao ?? '—',
+];
 
 /** "Auditoria": who did what from which terminal, filtered, a page at a time, and its CSV. */
-export function AuditScreen() {
-  const chain = useChainStore();
-  // A rede's store chosen or every store: a list of its own (its page and filters start over).
-  const scope: ListScope = chain.rede ? (chain.loja ?? 'todas') : null;
-  return <AuditList key={String(scope)} scope={scope} chain={chain} />;
-}
+export const AuditScreen = () => <PerStoreList list={AuditList} />;
 
-function AuditList({
-  scope,
-  chain,
-}: {
-  scope: ListScope;
-  chain: ReturnType<typeof useChainStore>;
-}) {
-  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
-  const [pagina, setPagina] = useState(1);
-  const page = useAuditPage(filters, pagina, scope);
+function AuditList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
+  const { filters, page, setPagina, apply } = usePagedFilters(NO_FILTERS, (f, n) =>
+    auditPageQuery(f, n, scope),
+  );
   // The store of an entry: its own (every store's list) or the one chosen.
   const lojaOf = (e: AuditEntry) => chain.nameOf(e.loja ?? (typeof scope === 'number' ? scope : 0));
   const exporter = useCsvExport(async () => {
@@ -172,7 +126,6 @@ function AuditList({
     const filename = downloadAuditCsv(found.itens, new Date(), chain.rede ? lojaOf : undefined);
     return { filename, rows: found.itens.length };
   });
-  const data = page.data;
   return (
     <main className="mx-auto w-full max-w-6xl space-y-4 p-4">
       <h1 className="text-2xl font-bold">Auditoria</h1>
@@ -181,21 +134,19 @@ function AuditList({
         saiu do modo quiosque, teve a senha bloqueada, entregou prêmios e exportou dados.
       </p>
       {chain.rede && <StoreFilter />}
-      <Filters
-        terminals={data?.terminais ?? []}
-        onApply={(f) => {
-          setFilters(f);
-          setPagina(1);
-        }}
-      />
-      <ExportBar
-        total={data ? data.total : null}
-        noun={['registro', 'registros']}
-        updating={page.isFetching && !page.isPending}
-        exporter={exporter}
-      />
+      <Filters terminals={page.data?.terminais ?? []} onApply={apply} />
+      <ExportBar page={page} noun={['registro', 'registros']} exporter={exporter} />
       <PagedList query={page} words={AUDIT_WORDS} onPage={setPagina}>
-        {(itens) => <Entries items={itens} lojaOf={scope === 'todas' ? lojaOf : null} />}
+        {(itens) => (
+          <ListTable
+            label="Registros de auditoria"
+            lojaOf={scope === 'todas' ? lojaOf : null}
+            rowHeader={2}
+            columns={ENTRY_COLUMNS}
+            items={itens}
+            cells={entryCells}
+          />
+        )}
       </PagedList>
     </main>
   );

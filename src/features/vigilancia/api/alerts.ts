@@ -76,9 +76,6 @@ export const alertPageQuery = (f: AlertFilters, pagina: number, scope: ListScope
     placeholderData: keepPreviousData,
   });
 
-export const useAlertPage = (f: AlertFilters, pagina: number, scope: ListScope = null) =>
-  useQuery(alertPageQuery(f, pagina, scope));
-
 export const useAlertDetail = (id: number, loja: number | null = null) =>
   useQuery({
     queryKey: alertKeys.detail(id, loja),

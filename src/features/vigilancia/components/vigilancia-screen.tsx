@@ -7,18 +7,19 @@ import {
   type RuleCode,
 } from '#contract/api/vigilancia';
 import type { ListScope } from '@/api/rede';
-import { ExportBar, useCsvExport } from '@/components/list-parts';
-import { StoreFilter, useChainStore, type ChainStore } from '@/components/store-filter';
+import { FilterBar, useFilterDraft, type DraftRead } from '@/components/filter-bar';
+import { ExportBar, ListTable, useCsvExport, usePagedFilters } from '@/components/list-parts';
+import { PerStoreList, StoreFilter, type ChainStore } from '@/components/store-filter';
 import { Button } from '@/components/ui/button';
 import { DateField, dateTextToWire } from '@/components/ui/date-field';
 import { ChoiceField, choicesOf } from '@/components/ui/choice-field';
 import { TextField } from '@/components/ui/field';
 import { PagedList, type PagedListWords } from '@/components/ui/list-states';
-import { FitTable } from '@/components/ui/fit-table';
+import type { FitColumn } from '@/components/ui/fit-table';
 import { formatBRL } from '@/lib/money';
 import { useLocation } from '@/lib/router';
 import { formatInteger } from '@/lib/points';
-import { fetchAlertExport, useAlertPage, type AlertFilters } from '../api/alerts';
+import { alertPageQuery, fetchAlertExport, type AlertFilters } from '../api/alerts';
 import { dayText, STATE_LABELS, whenText } from '../labels';
 import { AlertDetail } from './alert-detail';
 import { RulesPanel } from './rules-panel';
@@ -40,6 +41,26 @@ const ALERT_WORDS: PagedListWords = {
 
 type Draft = { regra: string; estado: string; dia: string; celular: string };
 
+/** The draft's filters, or what is wrong with it (by field). */
+function readDraft(d: Draft): DraftRead<Draft, AlertFilters> {
+  const dia = d.dia.trim() === '' ? null : dateTextToWire(d.dia);
+  const celular = d.celular.replace(/\D/g, '');
+  const errors: Partial<Draft> = {};
+  if (d.dia.trim() !== '' && dia === null) errors.dia = 'Data inválida: use dd/mm/aaaa.';
+  if (celular !== '' && (celular.length < 10 || celular.length > 13)) {
+    errors.celular = 'Celular com DDD.';
+  }
+  if (Object.keys(errors).length > 0) return { errors };
+  return {
+    filters: {
+      regra: d.regra === '' ? null : (d.regra as RuleCode),
+      estado: d.estado === '' ? null : (d.estado as AlertState),
+      dia,
+      celular: celular === '' ? null : celular,
+    },
+  };
+}
+
 function Filters({
   initial,
   onApply,
@@ -47,41 +68,17 @@ function Filters({
   initial: AlertFilters;
   onApply: (f: AlertFilters) => void;
 }) {
-  const [d, setD] = useState<Draft>({
-    regra: initial.regra ?? '',
-    estado: 'aberto',
-    dia: '',
-    celular: '',
-  });
-  const [errors, setErrors] = useState<Partial<Draft>>({});
-  const set = (k: keyof Draft) => (v: string) => setD((x) => ({ ...x, [k]: v }));
+  const { draft, errors, set, apply } = useFilterDraft(
+    { regra: initial.regra ?? '', estado: 'aberto', dia: '', celular: '' },
+    readDraft,
+    onApply,
+  );
   return (
-    <form
-      aria-label="Filtros dos alertas"
-      className="flex flex-wrap items-end gap-3"
-      onSubmit={(e) => {
-        e.preventDefault();
-        const dia = d.dia.trim() === '' ? null : dateTextToWire(d.dia);
-        const celular = d.celular.replace(/\D/g, '');
-        const next: Partial<Draft> = {};
-        if (d.dia.trim() !== '' && dia === null) next.dia = 'Data inválida: use dd/mm/aaaa.';
-        if (celular !== '' && (celular.length < 10 || celular.length > 13)) {
-          next.celular = 'Celular com DDD.';
-        }
-        setErrors(next);
-        if (Object.keys(next).length > 0) return;
-        onApply({
-          regra: d.regra === '' ? null : (d.regra as RuleCode),
-          estado: d.estado === '' ? null : (d.estado as AlertState),
-          dia,
-          celular: celular === '' ? null : celular,
-        });
-      }}
-    >
+    <FilterBar label="Filtros dos alertas" onApply={apply}>
       <ChoiceField
         label="Regra"
         className="w-64"
-        value={d.regra}
+        value={draft.regra}
         first="Todas"
         choices={RULES.map((r) => ({ value: r.codigo, text: `${r.numero}. ${r.nome}` }))}
         onValue={set('regra')}
@@ -89,7 +86,7 @@ function Filters({
       <ChoiceField
         label="Estado"
         className="w-40"
-        value={d.estado}
+        value={draft.estado}
         first="Todos"
         choices={choicesOf(ALERT_STATES, STATE_LABELS)}
         onValue={set('estado')}
@@ -97,7 +94,7 @@ function Filters({
       <DateField
         label="Dia"
         className="w-36"
-        value={d.dia}
+        value={draft.dia}
         error={errors.dia}
         onValueChange={set('dia')}
       />
@@ -105,76 +102,47 @@ function Filters({
         label="Celular do cliente"
         className="w-44"
         inputMode="tel"
-        value={d.celular}
+        value={draft.celular}
         error={errors.celular}
         onChange={(e) => set('celular')(e.target.value)}
       />
-      <Button type="submit" size="sm">
-        Filtrar
-      </Button>
-    </form>
+    </FilterBar>
   );
 }
 
-/** The alerts; `lojaOf` (every store of the chain): a first column naming the store. */
-function Alerts({
-  items,
-  onOpen,
-  lojaOf,
-}: {
-  items: readonly AlertWire[];
-  onOpen: (a: AlertWire) => void;
-  lojaOf: ((id: number) => string) | null;
-}) {
-  const store = lojaOf === null ? [] : [{ header: 'Loja', cell: 'font-medium' }];
-  return (
-    <FitTable
-      label="Alertas"
-      cards="text"
-      rowHeader={store.length + 1}
-      columns={[
-        ...store,
-        { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
-        { header: 'Regra', cell: 'font-semibold' },
-        { header: 'Resumo', cell: 'min-w-56' },
-        { header: 'Terminal · cliente' },
-        { header: 'Estado' },
-        { header: 'Evidências', cell: 'whitespace-nowrap' },
-      ]}
-      rows={items.map((a) => ({
-        key: String(a.id),
-        cells: [
-          ...(lojaOf === null ? [] : [lojaOf(a.loja)]),
-          <>
-            {whenText(a.criado_em)}
-            <span className="block text-slate-700">dia {dayText(a.dia)}</span>
-          </>,
-          a.regra_nome,
-          <>
-            {a.resumo}
-            {a.valor !== null && <span className="block tabular-nums">{formatBRL(a.valor)}</span>}
-          </>,
-          <>
-            {a.terminal_nome ?? a.terminal ?? 'Vários terminais'}
-            {a.cliente && <span className="block tabular-nums">{a.cliente}</span>}
-          </>,
-          STATE_LABELS[a.estado],
-          <Button size="sm" variant="secondary" onClick={() => onOpen(a)}>
-            Ver nº {a.id}
-          </Button>,
-        ],
-      }))}
-    />
-  );
-}
+/** The alerts' columns (every store's list adds the store's first). */
+const ALERT_COLUMNS: readonly FitColumn[] = [
+  { header: 'Quando', cell: 'whitespace-nowrap tabular-nums' },
+  { header: 'Regra', cell: 'font-semibold' },
+  { header: 'Resumo', cell: 'min-w-56' },
+  { header: 'Terminal · cliente' },
+  { header: 'Estado' },
+  { header: 'Evidências', cell: 'whitespace-nowrap' },
+];
+
+/** An alert's cells; its "Ver nº" button opens it (`onOpen`). */
+const alertCells = (a: AlertWire, onOpen: (a: AlertWire) => void) => [
+  <>
+    {whenText(a.criado_em)}
+    <span className="block text-slate-700">dia {dayText(a.dia)}</span>
+  </>,
+  a.regra_nome,
+  <>
+    {a.resumo}
+    {a.valor !== null && <span className="block tabular-nums">{formatBRL(a.valor)}</span>}
+  </>,
+  <>
+    {a.terminal_nome ?? a.terminal ?? 'Vários terminais'}
+    {a.cliente && <span className="block tabular-nums">{a.cliente}</span>}
+  </>,
+  STATE_LABELS[a.estado],
+  <Button size="sm" variant="secondary" onClick={() => onOpen(a)}>
+    Ver nº {a.id}
+  </Button>,
+];
 
 /** "Vigilância": alerts raised by the rules over the store's own data, their evidence and decision. */
-export function VigilanciaScreen() {
-  const chain = useChainStore();
-  // A rede's store chosen or every store: a list of its own (its page and filters start over).
-  const scope: ListScope = chain.rede ? (chain.loja ?? 'todas') : null;
-  return <VigilanciaList key={String(scope)} scope={scope} chain={chain} />;
-}
+export const VigilanciaScreen = () => <PerStoreList list={VigilanciaList} />;
 
 /** The rules and the webhook's deliveries of one store (every store's: choose one first). */
 function StorePanel({ scope, rules }: { scope: ListScope; rules: boolean }) {
@@ -220,12 +188,13 @@ function Toggle({
 
 function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore }) {
   const { search } = useLocation();
-  const [filters, setFilters] = useState<AlertFilters>(() => initialFilters(search));
-  const [pagina, setPagina] = useState(1);
+  const { filters, page, setPagina, apply } = usePagedFilters(
+    () => initialFilters(search),
+    (f, n) => alertPageQuery(f, n, scope),
+  );
   const [opened, setOpened] = useState<{ id: number; loja: number } | null>(null);
   const [showRules, setShowRules] = useState(false);
   const [showWebhook, setShowWebhook] = useState(false);
-  const page = useAlertPage(filters, pagina, scope);
   const exporter = useCsvExport(async () => {
     const [found, { downloadAlertCsv }] = await Promise.all([
       fetchAlertExport(filters, scope),
@@ -265,17 +234,11 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
       <Filters
         initial={filters}
         onApply={(f) => {
-          setFilters(f);
-          setPagina(1);
+          apply(f);
           setOpened(null);
         }}
       />
-      <ExportBar
-        total={data ? data.total : null}
-        noun={['alerta', 'alertas']}
-        updating={page.isFetching && !page.isPending}
-        exporter={exporter}
-      />
+      <ExportBar page={page} noun={['alerta', 'alertas']} exporter={exporter} />
       {opened !== null && (
         <AlertDetail
           id={opened.id}
@@ -286,10 +249,13 @@ function VigilanciaList({ scope, chain }: { scope: ListScope; chain: ChainStore 
       )}
       <PagedList query={page} words={ALERT_WORDS} onPage={setPagina}>
         {(itens) => (
-          <Alerts
+          <ListTable
+            label="Alertas"
+            lojaOf={scope === 'todas' ? (a) => chain.nameOf(a.loja) : null}
+            rowHeader={1}
+            columns={ALERT_COLUMNS}
             items={itens}
-            onOpen={(a) => setOpened({ id: a.id, loja: a.loja })}
-            lojaOf={scope === 'todas' ? chain.nameOf : null}
+            cells={(a) => alertCells(a, (x) => setOpened({ id: x.id, loja: x.loja }))}
           />
         )}
       </PagedList>
