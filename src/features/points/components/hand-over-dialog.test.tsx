@@ -7,9 +7,11 @@ import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { Customer, RewardPage, type RewardRecord } from '@/api/schemas';
 import {
+  acceptedJson,
   customerWire,
   jsonResponse,
   ok,
+  okJson,
   rewardPageWire,
   rewardWire,
   sentBody,
@@ -240,9 +242,7 @@ describe('HandOverDialog: sending once', () => {
 
 describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a lost answer is followed on the server, never sent again: entregue (conferido)', async () => {
-    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) =>
-      jsonResponse(200, ok(entrega(key))),
-    );
+    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) => okJson(entrega(key)));
     setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
@@ -256,13 +256,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
         key = idempotencyKeyOf(init)!;
-        return jsonResponse(202, ok(entrega(key, { estado: 'verificando', conferido: false })));
+        return acceptedJson(entrega(key, { estado: 'verificando', conferido: false }));
       }
       asked += 1;
-      return jsonResponse(
-        200,
-        ok(entrega(key, asked === 1 ? { estado: 'verificando' } : { estado: 'lançado' })),
-      );
+      return okJson(entrega(key, asked === 1 ? { estado: 'verificando' } : { estado: 'lançado' }));
     });
     setup();
     await userEvent.keyboard('{Enter}');
@@ -276,11 +273,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     stubFetch((url, init) => {
       if (url === RESGATAR) {
         key = idempotencyKeyOf(init)!;
-        return jsonResponse(202, ok(entrega(key, { estado: 'verificando' })));
+        return acceptedJson(entrega(key, { estado: 'verificando' }));
       }
-      return jsonResponse(
-        200,
-        ok(entrega(key, { estado: 'recusado', motivo: 'Conferido: o prêmio não foi entregue.' })),
+      return okJson(
+        entrega(key, { estado: 'recusado', motivo: 'Conferido: o prêmio não foi entregue.' }),
       );
     });
     setup();
@@ -343,7 +339,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('after a reload the pending hand-over is followed to its result, not sent again', async () => {
     const kept = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', target, at: 1 };
     savePendingHandOver(kept);
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(entrega(kept.id))));
+    const fetchMock = stubFetch(() => okJson(entrega(kept.id)));
     // Opened by the counter with nothing chosen, and no password yet (the shift reopens).
     setup({ target: null, password: null });
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
@@ -355,7 +351,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a hand-over pending when another reward is chosen is followed first', async () => {
     const kept = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', target, at: 1 };
     savePendingHandOver(kept);
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(entrega(kept.id))));
+    const fetchMock = stubFetch(() => okJson(entrega(kept.id)));
     const other = { ...target, reward: { ...target.reward, nome: 'Caneca', id_premio: 8 } };
     setup({ target: other });
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });

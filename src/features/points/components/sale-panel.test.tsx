@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { customerWire, okJson, sentBody, stubFetch } from '@/testing/fixtures';
 import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
@@ -16,10 +16,8 @@ const maria = Customer.parse(customerWire());
 const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia: 0 };
 
 /** The service: pontuar answers `pontuar()`, any re-read answers Maria. */
-function service(pontuar: () => Response = () => jsonResponse(200, ok(answer))) {
-  return stubFetch((url) =>
-    url === PONTUAR ? pontuar() : jsonResponse(200, ok(customerWire({ compras: 4 }))),
-  );
+function service(pontuar: () => Response = () => okJson(answer)) {
+  return stubFetch((url) => (url === PONTUAR ? pontuar() : okJson(customerWire({ compras: 4 }))));
 }
 const posts = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url) === PONTUAR).length;
@@ -244,7 +242,7 @@ describe('SalePanel', () => {
     const fetchMock = service(() =>
       refuse
         ? refusal(429, 'Há 5 lançamentos deste caixa em andamento.', { data: { em_andamento: 5 } })
-        : jsonResponse(200, ok(answer)),
+        : okJson(answer),
     );
     const { user } = setup();
     await user.type(amount(), '1200');
@@ -267,9 +265,7 @@ describe('SalePanel', () => {
   });
 
   test('a customer not yet registered is registered and posted in one request', async () => {
-    const fetchMock = service(() =>
-      jsonResponse(200, ok({ ...answer, id_cliente: 501, saldo_atual: 5 })),
-    );
+    const fetchMock = service(() => okJson({ ...answer, id_cliente: 501, saldo_atual: 5 }));
     const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
     expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
     expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
