@@ -73,10 +73,12 @@ const posts = (mock: ReturnType<typeof stubFetch>) =>
 const follows = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url).startsWith('/api/lancamentos/'));
 
-function setup(
-  options: { target?: HandOverTarget | null; password?: string | null; qc?: QueryClient } = {},
-) {
-  const qc = options.qc ?? createQueryClient();
+/** The dialog for Maria's Vale with the password typed, unless `options` says otherwise. */
+function setup({
+  target: chosen = target,
+  password = '1234',
+  qc = createQueryClient(),
+}: { target?: HandOverTarget | null; password?: string | null; qc?: QueryClient } = {}) {
   const props = {
     onClose: vi.fn(),
     onOutcome: vi.fn(),
@@ -85,8 +87,8 @@ function setup(
   const user = userEvent.setup();
   renderWithQuery(
     <HandOverDialog
-      target={options.target === undefined ? target : options.target}
-      password={options.password === undefined ? '1234' : options.password}
+      target={chosen}
+      password={password}
       establishment="Loja Demo"
       terminal="Caixa 1"
       {...props}
@@ -99,6 +101,18 @@ function setup(
 const dialog = () => screen.getByRole('alertdialog');
 /** What the dialog says. */
 const outcome = () => dialog().textContent ?? '';
+
+/**
+ * The service answers the hand-over with `answer`: the dialog opens, the cashier confirms
+ * (Enter) and the outcome's `heading` shows.
+ */
+async function confirmAnswered(answer: () => Response, heading: string) {
+  const fetchMock = stubFetch(answer);
+  const rendered = setup();
+  await rendered.user.keyboard('{Enter}');
+  await screen.findByRole('heading', { name: heading });
+  return { fetchMock, ...rendered };
+}
 
 describe('HandOverDialog: the confirmation', () => {
   test("asks once, with the reward's and the customer's names; the focus is on Entregar", () => {
@@ -362,10 +376,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
 
 describe('HandOverDialog: refusals', () => {
   test("the service's 422 is said in its words; nothing is kept", async () => {
-    stubFetch(() => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'));
-    const { onPasswordRejected } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    const { onPasswordRejected } = await confirmAnswered(
+      () => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'),
+      'Entrega recusada.',
+    );
     expect(within(dialog()).getByRole('alert').textContent).toContain(
       'O cliente não tem este prêmio para resgatar',
     );
@@ -374,10 +388,10 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('handed over already (another terminal at the same moment): said plainly', async () => {
-    stubFetch(() => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'));
-    const { onOutcome } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Este prêmio já foi entregue.' });
+    const { onOutcome } = await confirmAnswered(
+      () => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'),
+      'Este prêmio já foi entregue.',
+    );
     expect(outcome()).toContain('Nada foi entregue agora.');
     // Said once: the heading, not again as the alert's title.
     expect(dialog().textContent?.match(/já foi entregue/g)).toHaveLength(1);
@@ -388,10 +402,10 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('a wrong attendant password: said, and the shift asks for it again', async () => {
-    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
-    const { onPasswordRejected } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    const { onPasswordRejected } = await confirmAnswered(
+      () => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'),
+      'Entrega recusada.',
+    );
     expect(outcome()).toContain('Senha do atendente incorreta.');
     expect(onPasswordRejected).toHaveBeenCalledTimes(1);
   });
@@ -419,19 +433,16 @@ describe('HandOverDialog: refusals', () => {
   );
 
   test('a 404 without entrega_indisponivel is a refusal in the service’s words', async () => {
-    stubFetch(() => refusal(404, 'Cliente não encontrado'));
-    setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    await confirmAnswered(() => refusal(404, 'Cliente não encontrado'), 'Entrega recusada.');
     expect(outcome()).toContain('Cliente não encontrado');
     expect(handOverUnsupported()).toBe(false);
   });
 
   test('503 (contingency): refused with a clear message, never kept, not followed', async () => {
-    const fetchMock = stubFetch(() => refusal(503, 'Serviço de fidelidade indisponível.'));
-    const { user, onClose } = setup();
-    await user.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Serviço de fidelidade indisponível.' });
+    const { fetchMock, user, onClose } = await confirmAnswered(
+      () => refusal(503, 'Serviço de fidelidade indisponível.'),
+      'Serviço de fidelidade indisponível.',
+    );
     expect(outcome()).toContain('O prêmio não foi entregue.');
     expect(outcome()).toContain('não fica guardada');
     expect(loadPendingHandOver()).toBeNull();

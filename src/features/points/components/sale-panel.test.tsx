@@ -2,7 +2,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
-import { customerWire, okJson, sentBody, stubFetch } from '@/testing/fixtures';
+import { customerOf, customerWire, okJson, sentBody, stubFetch } from '@/testing/fixtures';
 import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
@@ -12,7 +12,7 @@ import { renderWithQuery } from '@/testing/render';
 stubServiceEachTest();
 
 const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
-const maria = Customer.parse(customerWire());
+const maria = customerOf();
 const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia: 0 };
 
 /** The service: pontuar answers `pontuar()`, any re-read answers Maria. */
@@ -41,30 +41,24 @@ function Harness(props: {
   );
 }
 
-function setup(
-  options: {
-    customer?: Customer | null;
-    password?: string | null;
-    newCustomer?: { celular?: string; cpf?: string };
-    unavailable?: boolean;
-  } = {},
-) {
+/** The panel for Maria with the password typed, unless `props` says otherwise. */
+function setup({
+  customer = maria,
+  password = '1234',
+  ...props
+}: Partial<Omit<Parameters<typeof Harness>[0], 'deps'>> = {}) {
   const deps = {
-    reread: vi.fn(async () => Customer.parse(customerWire({ compras: 4 }))),
+    reread: vi.fn(async () => customerOf({ compras: 4 })),
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();
-  renderWithQuery(
-    <Harness
-      customer={options.customer === undefined ? maria : options.customer}
-      password={options.password === undefined ? '1234' : options.password}
-      newCustomer={options.newCustomer}
-      unavailable={options.unavailable}
-      deps={deps}
-    />,
-  );
+  renderWithQuery(<Harness customer={customer} password={password} {...props} deps={deps} />);
   return { user, deps };
 }
+
+/** The panel for a customer not yet registered, found by the phone typed in the search. */
+const setupNewCustomer = (extra: Parameters<typeof setup>[0] = {}) =>
+  setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' }, ...extra });
 
 const amount = () => screen.getByLabelText('Valor da compra') as HTMLInputElement;
 const postButton = () => screen.getByRole('button', { name: /^Lançar/ }) as HTMLButtonElement;
@@ -266,7 +260,7 @@ describe('SalePanel', () => {
 
   test('a customer not yet registered is registered and posted in one request', async () => {
     const fetchMock = service(() => okJson({ ...answer, id_cliente: 501, saldo_atual: 5 }));
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const { user } = setupNewCustomer();
     expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
     expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
     expect(await postOnce(user, fetchMock, '500')).toEqual({
@@ -278,8 +272,7 @@ describe('SalePanel', () => {
 
   test('the service unavailable: the sale goes by the phone alone, with no registration form', async () => {
     const fetchMock = service();
-    const { user } = setup({
-      customer: null,
+    const { user } = setupNewCustomer({
       newCustomer: { celular: '(11) 91234-5678', cpf: '' },
       unavailable: true,
     });
@@ -296,7 +289,7 @@ describe('SalePanel', () => {
 
   test('a new customer’s optional fields travel with the posting', async () => {
     const fetchMock = service();
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const { user } = setupNewCustomer();
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Ana Souza');
     await user.type(screen.getByRole('textbox', { name: 'CPF' }), '52998224725');
@@ -307,7 +300,7 @@ describe('SalePanel', () => {
 
   test('a new customer with an invalid CPF is stopped at the field before any request', async () => {
     const fetchMock = service();
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const { user } = setupNewCustomer();
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     const cpf = screen.getByRole('textbox', { name: 'CPF' });
     await user.type(cpf, '11111111111');
