@@ -4,7 +4,7 @@
 // lives in memory only): a hand-over found never to have reached the server is sent again, with
 // its same id, only when the cashier asks. Read at the counter's start, so kept small.
 import type { RewardRecord } from '@/api/schemas';
-import { keepJson, readKeptJson, storage } from '@/features/points/pending-sale';
+import { storage } from '@/features/points/pending-sale';
 import {
   HAND_OVER_UNSUPPORTED_KEY as UNSUPPORTED_KEY,
   PENDING_HAND_OVER_KEY as STORAGE_KEY,
@@ -49,13 +49,25 @@ export type PendingHandOver = {
   unsent?: boolean;
 };
 
-export const savePendingHandOver = (h: PendingHandOver): boolean => keepJson(STORAGE_KEY, h);
+export function savePendingHandOver(h: PendingHandOver): boolean {
+  try {
+    storage()?.setItem(STORAGE_KEY, JSON.stringify(h));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-export const loadPendingHandOver = (): PendingHandOver | null =>
-  readKeptJson<PendingHandOver>(
-    STORAGE_KEY,
-    (h) => typeof h?.id === 'string' && typeof h.target?.reward?.id_premio === 'number',
-  );
+export function loadPendingHandOver(): PendingHandOver | null {
+  const text = storage()?.getItem(STORAGE_KEY);
+  if (!text) return null;
+  try {
+    const h = JSON.parse(text) as PendingHandOver;
+    return typeof h?.id === 'string' && typeof h.target?.reward?.id_premio === 'number' ? h : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Forgets the hand-over once its result is known (only if it is still this one). */
 export function clearPendingHandOver(id: string): void {

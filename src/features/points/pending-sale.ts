@@ -28,36 +28,29 @@ export function storage(): Storage | null {
   }
 }
 
-/** Keeps `value` as JSON under `key` in this tab's storage. False when it could not be kept. */
-export function keepJson(key: string, value: unknown): boolean {
+/** Keeps the sale before it is sent. False when it could not be kept (still sendable). */
+export function savePendingSale(sale: PendingSale): boolean {
   try {
-    storage()?.setItem(key, JSON.stringify(value));
+    storage()?.setItem(STORAGE_KEY, JSON.stringify(sale));
     return true;
   } catch {
     return false;
   }
 }
 
-/** What `keepJson` kept under `key`, when `isValid` accepts it; else (or none, unreadable) null. */
-export function readKeptJson<T>(key: string, isValid: (value: T) => boolean): T | null {
-  const text = storage()?.getItem(key);
+export function loadPendingSale(): PendingSale | null {
+  const text = storage()?.getItem(STORAGE_KEY);
   if (!text) return null;
   try {
-    const value = JSON.parse(text) as T;
-    return isValid(value) ? value : null;
+    const sale = JSON.parse(text) as PendingSale;
+    if (typeof sale?.id !== 'string' || typeof sale.body !== 'object' || sale.body === null) {
+      return null;
+    }
+    return sale;
   } catch {
     return null;
   }
 }
-
-/** Keeps the sale before it is sent. False when it could not be kept (still sendable). */
-export const savePendingSale = (sale: PendingSale): boolean => keepJson(STORAGE_KEY, sale);
-
-export const loadPendingSale = (): PendingSale | null =>
-  readKeptJson<PendingSale>(
-    STORAGE_KEY,
-    (sale) => typeof sale?.id === 'string' && typeof sale.body === 'object' && sale.body !== null,
-  );
 
 /** Forgets the sale once its result is known (only if it is still this one). */
 export function clearPendingSale(id: string): void {
