@@ -16,6 +16,7 @@ import {
   fieldRefusal,
   idempotencyKeyOf,
   loseAnswerAt,
+  neverReachAt,
   refusal,
   stubServiceEachTest,
 } from '@/testing/api';
@@ -284,20 +285,11 @@ describe('usePosting', () => {
   });
 
   test('a request that never reached the server: "não lançado"; posting it again keeps its id', async () => {
-    const keys: string[] = [];
-    let fail = true;
-    const fetchMock = stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        keys.push(idempotencyKeyOf(init)!);
-        if (fail) throw new TypeError('Failed to fetch');
-        return okJson(answer);
-      }
-      return refusal(404, 'Lançamento não encontrado.');
-    });
+    const { fetchMock, keys, reach } = neverReachAt(PONTUAR, () => okJson(answer));
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('not-posted'), { timeout: 3000 });
-    fail = false;
+    reach();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, PONTUAR)).toBe(2);

@@ -17,7 +17,7 @@ import {
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
-import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, refusal } from '@/testing/api';
+import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, neverReachAt, refusal } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
@@ -301,16 +301,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   });
 
   test('a request that never reached the server: said; "Entregar de novo" sends the same id', async () => {
-    const keys: string[] = [];
-    let fail = true;
-    const fetchMock = stubFetch((url, init) => {
-      if (url === RESGATAR) {
-        keys.push(idempotencyKeyOf(init)!);
-        if (fail) throw new TypeError('Failed to fetch');
-        return jsonResponse(200, handedOver);
-      }
-      return refusal(404, 'Lançamento não encontrado.');
-    });
+    const { fetchMock, keys, reach } = neverReachAt(RESGATAR, () => jsonResponse(200, handedOver));
     const { user } = setup();
     await user.keyboard('{Enter}');
     await screen.findByRole(
@@ -319,7 +310,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
       { timeout: 3000 },
     );
     expect(loadPendingHandOver()).toMatchObject({ id: keys[0], unsent: true });
-    fail = false;
+    reach();
     await user.click(screen.getByRole('button', { name: 'Entregar de novo' }));
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
     expect(posts(fetchMock)).toHaveLength(2);
