@@ -4,9 +4,11 @@
 // exports its own CSV (formula-safe, recorded in turn); axe clean; nothing scrolls sideways
 // at 390 and 1024 px; a cashier has no link and the API refuses it.
 import { downloadFrom, readCsv } from './support/csv';
-import { expect, expectAccessible, openLedger, test, postSaleShown } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openLedger, postSaleShown } from './support/counter';
 import { overflowing } from './support/layout';
 import { saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('auditoria');
 
@@ -63,7 +65,7 @@ test('a manager reads who did what at Auditoria, filters it and exports it', asy
 
   await expectAccessible(page, 'auditoria, todos os registros');
   expect(await overflowing(page)).toEqual([]); // every element within its box
-  await page.screenshot({ path: `${SHOTS}/auditoria-1024.png`, fullPage: true });
+  await shot(page, `${SHOTS}/auditoria-1024.png`, { fullPage: true });
 
   // Filtered by action, then exported: the file holds what the table shows.
   const filters = page.getByRole('form', { name: 'Filtros da auditoria' });
@@ -108,7 +110,7 @@ test('a manager reads who did what at Auditoria, filters it and exports it', asy
   await expect(cards).toHaveCount(6);
   await expect(cards.first()).toContainText('Requisição');
   expect(await overflowing(page)).toEqual([]); // every element within its box
-  await page.screenshot({ path: `${SHOTS}/auditoria-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/auditoria-390.png`, { fullPage: true });
 
   // A cashier has no audit trail: no link, and the API refuses it.
   await expect(caixa.page.getByRole('link', { name: 'Auditoria' })).toHaveCount(0);

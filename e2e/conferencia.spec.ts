@@ -5,10 +5,12 @@
 // scrolls sideways at 390 and 1024 px.
 import { readFileSync } from 'node:fs';
 import { downloadFrom } from './support/csv';
-import { expect, expectAccessible, test, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { postSale } from './support/counter';
 import { overflowing } from './support/layout';
 import { loseRecentCredit } from './support/own-data';
 import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('conferencia');
 
@@ -58,11 +60,11 @@ test('the manager confers a day: all matched, then a credit gone from the servic
 
   await expectAccessible(page, 'painel, conferência');
   expect(await overflowing(page)).toEqual([]); // every element within its box
-  await section.screenshot({ path: `${SHOTS}/conferencia-1024.png` });
+  await shot(section, `${SHOTS}/conferencia-1024.png`);
   await page.setViewportSize({ width: 390, height: 844 });
   // The tables turn into cards once they have measured the narrower box (a re-render).
   await expect.poll(() => overflowing(page)).toEqual([]); // every element within its box
-  await section.screenshot({ path: `${SHOTS}/conferencia-390.png` });
+  await shot(section, `${SHOTS}/conferencia-390.png`);
 
   // A cashier cannot confer.
   const refused = await caixa.request.post(`${server.url}/api/painel/conferencia?dia=${today}`, {

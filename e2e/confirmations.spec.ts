@@ -5,21 +5,14 @@
 // password. jsdom cannot see where the focus lands after showModal(): this is the proof.
 // (Discarding a kept sale: contingency-ui.spec.ts; leaving kiosk mode: kiosk.spec.ts.)
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import {
-  BASE_1,
-  expect,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  search,
-  test,
-} from './support/fixtures';
+import { BASE_1, expect, test } from './support/fixtures';
+import { fetchCustomer, newCustomer } from './support/customers';
+import { openCounter, search } from './support/counter';
+import { shot, shotsDir } from './support/shots';
 
 const VALE = 'Vale-compras de R$ 10,00';
-const SHOTS = '/tmp/shots-confirmations';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('confirmations');
 
 /** A new customer who has just won one "Vale-compras" (100 points at 100 cents a point). */
 async function customerWithVale(page: Page, nome: string) {
@@ -67,7 +60,7 @@ test('the hand-over opens on "Entregar": Esc cancels with nothing changed, Enter
   await page.keyboard.press('Enter');
   await expect(dialog).toHaveAccessibleName(question);
   await expect(confirm).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/hand-over.png` });
+  await shot(page, `${SHOTS}/hand-over.png`);
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(entregar).toBeFocused();
@@ -123,7 +116,7 @@ test('a second terminal’s Enter on a reward just handed over is told once that
   const text = (await refused.textContent()) ?? '';
   expect(text.match(/já foi entregue/g)).toHaveLength(1);
   await expect(refused.getByRole('alert')).toContainText('Nada foi entregue agora.');
-  await second.screenshot({ path: `${SHOTS}/already.png` });
+  await shot(second, `${SHOTS}/already.png`);
   // The service handed it over once.
   expect(await counts(page.request, who.id)).toEqual({ pendente: 0, resgatado: 1 });
   await other.close();

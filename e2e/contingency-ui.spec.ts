@@ -8,7 +8,9 @@ import { expect, test, type Browser, type BrowserContext, type Page } from '@pla
 import { freshPhone } from '../server/testing/processes';
 import { enrollContext } from './support/enroll-context';
 import { ownRelayedApp } from './support/own-server';
-import { amount, expectAccessible, postButton, openShift } from './support/fixtures';
+import { expectAccessible } from './support/fixtures';
+import { amount, openShift, postButton } from './support/counter';
+import { shot } from './support/shots';
 
 const own = ownRelayedApp('contingency-ui', {
   CONTINGENCY_FAILURES: '1',
@@ -89,7 +91,7 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   await expect(page.getByTestId('contingency-waiting')).toHaveText('1 venda aguardando envio', {
     timeout: 10_000,
   });
-  await page.screenshot({ path: 'test-results/contingency-2-kept.png', fullPage: true });
+  await shot(page, 'test-results/contingency-2-kept.png', { fullPage: true });
   await expectAccessible(page, 'sale kept in contingency');
 
   const back = Date.now();
@@ -103,13 +105,13 @@ test('service down: the header says so with the count; a sale is kept, its slip 
   console.log(
     `[contingency-ui] kept sale shown as lançado ${((Date.now() - back) / 1000).toFixed(1)} s after the service returned`,
   );
-  await page.screenshot({ path: 'test-results/contingency-3-settled.png', fullPage: true });
+  await shot(page, 'test-results/contingency-3-settled.png', { fullPage: true });
   await expectAccessible(page, 'kept sale settled');
 
   await page.getByRole('button', { name: /lançamentos do turno/i }).click();
   const ledger = page.getByRole('dialog', { name: /lançamentos/i });
   await expect(ledger.getByRole('row').filter({ hasText: 'R$ 25,90' })).toContainText('Lançado');
-  await page.screenshot({ path: 'test-results/contingency-4-ledger.png', fullPage: true });
+  await shot(page, 'test-results/contingency-4-ledger.png', { fullPage: true });
   await context.close();
 });
 
@@ -135,7 +137,7 @@ test('the service down before the lookup: the counter says the customer cannot b
   await expect(banner).toContainText('Serviço indisponível — modo contingência', {
     timeout: 10_000,
   });
-  await page.screenshot({ path: 'test-results/contingency-5-lookup-cpf.png', fullPage: true });
+  await shot(page, 'test-results/contingency-5-lookup-cpf.png', { fullPage: true });
 
   // By phone: the same panel offers the sale; the amount takes the focus.
   const phone = freshPhone();
@@ -148,7 +150,7 @@ test('the service down before the lookup: the counter says the customer cannot b
   await expect(page.getByTestId('new-balance')).toHaveCount(0);
   await expect(amount(page)).toBeFocused();
   await amount(page).pressSequentially('3150');
-  await page.screenshot({ path: 'test-results/contingency-6-lookup-phone.png', fullPage: true });
+  await shot(page, 'test-results/contingency-6-lookup-phone.png', { fullPage: true });
   await expectAccessible(page, 'lookup failed, sale by phone');
   await amount(page).press('Enter');
 
@@ -159,7 +161,7 @@ test('the service down before the lookup: the counter says the customer cannot b
   await expect(page.getByTestId('slip')).toContainText('VENDA GUARDADA');
   await expect(postButton(page)).toHaveCount(0);
   expect(sandboxPostings(phone)).toEqual([]);
-  await page.screenshot({ path: 'test-results/contingency-7-kept-by-phone.png', fullPage: true });
+  await shot(page, 'test-results/contingency-7-kept-by-phone.png', { fullPage: true });
 
   own.relay.setDown(false);
   await expect(kept.getByRole('heading')).toHaveText(
@@ -216,7 +218,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
     await expect(cashierRow(sale.money)).toContainText('Peça ao gerente');
     await expect(cashierRow(sale.money).getByRole('button')).toHaveCount(0);
   }
-  await cashier.screenshot({ path: 'test-results/contingency-8-cashier-attention.png' });
+  await shot(cashier, 'test-results/contingency-8-cashier-attention.png');
   await expectAccessible(cashier, 'cashier ledger, sales needing attention');
 
   // The manager, on another terminal, decides.
@@ -227,7 +229,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   const [resent, discarded] = sales as [(typeof sales)[0], (typeof sales)[0]];
   await expect(row(resent.money)).toContainText('Precisa de atenção');
   await expect(row(resent.money)).toContainText('Caixa 1');
-  await manager.screenshot({ path: 'test-results/contingency-9-manager-attention.png' });
+  await shot(manager, 'test-results/contingency-9-manager-attention.png');
 
   await row(resent.money).getByRole('button', { name: 'Reenviar' }).click();
   const password = row(resent.money).getByLabel('Senha do atendente (corrigida)');
@@ -235,7 +237,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   await manager.keyboard.press('Enter');
   await expect(row(resent.money)).toContainText('Informe a senha do atendente.');
   await password.fill('1234');
-  await manager.screenshot({ path: 'test-results/contingency-10-manager-resend.png' });
+  await shot(manager, 'test-results/contingency-10-manager-resend.png');
   await expectAccessible(manager, 'manager resending a sale');
   await password.press('Enter');
   await expect(ledger.getByRole('status').first()).toContainText(
@@ -248,7 +250,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   const confirm = row(discarded.money).getByRole('group', { name: /Descartar a venda/ });
   // The question opens on its confirm button, as every confirmation: Enter confirms.
   await expect(confirm.getByRole('button', { name: /^Descartar venda/ })).toBeFocused();
-  await manager.screenshot({ path: 'test-results/contingency-11-manager-discard.png' });
+  await shot(manager, 'test-results/contingency-11-manager-discard.png');
   // Esc backs out of the question, not out of the ledger: nothing decided.
   await manager.keyboard.press('Escape');
   await expect(confirm).toBeHidden();
@@ -267,7 +269,7 @@ test('sales refused at delivery: the open ledger follows them, the cashier is to
   // The answer leaves before the store's commit (journal/context.ts, settle): poll.
   await expect.poll(() => journalState(discarded.phone)).toBe('descartado');
   await expect(row(discarded.money).getByRole('button')).toHaveCount(0);
-  await manager.screenshot({ path: 'test-results/contingency-12-manager-decided.png' });
+  await shot(manager, 'test-results/contingency-12-manager-decided.png');
 
   // The cashier's ledger, still open, shows both decisions' outcome.
   await expect(cashierRow(resent.money)).toContainText('Lançado', { timeout: 10_000 });

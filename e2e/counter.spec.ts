@@ -1,20 +1,7 @@
 import type { Page, Request } from '@playwright/test';
-import {
-  amount,
-  BASE_2,
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  postButton,
-  posted,
-  recordPostings,
-  search,
-  test,
-  uniqueCpf,
-  uniquePhone,
-} from './support/fixtures';
+import { BASE_2, expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, newCustomer, uniqueCpf, uniquePhone } from './support/customers';
+import { amount, openCounter, postButton, posted, recordPostings, search } from './support/counter';
 
 // The demo data's first customer of establishment 1 (see server/sandbox seed).
 const MARIA = {

@@ -7,7 +7,7 @@ import { freshPhone, sandboxPurchases } from '../server/testing/processes';
 import type { RelayCounts } from '../server/testing/relay';
 import { enrollContext as enrollTerminal } from './support/enroll-context';
 import { ownRelayedApp } from './support/own-server';
-import { amount, openShift, postButton, posted, recordPostings } from './support/fixtures';
+import { amount, openShift, postButton, posted, recordPostings } from './support/counter';
 
 const own = ownRelayedApp('exactly-once-ui');
 

@@ -1,4 +1,5 @@
-import { expect, openCounter, search, test } from './support/fixtures';
+import { expect, test } from './support/fixtures';
+import { openCounter, search } from './support/counter';
 
 // The demo data's João (establishment 1) has two "Vale-compras de R$ 10,00" waiting to be
 // handed over (server/sandbox seed).

@@ -1,18 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  posted,
-  recordPostings,
-  search,
-  test,
-  uniqueCpf,
-  uniquePhone,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, newCustomer, uniqueCpf, uniquePhone } from './support/customers';
+import { amount, openCounter, posted, recordPostings, search } from './support/counter';
 
 // The counter with the keyboard alone: no mouse, no tap. Only typing, Tab, Shift+Tab,
 // Enter, Backspace and the F-keys the screen shows.

@@ -1,22 +1,16 @@
 // The kiosk, through the real app server and sandbox, with auto-enrollment off: a kiosk
 // terminal (touch, 768 px portrait and 1024 px landscape) and a counter terminal, each its own
 // browser context. Every answer the kiosk receives is checked for fields a kiosk may not get.
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { ownServer, terminalContext as ownTerminal } from './support/own-server';
 import { forbiddenKeys } from '../server/app/domain/kiosk/view';
-import {
-  expect,
-  expectAccessible,
-  expectInertUntilAdopted,
-  holdAssets,
-  test,
-  uniquePhone,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { uniquePhone } from './support/customers';
+import { expectInertUntilAdopted, holdAssets } from './support/painted';
+import { shot, shotsDir } from './support/shots';
 
-const SHOTS = '/tmp/shots-kiosk';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('kiosk');
 
 const server = ownServer('kiosk', {
   // The default's 6 lookups a minute, in a one-hour window: the lookups test below cannot
@@ -62,8 +56,8 @@ async function tapDigits(page: Page, digits: string) {
   for (const d of digits) await keypad(page).getByRole('button', { name: d, exact: true }).tap();
 }
 
-async function shot(page: Page, name: string) {
-  await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+async function kioskShot(page: Page, name: string) {
+  await shot(page, `${SHOTS}/${name}.png`, { fullPage: true });
 }
 
 async function openCounterShift(page: Page) {
@@ -100,7 +94,7 @@ test('keypad entry shows the balance; no system keyboard; nothing links elsewher
     await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
     await expect(page.getByRole('link')).toHaveCount(0);
     await expectAccessible(page, `welcome ${label}`);
-    await shot(page, `welcome-${label}`);
+    await kioskShot(page, `welcome-${label}`);
     await page.getByRole('button', { name: 'Consultar meus pontos' }).tap();
     const field = page.getByLabel('Celular com DDD');
     await expect(field).toHaveAttribute('inputmode', 'none');
@@ -110,7 +104,7 @@ test('keypad entry shows the balance; no system keyboard; nothing links elsewher
     await page.getByRole('button', { name: 'Confirmar' }).tap();
     await expect(page.getByRole('alert')).toContainText('11 números');
     await expectAccessible(page, `phone error ${label}`);
-    await shot(page, `phone-error-${label}`);
+    await kioskShot(page, `phone-error-${label}`);
     await tapDigits(page, '1');
     await page.getByRole('button', { name: 'Confirmar' }).tap();
     await expect(page.getByRole('heading', { name: 'Olá, Maria!' })).toBeVisible();
@@ -119,7 +113,7 @@ test('keypad entry shows the balance; no system keyboard; nothing links elsewher
     await expect(page.getByText('Prêmios para retirar')).toBeVisible();
     await expect(page.getByRole('link')).toHaveCount(0);
     await expectAccessible(page, `balance ${label}`);
-    await shot(page, `balance-${label}`);
+    await kioskShot(page, `balance-${label}`);
     // Touch targets: every button at least 48 × 48.
     for (const b of await page.getByRole('button').all()) {
       const box = (await b.boundingBox())!;
@@ -166,7 +160,7 @@ test('unknown phone: consent, then registration; declining registers nothing', a
   await expect(page.getByRole('heading', { name: 'Cadastre-se no programa' })).toBeVisible();
   await expect(page.getByText(/LGPD/)).toBeVisible();
   await expectAccessible(page, 'consent');
-  await shot(page, 'consent-portrait');
+  await kioskShot(page, 'consent-portrait');
   await page.getByRole('button', { name: 'Não, obrigado' }).tap();
   await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
   expect(await compras(counter.page, phone.e164)).toBeNull();
@@ -197,14 +191,14 @@ test('a staged sale is claimed once: double tap, reload and a second kiosk post 
   await panel.getByLabel('Valor para o quiosque').pressSequentially('4590');
   await counter.page.keyboard.press('F7');
   await expect(panel.getByText('Aguardando o cliente no quiosque')).toBeVisible();
-  await shot(counter.page, 'counter-waiting');
+  await kioskShot(counter.page, 'counter-waiting');
 
   const heading = kiosk.page.getByRole('heading', {
     name: 'Digite seu celular para ganhar seus pontos de R$ 45,90',
   });
   await expect(heading).toBeVisible();
   await expectAccessible(kiosk.page, 'claim prompt');
-  await shot(kiosk.page, 'claim-portrait');
+  await kioskShot(kiosk.page, 'claim-portrait');
   const phone = uniquePhone();
   await tapDigits(kiosk.page, phone.digits);
   await kiosk.page.getByRole('button', { name: 'Confirmar' }).tap();
@@ -216,10 +210,10 @@ test('a staged sale is claimed once: double tap, reload and a second kiosk post 
   await Promise.all([kiosk.page.touchscreen.tap(x, y), kiosk.page.touchscreen.tap(x, y)]);
   await expect(kiosk.page.getByRole('heading', { name: 'Você ganhou 45 pontos!' })).toBeVisible();
   await expectAccessible(kiosk.page, 'claim result');
-  await shot(kiosk.page, 'claim-result-portrait');
+  await kioskShot(kiosk.page, 'claim-result-portrait');
   await expect(panel.getByText('Pontos lançados pelo cliente')).toBeVisible();
   await expect(panel).toContainText('45 pontos');
-  await shot(counter.page, 'counter-result');
+  await kioskShot(counter.page, 'counter-result');
 
   // A reload shows no open sale; a second kiosk cannot claim it.
   await kiosk.page.reload();
@@ -251,7 +245,7 @@ test('cancel from the counter: the kiosk says so and goes back to welcome', asyn
   await expect(panel.getByText('Venda cancelada')).toBeVisible();
   await expect(kiosk.page.getByText('O caixa cancelou esta venda.')).toBeVisible();
   await expectAccessible(kiosk.page, 'cancelled');
-  await shot(kiosk.page, 'cancelled-portrait');
+  await kioskShot(kiosk.page, 'cancelled-portrait');
   await kiosk.context.close();
   await counter.context.close();
 });
@@ -292,7 +286,7 @@ test('30 s idle: a visible countdown, then welcome with the customer’s data go
   await expect(page.getByTestId('countdown')).toHaveText('7');
   await page.clock.resume(); // axe waits on timers of its own
   await expectAccessible(page, 'idle countdown');
-  await shot(page, 'idle-portrait');
+  await kioskShot(page, 'idle-portrait');
   await page.clock.runFor(8_000);
   await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible();
   await expect(page.getByText('Maria')).toHaveCount(0);
@@ -316,7 +310,7 @@ test('leaving kiosk mode needs the attendant password; the kiosk can stage a sal
   await page.getByRole('button', { name: 'Sair do modo quiosque' }).tap();
   await expect(page.getByRole('alert')).toContainText('Senha do atendente incorreta');
   await expectAccessible(page, 'staff wrong password');
-  await shot(page, 'staff-portrait');
+  await kioskShot(page, 'staff-portrait');
   // Fallback staging: amount and password on the kiosk.
   await page.getByLabel('Valor da venda (para lançar aqui)').tap();
   await tapDigits(page, '2590');
@@ -415,7 +409,7 @@ test('offline boot shows "Sem conexão" and recovers by itself', async ({ browse
   await page.reload();
   await expect(page.getByRole('heading', { name: 'Sem conexão' })).toBeVisible({ timeout: 15_000 });
   await expectAccessible(page, 'offline');
-  await shot(page, 'offline-portrait');
+  await kioskShot(page, 'offline-portrait');
   await context.setOffline(false);
   await expect(page.getByRole('heading', { name: 'Programa de fidelidade' })).toBeVisible({
     timeout: 15_000,
@@ -447,7 +441,7 @@ test('a kiosk answers only a handful of phone lookups a minute, and says so in P
   await expect(page.getByLabel('Celular com DDD')).toHaveValue('(11) 98765-4321');
   await expect(page.getByText('Maria')).toHaveCount(0);
   await expectAccessible(page, 'lookups limited');
-  await shot(page, 'lookups-limited');
+  await kioskShot(page, 'lookups-limited');
   console.log(
     `kiosk lookups e2e: ${statuses.length} scripted lookups → ${statuses.join(',')}; the 7th, on the screen, refused with the Portuguese message`,
   );

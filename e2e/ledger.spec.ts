@@ -1,11 +1,8 @@
 import { expect, test } from '@playwright/test';
-import {
-  expectAccessible,
-  newCustomer,
-  openCounter,
-  openLedger,
-  postSale,
-} from './support/fixtures';
+import { expectAccessible, expectRows } from './support/fixtures';
+import { newCustomer } from './support/customers';
+import { openCounter, openLedger, postSale } from './support/counter';
+import { shot } from './support/shots';
 
 test('"Lançamentos do turno" lists the postings of the day, newest first, with their state', async ({
   page,
@@ -22,22 +19,22 @@ test('"Lançamentos do turno" lists the postings of the day, newest first, with 
   }
   const dialog = await openLedger(page);
   const rows = dialog.getByRole('row').filter({ hasText: 'Livro Caixa' });
-  await expect(rows).toHaveCount(2);
-  await expect(rows.nth(0)).toContainText('Livro Caixa Dois');
-  await expect(rows.nth(0)).toContainText('R$ 150,00');
-  await expect(rows.nth(0)).toContainText('Lançado');
-  await expect(rows.nth(1)).toContainText('Livro Caixa Um');
-  await expect(rows.nth(1)).toContainText('R$ 12,34');
+  await expectRows(rows, [
+    ['Livro Caixa Dois', 'R$ 150,00', 'Lançado'],
+    ['Livro Caixa Um', 'R$ 12,34'],
+  ]);
   // The points each purchase earned, not its balance after a reward took 100 of them.
   const headers = await dialog.getByRole('columnheader').allTextContents();
   const points = headers.indexOf('Pontos');
   expect(points).toBeGreaterThan(0);
-  await expect(rows.nth(0).getByRole('cell').nth(points)).toHaveText('150');
-  await expect(rows.nth(1).getByRole('cell').nth(points)).toHaveText('12');
+  // Cells in column order, the row's header cell (its time) first.
+  const cell = (row: number) => rows.nth(row).locator('th, td').nth(points);
+  await expect(cell(0)).toHaveText('150');
+  await expect(cell(1)).toHaveText('12');
   // The phone is masked: its last digits only.
   await expect(rows.nth(0)).not.toContainText(second.digits.slice(2, 7));
   await expectAccessible(page, 'ledger');
-  await page.screenshot({ path: 'test-results/ledger.png' });
+  await shot(page, 'test-results/ledger.png');
   await dialog.getByRole('button', { name: 'Fechar' }).click();
   await expect(dialog).toBeHidden();
 });

@@ -6,7 +6,8 @@
 // against clientWidth); on the phone the wide tables are cards that still show every figure.
 import type { Page } from '@playwright/test';
 import { addIntegration, openStore } from '../server/store';
-import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSale } from './support/counter';
 import { overflowing, tableBoxes } from './support/layout';
 import { loseRecentCredit } from './support/own-data';
 import {
@@ -16,6 +17,7 @@ import {
   serialSpec,
   shiftTerminal,
 } from './support/own-server';
+import { shot } from './support/shots';
 
 // Vigilância's webhook points at a closed port: its deliveries fail, are retried and listed.
 const { server, shots: SHOTS } = serialSpec('telefone', {
@@ -78,14 +80,14 @@ async function expectNothingSideways(page: Page, where: string) {
 async function phoneThenWider(page: Page, screen: string, width: number, table: string) {
   await expectNothingSideways(page, `${screen} 390`);
   await expectAccessible(page, `${screen} 390`);
-  await page.screenshot({ path: `${SHOTS}/${screen}-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/${screen}-390.png`, { fullPage: true });
   await page.setViewportSize({ width, height: 900 });
   await expect(page.getByRole('table', { name: table })).toBeVisible();
   await expectNothingSideways(page, `${screen} ${width}`);
-  await page.screenshot({ path: `${SHOTS}/${screen}-${width}.png`, fullPage: true });
+  await shot(page, `${SHOTS}/${screen}-${width}.png`, { fullPage: true });
 }
 
-test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every figure shown', async ({
+test('/painel, /auditoria and /lancamentos at 390 and 1024 px: nothing sideways, every figure', async ({
   browser,
 }) => {
   test.setTimeout(150_000);
@@ -123,7 +125,7 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   );
   await expect(section.getByRole('table', { name: /Achados da conferência/ })).toBeVisible();
   await expectNothingSideways(page, 'painel 1024');
-  await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-1024.png`, { fullPage: true });
 
   // 390 px: the wide tables are cards; every figure still there, the rate included.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -144,11 +146,10 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   );
   await expectNothingSideways(page, 'painel 390');
   await expectAccessible(page, 'painel 390');
-  await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-390.png`, { fullPage: true });
   for (const name of ['Vendas do PDV', 'Por terminal', 'Conferência com o serviço']) {
-    await page
-      .getByRole('region', { name, exact: true })
-      .screenshot({ path: `${SHOTS}/painel-390-${name.split(' ')[0]!.toLowerCase()}.png` });
+    const region = page.getByRole('region', { name, exact: true });
+    await shot(region, `${SHOTS}/painel-390-${name.split(' ')[0]!.toLowerCase()}.png`);
   }
 
   // The audit trail: the terminals created and enrolled, the conferência's day.
@@ -156,6 +157,15 @@ test('/painel and /auditoria at 390 and 1024 px: nothing scrolls sideways, every
   const entries = page.getByRole('list', { name: 'Registros de auditoria' });
   await expect(entries.getByRole('listitem').first()).toBeVisible();
   await phoneThenWider(page, 'auditoria', 1024, 'Registros de auditoria');
+
+  // The day's postings of every terminal: on the phone a card each, the time its title.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${server.url}/lancamentos`);
+  const postings = page.getByRole('list', { name: 'Lançamentos' });
+  const cashiers = postings.getByRole('listitem').filter({ hasText: 'ValorR$ 56,00' });
+  await expect(cashiers).toContainText('TerminalCaixa 1');
+  await expect(cashiers).toContainText('João Pereira');
+  await phoneThenWider(page, 'lancamentos', 1024, 'Lançamentos');
 });
 
 test('/vigilancia at 390 px: the alerts and the webhook deliveries are cards, nothing sideways', async ({

@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { addIntegration, createJournalStore, openStore } from '../server/store';
-import { expect, expectAccessible, test, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { postSale } from './support/counter';
 import { settledPostingAt } from './support/own-data';
 import { overflowing } from './support/layout';
 import { brDay, saoPauloDay, serialSpec, shiftTerminal } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('painel');
 
@@ -231,7 +233,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
 
   await expectAccessible(page, 'painel, 7 dias');
   expect(await overflowing(page)).toEqual([]); // every element within its box
-  await page.screenshot({ path: `${SHOTS}/painel-1024.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-1024.png`, { fullPage: true });
 
   // Today only.
   await page.getByRole('button', { name: 'Hoje' }).click();
@@ -243,7 +245,7 @@ test('a week of postings appears in the manager’s dashboard as the journal cou
   await page.getByRole('button', { name: '7 dias' }).click();
   await expect(byDay.getByRole('row')).toHaveCount(8);
   expect(await overflowing(page)).toEqual([]); // every element within its box
-  await page.screenshot({ path: `${SHOTS}/painel-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/painel-390.png`, { fullPage: true });
 
   // Opened directly (the server paints the page and preloads the dashboard's chunk).
   await page.goto(`${server.url}/painel`);

@@ -3,17 +3,17 @@
 // `npm run terminal`, a counter and a kiosk each in its own browser context. Maria
 // (+5511987654321, customer 1) is in the sandbox's seed.
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { root, terminalCli } from '../server/testing/spawn';
-import { expect, expectAccessible, openCounter, test } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openCounter } from './support/counter';
 import { ownServer, terminalContext } from './support/own-server';
+import { shot, shotsDir } from './support/shots';
 
-const SHOTS = '/tmp/shots-pdv';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('pdv');
 
 const server = ownServer('pdv', { timeoutMs: 90_000 });
 let counterId = 0;
@@ -91,7 +91,7 @@ test('a PDV sale: a known phone and one Enter post it once, with the PDV amount 
   // The counter shows it within a moment, on top of the search field.
   await expect(notice(page)).toContainText('Venda do PDV · R$ 45,90 · 3 itens');
   await expect(page.getByText('Pontuadas 0 de 1 vendas do PDV')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/counter-1024-waiting.png` });
+  await shot(page, `${SHOTS}/counter-1024-waiting.png`);
   await expectAccessible(page, 'counter with a PDV sale waiting');
 
   // The cashier: the phone's digits, then one Enter once the panel shows. Every key counted.
@@ -108,10 +108,10 @@ test('a PDV sale: a known phone and one Enter post it once, with the PDV amount 
   await expect(panel.getByRole('cell', { name: 'Pão de queijo' })).toBeVisible();
   const post = panel.getByRole('button', { name: /^Lançar R\$ 45,90/ });
   await expect(post).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/counter-1024-panel.png` });
+  await shot(page, `${SHOTS}/counter-1024-panel.png`);
   await expectAccessible(page, 'the PDV sale for Maria');
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/counter-390-panel.png`, fullPage: true });
+  await shot(page, `${SHOTS}/counter-390-panel.png`, { fullPage: true });
   await expectAccessible(page, 'the PDV sale for Maria at 390 px');
   await expect(post).toBeFocused();
   await page.keyboard.press('Enter');
@@ -190,7 +190,7 @@ test('F7 passes the waiting PDV sale to the paired kiosk, where the customer cla
   await expect(page.getByText('Pontuadas 1 de 2 vendas do PDV')).toBeVisible();
   // 390 px: the notice over the search field still reads whole.
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `${SHOTS}/counter-390-waiting.png`, fullPage: true });
+  await shot(page, `${SHOTS}/counter-390-waiting.png`, { fullPage: true });
   await expectAccessible(page, 'counter at 390 px with a PDV sale waiting');
   await kiosk.context.close();
   await counter.context.close();

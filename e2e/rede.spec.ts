@@ -11,6 +11,7 @@ import { expect, expectAccessible, test } from './support/fixtures';
 import { csvRows } from './support/csv';
 import { overflowing } from './support/layout';
 import { enrolledTerminal, serialSpec } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('rede', { env: { SANDBOX_STORES: '3' } });
 
@@ -76,7 +77,7 @@ test("a rede terminal sees the three stores' totals and filters to one", async (
   await expect(figure(page, 'Valor lançado')).toContainText('R$ 139,40');
   await expectAccessible(page, 'painel da rede');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-painel-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-painel-1280.png`, { fullPage: true });
 
   // One store, chosen with the keyboard: its own dashboard, kept in the address.
   const filter = page.getByLabel('Loja', { exact: true });
@@ -104,7 +105,7 @@ test("a rede terminal sees the three stores' totals and filters to one", async (
   await expect(page.getByRole('heading', { name: 'Rede: 3 lojas' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Loja Norte' })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-painel-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-painel-390.png`, { fullPage: true });
 });
 
 test('a gerente of store 1 sees only store 1', async ({ browser }) => {
@@ -222,7 +223,7 @@ test('a rede filters /auditoria by store, sees every store with a Loja column an
   }
   await expectAccessible(page, 'auditoria da rede');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-auditoria-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-auditoria-1280.png`, { fullPage: true });
 
   // Every store's trail exported: the Loja column names each entry's store.
   let rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
@@ -250,7 +251,7 @@ test('a rede filters /auditoria by store, sees every store with a Loja column an
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('list', { name: 'Registros de auditoria' })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-auditoria-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-auditoria-390.png`, { fullPage: true });
 });
 
 test("a rede reads /vigilancia of every store or one, read only, and exports with the store's name", async ({
@@ -265,7 +266,7 @@ test("a rede reads /vigilancia of every store or one, read only, and exports wit
   await expect(high).toContainText('Loja Centro');
   await expectAccessible(page, 'vigilância da rede');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-vigilancia-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-vigilancia-1280.png`, { fullPage: true });
 
   // Its evidence, read from store 3: no decision for the rede.
   await high.getByRole('button', { name: /^Ver nº/ }).click();
@@ -298,7 +299,7 @@ test("a rede reads /vigilancia of every store or one, read only, and exports wit
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(page.getByRole('list', { name: 'Alertas' })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-vigilancia-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-vigilancia-390.png`, { fullPage: true });
 });
 
 test("a rede reads /premios one store at a time, with that store's token", async ({ browser }) => {
@@ -319,7 +320,7 @@ test("a rede reads /premios one store at a time, with that store's token", async
   await page.getByLabel('Situação', { exact: true }).selectOption({ label: 'Pendente de resgate' });
   await expect(page).toHaveURL(/loja=3/);
   await expectAccessible(page, 'prêmios da rede');
-  await page.screenshot({ path: `${SHOTS}/rede-premios-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-premios-1280.png`, { fullPage: true });
   // Its CSV names the store, and the export is in store 3's trail, by the rede.
   const rows = await csvRows(page.getByRole('button', { name: /Exportar CSV/ }));
   expect(rows[0]!.slice(0, 2)).toEqual(['Loja', 'Código do prêmio conquistado']);
@@ -336,7 +337,7 @@ test("a rede reads /premios one store at a time, with that store's token", async
   // are counted by that measure on any terminal's /premios.)
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(filter).toBeInViewport();
-  await page.screenshot({ path: `${SHOTS}/rede-premios-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-premios-390.png`, { fullPage: true });
 });
 
 test('a gerente of store 1 sees no store filter on /premios, /auditoria and /vigilancia', async ({
@@ -401,7 +402,7 @@ test("a rede reads /lancamentos of every store or one and exports them with the 
   }
   await expectAccessible(page, 'lançamentos da rede');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/rede-lancamentos-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-lancamentos-1280.png`, { fullPage: true });
 
   // Every store's ledger exported: the Loja column names each posting's store.
   let rows = await csvRows(page.getByRole('button', { name: 'Exportar CSV' }));
@@ -433,7 +434,7 @@ test("a rede reads /lancamentos of every store or one and exports them with the 
   });
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(filter).toBeInViewport();
-  await page.screenshot({ path: `${SHOTS}/rede-lancamentos-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/rede-lancamentos-390.png`, { fullPage: true });
 });
 
 test('a gerente reads its own store on /lancamentos, a caixa cannot open it', async ({

@@ -1,22 +1,18 @@
-import { mkdirSync } from 'node:fs';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { downloadFrom, readCsv } from './support/csv';
-import {
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  openCounter,
-  search,
-  test,
-  uniquePhone,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, uniquePhone } from './support/customers';
+import { openCounter, search } from './support/counter';
+import { shot, shotsDir } from './support/shots';
 
 // The managers' reward table (/premios) against the seeded establishment 1. Totals are
 // compared with what the service answers at that moment, never hard-coded: other test files
 // post points in parallel, and a posting can win a reward.
 
-const SHOTS = '/tmp/shots-rewards';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('rewards');
+// The suite's longest spec, its tests sharing nothing but the seeded service: they spread over
+// the screen workers instead of holding one of them for the whole file.
+test.describe.configure({ mode: 'parallel' });
 
 const MARIA = { phone: '11987654321', id: 1 };
 
@@ -257,7 +253,7 @@ test('while the next page loads, the current one stays on screen, marked busy', 
   await expect(table(page)).toHaveAttribute('aria-busy', 'true');
   await expect(summary(page)).toHaveText(/carregando…$/);
   expect(await bodyRows(page).allInnerTexts()).toEqual(firstPage);
-  await page.screenshot({ path: `${SHOTS}/busy-1366.png` });
+  await shot(page, `${SHOTS}/busy-1366.png`);
   release();
   await expect(table(page)).toHaveAccessibleName(/Página 2 de/);
   await expect(table(page)).not.toHaveAttribute('aria-busy');
@@ -289,7 +285,7 @@ test('"Ver prêmios deste cliente" on the counter opens the table filtered by th
   await expect(filtersForm(page).getByLabel('Código do cliente')).toHaveValue(String(MARIA.id));
   await expectTotalLikeApi(page, request, `?id_cliente=${MARIA.id}`);
   for (const c of await column(page, 1).allTextContents()) expect(c).toBe(`#${MARIA.id}`);
-  await page.screenshot({ path: `${SHOTS}/customer-1366.png`, fullPage: true });
+  await shot(page, `${SHOTS}/customer-1366.png`, { fullPage: true });
 
   await page.getByRole('button', { name: 'Remover filtro do cliente' }).click();
   await expect(page).toHaveURL('/premios');
@@ -330,7 +326,7 @@ test('no match: the empty state, accessible; "Limpar filtros" brings the list ba
   await expect(page.getByText('Nenhum prêmio encontrado com estes filtros.')).toBeVisible();
   await expect(table(page)).toBeHidden();
   await expectAccessible(page, 'reward table empty');
-  await page.screenshot({ path: `${SHOTS}/empty-1366.png`, fullPage: true });
+  await shot(page, `${SHOTS}/empty-1366.png`, { fullPage: true });
   await filtersForm(page).getByRole('button', { name: 'Limpar filtros' }).click();
   await expect(page).toHaveURL('/premios');
   await expect(bodyRows(page)).toHaveCount(15);
@@ -363,15 +359,15 @@ for (const width of [1366, 1024]) {
       clientWidth: document.documentElement.clientWidth,
     }));
     expect(scrollWidth).toBeLessThanOrEqual(clientWidth);
-    await page.screenshot({ path: `${SHOTS}/table-${width}.png` });
-    await page.screenshot({ path: `${SHOTS}/table-${width}-full.png`, fullPage: true });
+    await shot(page, `${SHOTS}/table-${width}.png`);
+    await shot(page, `${SHOTS}/table-${width}-full.png`, { fullPage: true });
     await page.goto(
       '/premios?id_cliente=1&status=banana&data_inicio=2026-03-10&data_fim=2026-03-01',
     );
     await expect(
       page.getByText('A data final deve ser igual ou posterior à data inicial.'),
     ).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/errors-${width}.png`, fullPage: true });
+    await shot(page, `${SHOTS}/errors-${width}.png`, { fullPage: true });
   });
 }
 
@@ -428,7 +424,7 @@ test('totals per status match the service for the filters other than status', as
   await expect(page).toHaveURL('/premios?categoria=premio_fidelidade');
   const loyalty = await expectTotalsLikeApi(page, request, 'categoria=premio_fidelidade');
   expect(loyalty.resgatado).toBeGreaterThan(0);
-  await page.screenshot({ path: `${SHOTS}/totals-1366.png` });
+  await shot(page, `${SHOTS}/totals-1366.png`);
 
   // A status filter does not change the totals (they are for the other filters).
   await page.goto('/premios?id_cliente=1&status=resgatado&data_inicio=2000-01-01');
@@ -533,7 +529,7 @@ test('the pager: last, first and a typed page; the next page is there before it 
   await expect(page.getByText(`Digite uma página de 1 a ${last}.`)).toBeVisible();
   await expect(page).toHaveURL('/premios');
   await expectAccessible(page, 'page jump error');
-  await page.screenshot({ path: `${SHOTS}/pager-error-1366.png` });
+  await shot(page, `${SHOTS}/pager-error-1366.png`);
   await jump.fill('3');
   await page.getByRole('button', { name: 'Ir', exact: true }).click();
   await expect(page).toHaveURL('/premios?page=3');
@@ -580,7 +576,7 @@ test('a pending reward about to expire says so, counted in days in São Paulo', 
     }
     if (days === 3) {
       await expectAccessible(page, 'expiry note');
-      await page.screenshot({ path: `${SHOTS}/expiry-1366.png` });
+      await shot(page, `${SHOTS}/expiry-1366.png`);
     }
   }
 });
@@ -613,7 +609,7 @@ test.describe('in an English-language browser', () => {
     await expect(form.getByText('Esta data não existe.')).toBeVisible();
     await until.press('Enter');
     await expectAccessible(page, 'date error (en-US)');
-    await page.screenshot({ path: `${SHOTS}/date-error-1366.png` });
+    await shot(page, `${SHOTS}/date-error-1366.png`);
 
     await until.fill('');
     await until.pressSequentially('3103');
@@ -662,7 +658,7 @@ test.describe('in an English-language browser', () => {
     for (const width of [1366, 1024, 640, 390]) {
       await page.setViewportSize({ width, height: 900 });
       expect(await sideways(page), `register form at ${width}`).toBe(false);
-      await page.screenshot({ path: `${SHOTS}/birth-date-error-${width}.png`, fullPage: true });
+      await shot(page, `${SHOTS}/birth-date-error-${width}.png`, { fullPage: true });
     }
     await page.setViewportSize({ width: 1366, height: 768 });
 
@@ -671,7 +667,7 @@ test.describe('in an English-language browser', () => {
     await expect(date).toHaveValue('17/05/1990');
     await expect(date).not.toHaveAttribute('aria-invalid');
     await expectAccessible(page, 'birth date typed (en-US)');
-    await page.screenshot({ path: `${SHOTS}/birth-date-typed-1366.png` });
+    await shot(page, `${SHOTS}/birth-date-typed-1366.png`);
     await form.getByRole('button', { name: /^Cadastrar/ }).click();
     await expect(page.getByRole('region', { name: 'Bia Nascimento' })).toBeVisible();
     expect(sent).toHaveLength(1);
@@ -816,13 +812,13 @@ test('the export shows its progress, and "Cancelar exportação" stops the reque
   await expect(page.getByRole('button', { name: 'Exportar CSV' })).toBeDisabled();
   await page.clock.pauseAt(Date.now() + 1000);
   await ticking(page, expectAccessible(page, 'export running'));
-  await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-1366.png` }));
+  await ticking(page, shot(page, `${SHOTS}/export-progress-1366.png`));
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(progress).toBeVisible();
   // The page adapts to the new width in its next frames (the clock is paused: step it), so
   // the check waits for them rather than reading the width once (it failed CI once that way).
   await ticking(page, expect.poll(() => sideways(page), { timeout: 10_000 }).toBe(false));
-  await ticking(page, page.screenshot({ path: `${SHOTS}/export-progress-390.png` }));
+  await ticking(page, shot(page, `${SHOTS}/export-progress-390.png`));
   await page.setViewportSize({ width: 1366, height: 768 });
   await page.clock.resume();
 
@@ -862,7 +858,7 @@ test('more than 10,000 matching records: the export says to narrow the filters',
   );
   expect(sent).toHaveLength(1);
   await expectAccessible(page, 'export too large');
-  await page.screenshot({ path: `${SHOTS}/export-too-many-1366.png` });
+  await shot(page, `${SHOTS}/export-too-many-1366.png`);
 });
 
 // ---------------------------------------------------------------- small screens
@@ -897,8 +893,8 @@ for (const width of [390, 640]) {
     ]);
     expect(await sideways(page)).toBe(false);
     await expectAccessible(page, `cards at ${width}`);
-    await page.screenshot({ path: `${SHOTS}/cards-${width}.png` });
-    await page.screenshot({ path: `${SHOTS}/cards-${width}-full.png`, fullPage: true });
+    await shot(page, `${SHOTS}/cards-${width}.png`);
+    await shot(page, `${SHOTS}/cards-${width}-full.png`, { fullPage: true });
   });
 
   for (const [name, url] of SMALL_SCREEN_STATES) {
@@ -910,10 +906,7 @@ for (const width of [390, 640]) {
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       expect(await sideways(page), name).toBe(false);
       await expectAccessible(page, `${name} at ${width}`);
-      await page.screenshot({
-        path: `${SHOTS}/${name.replace(/ /g, '-')}-${width}.png`,
-        fullPage: true,
-      });
+      await shot(page, `${SHOTS}/${name.replace(/ /g, '-')}-${width}.png`, { fullPage: true });
     });
   }
 }

@@ -3,7 +3,7 @@
 // lookup, the posting, the result on screen and the counter's one refresh. A spec of its own
 // server, so no other spec's traffic is counted.
 import { expect, test, type Page } from '@playwright/test';
-import { uniquePhone } from './support/fixtures';
+import { uniquePhone } from './support/customers';
 import { ownServer } from './support/own-server';
 import { describeServed, openShift, serveCustomer, type Served } from './support/service-calls';
 

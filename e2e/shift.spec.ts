@@ -1,18 +1,7 @@
 import type { Page } from '@playwright/test';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  PORT_1,
-  postButton,
-  posted,
-  recordPostings,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, PORT_1, test } from './support/fixtures';
+import { fetchCustomer, newCustomer } from './support/customers';
+import { amount, openCounter, postButton, posted, recordPostings, search } from './support/counter';
 
 // The shift: the attendant password lives in memory only, is sent with every posting, and is
 // forgotten by "Encerrar turno" and after 15 minutes without use.

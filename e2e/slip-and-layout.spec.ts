@@ -1,22 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  fetchCustomer,
-  newCustomer,
-  openCounter,
-  postButton,
-  posted,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { fetchCustomer, newCustomer } from './support/customers';
+import { amount, openCounter, postButton, posted, search } from './support/counter';
+import { shot, shotsDir } from './support/shots';
 
 // The printed slip and the counter's layout on the screens it runs on.
 
-const SHOTS = '/tmp/shots-tests';
-mkdirSync(SHOTS, { recursive: true });
+const SHOTS = shotsDir('tests');
 
 const MARIA = { phone: '11987654321', e164: '+5511987654321', name: 'Maria da Silva' };
 
@@ -91,7 +81,7 @@ test.describe('the printed slip', () => {
 
     await page.emulateMedia({ media: 'print' });
     await expect(slip(page)).toBeVisible();
-    await page.screenshot({ path: `${SHOTS}/slip-print.png`, fullPage: true });
+    await shot(page, `${SHOTS}/slip-print.png`, { fullPage: true });
     expect(await visibleTextOutsideSlip(page)).toEqual([]);
     await expect(posted(page)).toBeHidden();
     await expect(page.getByRole('navigation', { name: 'Principal' })).toBeHidden();
@@ -196,7 +186,7 @@ test.describe('1024×768 touch screen', () => {
     const counters = page.getByRole('region', { name: 'Contadores de prêmios' });
     await expectNoInnerHorizontalScroll(counters);
     await expect(counters.getByRole('columnheader', { name: 'Game' })).toBeInViewport({ ratio: 1 });
-    await page.screenshot({ path: `${SHOTS}/layout-1024-sale.png`, fullPage: true });
+    await shot(page, `${SHOTS}/layout-1024-sale.png`, { fullPage: true });
     await expectAccessible(page, '1024×768 sale with a basket line');
 
     const button = postButton(page);
@@ -205,7 +195,7 @@ test.describe('1024×768 touch screen', () => {
     await button.tap();
     await expect(posted(page)).toBeVisible();
     await expectNoHorizontalScroll(page, 'posted');
-    await page.screenshot({ path: `${SHOTS}/layout-1024-posted.png`, fullPage: true });
+    await shot(page, `${SHOTS}/layout-1024-posted.png`, { fullPage: true });
     const after = await fetchCustomer(page.request, { celular: phone.e164 });
     expect(after).toMatchObject({ compras: 1 });
   });
@@ -252,7 +242,7 @@ test('1366×768: a found customer with 2 basket lines fits without horizontal sc
   await expectNoInnerHorizontalScroll(
     page.getByRole('list').filter({ has: page.getByRole('listitem', { name: 'Item 1' }) }),
   );
-  await page.screenshot({ path: `${SHOTS}/layout-1366-basket.png`, fullPage: true });
+  await shot(page, `${SHOTS}/layout-1366-basket.png`, { fullPage: true });
 });
 
 /** The element lies inside the viewport's width and is wide enough to use (≥ 44 px). */

@@ -1,12 +1,6 @@
-import {
-  expect,
-  expectAccessible,
-  expectInertUntilAdopted,
-  holdAssets,
-  MANAGER_LINKS,
-  openCounter,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, MANAGER_LINKS, test } from './support/fixtures';
+import { expectInertUntilAdopted, holdAssets } from './support/painted';
+import { openCounter } from './support/counter';
 
 test('the app loads through the app server and shows it is connected to the sandbox establishment', async ({
   page,

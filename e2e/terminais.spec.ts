@@ -5,9 +5,11 @@
 // screen), and the audit trail lists the changes. The chain's rede picks the store; a cashier
 // cannot open the screen. Screenshots at 390 and 1280 px; axe clean; nothing scrolls sideways.
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, test, openShift, postSaleShown } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSaleShown } from './support/counter';
 import { overflowing } from './support/layout';
 import { enrollHeading, enrolledTerminal, serialSpec, shiftTerminal } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('terminais');
 
@@ -68,7 +70,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   const code = await createTerminal(page, 'Caixa Nova', 'Caixa —');
   expect(code).toMatch(/^[2-9A-Z]{4}-[2-9A-Z]{4}$/);
   await expect(row(page, 'Caixa Nova')).toContainText('aguardando código');
-  await page.screenshot({ path: `${SHOTS}/terminais-1280-code.png`, fullPage: true });
+  await shot(page, `${SHOTS}/terminais-1280-code.png`, { fullPage: true });
   const caixa = await enrollWith(browser, code);
   await expect(caixa.getByTestId('terminal')).toContainText('Caixa Nova');
   await openShift(caixa);
@@ -90,7 +92,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   await expect(row(page, 'Caixa Nova')).toContainText('PDV direto ao quiosque Tela do cliente');
   await expectAccessible(page, 'terminais screen');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/terminais-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/terminais-1280.png`, { fullPage: true });
 
   // 3. Revoke the counter: Esc cancels, then Enter confirms (the focus is on "Revogar").
   const revoke = row(page, 'Caixa Nova').getByRole('button', { name: 'Revogar Caixa Nova' });
@@ -98,7 +100,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   const dialog = page.getByRole('alertdialog', { name: 'Revogar o terminal Caixa Nova?' });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Revogar' })).toBeFocused();
-  await page.screenshot({ path: `${SHOTS}/terminais-1280-revoke.png` });
+  await shot(page, `${SHOTS}/terminais-1280-revoke.png`);
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(row(page, 'Caixa Nova')).toContainText('ativo');
@@ -136,7 +138,7 @@ test('a gerente enrolls a counter and a kiosk, pairs them, revokes the counter; 
   await expect(
     entries.getByRole('row').filter({ hasText: 'Terminal revogado' }).first(),
   ).toContainText('Gerência');
-  await page.screenshot({ path: `${SHOTS}/auditoria-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/auditoria-1280.png`, { fullPage: true });
 });
 
 test('on a phone the terminals are cards, nothing scrolls sideways', async ({ browser }) => {
@@ -147,14 +149,14 @@ test('on a phone the terminals are cards, nothing scrolls sideways', async ({ br
   // Cards: the rows are a list, each card titled by its terminal.
   await expect(page.getByRole('list', { name: 'Terminais da loja' })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/terminais-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/terminais-390.png`, { fullPage: true });
   await page
     .getByRole('listitem')
     .filter({ hasText: 'Tela do cliente' })
     .getByRole('button', { name: 'Revogar Tela do cliente' })
     .click();
   await expect(page.getByRole('alertdialog')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/terminais-390-revoke.png` });
+  await shot(page, `${SHOTS}/terminais-390-revoke.png`);
   await page.getByRole('button', { name: 'Cancelar' }).click();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
 });
@@ -168,7 +170,7 @@ test('the chain’s rede picks the store; a cashier cannot open the screen', asy
   await expect(rede.page.getByText('Nenhum terminal nesta loja ainda.')).toBeVisible();
   const code = await createTerminal(rede.page, 'Caixa Centro', 'Caixa —');
   await expect(rede.page.getByText('Terminal Caixa Centro criado na Loja Centro')).toBeVisible();
-  await rede.page.screenshot({ path: `${SHOTS}/terminais-rede-1280.png`, fullPage: true });
+  await shot(rede.page, `${SHOTS}/terminais-rede-1280.png`, { fullPage: true });
   const centro = await enrollWith(browser, code);
   await expect(centro.getByTestId('connection')).toContainText('Loja Centro');
 

@@ -4,18 +4,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { newCode, terminalCli } from '../server/testing/spawn';
-import {
-  amount,
-  expect,
-  expectAccessible,
-  expectInertUntilAdopted,
-  holdAssets,
-  MANAGER_LINKS,
-  postButton,
-  search,
-  test,
-} from './support/fixtures';
+import { expect, expectAccessible, MANAGER_LINKS, test } from './support/fixtures';
+import { expectInertUntilAdopted, holdAssets } from './support/painted';
+import { amount, postButton, search } from './support/counter';
 import { enrollAs as enroll, enrollHeading, serialSpec } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('terminals');
 
@@ -43,7 +36,7 @@ test('a browser is enrolled with a manager’s code; a wrong or used code is ref
   await page.getByRole('button', { name: 'Registrar terminal' }).click();
   await expect(page.getByText(/Código inválido, já usado ou expirado/)).toBeVisible();
   await expect(page.getByLabel('Código de registro')).toHaveValue('ZZZZ-ZZZZ');
-  await page.screenshot({ path: `${SHOTS}/enroll-wrong-code.png` });
+  await shot(page, `${SHOTS}/enroll-wrong-code.png`);
 
   const { code } = await newCode(server.env, 'caixa', 'Caixa 1');
   await page.getByLabel('Código de registro').fill(code);
@@ -97,7 +90,7 @@ test('a caixa terminal sees no rewards table: not in the navigation, not at its 
     page.getByRole('heading', { name: 'Este terminal não tem acesso a esta tela' }),
   ).toBeVisible();
   await expect(page.getByRole('table')).toHaveCount(0);
-  await page.screenshot({ path: `${SHOTS}/caixa-premios.png` });
+  await shot(page, `${SHOTS}/caixa-premios.png`);
   // The server refuses the table itself too (one customer's rewards stay allowed).
   const table = await page.request.get(`${server.url}/api/v4/estabelecimentos/1/recompensas`);
   expect(table.status()).toBe(403);
@@ -116,7 +109,7 @@ test('a gerente terminal has the counter and the rewards table', async ({ page }
   );
   await page.goto(`${server.url}/premios`);
   await expect(page.getByRole('table', { name: /Prêmios conquistados/ })).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/gerente-premios.png` });
+  await shot(page, `${SHOTS}/gerente-premios.png`);
 });
 
 test('a kiosk terminal has only the kiosk', async ({ page }) => {
@@ -155,7 +148,7 @@ test('a revoked terminal is back at the enrollment screen on its next request', 
   await expect(page.getByLabel(/buscar cliente/i)).toHaveCount(0);
   console.log(`revoked terminal: enrollment screen shown ${searched}`);
   await expect(page.getByText('O registro deste terminal foi revogado.')).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/revoked.png` });
+  await shot(page, `${SHOTS}/revoked.png`);
   expect(await terminalCli(['list'], server.env)).toMatch(
     new RegExp(`^${id}\\tcaixa\\tCaixa Revogado\\trevogado`, 'm'),
   );
@@ -196,5 +189,5 @@ test('after 5 wrong attendant passwords the counter says the terminal is locked 
   const lockText =
     /Senha do atendente bloqueada neste terminal após várias tentativas incorretas\. Tente novamente em (\d+ min( \d+ s)?|\d+ s)\./;
   await expect(page.getByText(lockText)).toBeVisible();
-  await page.screenshot({ path: `${SHOTS}/locked.png` });
+  await shot(page, `${SHOTS}/locked.png`);
 });

@@ -6,9 +6,11 @@
 // open alerts. At 390 px the alerts are cards; a cashier has no link, no screen and no API.
 import { terminalCli } from '../server/testing/spawn';
 import { downloadFrom, readCsv } from './support/csv';
-import { expect, expectAccessible, test, openShift, postSale } from './support/fixtures';
+import { expect, expectAccessible, test } from './support/fixtures';
+import { openShift, postSale } from './support/counter';
 import { overflowing } from './support/layout';
 import { enrolledTerminal, serialSpec, saoPauloDay } from './support/own-server';
+import { shot } from './support/shots';
 
 const { server, shots: SHOTS } = serialSpec('vigilancia');
 
@@ -42,7 +44,7 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   await rules.getByRole('checkbox', { name: '6. Lançamento fora do horário' }).uncheck();
   await rules.getByRole('button', { name: 'Salvar regras' }).click();
   await expect(rules.getByRole('status')).toHaveText('Regras salvas.');
-  await page.screenshot({ path: `${SHOTS}/vigilancia-regras-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/vigilancia-regras-1280.png`, { fullPage: true });
   const caixa = await enrolledTerminal(server, browser, 'caixa', 'Caixa 1', 1024);
   const added = await terminalCli(
     ['add', '--role', 'integracao', '--name', 'PDV 1', '--caixa', caixa.id],
@@ -86,7 +88,7 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   await expect(page.getByText('3 alertas abertos.')).toBeVisible();
   await expectAccessible(page, 'vigilância, alertas abertos');
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/vigilancia-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/vigilancia-1280.png`, { fullPage: true });
 
   // The estorno says what to reverse in the service's panel.
   await rows.filter({ hasText: 'Estorno após pontuação' }).getByRole('button').click();
@@ -107,7 +109,7 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   await expect(
     detail.getByRole('table', { name: 'Lançamentos do turno' }).locator('tbody tr'),
   ).toHaveCount(3); // the two typed, and the PDV's sale
-  await page.screenshot({ path: `${SHOTS}/vigilancia-evidencia-1280.png`, fullPage: true });
+  await shot(page, `${SHOTS}/vigilancia-evidencia-1280.png`, { fullPage: true });
 
   // Acknowledged with a note (refused without one), by keyboard.
   await detail.getByRole('button', { name: 'Reconhecer' }).click();
@@ -150,11 +152,11 @@ test('a manager sees the planted alerts, reads the evidence, acknowledges one an
   const cards = page.getByRole('list', { name: 'Alertas' }).getByRole('listitem');
   await expect(cards).toHaveCount(2);
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/vigilancia-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/vigilancia-390.png`, { fullPage: true });
   await cards.first().getByRole('button').click();
   await expect(page.getByRole('region', { name: /^Alerta nº \d+$/ })).toBeVisible();
   expect(await overflowing(page)).toEqual([]);
-  await page.screenshot({ path: `${SHOTS}/vigilancia-evidencia-390.png`, fullPage: true });
+  await shot(page, `${SHOTS}/vigilancia-evidencia-390.png`, { fullPage: true });
 
   // A cashier: no link, no screen, no API.
   await expect(caixa.page.getByRole('link', { name: 'Vigilância' })).toHaveCount(0);

@@ -14,12 +14,12 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { addChainStore } from '../server/app/domain/stores';
 import { openStore } from '../server/store';
 import { startPgCluster, stopPgClusterAt, type PgCluster } from '../server/testing/pg-server';
+import { freePort } from '../server/testing/processes';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const HAPROXY = '/usr/sbin/haproxy';
@@ -68,16 +68,6 @@ export interface Chain {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Why the chain cannot start here (no HAProxy), or null. */
 export function haproxyUnavailableReason(): string | null {

@@ -8,9 +8,8 @@
  * (PostgreSQL) both explain pg_dump / pg_restore instead and exit 2.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { resolveAppDb } from './app/config';
 import { readArgs, unknownCommand, usageError } from './cli-args';
+import { appDbPath } from './cli-store';
 import {
   APP_SECRET_NOTE,
   BackupRefused,
@@ -18,8 +17,6 @@ import {
   postgresBackupHelp,
   restoreSqlite,
 } from './ops/backup';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
   npm run backup -- ARQUIVO    copia o banco (APP_DB, padrão data/app.db) para ARQUIVO, um arquivo novo
@@ -42,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${postgresBackupHelp(command)}\n`);
     return 2;
   }
-  const store = resolveAppDb(process.env.APP_DB?.trim() || null, root);
+  const store = appDbPath();
   const file = typed;
   if (command === 'backup') {
     try {

@@ -1,6 +1,6 @@
 /**
- * The command lines' arguments (`npm run terminal`, `pdv`, `backup`, `restore`, `doctor`), read
- * one way: an option or an argument a command does not take is a usage error, said in one
+ * The command lines' arguments (`npm run terminal`, `loja`, `pdv`, `backup`, `restore`, `doctor`),
+ * read one way: an option or an argument a command does not take is a usage error, said in one
  * Portuguese line naming it, then the command's usage, exit status 2; never Node's stack
  * trace. `--help` (or `-h`) prints the usage and exits 0.
  */
@@ -8,10 +8,36 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** Says what went wrong (one line, no usage) and exits 2. */
+export function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(2);
+}
+
 /** Says what is wrong (one line), then the usage, and exits 2. */
 export function usageError(line: string, usage: string): never {
   process.stderr.write(`${line}\n${usage}\n`);
   process.exit(2);
+}
+
+/** Whether `typed` is an id as a person types one: digits only, a safe whole number above 0. */
+export function isPositiveId(typed: string): boolean {
+  const id = Number(typed);
+  return /^\d+$/.test(typed) && Number.isSafeInteger(id) && id > 0;
+}
+
+/**
+ * The id a command takes as its argument (`revoke 3`, `remove 7`), or a usage error: `missing`
+ * when there is none, `invalid: <typed>` when it is no id.
+ */
+export function positiveId(
+  typed: string | undefined,
+  usage: string,
+  said: { missing: string; invalid: string },
+): number {
+  if (typed === undefined) usageError(said.missing, usage);
+  if (!isPositiveId(typed)) usageError(`${said.invalid}: ${typed}`, usage);
+  return Number(typed);
 }
 
 /** The first word is no command: `--help` asks for the usage, anything else is named. */

@@ -5,21 +5,16 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { spawnProcess } from './testing/processes';
+import { runProcess } from './testing/processes';
+import type { Ran } from './testing/processes';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'cli-'));
 const appDb = path.join(dir, 'app.db');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `npm run <script> -- …args`: the script's file and the arguments npm passes. */
-async function cli(script: string, args: string[]): Promise<Run> {
-  const run = spawnProcess({
+function cli(script: string, args: string[]): Promise<Ran> {
+  return runProcess({
     script: `server/${script}`,
     args,
     env: {
@@ -29,7 +24,6 @@ async function cli(script: string, args: string[]): Promise<Run> {
       PDV_TOKEN: 'pdv.1.x',
     },
   });
-  return { code: await run.exited, ...run.out };
 }
 
 // [npm run …, the script and its arguments, the line that names what is wrong]

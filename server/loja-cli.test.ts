@@ -1,12 +1,11 @@
 // The chain's command lines, spawned as npm runs them: `npm run loja` keeps a store's
 // access-token sealed (never on the command line, in an answer or in the store's file), and
 // `npm run terminal -- add --loja` creates terminals of a listed store only.
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, test } from 'vitest';
-import { root } from './testing/spawn';
+import { runProcess } from './testing/processes';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'loja-cli-'));
 const appDb = path.join(dir, 'app.db');
@@ -14,23 +13,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TOKEN = 'access-token-LOJA-7-5f0c2e';
 
+/** `npm run <script> -- …args` with `stdin`; `establishment` undefined: no LOYALTY_ESTABLISHMENT_ID. */
 function cli(script: string, args: string[], stdin = '', establishment: string | undefined = '1') {
-  const env: NodeJS.ProcessEnv = { ...process.env, APP_DB: appDb, DATABASE_URL: '' };
-  if (establishment === undefined) delete env.LOYALTY_ESTABLISHMENT_ID;
-  else env.LOYALTY_ESTABLISHMENT_ID = establishment;
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `server/${script}`, ...args], {
-      cwd: root,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
+  return runProcess({
+    script: `server/${script}`,
+    args,
+    stdin,
+    env: { APP_DB: appDb, DATABASE_URL: '', LOYALTY_ESTABLISHMENT_ID: establishment },
   });
 }
 

@@ -12,9 +12,6 @@
  * the store. Running servers serve a new store within seconds, with no restart.
  */
 import { createInterface } from 'node:readline';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { defaultEstablishmentId, resolveAppDb } from './app/config';
 import {
   addChainStore,
   removeChainStore,
@@ -23,12 +20,11 @@ import {
   validToken,
 } from './app/domain/stores';
 import type { StoreChange } from './app/domain/stores';
-import { readArgs, unknownCommand, usageError } from './cli-args';
+import { fail, positiveId, readArgs, unknownCommand, usageError } from './cli-args';
+import { appDbPath, defaultStoreId, openCliStore } from './cli-store';
 import { appSecretFor } from './ops/app-secret';
-import { listStores, openStore } from './store';
+import { listStores } from './store';
 import type { Store } from './store';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
   npm run loja -- add ID --nome "Loja Centro"   (o access-token da loja pela entrada padrão)
@@ -36,18 +32,11 @@ const USAGE = `uso:
   npm run loja -- token ID                      (o novo access-token pela entrada padrão)
   npm run loja -- remove ID`;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
-
 function storeId(typed: string | undefined): number {
-  if (typed === undefined) usageError('falta o id do estabelecimento da loja', USAGE);
-  const id = Number(typed);
-  if (!/^\d+$/.test(typed) || !Number.isSafeInteger(id) || id <= 0) {
-    usageError(`id de estabelecimento inválido: ${typed}`, USAGE);
-  }
-  return id;
+  return positiveId(typed, USAGE, {
+    missing: 'falta o id do estabelecimento da loja',
+    invalid: 'id de estabelecimento inválido',
+  });
 }
 
 type Command =
@@ -138,24 +127,12 @@ async function run(store: Store, cmd: Command, defaultId: number, secret: () => 
 }
 
 const cmd = parseCommand(process.argv.slice(2));
-// The default store's id as the server reads it: LOYALTY_ESTABLISHMENT_ID, 1 without it.
-const defaultId = defaultEstablishmentId(process.env);
-if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
-const appDb = resolveAppDb(process.env.APP_DB?.trim() || null, root);
+const defaultId = defaultStoreId();
+const appDb = appDbPath();
 const appSecret = process.env.APP_SECRET?.trim() || null;
 if (appSecret !== null && appSecret.length < 32)
   fail('APP_SECRET deve ter ao menos 32 caracteres.');
-let store: Store;
-try {
-  store = await openStore({
-    databaseUrl: process.env.DATABASE_URL?.trim() || null,
-    sqlitePath: appDb,
-  });
-} catch (err) {
-  fail(
-    `não foi possível abrir o banco do servidor: ${err instanceof Error ? err.message : String(err)}`,
-  );
-}
+const store = await openCliStore();
 try {
   await run(store, cmd, defaultId, () => appSecretFor(appSecret, appDb));
 } finally {

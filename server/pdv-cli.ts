@@ -12,9 +12,8 @@
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { resolveAppDb } from './app/config';
-import { readArgs, unknownCommand, usageError } from './cli-args';
+import { fail, readArgs, unknownCommand, usageError } from './cli-args';
+import { appDbPath } from './cli-store';
 import {
   addIntegration,
   integrationByToken,
@@ -23,16 +22,10 @@ import {
   pairIntegration,
 } from './store';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `uso:
   npm run pdv -- venda 45,90 [--cpf 52998224725] [--celular 11987654321] [--itens "Café:2:9,00;Pão:36,90"] [--id ID]
   npm run pdv -- estado ID [--aguardar 20]
   npm run pdv -- cancelar ID`;
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
 
 /** `45,90` / `45.90` / `4590` (no separator: reais) → cents. */
 function cents(text: string): number {
@@ -71,7 +64,7 @@ const baseUrl =
  * a live store never gets a demo token.
  */
 async function demoToken(): Promise<string> {
-  const appDb = resolveAppDb(process.env.APP_DB?.trim() || null, root);
+  const appDb = appDbPath();
   const store = await openStore({
     databaseUrl: process.env.DATABASE_URL?.trim() || null,
     sqlitePath: appDb,

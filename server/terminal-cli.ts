@@ -15,17 +15,13 @@
  * data/app.db).
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { defaultEstablishmentId, resolveAppDb } from './app/config';
-import { readArgs, unknownCommand, usageError } from './cli-args';
+import { fail, isPositiveId, positiveId, readArgs, unknownCommand, usageError } from './cli-args';
+import { defaultStoreId, openCliStore } from './cli-store';
 import type { Actor } from './app/domain/audit';
 import { createEnrollment, pairDisplayAs, revokeAs } from './app/domain/access/terminal-admin';
 import type { TerminalAdminDeps } from './app/domain/access/terminal-admin';
-import { addIntegration, listStores, listTerminals, openStore, pdvDisplays, ROLES } from './store';
+import { addIntegration, listStores, listTerminals, pdvDisplays, ROLES } from './store';
 import type { Role, Store } from './store';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const USAGE = `uso:
   npm run terminal -- add --role caixa|gerente|quiosque|rede --name "Caixa 1" [--loja ID]
@@ -34,19 +30,12 @@ const USAGE = `uso:
   npm run terminal -- revoke ID
   npm run terminal -- set ID --pdv-direto-quiosque QUIOSQUE|nenhum`;
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(2);
-}
-
 /** A terminal's id as typed (`revoke 3`, `set 3 …`), or a usage error naming what was typed. */
 function terminalId(typed: string | undefined): number {
-  if (typed === undefined) usageError('falta o id do terminal', USAGE);
-  const id = Number(typed);
-  if (!/^\d+$/.test(typed) || !Number.isSafeInteger(id) || id <= 0) {
-    usageError(`id de terminal inválido: ${typed}`, USAGE);
-  }
-  return id;
+  return positiveId(typed, USAGE, {
+    missing: 'falta o id do terminal',
+    invalid: 'id de terminal inválido',
+  });
 }
 
 function time(ms: number): string {
@@ -92,10 +81,7 @@ function parseCommand(argv: string[]): Command {
     if (name === '' || name.length > 60) usageError('--name deve ter de 1 a 60 caracteres', USAGE);
     const typedStore = values.loja?.trim();
     const store = typedStore === undefined ? null : Number(typedStore);
-    if (
-      typedStore !== undefined &&
-      (!/^\d+$/.test(typedStore) || !Number.isSafeInteger(store) || store! <= 0)
-    ) {
+    if (typedStore !== undefined && !isPositiveId(typedStore)) {
       usageError(`--loja deve ser o id do estabelecimento da loja: ${typedStore}`, USAGE);
     }
     if (role !== 'integracao') {
@@ -133,10 +119,7 @@ function parseCommand(argv: string[]): Command {
     const target = values['pdv-direto-quiosque']?.trim();
     if (target === undefined) usageError('falta --pdv-direto-quiosque', USAGE);
     const kioskId = target === 'nenhum' ? null : Number(target);
-    if (
-      kioskId !== null &&
-      (!/^\d+$/.test(target) || !Number.isSafeInteger(kioskId) || kioskId <= 0)
-    ) {
+    if (kioskId !== null && !isPositiveId(target)) {
       usageError('--pdv-direto-quiosque deve ser o id de um quiosque ou "nenhum"', USAGE);
     }
     return { command, id, kioskId };
@@ -254,21 +237,8 @@ async function setDisplay(
 }
 
 const cmd = parseCommand(process.argv.slice(2));
-// The default store's id as the server reads it: LOYALTY_ESTABLISHMENT_ID, 1 without it.
-const defaultId = defaultEstablishmentId(process.env);
-if (defaultId === null) fail('LOYALTY_ESTABLISHMENT_ID deve ser um inteiro positivo.');
-const databaseUrl = process.env.DATABASE_URL?.trim() || null;
-let store: Store;
-try {
-  store = await openStore({
-    databaseUrl,
-    sqlitePath: resolveAppDb(process.env.APP_DB?.trim() || null, root),
-  });
-} catch (err) {
-  fail(
-    `não foi possível abrir o banco do servidor: ${err instanceof Error ? err.message : String(err)}`,
-  );
-}
+const defaultId = defaultStoreId();
+const store = await openCliStore();
 try {
   await run(store, cmd, defaultId);
 } finally {

@@ -6,6 +6,7 @@
 // checks the requests and types its answers with it. Pure: zod/mini.
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
+import { pageOf } from './page';
 import { DATE_MESSAGE, DAY_MS, isCalendarDate, OFFSET_MESSAGE } from './query-dates';
 
 /** What is recorded, by code. */
@@ -138,11 +139,7 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** `data` of `GET /api/auditoria`. */
 export const AuditPage = /* @__PURE__ */ lazySchema(() =>
-  z.object({
-    itens: z.array(AuditEntry),
-    pagina: z.int(),
-    paginas: z.int(),
-    total: z.int(),
+  pageOf(AuditEntry, {
     por_pagina: z.int(),
     /** Every terminal the store knows, for the filter. */
     terminais: z.array(z.object({ id: z.int(), nome: z.string() })),

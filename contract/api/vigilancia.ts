@@ -5,6 +5,7 @@
 // Pure: zod/mini.
 import * as z from 'zod/mini';
 import { lazySchema } from '../lazy-schema';
+import { pageOf } from './page';
 
 export const VIGILANCIA_PATH = '/api/vigilancia';
 
@@ -201,11 +202,7 @@ export type AlertWire = z.infer<typeof AlertWire>;
 
 /** `data` of `GET /api/vigilancia/alertas`. */
 export const AlertPage = /* @__PURE__ */ lazySchema(() =>
-  z.object({
-    itens: z.array(AlertWire),
-    pagina: z.int(),
-    paginas: z.int(),
-    total: z.int(),
+  pageOf(AlertWire, {
     /** Open alerts by rule code (whole numbers). */
     abertos: z.looseObject({}),
   }),

@@ -75,15 +75,19 @@ export function localParts(ms: number): LocalParts {
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
 
-/** Date.UTC without its mapping of years 0–99 to 1900–1999; fields may overflow. */
-function utc(
+/** A wall-clock time's fields, month 1–12, fields may overflow; a time left out is 0. */
+type WallTime = [
   year: number,
   month: number,
   day: number,
-  hour = 0,
-  minute = 0,
-  second = 0,
-  ms = 0,
+  hour?: number,
+  minute?: number,
+  second?: number,
+];
+
+/** Date.UTC without its mapping of years 0–99 to 1900–1999. */
+function utc(
+  ...[year, month, day, hour = 0, minute = 0, second = 0, ms = 0]: [...WallTime, ms?: number]
 ): number {
   const t = new Date(0);
   t.setUTCFullYear(year, month - 1, day);
@@ -94,13 +98,13 @@ function utc(
 /** `YYYY-MM-DD HH:MM:SS` in São Paulo. */
 export function formatTimestamp(ms: number): string {
   const p = localParts(ms);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
+  return `${formatYmd(p.year, p.month, p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
 /** `YYYY-MM-DD`, the São Paulo calendar day of an instant. */
 export function localDate(ms: number): string {
   const p = localParts(ms);
-  return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)}`;
+  return formatYmd(p.year, p.month, p.day);
 }
 
 /** Parses `YYYY-MM-DD` into its numbers when it names a real calendar day, else null. */
@@ -141,15 +145,8 @@ function offsetAt(ms: number): number {
  * The instant at which São Paulo's clock shows the given wall time. For a wall time that
  * did not exist (old daylight-saving jumps) it returns the first instant after the gap.
  */
-export function zonedInstant(
-  year: number,
-  month: number,
-  day: number,
-  hour = 0,
-  minute = 0,
-  second = 0,
-): number {
-  const wall = utc(year, month, day, hour, minute, second);
+export function zonedInstant(...time: WallTime): number {
+  const wall = utc(...time);
   let guess = wall - offsetAt(wall);
   const second_ = wall - offsetAt(guess);
   if (second_ !== guess) guess = Math.max(guess, second_);

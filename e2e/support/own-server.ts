@@ -4,7 +4,7 @@
 // as a manager enrolls them); `ownRelayedApp`, the fault tests' three processes (the sandbox
 // alone, the fault relay in front of it, the app server in live mode pointed at the relay).
 // No spec starts a server by hand.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
@@ -13,7 +13,8 @@ import type { RunningProcess } from '../../server/testing/processes';
 import type { Relay } from '../../server/testing/relay';
 import { startRelayedApp, type RelayedApp } from '../../server/testing/relayed-app';
 import { enroll, newCode, startServer } from '../../server/testing/spawn';
-import { openShift } from './fixtures';
+import { openShift } from './counter';
+import { shotsDir } from './shots';
 
 export interface OwnServer {
   /** The environment the server and the terminal CLI run with (APP_DB, SANDBOX_DB, …). */
@@ -64,9 +65,7 @@ export function serialSpec(
   options: OwnServerOptions & { shots?: string } = {},
 ): { server: OwnServer; shots: string } {
   test.describe.configure({ mode: 'serial' });
-  const shots = `/tmp/shots-${options.shots ?? name}`;
-  mkdirSync(shots, { recursive: true });
-  return { server: ownServer(name, options), shots };
+  return { server: ownServer(name, options), shots: shotsDir(options.shots ?? name) };
 }
 
 /** The processes of `ownRelayedApp`, set once they listen. */

@@ -43,17 +43,31 @@ async function opened(engine: 'sqlite' | 'postgres'): Promise<Store> {
 
 const only = async (w: AlertWebhook, loja = 1) => (await w.deliveries.list(loja, 50))[0]!;
 
+/**
+ * Alert `id` sent to a receiver answering `answers` in turn, by a sender (with `extra`) started
+ * on a fresh store: the receiver and the delivery once it is no longer pending.
+ */
+async function deliver(
+  engine: 'sqlite' | 'postgres',
+  answers: number[],
+  id: number,
+  extra: Partial<Parameters<typeof createAlertWebhook>[0]> = {},
+) {
+  const r = await webhookReceiver(WEBHOOK_SECRET, answers);
+  cleanup.push(r.close);
+  const w = sender(await opened(engine), r.url, extra);
+  w.start();
+  await w.enqueue('alerta.criado', alertWire(id));
+  const d = await until(
+    () => only(w),
+    (x) => x.status !== 'pendente',
+  );
+  return { r, d };
+}
+
 describeEngines('the alert webhook (%s)', (engine) => {
   test('a receiver answering 500 twice then 200 gets the alert on the third attempt, signed, after a growing wait', async () => {
-    const r = await webhookReceiver(WEBHOOK_SECRET, [500, 500, 200]);
-    cleanup.push(r.close);
-    const w = sender(await opened(engine), r.url);
-    w.start();
-    await w.enqueue('alerta.criado', alertWire(41));
-    const d = await until(
-      () => only(w),
-      (x) => x.status !== 'pendente',
-    );
+    const { r, d } = await deliver(engine, [500, 500, 200], 41);
     const gaps = r.got.slice(1).map((g, i) => g.at - r.got[i]!.at);
     console.log(
       `[webhook ${engine}] 500,500,200: attempts=${d.attempts} status=${d.status} gaps ms=${gaps.join(',')}`,
@@ -68,15 +82,7 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('a receiver answering 400 is final: failed after one attempt, never sent again', async () => {
-    const r = await webhookReceiver(WEBHOOK_SECRET, [400]);
-    cleanup.push(r.close);
-    const w = sender(await opened(engine), r.url);
-    w.start();
-    await w.enqueue('alerta.criado', alertWire(42));
-    const d = await until(
-      () => only(w),
-      (x) => x.status !== 'pendente',
-    );
+    const { r, d } = await deliver(engine, [400], 42);
     await new Promise((ok) => setTimeout(ok, 600));
     console.log(
       `[webhook ${engine}] 400: attempts=${d.attempts} status=${d.status} received=${r.got.length}`,
@@ -86,15 +92,10 @@ describeEngines('the alert webhook (%s)', (engine) => {
   });
 
   test('408 and 429 are tried again; the cap ends it as failed', async () => {
-    const r = await webhookReceiver(WEBHOOK_SECRET, [429, 408, 503]);
-    cleanup.push(r.close);
-    const w = sender(await opened(engine), r.url, { maxAttempts: 3, baseDelayMs: 50 });
-    w.start();
-    await w.enqueue('alerta.criado', alertWire(43));
-    const d = await until(
-      () => only(w),
-      (x) => x.status !== 'pendente',
-    );
+    const { r, d } = await deliver(engine, [429, 408, 503], 43, {
+      maxAttempts: 3,
+      baseDelayMs: 50,
+    });
     expect(d).toMatchObject({ status: 'falhou', attempts: 3, last_status: 503 });
     expect(r.got).toHaveLength(3);
   });

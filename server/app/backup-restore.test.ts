@@ -4,15 +4,13 @@
 // none of them twice: the ones the first server delivered after the backup are found in the
 // customers' history and left to a manager.
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, expect, test } from 'vitest';
-import { enrollDirectly, openStore, storeCounts } from '../store';
+import { openStore, storeCounts } from '../store';
 import {
-  APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
@@ -21,7 +19,7 @@ import {
 } from '../testing/processes';
 import { startRelay } from '../testing/relay';
 import { root } from '../testing/spawn';
-import { signCredential } from './domain/credential';
+import { credentialCookie, enrollCaixas, postPurchase } from './testing/clients';
 
 const POSTINGS = 200;
 const dir = mkdtempSync(path.join(tmpdir(), 'backup-restore-'));
@@ -49,21 +47,6 @@ function cli(command: 'backup' | 'restore', file: string, appDb: string) {
   });
 }
 
-const cookieFor = (url: string, value: string) => `pdv_terminal_${new URL(url).port}=${value}`;
-
-function post(url: string, cookie: string, celular: string) {
-  return fetch(`${url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      origin: url,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify({ cliente: { celular }, valor_gasto: 1000, senha_atendente: '1234' }),
-  });
-}
-
 test(`a backup taken while ${POSTINGS} postings are written restores into a fresh server`, async () => {
   const appDb = path.join(dir, 'app.db');
   const backups = path.join(dir, 'scheduled');
@@ -88,19 +71,14 @@ test(`a backup taken while ${POSTINGS} postings are written restores into a fres
   // BACKUP_DIR started the schedule: with no backup there yet, one is taken at start.
   await expect.poll(() => readdirSync(backups), { timeout: 15_000 }).toHaveLength(1);
 
-  const store = await openStore({ sqlitePath: appDb });
-  const t = await enrollDirectly(store, { name: 'Caixa 1', role: 'caixa' });
-  const extra = await enrollDirectly(store, { name: 'Caixa 2', role: 'caixa' });
-  await store.close();
-  const credential = signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce);
-  const cookies = [t, extra].map((x) =>
-    cookieFor(app.url, signCredential(APP_SECRET_FOR_TESTS, x.terminal.id, x.nonce)),
-  );
+  const credentials = await enrollCaixas(appDb, ['Caixa 1', 'Caixa 2']);
+  const credential = credentials[0]!;
+  const cookies = credentials.map((c) => credentialCookie(app.url, c));
 
   // The service is down: this sale is kept, its password sealed with APP_SECRET.
   relay.setDown(true);
   const kept = freshPhone();
-  const keptRes = await post(app.url, cookies[0]!, kept);
+  const keptRes = await postPurchase(app.url, cookies[0]!, kept);
   expect(keptRes.status).toBeLessThan(300);
   await expect
     .poll(async () => (await (await fetch(`${app.url}/readyz`)).json()).waiting, {
@@ -114,7 +92,7 @@ test(`a backup taken while ${POSTINGS} postings are written restores into a fres
   const writer = (async () => {
     for (let i = 0; i < POSTINGS / 8; i++) {
       const batch = await Promise.all(
-        Array.from({ length: 8 }, (_, j) => post(app.url, cookies[j % 2]!, freshPhone())),
+        Array.from({ length: 8 }, (_, j) => postPurchase(app.url, cookies[j % 2]!, freshPhone())),
       );
       for (const r of batch) {
         if (r.status < 300) written += 1;
@@ -166,7 +144,7 @@ test(`a backup taken while ${POSTINGS} postings are written restores into a fres
   running.push(again);
   // The terminal enrolled before the backup is still enrolled.
   const config = await fetch(`${again.url}/api/config`, {
-    headers: { cookie: cookieFor(again.url, credential) },
+    headers: { cookie: credentialCookie(again.url, credential) },
   });
   expect((await config.json()).data.terminal).toMatchObject({ name: 'Caixa 1', role: 'caixa' });
   // Every kept sale of the backup ends posted once: by the first server after the backup (the

@@ -14,7 +14,7 @@ import type { Chain } from '../testing/chain-harness';
 import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import { TEST_SECRET } from '../testing/app-harness';
-import { op, post } from './testing/requests';
+import { enrollWithCode, op, post, type Requester } from './testing/requests';
 
 const stores = storeFixture('chain-test');
 
@@ -27,6 +27,9 @@ const painelPath = () => {
   const day = (ms: number) => new Date(ms - 3 * 3_600_000).toISOString().slice(0, 10);
   return `/api/painel?de=${day(Date.now() - 6 * 86_400_000)}&ate=${day(Date.now())}`;
 };
+/** A terminal (or the chain's app itself) looking up the customer of phone `celular` at store `id`. */
+const buscar = (t: Requester, id: number, celular: string) =>
+  t.request(op(id, 'clientes/buscar'), post({ celular }));
 const sale = (phone: string, valor = 1_000) => ({
   valor_gasto: valor,
   senha_atendente: '1234',
@@ -49,16 +52,13 @@ describeEngines('a chain of three stores on %s', (engine) => {
       const t = await c.terminal(id, 'caixa');
       const config = await json(await t.request('/api/config'));
       expect(config.data).toMatchObject({ establishmentId: id, establishmentName: name });
-      const found = await t.request(op(id, 'clientes/buscar'), post({ celular: phoneAt(id) }));
+      const found = await buscar(t, id, phoneAt(id));
       // Store 1's seed has no such phone; the chain's stores each have their own first customer.
       expect(found.status).toBe(id === CHAIN.a ? 404 : 200);
     }
     // The same phone at another store is another store's business: not found there.
     const b = await c.terminal(CHAIN.b, 'caixa');
-    const there = await b.request(
-      op(CHAIN.b, 'clientes/buscar'),
-      post({ celular: phoneAt(CHAIN.c) }),
-    );
+    const there = await buscar(b, CHAIN.b, phoneAt(CHAIN.c));
     expect(there.status).toBe(404);
   });
 
@@ -144,10 +144,7 @@ describeEngines('a chain of three stores on %s', (engine) => {
     );
     expect(staged.status).toBe(422);
     // B's kiosk is no terminal at store A's paths either (its cookie names store B).
-    expect(
-      (await kioskB.request(op(CHAIN.a, 'clientes/buscar'), post({ celular: '+5511987654321' })))
-        .status,
-    ).toBe(403);
+    expect((await buscar(kioskB, CHAIN.a, '+5511987654321')).status).toBe(403);
   });
 
   test("a PDV sale of store B never reaches store A's counter or kiosk", async () => {
@@ -199,10 +196,7 @@ describeEngines('a chain of three stores on %s', (engine) => {
     );
     expect(refusedB.status).toBe(401);
     for (let i = 0; i < 5; i++) {
-      const r = await b.request(
-        op(CHAIN.b, 'clientes/buscar'),
-        post({ celular: phoneAt(CHAIN.b) }),
-      );
+      const r = await buscar(b, CHAIN.b, phoneAt(CHAIN.b));
       expect(r.status).toBe(401); // an answer, not an outage: never 503
     }
     const okA = await a.request(
@@ -216,16 +210,10 @@ describeEngines('a chain of three stores on %s', (engine) => {
     const cc = await c.terminal(CHAIN.c, 'caixa');
     c.down.add(CHAIN.c);
     for (let i = 0; i < 3; i++) {
-      const r = await cc.request(
-        op(CHAIN.c, 'clientes/buscar'),
-        post({ celular: phoneAt(CHAIN.c) }),
-      );
+      const r = await buscar(cc, CHAIN.c, phoneAt(CHAIN.c));
       expect(r.status).toBe(502);
     }
-    const shut = await cc.request(
-      op(CHAIN.c, 'clientes/buscar'),
-      post({ celular: phoneAt(CHAIN.c) }),
-    );
+    const shut = await buscar(cc, CHAIN.c, phoneAt(CHAIN.c));
     expect(shut.status).toBe(503);
     expect((await c.chain.appOf(CHAIN.c))!.circuit.isOpen()).toBe(true);
     expect((await c.chain.appOf(CHAIN.a))!.circuit.isOpen()).toBe(false);
@@ -247,11 +235,8 @@ describeEngines('a chain of three stores on %s', (engine) => {
       role: 'caixa',
       establishmentId: CHAIN.c,
     });
-    const enrolled = await c.request('/api/terminal/registrar', post({ codigo: code }));
-    expect(enrolled.status).toBe(200);
-    const cookie = enrolled.headers.get('set-cookie')!.split(';')[0]!;
-    const config = await json(await c.request('/api/config', { headers: { cookie } }));
-    expect(config.data).toMatchObject({
+    const { cookie, config } = await enrollWithCode(c, code);
+    expect(config).toMatchObject({
       establishmentId: CHAIN.c,
       establishmentName: 'Loja Norte',
     });
@@ -304,10 +289,7 @@ describeEngines('a chain of three stores on %s', (engine) => {
     expect((await rede.request(painelPath())).status).toBe(200);
     expect((await rede.request('/api/auditoria')).status).toBe(200);
     expect((await rede.request(op(CHAIN.a, 'recompensas?itens_por_pagina=5'))).status).toBe(200);
-    expect(
-      (await rede.request(op(CHAIN.a, 'clientes/buscar'), post({ celular: '+5511987654321' })))
-        .status,
-    ).toBe(200);
+    expect((await buscar(rede, CHAIN.a, '+5511987654321')).status).toBe(200);
   });
 
   test("each store's audit trail names it and shows only its own entries", async () => {

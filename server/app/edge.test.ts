@@ -12,7 +12,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SECURITY_HEADERS } from './http/security';
 import { startSandbox } from '../testing/processes';
-import { enroll, newCode, rawRequest, start, startServer, terminalCli } from '../testing/spawn';
+import type { RunningProcess } from '../testing/processes';
+import {
+  enroll,
+  newCode,
+  rawRequest,
+  start,
+  startServer,
+  terminalCli,
+  waitFor,
+} from '../testing/spawn';
 
 const EST = 77;
 const BASE = `/api/v4/estabelecimentos/${EST}`;
@@ -96,10 +105,22 @@ function send(
   });
 }
 
+/** Runs `body` against a fresh `server/main.ts` started with `settings`, stopped whatever happens. */
+async function withServer(
+  settings: Record<string, string>,
+  body: (server: RunningProcess) => Promise<void>,
+): Promise<void> {
+  const server = await startServer(settings);
+  try {
+    await body(server);
+  } finally {
+    await server.stop();
+  }
+}
+
 describe('terminals through the real process', () => {
   test('not enrolled: 401 on every operation, /api/config says so, the upstream never called', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const before = calls.length;
       for (const op of OPS) {
         const res = await send(server.url, op, null);
@@ -120,14 +141,11 @@ describe('terminals through the real process', () => {
       const config = await (await fetch(`${server.url}/api/config`)).json();
       expect(config.data).toMatchObject({ terminal: null, enrollment: 'code' });
       expect(calls.length).toBe(before);
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   test('a code enrolls once; revocation refuses the very next request', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const { id, code } = await newCode(env, 'caixa', 'Caixa Revogável');
       const res = await fetch(`${server.url}/api/terminal/registrar`, {
         method: 'POST',
@@ -178,14 +196,11 @@ describe('terminals through the real process', () => {
       expect(await terminalCli(['list'], env)).toMatch(
         new RegExp(`^${id}\\tcaixa\\tCaixa Revogável\\trevogado`, 'm'),
       );
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   test('roles: a kiosk gets 403 on every raw route; a caixa sees one customer’s rewards, not the table', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const kiosk = await enroll(server.url, (await newCode(env, 'quiosque', 'Quiosque')).code);
       const caixa = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa 2')).code);
       const gerente = await enroll(server.url, (await newCode(env, 'gerente', 'Gerência')).code);
@@ -203,16 +218,13 @@ describe('terminals through the real process', () => {
       expect((await send(server.url, one, caixa)).status).toBe(200);
       expect((await send(server.url, OPS[3]!, gerente)).status).toBe(200);
       expect(calls.length).toBe(before + 2);
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 });
 
 describe('one query, behind proxies, through the real process', () => {
   test('a parameter sent twice: 400 on each of the four operations, never forwarded; a caixa gets one customer’s rewards only', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const caixa = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa Query')).code);
       const before = calls.length;
       const twice: Record<string, string> = {
@@ -254,9 +266,7 @@ describe('one query, behind proxies, through the real process', () => {
       expect(one.status).toBe(200);
       expect(calls.slice(before)).toEqual([`GET ${BASE}/recompensas?id_cliente=1`]);
       console.log(`repeated parameters as a caixa: ${seen.join(', ')}; upstream calls: 0`);
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   test('behind a trusted proxy a guesser locks out only itself: a terminal of the store enrolls meanwhile', async () => {
@@ -267,8 +277,7 @@ describe('one query, behind proxies, through the real process', () => {
       APP_DB: path.join(dir, 'trusted-proxy.db'),
       TRUSTED_PROXIES: '10.0.0.9, 127.0.0.1',
     };
-    const server = await startServer(proxied);
-    try {
+    await withServer(proxied, async (server) => {
       const register = (codigo: string, forwardedFor: string) =>
         fetch(`${server.url}/api/terminal/registrar`, {
           method: 'POST',
@@ -304,43 +313,40 @@ describe('one query, behind proxies, through the real process', () => {
       console.log(
         `trusted proxy: guesser 203.0.113.9 → ${statuses.filter((x) => x === 422).length}×422, ${statuses.filter((x) => x === 429).length}×429; terminal 192.168.0.21 → ${legit.status}`,
       );
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   test('X-Forwarded-For from a sender that is not a trusted proxy is ignored', async () => {
-    const server = await startServer({
-      ...env,
-      APP_DB: path.join(dir, 'untrusted-sender.db'),
-      TRUSTED_PROXIES: '10.0.0.9',
-    });
-    try {
-      const statuses: number[] = [];
-      for (let i = 0; i < 12; i++) {
-        const res = await fetch(`${server.url}/api/terminal/registrar`, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            origin: server.url,
-            'x-forwarded-for': `203.0.113.${i}`,
-          },
-          body: JSON.stringify({ codigo: 'AAAA-AAAA' }),
-        });
-        statuses.push(res.status);
-      }
-      // Every guess counted against the one real address, whatever the header said.
-      expect(statuses).toEqual([...Array(10).fill(422), 429, 429]);
-    } finally {
-      await server.stop();
-    }
+    await withServer(
+      {
+        ...env,
+        APP_DB: path.join(dir, 'untrusted-sender.db'),
+        TRUSTED_PROXIES: '10.0.0.9',
+      },
+      async (server) => {
+        const statuses: number[] = [];
+        for (let i = 0; i < 12; i++) {
+          const res = await fetch(`${server.url}/api/terminal/registrar`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              origin: server.url,
+              'x-forwarded-for': `203.0.113.${i}`,
+            },
+            body: JSON.stringify({ codigo: 'AAAA-AAAA' }),
+          });
+          statuses.push(res.status);
+        }
+        // Every guess counted against the one real address, whatever the header said.
+        expect(statuses).toEqual([...Array(10).fill(422), 429, 429]);
+      },
+    );
   }, 90_000);
 });
 
 describe('the edge through the real process', () => {
   test('foreign Host, cross-site form POST, other methods and sub-paths: refused, never forwarded', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const cookie = await enroll(server.url, (await newCode(env, 'gerente', 'Gerência 2')).code);
       const before = calls.length;
       const port = new URL(server.url).port;
@@ -419,14 +425,11 @@ describe('the edge through the real process', () => {
         expect(JSON.parse(res.body).message).toBe('Rota não encontrada.');
       }
       expect(calls.length).toBe(before);
-    } finally {
-      await server.stop();
-    }
+    });
   }, 60_000);
 
   test('request ids are echoed and logged; API answers are no-store', async () => {
-    const server = await startServer(env);
-    try {
+    await withServer(env, async (server) => {
       const given = await fetch(`${server.url}/api/config`, {
         headers: { 'x-request-id': 'caixa-1-abc12345' },
       });
@@ -436,13 +439,12 @@ describe('the edge through the real process', () => {
       const id = made.headers.get('x-request-id')!;
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       expect(made.headers.get('cache-control')).toBe('no-store');
-      await new Promise((r) => setTimeout(r, 200));
+      // The log line of the second request, written after its answer.
+      await waitFor(() => server.out.stdout, new RegExp(`"requestId":"${id}"`));
       const lines = server.out.stdout.split('\n').filter((l) => l.includes('"msg":"request"'));
       expect(lines.some((l) => l.includes('"requestId":"caixa-1-abc12345"'))).toBe(true);
       expect(lines.find((l) => l.includes(id))).toContain('"status":401');
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   /** One attendant-password guess on pontuar; status and message. */
@@ -470,27 +472,26 @@ describe('the edge through the real process', () => {
   const pontuarCalls = () => calls.filter((c) => c.includes('pontuar')).length;
 
   test('10,000 password guesses: locked after 5, measured and printed', async () => {
-    const server = await startServer(env);
-    const cookie = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa Alvo')).code);
-    const reachedBefore = pontuarCalls();
-    const statuses = new Map<string, number>();
-    const started = performance.now();
-    let next = 0;
-    const GUESSES = 10_000;
-    async function worker(): Promise<void> {
-      while (next < GUESSES) {
-        const i = next++;
-        const { res, json } = await guess(server.url, cookie, `chute-${i}`);
-        const kind =
-          res.status === 429
-            ? json.message.startsWith('Senha do atendente bloqueada')
-              ? '429 senha bloqueada'
-              : '429 limite de requisições'
-            : String(res.status);
-        statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+    await withServer(env, async (server) => {
+      const cookie = await enroll(server.url, (await newCode(env, 'caixa', 'Caixa Alvo')).code);
+      const reachedBefore = pontuarCalls();
+      const statuses = new Map<string, number>();
+      const started = performance.now();
+      let next = 0;
+      const GUESSES = 10_000;
+      async function worker(): Promise<void> {
+        while (next < GUESSES) {
+          const i = next++;
+          const { res, json } = await guess(server.url, cookie, `chute-${i}`);
+          const kind =
+            res.status === 429
+              ? json.message.startsWith('Senha do atendente bloqueada')
+                ? '429 senha bloqueada'
+                : '429 limite de requisições'
+              : String(res.status);
+          statuses.set(kind, (statuses.get(kind) ?? 0) + 1);
+        }
       }
-    }
-    try {
       await Promise.all(Array.from({ length: 16 }, worker));
       const seconds = (performance.now() - started) / 1000;
       const reached = pontuarCalls() - reachedBefore;
@@ -508,9 +509,7 @@ describe('the edge through the real process', () => {
         (statuses.get('429 senha bloqueada') ?? 0) +
           (statuses.get('429 limite de requisições') ?? 0),
       ).toBe(GUESSES - 4 * (1 + expiries));
-    } finally {
-      await server.stop();
-    }
+    });
   }, 180_000);
 
   test('the password lock survives a restart: even the right password waits', async () => {
@@ -544,8 +543,7 @@ describe('the edge through the real process', () => {
   }, 60_000);
 
   test('PUBLIC_ORIGIN https: only its Host, HSTS and a __Host- Secure cookie', async () => {
-    const server = await startServer({ ...env, PUBLIC_ORIGIN: 'https://pdv.example.com' });
-    try {
+    await withServer({ ...env, PUBLIC_ORIGIN: 'https://pdv.example.com' }, async (server) => {
       const ok = await rawRequest(server.url, {
         method: 'GET',
         path: '/api/config',
@@ -574,9 +572,7 @@ describe('the edge through the real process', () => {
       expect(String(enrolled.headers['set-cookie'])).toMatch(
         /^__Host-pdv_terminal=[^;]+; Max-Age=\d+; Path=\/; HttpOnly; Secure; SameSite=Strict$/,
       );
-    } finally {
-      await server.stop();
-    }
+    });
   }, 90_000);
 
   test('npm run sandbox alone sends the same security headers', async () => {

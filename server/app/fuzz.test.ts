@@ -8,8 +8,9 @@
 // FUZZ_SEED reproduces a run (the seed is printed); FUZZ_REQUESTS sets its length.
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import { expect, test } from 'vitest';
+import type { RelayedApp } from '../testing/relayed-app';
+import { relayedAppPerFile } from './testing/clients';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 3_000);
@@ -274,15 +275,17 @@ function hostileQuery(r: Rng): string {
 
 let run: RelayedApp;
 
-beforeAll(async () => {
-  run = await startRelayedApp('fuzz', {
+relayedAppPerFile(
+  'fuzz',
+  {
     // The fuzz measures answers, not the rate limits (tested on their own).
     RATE_LIMIT_BURST: '100000/10',
     RATE_LIMIT_SUSTAINED: '100000/600',
-  });
-}, 60_000);
-
-afterAll(() => run?.stop());
+  },
+  (started) => {
+    run = started;
+  },
+);
 
 test(`${REQUESTS} hostile requests: no 5xx, /api/config under 1 s, every posting settled with bounded tries`, async () => {
   const r = prng(SEED);

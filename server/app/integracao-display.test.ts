@@ -3,11 +3,11 @@
 // by itself. Through the real processes: the sandbox, the relay and the app server (live mode,
 // PDV_SENHA_ATENDENTE set). Maria (+5511987654321, CPF 529.982.247-25) is in the seed.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addIntegration, listTerminals, openStore } from '../store';
+import { expect, test } from 'vitest';
 import { sandboxPurchases } from '../testing/processes';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import type { RelayedApp } from '../testing/relayed-app';
 import { terminalCli } from '../testing/spawn';
+import { addPdv, asPdv, asTerminal, relayedAppPerFile } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';
@@ -18,18 +18,11 @@ let token = '';
 let counterId = 0;
 let kioskId = 0;
 
-beforeAll(async () => {
-  run = await startRelayedApp('pdv-display', ENV);
-  const store = await openStore({ sqlitePath: run.appDb });
-  const terminals = await listTerminals(store);
-  counterId = terminals.find((t) => t.role === 'caixa')!.id;
-  kioskId = terminals.find((t) => t.role === 'quiosque')!.id;
-  token = (await addIntegration(store, { name: 'PDV 1', counterId })).token;
-  await store.close();
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
+relayedAppPerFile('pdv-display', ENV, async (started) => {
+  run = started;
+  const added = await addPdv(run);
+  ({ token, counterId } = added);
+  kioskId = added.terminals.find((t) => t.role === 'quiosque')!.id;
 });
 
 interface Venda {
@@ -41,29 +34,14 @@ interface Venda {
 }
 
 async function pdv(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asPdv(run.app.url, token, method, path, body);
   const json = (await res.json()) as { data?: { venda?: Venda } };
   return { status: res.status, venda: json.data!.venda! };
 }
 
 /** The kiosk's own requests (its cookie, a same-origin Origin). */
 async function kiosk(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}/api/quiosque${path}`, {
-    method,
-    headers: {
-      cookie: run.cookies.quiosque,
-      origin: run.app.url,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asTerminal(run, 'quiosque', method, `/api/quiosque${path}`, body);
   return { status: res.status, json: (await res.json()) as { data: { venda: KioskVenda | null } } };
 }
 

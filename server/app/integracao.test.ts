@@ -4,9 +4,10 @@
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addIntegration, listTerminals, openStore, revokeTerminal } from '../store';
+import { openStore, revokeTerminal } from '../store';
 import { sandboxPurchases, startAppServer, type RunningProcess } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import { addPdv, send } from './testing/clients';
 
 const MARIA_CPF = '52998224725';
 const MARIA_PHONE = '+5511987654321';
@@ -22,16 +23,10 @@ let run: RelayedApp;
 let restarted: RunningProcess | null = null;
 let token = '';
 let pdvId = 0;
-let counterId = 0;
 
 beforeAll(async () => {
   run = await startRelayedApp('pdv', ENV);
-  const store = await openStore({ sqlitePath: run.appDb });
-  counterId = (await listTerminals(store)).find((t) => t.role === 'caixa')!.id;
-  const added = await addIntegration(store, { name: 'PDV 1', counterId });
-  token = added.token;
-  pdvId = added.terminal.id;
-  await store.close();
+  ({ token, pdvId } = await addPdv(run));
 }, 60_000);
 
 afterAll(async () => {
@@ -53,14 +48,7 @@ interface Venda {
 }
 
 async function pdv(method: string, path: string, body?: unknown, auth = `Bearer ${token}`) {
-  const res = await fetch(`${appUrl()}${path}`, {
-    method,
-    headers: {
-      authorization: auth,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await send(`${appUrl()}${path}`, method, { authorization: auth }, body);
   const text = await res.text();
   return { status: res.status, text, venda: (JSON.parse(text).data?.venda ?? null) as Venda };
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { readEngines } from '../ops/runtime';
 import { enroll, newCode, root, start, unsupportedSystemNode, waitFor } from '../testing/spawn';
+import { GERENTE_NAVIGATION } from './testing/requests';
 
 const SECRET = 'main-test-secret-0123456789abcdef0123';
 
@@ -180,16 +181,7 @@ describe('server/main.ts in sandbox mode', () => {
           id: 1,
           name: 'Navegador local (sandbox)',
           role: 'gerente',
-          navigation: {
-            caixa: true,
-            premios: true,
-            painel: true,
-            auditoria: true,
-            lancamentos: true,
-            vigilancia: true,
-            terminais: true,
-            quiosque: true,
-          },
+          navigation: GERENTE_NAVIGATION,
         },
         enrollment: 'auto',
         entregaPremios: true,

@@ -1,13 +1,11 @@
 // Health, metrics and a graceful restart through the real processes: the sandbox run alone,
 // the fault relay in front of it and the app server (server/main.ts, live mode).
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { enrollDirectly, openStore, storeCounts } from '../store';
+import { openStore, storeCounts } from '../store';
 import {
-  APP_SECRET_FOR_TESTS,
   freshPhone,
   sandboxPurchases,
   startAppServer,
@@ -15,7 +13,7 @@ import {
   type RunningProcess,
 } from '../testing/processes';
 import { startRelay, type Relay } from '../testing/relay';
-import { signCredential } from './domain/credential';
+import { credentialCookie, enrollCaixas, postPurchase } from './testing/clients';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const TERMINALS = 10;
@@ -41,15 +39,10 @@ beforeAll(async () => {
     JOURNAL_WAIT_MS: '300',
     SHUTDOWN_TIMEOUT_MS: '30000',
   });
-  const store = await openStore({ sqlitePath: appDb });
-  for (let i = 0; i < TERMINALS; i++) {
-    const t = await enrollDirectly(store, { name: `Caixa ${i + 1}`, role: 'caixa' });
-    cookies.push(
-      `pdv_terminal_${new URL(app.url).port}=` +
-        signCredential(APP_SECRET_FOR_TESTS, t.terminal.id, t.nonce),
-    );
+  const names = Array.from({ length: TERMINALS }, (_, i) => `Caixa ${i + 1}`);
+  for (const credential of await enrollCaixas(appDb, names)) {
+    cookies.push(credentialCookie(app.url, credential));
   }
-  await store.close();
 }, 90_000);
 
 afterAll(async () => {
@@ -59,18 +52,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function post(cookie: string, celular: string) {
-  return fetch(`${app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
-    method: 'POST',
-    headers: {
-      cookie,
-      origin: app.url,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify({ cliente: { celular }, valor_gasto: 1000, senha_atendente: '1234' }),
-  });
-}
+const post = (cookie: string, celular: string) => postPurchase(app.url, cookie, celular);
 
 const metrics = async () =>
   (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).text();

@@ -3,9 +3,9 @@
 // some by the counter, some expired, one cancelled, one still open, on two counters.
 import Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addIntegration, listTerminals, openStore } from '../store';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import { expect, test } from 'vitest';
+import type { RelayedApp } from '../testing/relayed-app';
+import { addPdv, asPdv, asTerminal, relayedAppPerFile } from './testing/clients';
 
 const MARIA_PHONE = '+5511987654321';
 const MARIA_CPF = '52998224725';
@@ -15,19 +15,11 @@ const ENV = { PDV_SENHA_ATENDENTE: '1234', PDV_VENDA_EXPIRA_MIN: '0.05' };
 let run: RelayedApp;
 const tokens = { caixa: '', gerente: '' };
 
-beforeAll(async () => {
-  run = await startRelayedApp('painel-pdv', ENV);
-  const store = await openStore({ sqlitePath: run.appDb });
-  const terminals = await listTerminals(store);
+relayedAppPerFile('painel-pdv', ENV, async (started) => {
+  run = started;
   for (const role of ['caixa', 'gerente'] as const) {
-    const counterId = terminals.find((t) => t.role === role)!.id;
-    tokens[role] = (await addIntegration(store, { name: `PDV ${role}`, counterId })).token;
+    tokens[role] = (await addPdv(run, role, `PDV ${role}`)).token;
   }
-  await store.close();
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
 });
 
 interface Venda {
@@ -37,14 +29,7 @@ interface Venda {
 }
 
 async function pdv(counter: keyof typeof tokens, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${tokens[counter]}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asPdv(run.app.url, tokens[counter], method, path, body);
   return ((await res.json()) as { data: { venda: Venda } }).data.venda;
 }
 
@@ -56,16 +41,14 @@ const sell = (counter: keyof typeof tokens, extra: Record<string, unknown> = {})
   });
 
 async function postAtCounter(venda: Venda): Promise<void> {
-  const res = await fetch(`${run.app.url}/api/integracao/balcao/vendas/${venda.id}/lancar`, {
-    method: 'POST',
-    headers: {
-      cookie: run.cookies.caixa,
-      origin: run.app.url,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify({ cliente: { celular: MARIA_PHONE }, senha_atendente: '1234' }),
-  });
+  const res = await asTerminal(
+    run,
+    'caixa',
+    'POST',
+    `/api/integracao/balcao/vendas/${venda.id}/lancar`,
+    { cliente: { celular: MARIA_PHONE }, senha_atendente: '1234' },
+    { 'idempotency-key': randomUUID() },
+  );
   expect(res.status).toBe(200);
 }
 

@@ -13,7 +13,7 @@ import { describeEngines } from '../testing/pg-cluster';
 import { storeFixture } from '../testing/store-fixture';
 import type { StoreLocation } from '../testing/store-fixture';
 import { openStore } from '../store';
-import { post } from './testing/requests';
+import { enrollWithCode, post } from './testing/requests';
 
 const fixture = storeFixture('terminais');
 
@@ -146,11 +146,8 @@ describeEngines('the Terminais routes on %s', (engine) => {
     expect(listed.filter((t) => t.nome === 'Caixa 2')).toHaveLength(1);
 
     // The code enrolls a browser, at store 3, once.
-    const enrolled = await c.request('/api/terminal/registrar', post({ codigo: code }));
-    expect(enrolled.status).toBe(200);
-    const cookie = enrolled.headers.get('set-cookie')!.split(';')[0]!;
-    const config = await json(await c.request('/api/config', { headers: { cookie } }));
-    expect(config.data).toMatchObject({
+    const { config } = await enrollWithCode(c, code);
+    expect(config).toMatchObject({
       establishmentId: CHAIN.b,
       terminal: { name: 'Caixa 2', role: 'caixa' },
     });
@@ -256,26 +253,16 @@ describeEngines('the Terminais routes on %s', (engine) => {
     const listed = items(await json(await g.request('/api/terminais')));
     expect(listed.find((t) => t.id === counter.id)).toMatchObject({ quiosque_direto: kiosk.id });
 
-    const foreign = await g.request(
-      `/api/terminais/${counter.id}/quiosque`,
-      put({ quiosque: foreignKiosk.id }),
-    );
-    expect(foreign.status).toBe(403);
-    const theirs = await g.request(
-      `/api/terminais/${foreignCounter.id}/quiosque`,
-      put({ quiosque: kiosk.id }),
-    );
-    expect(theirs.status).toBe(403);
-    const notKiosk = await g.request(
-      `/api/terminais/${counter.id}/quiosque`,
-      put({ quiosque: g.id }),
-    );
-    expect(notKiosk.status).toBe(422);
-    const notCounter = await g.request(
-      `/api/terminais/${kiosk.id}/quiosque`,
-      put({ quiosque: kiosk.id }),
-    );
-    expect(notCounter.status).toBe(422);
+    const refused: [name: string, counter: number, quiosque: number, status: number][] = [
+      ['foreign kiosk', counter.id, foreignKiosk.id, 403],
+      ["another store's counter", foreignCounter.id, kiosk.id, 403],
+      ['not a kiosk', counter.id, g.id, 422],
+      ['not a counter', kiosk.id, kiosk.id, 422],
+    ];
+    for (const [name, counterId, quiosque, status] of refused) {
+      const res = await g.request(`/api/terminais/${counterId}/quiosque`, put({ quiosque }));
+      expect(res.status, name).toBe(status);
+    }
     expect(
       (await g.request(`/api/terminais/${counter.id}/quiosque`, put({ quiosque: null }))).status,
     ).toBe(200);

@@ -8,6 +8,7 @@ import type { DeliveryList } from '#contract/api/vigilancia-webhook';
 import { freshPhone } from '../testing/processes';
 import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
 import { webhookReceiver } from '../testing/webhook-receiver';
+import { asTerminal } from './testing/clients';
 
 const SECRET = 'segredo-do-webhook-de-teste-0001';
 let run: RelayedApp;
@@ -27,16 +28,7 @@ afterAll(async () => {
 });
 
 async function as(role: 'caixa' | 'gerente', method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}${path}`, {
-    method,
-    headers: {
-      cookie: run.cookies[role],
-      origin: run.app.url,
-      'idempotency-key': randomUUID(),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asTerminal(run, role, method, path, body, { 'idempotency-key': randomUUID() });
   return { status: res.status, body: (await res.json()) as { data: unknown } };
 }
 

@@ -4,10 +4,10 @@
 // is re-sent; a manager reads, decides (audited) and exports (audited); a cashier gets 403 on
 // every route.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { addIntegration, listTerminals, openStore } from '../store';
+import { expect, test } from 'vitest';
 import { freshPhone } from '../testing/processes';
-import { startRelayedApp, type RelayedApp } from '../testing/relayed-app';
+import type { RelayedApp } from '../testing/relayed-app';
+import { addPdv, asPdv, asTerminal, postPurchase, relayedAppPerFile } from './testing/clients';
 import type { AlertDetail, AlertWire } from '#contract/api/vigilancia';
 import type { AuditEntry } from '#contract/api/auditoria';
 
@@ -22,44 +22,23 @@ const MARIA_CPF = '52998224725';
 let run: RelayedApp;
 let token = '';
 
-beforeAll(async () => {
-  run = await startRelayedApp('vigilancia', {
-    PDV_SENHA_ATENDENTE: '1234',
-    CONTINGENCY_FAILURES: '100',
-  });
-  const store = await openStore({ sqlitePath: run.appDb });
-  const counter = (await listTerminals(store)).find((t) => t.role === 'caixa')!.id;
-  token = (await addIntegration(store, { name: 'PDV 1', counterId: counter })).token;
-  await store.close();
-}, 60_000);
-
-afterAll(async () => {
-  await run?.stop();
-});
+relayedAppPerFile(
+  'vigilancia',
+  { PDV_SENHA_ATENDENTE: '1234', CONTINGENCY_FAILURES: '100' },
+  async (started) => {
+    run = started;
+    token = (await addPdv(run)).token;
+  },
+);
 
 async function as(role: 'caixa' | 'gerente', method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}${path}`, {
-    method,
-    headers: {
-      cookie: run.cookies[role],
-      origin: run.app.url,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asTerminal(run, role, method, path, body);
   const text = await res.text();
   return { status: res.status, body: JSON.parse(text) as { message: string; data: Data } };
 }
 
 async function pdv(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${run.app.url}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const res = await asPdv(run.app.url, token, method, path, body);
   return {
     status: res.status,
     body: (await res.json()) as { data: { venda: { estado: string } } },
@@ -98,16 +77,7 @@ test('a cashier is refused every Vigilância route', async () => {
 
 test('an amount typed at a counter whose PDV sends every sale is flagged as it settles', async () => {
   const celular = freshPhone();
-  const res = await fetch(`${run.app.url}/api/v4/estabelecimentos/1/fidelidade/pontuar`, {
-    method: 'POST',
-    headers: {
-      cookie: run.cookies.caixa,
-      origin: run.app.url,
-      'content-type': 'application/json',
-      'idempotency-key': randomUUID(),
-    },
-    body: JSON.stringify({ cliente: { celular }, valor_gasto: 8_800, senha_atendente: '1234' }),
-  });
+  const res = await postPurchase(run.app.url, run.cookies.caixa, celular, 8_800);
   expect(res.status).toBe(200);
   const found = await until(
     () => alerts('?regra=sem_venda_pdv'),

@@ -23,6 +23,8 @@ import type { Store } from '../store';
 import { readBackupEnv } from '../app/config-backup';
 import { backupSqlite, restoreSqlite, stamp } from './backup';
 import { startBackupSchedule } from './backup-schedule';
+import { runProcess } from '../testing/processes';
+import type { Ran } from '../testing/processes';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const tmp = mkdtempSync(path.join(tmpdir(), 'backup-test-'));
@@ -74,30 +76,16 @@ function integrity(file: string): string {
   }
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `npm run backup|restore -- file`, as npm runs it: tsx on server/backup-cli.ts. */
 function cli(
   command: 'backup' | 'restore',
   file: string,
   env: Record<string, string>,
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(root, 'server/backup-cli.ts'), command, file],
-      { cwd: root, env: { ...process.env, DATABASE_URL: '', ...env } },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+): Promise<Ran> {
+  return runProcess({
+    script: 'server/backup-cli.ts',
+    args: [command, file],
+    env: { DATABASE_URL: '', ...env },
   });
 }
 

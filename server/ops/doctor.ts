@@ -7,12 +7,11 @@
  * found and, when something is wrong, how to fix it. It changes nothing and may run beside a
  * running server.
  */
-import { accessSync, constants, existsSync } from 'node:fs';
-import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { readConfig, resolveAppDb } from '../app/config';
 import type { Config } from '../app/config';
 import type { Fetcher } from '../app/upstream/client';
-import { inspectStore } from '../store';
+import { inspectStore, writableFolder } from '../store';
 import { newestScheduledBackup } from './backup-schedule';
 import {
   checkClock,
@@ -125,16 +124,6 @@ async function checkStore(config: Config, appDb: string, timeoutMs: number): Pro
   }
   return { title, status: 'ok', detail: `${place} responde; migrações em dia.` };
 }
-function writable(dir: string): boolean {
-  let d = dir;
-  while (!existsSync(d)) d = path.dirname(d);
-  try {
-    accessSync(d, constants.W_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function checkBackups(config: Config, now: number): Check {
   const title = 'Backups';
@@ -158,7 +147,7 @@ function checkBackups(config: Config, now: number): Check {
         };
   }
   const every = `a cada ${duration(b.everyMs)}, mantém ${b.keep}`;
-  if (!writable(b.dir)) {
+  if (!writableFolder(b.dir)) {
     return {
       title,
       status: 'fail',

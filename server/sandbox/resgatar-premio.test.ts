@@ -6,16 +6,14 @@
 // 2026-12-17 23:59:59.
 
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { COUNTER_PREFIXES, CATEGORIES } from './rules/rewards';
 import type { Sandbox } from './sandbox';
 import {
   call,
   get,
   openTestSandbox,
+  openTestSandboxEach,
   pontuarBody,
   post,
   type CallOptions,
@@ -29,18 +27,11 @@ const REFRIGERANTE = 2;
 const CHAVEIRO = 3;
 const CAFE = 7; // establishment 2's loyalty reward
 
-let dir: string;
 let dbPath: string;
 let sb: Sandbox;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-resgate-'));
-  dbPath = join(dir, 'sandbox.db');
-  sb = openTestSandbox(dbPath);
-});
-afterEach(() => {
-  sb.close();
-  rmSync(dir, { recursive: true, force: true });
+openTestSandboxEach('sandbox-resgate', (opened, file) => {
+  sb = opened;
+  dbPath = file;
 });
 
 const body = (id_premio: unknown, id_cliente: unknown, senha_atendente: unknown = '1234') => ({

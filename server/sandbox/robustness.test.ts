@@ -1,24 +1,21 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Sandbox } from './sandbox';
 import { prng } from './seed';
-import { call, get, openTestSandbox, pontuarBody, post } from '../testing/sandbox';
+import {
+  call,
+  get,
+  openTestSandbox,
+  openTestSandboxEach,
+  pontuarBody,
+  post,
+} from '../testing/sandbox';
 
-let dir: string;
 let dbPath: string;
 let sb: Sandbox;
-
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sandbox-junk-'));
-  dbPath = join(dir, 'sandbox.db');
-  sb = openTestSandbox(dbPath);
-});
-afterEach(() => {
-  sb.close();
-  rmSync(dir, { recursive: true, force: true });
+openTestSandboxEach('sandbox-junk', (opened, file) => {
+  sb = opened;
+  dbPath = file;
 });
 
 /** Row counts of every table, read through a second connection. */

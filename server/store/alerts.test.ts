@@ -1,7 +1,7 @@
 // Vigilância's tables (migration 0014) on both engines: an alert is recorded once per rule and
 // evidence however often it is evaluated (two processes, the night again), an open alert's
 // evidence grows, a decision is taken once, and the rules' reads find what they look for.
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { createAlertsStore } from './index';
 import type { NewAlert, Store } from './index';
 import { describeEngines } from '../testing/pg-cluster';
@@ -25,10 +25,7 @@ const alert = (over: Partial<NewAlert> = {}): NewAlert => ({
 
 describeEngines('vigilância alerts on %s', (engine) => {
   let store: Store;
-  beforeEach(async () => {
-    store = await stores.open(engine);
-  });
-  afterEach(() => store?.close());
+  stores.openEach(engine, (opened) => (store = opened));
 
   test('the same rule and evidence is one alert, even recorded at once from two places', async () => {
     const a = createAlertsStore(store);

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { insertAudit, purgeAudit, readAudit } from './index';
 import type { AuditEntryInput, Store } from './index';
 import { describeEngines } from '../testing/pg-cluster';
@@ -21,10 +21,7 @@ const entry = (over: Partial<AuditEntryInput> = {}): AuditEntryInput => ({
 
 describeEngines('audit trail on %s', (engine) => {
   let store: Store;
-  beforeEach(async () => {
-    store = await stores.open(engine);
-  });
-  afterEach(() => store?.close());
+  stores.openEach(engine, (opened) => (store = opened));
 
   test('reads back entries newest first, filtered and paged, with the total', async () => {
     await insertAudit(store, entry({ at: T0 - 2000, action: 'terminal.registrado' }));

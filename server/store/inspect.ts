@@ -36,9 +36,12 @@ function compare(applied: string[]): { pending: string[]; unknown: string[] } {
   };
 }
 
-/** The nearest folder of `file` that exists, and whether this process may write in it. */
-function writableFolder(file: string): boolean {
-  let dir = path.dirname(path.resolve(file));
+/**
+ * Whether this process may write in `folder`, or (while it does not exist yet) in its nearest
+ * parent that exists: where it would be created.
+ */
+export function writableFolder(folder: string): boolean {
+  let dir = folder;
   while (!existsSync(dir)) dir = path.dirname(dir);
   try {
     accessSync(dir, constants.W_OK);
@@ -50,7 +53,7 @@ function writableFolder(file: string): boolean {
 
 function inspectSqlite(file: string): StoreInspection {
   if (!existsSync(file)) {
-    return writableFolder(file)
+    return writableFolder(path.dirname(path.resolve(file)))
       ? { reachable: true, exists: false, ...compare([]) }
       : { reachable: false, error: `cannot create ${file}: its folder is not writable` };
   }

@@ -275,13 +275,26 @@ describeEngines('postings journal on %s', (engine) => {
     expect(theirs.map((e) => e.key)).toEqual([otherStore.key]);
   });
 
+  /**
+   * Four entries of one establishment from `base`: caixa-a's, caixa-b's 10 ms later, caixa-a's
+   * 20 ms later, and caixa-a's 5 s later (past a 1 s period).
+   */
+  async function fourEntries(base: number, establishmentId: number) {
+    const at = (ms: number, terminalId: string) =>
+      entry({ createdAt: base + ms, terminalId, establishmentId });
+    const made: [NewEntry, NewEntry, NewEntry, NewEntry] = [
+      at(0, 'caixa-a'),
+      at(10, 'caixa-b'),
+      at(20, 'caixa-a'),
+      at(5_000, 'caixa-a'),
+    ];
+    for (const e of made) await store.create(e);
+    return made;
+  }
+
   test('the ledger lists one establishment, newest first, by terminal and period', async () => {
     const base = T0 + 1_000_000;
-    const a = entry({ createdAt: base, terminalId: 'caixa-a', establishmentId: 9 });
-    const b = entry({ createdAt: base + 10, terminalId: 'caixa-b', establishmentId: 9 });
-    const c = entry({ createdAt: base + 20, terminalId: 'caixa-a', establishmentId: 9 });
-    const late = entry({ createdAt: base + 5_000, terminalId: 'caixa-a', establishmentId: 9 });
-    for (const e of [a, b, c, late]) await store.create(e);
+    const [a, b, c] = await fourEntries(base, 9);
     const day = { establishmentId: 9, from: base, to: base + 1_000 };
     expect((await store.list(day)).map((e) => e.key)).toEqual([c.key, b.key, a.key]);
     expect((await store.list({ ...day, terminalId: 'caixa-a' })).map((e) => e.key)).toEqual([
@@ -292,11 +305,7 @@ describeEngines('postings journal on %s', (engine) => {
 
   test('unsettled entries of earlier days are listed apart, by terminal', async () => {
     const base = T0 + 2_000_000;
-    const open1 = entry({ createdAt: base, terminalId: 'caixa-a', establishmentId: 8 });
-    const open2 = entry({ createdAt: base + 10, terminalId: 'caixa-b', establishmentId: 8 });
-    const done = entry({ createdAt: base + 20, terminalId: 'caixa-a', establishmentId: 8 });
-    const today = entry({ createdAt: base + 5_000, terminalId: 'caixa-a', establishmentId: 8 });
-    for (const e of [open1, open2, done, today]) await store.create(e);
+    const [open1, open2, done] = await fourEntries(base, 8);
     await store.update(done.key, 'me', { state: 'lançado' }, base);
     await store.update(open2.key, 'me', { state: 'desconhecido' }, base);
     const before = { establishmentId: 8, before: base + 1_000 };

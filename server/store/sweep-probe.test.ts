@@ -1,7 +1,7 @@
 // The chain's sweep probe on both engines: which stores' sweeps have work (a superset of what
 // each store's own sweep would find), and the gate over it that lets a store's tick through.
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeEach, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { addIntegration, addTerminal, createJournalStore, createPdvSalesStore } from './index';
 import type { NewEntry, Store } from './index';
 import { storesToSweep } from './sweep-probe';
@@ -13,10 +13,7 @@ const stores = storeFixture('sweep-probe-test');
 
 describeEngines('the sweep probe on %s', (engine) => {
   let store: Store;
-  beforeEach(async () => {
-    store = await stores.open(engine);
-  });
-  afterEach(() => store.close());
+  stores.openEach(engine, (opened) => (store = opened));
 
   const entry = (establishmentId: number, leaseUntil: number): NewEntry => ({
     key: randomUUID(),

@@ -22,7 +22,10 @@ export interface SpawnOptions {
    */
   script?: string;
   args?: string[];
-  env?: Record<string, string>;
+  /** Added to the environment; a variable set to undefined is left out. */
+  env?: Record<string, string | undefined>;
+  /** Written to its standard input, then closed (no standard input when absent). */
+  stdin?: string;
   /**
    * Start from this process's environment without what configures the server (LOYALTY_*, PORT,
    * APP_*, DATABASE_URL, …), so the machine's own settings never leak into a test. Default: the
@@ -61,10 +64,11 @@ export function spawnProcess(options: SpawnOptions = {}): SpawnedProcess {
     {
       cwd: options.cwd ?? root,
       env: { ...base, ...options.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     },
   );
   reapOnExit(child);
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   const out = { stdout: '', stderr: '' };
   let all = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -78,6 +82,19 @@ export function spawnProcess(options: SpawnOptions = {}): SpawnedProcess {
   // 'close', not 'exit': its output is all read by then.
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return { child, out, output: () => all, exited };
+}
+
+/** A command line's run: its exit code (null when a signal ended it) and what it printed. */
+export interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs one of the project's scripts (a command line) to its end. */
+export async function runProcess(options: SpawnOptions = {}): Promise<Ran> {
+  const run = spawnProcess(options);
+  return { code: await run.exited, ...run.out };
 }
 
 export interface StartOptions extends SpawnOptions {

@@ -1,6 +1,9 @@
 // Helpers for the sandbox's own tests: requests through `app.fetch` with no open port.
 
-import { expect } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { openSandbox, type Sandbox } from '../sandbox/sandbox';
 
 /** The fixed clock of the tests: 22 Nov 2026, noon in São Paulo. */
@@ -16,6 +19,26 @@ export const PASSWORDS: Record<number, string> = { 1: '1234', 2: '4321' };
 
 export function openTestSandbox(dbPath = ':memory:', now = TEST_NOW): Sandbox {
   return openSandbox({ dbPath, now: () => new Date(now) });
+}
+
+/**
+ * A new sandbox on a file of its own (`sandbox.db` in a `<name>-XXXXXX` folder) for each test,
+ * handed to `use` with the file's path before the test, closed and deleted after it.
+ */
+export function openTestSandboxEach(name: string, use: (sb: Sandbox, dbPath: string) => void) {
+  let dir: string;
+  let sb: Sandbox | undefined;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), `${name}-`));
+    const dbPath = join(dir, 'sandbox.db');
+    sb = openTestSandbox(dbPath);
+    use(sb, dbPath);
+  });
+  afterEach(() => {
+    sb?.close();
+    sb = undefined;
+    rmSync(dir, { recursive: true, force: true });
+  });
 }
 
 export interface CallOptions {

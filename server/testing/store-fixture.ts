@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { openStore } from '../store';
 import type { AuditFilter, Store } from '../store';
 import type { StoreOptions } from '../store/store';
@@ -28,6 +28,11 @@ export interface StoreFixture {
     engine: StoreEngine,
     options?: Omit<StoreOptions, 'databaseUrl' | 'sqlitePath'>,
   ): Promise<Store>;
+  /**
+   * A new empty store on `engine` for each test of the suite, handed to `use` before the test
+   * (`let store: Store; stores.openEach(engine, (s) => (store = s));`) and closed after it.
+   */
+  openEach(engine: StoreEngine, use: (store: Store) => void): void;
   /** The file's temporary folder (SQLite files and anything else the tests write). */
   dir: string;
 }
@@ -52,10 +57,21 @@ export function storeFixture(name: string): StoreFixture {
     if (cluster === null) throw new Error('the PostgreSQL cluster is not running');
     return { databaseUrl: await cluster.createDatabase() };
   }
+  const open: StoreFixture['open'] = async (engine, options = {}) =>
+    openStore({ ...(await location(engine)), ...options });
   return {
     location,
-    async open(engine, options = {}) {
-      return openStore({ ...(await location(engine)), ...options });
+    open,
+    openEach(engine, use) {
+      let store: Store | undefined;
+      beforeEach(async () => {
+        store = await open(engine);
+        use(store);
+      });
+      afterEach(async () => {
+        await store?.close();
+        store = undefined;
+      });
     },
     dir,
   };

@@ -134,6 +134,16 @@ export function createAuditTrail(deps: AuditDeps) {
     return running;
   };
 
+  /** Writes one entry of this store, its details masked; throws what the store throws. */
+  const write = (actor: Actor, action: AuditAction, details: Record<string, unknown>) =>
+    insertAudit(store, {
+      at: store.now(),
+      ...actor,
+      establishmentId,
+      action,
+      details: maskDetails(details) as Record<string, unknown>,
+    });
+
   return {
     /**
      * Writes one entry. A failure is logged and not thrown: the action it records has
@@ -141,27 +151,13 @@ export function createAuditTrail(deps: AuditDeps) {
      */
     async record(actor: Actor, action: AuditAction, details: Record<string, unknown>) {
       try {
-        await insertAudit(store, {
-          at: store.now(),
-          ...actor,
-          establishmentId,
-          action,
-          details: maskDetails(details) as Record<string, unknown>,
-        });
+        await write(actor, action, details);
       } catch (err) {
         deps.log?.error({ action, err: String(err), requestId: actor.requestId }, 'audit failed');
       }
     },
     /** Like `record`, but throws: for an export, which goes ahead only once recorded. */
-    async recordOrThrow(actor: Actor, action: AuditAction, details: Record<string, unknown>) {
-      await insertAudit(store, {
-        at: store.now(),
-        ...actor,
-        establishmentId,
-        action,
-        details: maskDetails(details) as Record<string, unknown>,
-      });
-    },
+    recordOrThrow: write,
     /** A page of the trail under the filters, newest first. */
     async page(f: AuditFilters): Promise<AuditPageWire> {
       const pagina = f.pagina ?? 1;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ACCESS_TOKEN, APP_TOKEN, makeApp, recordingUpstream } from '../../testing/app-harness';
+import { GERENTE_NAVIGATION } from '../testing/requests';
 
 const BUSCAR = '/api/v4/estabelecimentos/1/clientes/buscar';
 
@@ -9,6 +10,13 @@ function post(body: unknown, headers: Record<string, string> = {}): RequestInit 
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   };
+}
+
+/** `res` refuses with `status` and `message` (no data), and nothing reached the upstream. */
+async function expectRefused(res: Response, received: unknown[], status: number, message: string) {
+  expect(res.status).toBe(status);
+  expect(await res.json()).toEqual({ success: false, message, data: {} });
+  expect(received).toHaveLength(0);
 }
 
 describe('GET /api/config', () => {
@@ -30,16 +38,7 @@ describe('GET /api/config', () => {
           id: 1,
           name: 'Teste',
           role: 'gerente',
-          navigation: {
-            caixa: true,
-            premios: true,
-            painel: true,
-            auditoria: true,
-            lancamentos: true,
-            vigilancia: true,
-            terminais: true,
-            quiosque: true,
-          },
+          navigation: GERENTE_NAVIGATION,
         },
         enrollment: 'code',
         entregaPremios: false,
@@ -217,21 +216,18 @@ describe('proxy to the loyalty service', () => {
   ])('%s is refused with 403 and never reaches the upstream', async (path) => {
     const { app, received } = makeApp();
     const res = await app.request(path, post({ celular: '+5511987654321' }));
-    expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({
-      success: false,
-      message: 'Este terminal só pode acessar o próprio estabelecimento.',
-      data: {},
-    });
-    expect(received).toHaveLength(0);
+    await expectRefused(
+      res,
+      received,
+      403,
+      'Este terminal só pode acessar o próprio estabelecimento.',
+    );
   });
 
   test('an encoded separator after the establishment is a 400 and never reaches the upstream', async () => {
     const { app, received } = makeApp();
     const res = await app.request('/api/v4/estabelecimentos/1/..%2F2/clientes/buscar');
-    expect(res.status).toBe(400);
-    expect(await res.json()).toEqual({ success: false, message: 'Caminho inválido.', data: {} });
-    expect(received).toHaveLength(0);
+    await expectRefused(res, received, 400, 'Caminho inválido.');
   });
 
   test('an upstream that cannot be reached is a 502 envelope', async () => {
@@ -306,13 +302,7 @@ describe('proxy to the loyalty service', () => {
       headers: { 'content-type': 'application/json', 'content-length': '101' },
       body: '{}',
     });
-    expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({
-      success: false,
-      message: 'Requisição grande demais.',
-      data: {},
-    });
-    expect(received).toHaveLength(0);
+    await expectRefused(res, received, 413, 'Requisição grande demais.');
   });
 
   test('a streamed body that grows past the limit is a 413 without calling the upstream', async () => {
@@ -528,8 +518,6 @@ describe('proxy to the loyalty service', () => {
   ])('%s is a 404 envelope', async (path) => {
     const { app, received } = makeApp();
     const res = await app.request(path);
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: false, message: 'Rota não encontrada.', data: {} });
-    expect(received).toHaveLength(0);
+    await expectRefused(res, received, 404, 'Rota não encontrada.');
   });
 });

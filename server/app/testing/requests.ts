@@ -28,6 +28,35 @@ export const data = async (res: Response): Promise<unknown> => {
   return ((await res.json()) as Envelope).data;
 };
 
+/** What sends the app server a request: a terminal of a test's app, or the app itself. */
+export type Requester = { request: (path: string, init?: RequestInit) => Promise<Response> };
+
+/**
+ * A browser enrolled at `app` with the enrollment code `code` (answered 200): its credential
+ * cookie and the envelope's `data` of its `/api/config`.
+ */
+export async function enrollWithCode(
+  app: Requester,
+  code: string,
+): Promise<{ cookie: string; config: unknown }> {
+  const enrolled = await app.request('/api/terminal/registrar', post({ codigo: code }));
+  expect(enrolled.status).toBe(200);
+  const cookie = enrolled.headers.get('set-cookie')!.split(';')[0]!;
+  return { cookie, config: await data(await app.request('/api/config', { headers: { cookie } })) };
+}
+
+/** The screens `/api/config` shows a `gerente` (`terminal.navigation`): every one. */
+export const GERENTE_NAVIGATION = {
+  caixa: true,
+  premios: true,
+  painel: true,
+  auditoria: true,
+  lancamentos: true,
+  vigilancia: true,
+  terminais: true,
+  quiosque: true,
+};
+
 /** The service's route `rest` of store `id`, as the app server relays it. */
 export const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/${rest}`;
 
@@ -36,7 +65,7 @@ export const op = (id: number, rest: string) => `/api/v4/estabelecimentos/${id}/
  * customer `phone(i)` under a new `Idempotency-Key`, each answered 200.
  */
 export async function postSales(
-  counter: { request: (path: string, init?: RequestInit) => Promise<Response> },
+  counter: Requester,
   id: number,
   count: number,
   phone: (i: number) => string,

@@ -3,7 +3,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../schema';
 import type { Store } from '../store';
 import { fromRow, newRow, toColumns } from './rows';
-import { IN_FLIGHT, UNSETTLED, type JournalEntry, type JournalStore } from './types';
+import { IN_FLIGHT, UNSETTLED, type GetEntry, type JournalEntry, type JournalStore } from './types';
 
 type EntryQueries = Pick<
   JournalStore,
@@ -11,10 +11,7 @@ type EntryQueries = Pick<
 >;
 
 /** The entries' queries built with Kysely (see `kyselyJournal`). */
-export function kyselyEntries(
-  store: Store,
-  get: (key: string) => Promise<JournalEntry | null>,
-): EntryQueries {
+export function kyselyEntries(store: Store, get: GetEntry): EntryQueries {
   const db = store.db;
 
   /**

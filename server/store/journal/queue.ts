@@ -5,7 +5,7 @@
 import type { Store } from '../store';
 import { changed, newRow, type Trx } from './rows';
 import { queuedOf } from './slots';
-import { IN_FLIGHT, type JournalEntry, type JournalStore } from './types';
+import { IN_FLIGHT, type GetEntry, type JournalEntry, type JournalStore } from './types';
 
 type QueueQueries = Pick<
   JournalStore,
@@ -13,10 +13,7 @@ type QueueQueries = Pick<
 >;
 
 /** The queue's queries built with Kysely (see `kyselyJournal`). */
-export function kyselyQueue(
-  store: Store,
-  get: (key: string) => Promise<JournalEntry | null>,
-): QueueQueries {
+export function kyselyQueue(store: Store, get: GetEntry): QueueQueries {
   const db = store.db;
   return {
     async enqueue(e) {
@@ -117,7 +114,7 @@ export function kyselyQueue(
  */
 async function claimWaitingSales(
   db: Trx,
-  get: (key: string) => Promise<JournalEntry | null>,
+  get: GetEntry,
   { establishmentId, now, owner, leaseUntil, limit }: ClaimWaiting,
 ): Promise<JournalEntry[]> {
   // The queue first, then who is busy: a sale claimed in between is either seen busy or

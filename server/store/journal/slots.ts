@@ -13,7 +13,12 @@ import {
   type LookupColumns,
   type Trx,
 } from './rows';
-import { IN_FLIGHT, type JournalEntry, type JournalStore, type StartResult } from './types';
+import {
+  IN_FLIGHT,
+  type GetEntry,
+  type JournalStore,
+  type StartResult,
+} from './types';
 
 /** Takes the customer's slot for `key` and counts the turn; false when another holds it. */
 async function takeSlotIn(
@@ -81,10 +86,7 @@ type SlotQueries = Pick<
 >;
 
 /** The slot's queries built with Kysely (see `kyselyJournal`). */
-export function kyselySlots(
-  store: Store,
-  get: (key: string) => Promise<JournalEntry | null>,
-): SlotQueries {
+export function kyselySlots(store: Store, get: GetEntry): SlotQueries {
   const db = store.db;
   return {
     async takeSlot(establishmentId, customerKey, key, now) {

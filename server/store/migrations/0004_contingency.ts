@@ -1,6 +1,6 @@
 /** Migration `0004_contingency`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex } from './kit';
+import { defineMigration, createIndexes } from './kit';
 
 export const migration0004 = defineMigration(async (db, { engine }) => {
   // Sales kept while the service is down: two states waiting for someone (the deliverer,
@@ -63,21 +63,14 @@ export const migration0004 = defineMigration(async (db, { engine }) => {
             lease_until, next_check_at from posting_journal`.execute(db);
     await sql`drop table posting_journal`.execute(db);
     await sql`alter table posting_journal_v4 rename to posting_journal`.execute(db);
-    await createIndex(db, 'posting_journal_ledger', 'posting_journal', [
-      'establishment_id',
-      'created_at',
-    ]);
-    await createIndex(db, 'posting_journal_state', 'posting_journal', ['state', 'lease_until']);
+    await createIndexes(db, 'posting_journal', {
+      posting_journal_ledger: ['establishment_id', 'created_at'],
+      posting_journal_state: ['state', 'lease_until'],
+    });
   }
   // The waiting queue (oldest first) and a customer's open sales.
-  await createIndex(db, 'posting_journal_queue', 'posting_journal', [
-    'establishment_id',
-    'state',
-    'created_at',
-  ]);
-  await createIndex(db, 'posting_journal_customer', 'posting_journal', [
-    'establishment_id',
-    'customer_key',
-    'state',
-  ]);
+  await createIndexes(db, 'posting_journal', {
+    posting_journal_queue: ['establishment_id', 'state', 'created_at'],
+    posting_journal_customer: ['establishment_id', 'customer_key', 'state'],
+  });
 });

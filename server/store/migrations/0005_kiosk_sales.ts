@@ -1,6 +1,6 @@
 /** Migration `0005_kiosk_sales`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex, stagedSaleTimes } from './kit';
+import { defineMigration, createIndexes, stagedSaleTimes } from './kit';
 
 export const migration0005 = defineMigration(async (db) => {
   const states = sql`state in ('aguardando', 'lançando', 'lançado', 'recusado', 'desconhecido', 'cancelado', 'expirado')`;
@@ -22,10 +22,9 @@ export const migration0005 = defineMigration(async (db) => {
     .addCheckConstraint('kiosk_sales_state', states)
     .execute();
   // One sale waiting for a customer per kiosk, whichever replica stages it.
-  await createIndex(db, 'kiosk_sales_waiting', 'kiosk_sales', ['kiosk_id'], {
-    unique: true,
-    where: { state: 'aguardando' },
+  await createIndexes(db, 'kiosk_sales', {
+    kiosk_sales_waiting: { columns: ['kiosk_id'], unique: true, where: { state: 'aguardando' } },
+    kiosk_sales_kiosk: ['kiosk_id', 'state'],
+    kiosk_sales_expiry: ['state', 'expires_at'],
   });
-  await createIndex(db, 'kiosk_sales_kiosk', 'kiosk_sales', ['kiosk_id', 'state']);
-  await createIndex(db, 'kiosk_sales_expiry', 'kiosk_sales', ['state', 'expires_at']);
 });

@@ -1,6 +1,6 @@
 /** Migration `0007_audit`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex } from './kit';
+import { defineMigration, createIndexes } from './kit';
 
 export const migration0007 = defineMigration(async (db, { engine, autoId }) => {
   // The audit trail: append-only. No foreign key to terminals (a cascade would be a
@@ -16,9 +16,11 @@ export const migration0007 = defineMigration(async (db, { engine, autoId }) => {
     .addColumn('details', 'text', (c) => c.notNull())
     .addColumn('request_id', 'text')
     .execute();
-  await createIndex(db, 'audit_log_at', 'audit_log', ['at', 'id']);
-  await createIndex(db, 'audit_log_action', 'audit_log', ['action', 'at']);
-  await createIndex(db, 'audit_log_terminal', 'audit_log', ['terminal_id', 'at']);
+  await createIndexes(db, 'audit_log', {
+    audit_log_at: ['at', 'id'],
+    audit_log_action: ['action', 'at'],
+    audit_log_terminal: ['terminal_id', 'at'],
+  });
   await db.schema
     .createTable('audit_purge')
     .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))

@@ -1,6 +1,6 @@
 /** Migration `0008_reconciliation`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex, lease } from './kit';
+import { defineMigration, createIndexes, lease } from './kit';
 
 export const migration0008 = defineMigration(async (db, { autoId }) => {
   // The conferência: a run re-reads the day's customers from the service and matches
@@ -27,29 +27,13 @@ export const migration0008 = defineMigration(async (db, { autoId }) => {
     .addCheckConstraint('reconciliation_runs_state', sql`state in ('em andamento', 'concluída')`)
     .addCheckConstraint('reconciliation_runs_origin', sql`origin in ('noite', 'gerente')`)
     .execute();
-  await createIndex(
-    db,
-    'reconciliation_runs_running',
-    'reconciliation_runs',
-    ['establishment_id', 'day'],
-    { unique: true, where: { state: 'em andamento' } },
-  );
-  await createIndex(
-    db,
-    'reconciliation_runs_nightly',
-    'reconciliation_runs',
-    ['establishment_id', 'day'],
-    { unique: true, where: { origin: 'noite' } },
-  );
-  await createIndex(db, 'reconciliation_runs_day', 'reconciliation_runs', [
-    'establishment_id',
-    'day',
-    'id',
-  ]);
-  await createIndex(db, 'reconciliation_runs_lease', 'reconciliation_runs', [
-    'state',
-    'lease_until',
-  ]);
+  const oneRunOfADay = { columns: ['establishment_id', 'day'], unique: true };
+  await createIndexes(db, 'reconciliation_runs', {
+    reconciliation_runs_running: { ...oneRunOfADay, where: { state: 'em andamento' } },
+    reconciliation_runs_nightly: { ...oneRunOfADay, where: { origin: 'noite' } },
+    reconciliation_runs_day: ['establishment_id', 'day', 'id'],
+    reconciliation_runs_lease: ['state', 'lease_until'],
+  });
   await db.schema
     .createTable('reconciliation_customers')
     .addColumn('run_id', 'integer', (c) =>

@@ -1,6 +1,6 @@
 /** Migration `0009_integration`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, widenSqliteRoles, createIndex, stagedSaleTimes } from './kit';
+import { defineMigration, widenSqliteRoles, createIndexes, stagedSaleTimes } from './kit';
 
 export const migration0009 = defineMigration(async (db, { engine }) => {
   // The store's PDV as a terminal of role `integracao`, paired with the counter terminal
@@ -42,10 +42,10 @@ export const migration0009 = defineMigration(async (db, { engine }) => {
     .addCheckConstraint('pdv_sales_state', states)
     .execute();
   // id_venda is the idempotency key per integration terminal.
-  await createIndex(db, 'pdv_sales_sale', 'pdv_sales', ['terminal_id', 'sale_id'], {
-    unique: true,
+  await createIndexes(db, 'pdv_sales', {
+    pdv_sales_sale: { columns: ['terminal_id', 'sale_id'], unique: true },
+    pdv_sales_counter: ['counter_id', 'created_at'],
+    pdv_sales_state: ['state', 'expires_at'],
+    pdv_sales_posting: ['posting_key'],
   });
-  await createIndex(db, 'pdv_sales_counter', 'pdv_sales', ['counter_id', 'created_at']);
-  await createIndex(db, 'pdv_sales_state', 'pdv_sales', ['state', 'expires_at']);
-  await createIndex(db, 'pdv_sales_posting', 'pdv_sales', ['posting_key']);
 });

@@ -1,6 +1,6 @@
 /** Migration `0014_vigilancia`: its name is stored in every database that ran it; never edit it. */
 import { sql } from 'kysely';
-import { defineMigration, createIndex, stamps } from './kit';
+import { defineMigration, createIndexes, stamps } from './kit';
 
 export const migration0014 = defineMigration(async (db, { autoId }) => {
   // Vigilância: each rule's settings per store, the alerts (one per rule + evidence, by
@@ -37,22 +37,11 @@ export const migration0014 = defineMigration(async (db, { autoId }) => {
       sql`state in ('aberto', 'reconhecido', 'descartado')`,
     )
     .execute();
-  await createIndex(
-    db,
-    'vigilancia_alerts_dedup',
-    'vigilancia_alerts',
-    ['establishment_id', 'dedup'],
-    { unique: true },
-  );
-  await createIndex(db, 'vigilancia_alerts_list', 'vigilancia_alerts', [
-    'establishment_id',
-    'state',
-    'created_at',
-  ]);
-  await createIndex(db, 'vigilancia_alerts_customer', 'vigilancia_alerts', [
-    'establishment_id',
-    'customer_key',
-  ]);
+  await createIndexes(db, 'vigilancia_alerts', {
+    vigilancia_alerts_dedup: { columns: ['establishment_id', 'dedup'], unique: true },
+    vigilancia_alerts_list: ['establishment_id', 'state', 'created_at'],
+    vigilancia_alerts_customer: ['establishment_id', 'customer_key'],
+  });
   await db.schema
     .createTable('vigilancia_nights')
     .addColumn('establishment_id', 'integer', (c) => c.notNull())
@@ -61,12 +50,8 @@ export const migration0014 = defineMigration(async (db, { autoId }) => {
     .addColumn('finished_at', 'bigint')
     .addPrimaryKeyConstraint('vigilancia_nights_pk', ['establishment_id', 'day'])
     .execute();
-  await createIndex(db, 'posting_journal_customer_time', 'posting_journal', [
-    'customer_key',
-    'created_at',
-  ]);
-  await createIndex(db, 'posting_journal_terminal_time', 'posting_journal', [
-    'terminal_id',
-    'created_at',
-  ]);
+  await createIndexes(db, 'posting_journal', {
+    posting_journal_customer_time: ['customer_key', 'created_at'],
+    posting_journal_terminal_time: ['terminal_id', 'created_at'],
+  });
 });

@@ -2,7 +2,7 @@
  * Migration `0016_alert_webhook`: its name is stored in every database that ran it; never edit
  * it. The outbound webhook's deliveries of Vigilância's alerts (alert-webhook.ts).
  */
-import { defineMigration, createIndex, lease, stamps } from './kit';
+import { defineMigration, createIndexes, lease, stamps } from './kit';
 
 export const migration0016 = defineMigration(async (db, { autoId }) => {
   await autoId(db.schema.createTable('alert_webhook_deliveries'))
@@ -20,15 +20,8 @@ export const migration0016 = defineMigration(async (db, { autoId }) => {
     .$call(stamps)
     .addColumn('delivered_at', 'bigint')
     .execute();
-  await createIndex(
-    db,
-    'alert_webhook_deliveries_dedup',
-    'alert_webhook_deliveries',
-    ['establishment_id', 'dedup'],
-    { unique: true },
-  );
-  await createIndex(db, 'alert_webhook_deliveries_due', 'alert_webhook_deliveries', [
-    'status',
-    'next_attempt_at',
-  ]);
+  await createIndexes(db, 'alert_webhook_deliveries', {
+    alert_webhook_deliveries_dedup: { columns: ['establishment_id', 'dedup'], unique: true },
+    alert_webhook_deliveries_due: ['status', 'next_attempt_at'],
+  });
 });

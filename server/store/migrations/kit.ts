@@ -78,6 +78,21 @@ export async function createIndex(
   await index.execute();
 }
 
+/** An index of `createIndexes`: its columns, or its columns with its options. */
+export type IndexSpec = string[] | ({ columns: string[] } & IndexOptions);
+
+/** Creates `table`'s indexes, by name, in the order listed (one `createIndex` each). */
+export async function createIndexes(
+  db: AnyDb,
+  table: string,
+  indexes: Record<string, IndexSpec>,
+): Promise<void> {
+  for (const [name, spec] of Object.entries(indexes)) {
+    if (Array.isArray(spec)) await createIndex(db, name, table, spec);
+    else await createIndex(db, name, table, spec.columns, spec);
+  }
+}
+
 /**
  * SQLite cannot change a CHECK constraint: `terminals` is rebuilt from its own definition with
  * the role list widened (whatever columns earlier migrations gave it), with foreign keys off

@@ -13,6 +13,7 @@ import { postingMessages } from './messages';
 import { createPostingService, type PostingService } from './service';
 import { sealKeyFrom, seal, unseal } from './sealed';
 import { scriptedUpstream } from '../../../testing/journal-support';
+import { postEntry as post } from '../../testing/journal';
 
 const stores = storeFixture('contingency-test');
 
@@ -81,12 +82,6 @@ describeEngines('contingency on %s', (engine) => {
       () => service.stop(),
     );
     return { store, upstream, service, circuit };
-  }
-
-  async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
-    const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
-    if (r.kind !== 'entry') throw new Error(`${r.kind}: ${JSON.stringify(r)}`);
-    return r.entry;
   }
 
   async function until(

@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import type { PostingServiceOptions, UpstreamCall } from './context';
-import { createPostingService, type PostingService } from './service';
+import type { PostingService } from './service';
 import { cleanupAfterEach, FAST_JOURNAL, startedService } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
+import { startedOn } from '../../testing/journal';
 
 const FAST = FAST_JOURNAL;
 const NONE = 'O cliente não tem este prêmio para resgatar';
@@ -106,6 +107,15 @@ const body = (senha = '1234') => ({ id_premio: VALE, id_cliente: 2, senha_atende
 const handOver = (service: PostingService, key: string = randomUUID(), b: unknown = body()) =>
   service.handOver({ key, terminalId: 't1', requestId: 'r1', body: b });
 
+/** A hand-over of one of `pending` rewards whose answer is lost (`outcome`), once settled. */
+async function lostAnswer(pending: number, outcome: 'commit-then-reset' | 'reset') {
+  const { service, upstream } = await setup(pending);
+  upstream.outcomes.push(outcome);
+  const key = randomUUID();
+  await handOver(service, key);
+  return { upstream, e: await settled(service, key) };
+}
+
 async function settled(service: PostingService, key: string): Promise<JournalEntry> {
   const until = Date.now() + 3_000;
   for (;;) {
@@ -137,11 +147,7 @@ describe('a hand-over', () => {
   });
 
   test('a lost answer is decided by the records: handed over, sent once', async () => {
-    const { service, upstream } = await setup(2);
-    upstream.outcomes.push('commit-then-reset');
-    const key = randomUUID();
-    await handOver(service, key);
-    const e = await settled(service, key);
+    const { upstream, e } = await lostAnswer(2, 'commit-then-reset');
     expect(e).toMatchObject({ state: 'lançado', answerStatus: null, lostKind: 'reset' });
     expect(e.reward?.id_premio_cliente).toBe(10);
     expect(upstream.handOvers()).toBe(1);
@@ -149,11 +155,7 @@ describe('a hand-over', () => {
   });
 
   test('a lost answer with nothing handed over is "not handed over" after the quiet period', async () => {
-    const { service, upstream } = await setup(1);
-    upstream.outcomes.push('reset');
-    const key = randomUUID();
-    await handOver(service, key);
-    const e = await settled(service, key);
+    const { upstream, e } = await lostAnswer(1, 'reset');
     expect(e.state).toBe('recusado');
     expect(upstream.handOvers()).toBe(1);
     expect(upstream.resgatados()).toBe(0);
@@ -218,14 +220,7 @@ describe('a hand-over', () => {
       t,
     );
     upstream.rows[0]!.status = 'resgatado'; // the service committed before the crash
-    const service = createPostingService({
-      store: journal.store,
-      call: upstream.call,
-      establishmentId: 1,
-      ...FAST,
-    });
-    service.start();
-    cleanup.push(() => service.stop());
+    const service = startedOn(cleanup, journal.store, upstream.call, FAST);
     const e = await settled(service, key);
     expect(e).toMatchObject({ state: 'lançado', lostKind: 'crash' });
     expect(e.reward?.id_premio_cliente).toBe(10);

@@ -91,11 +91,17 @@ async function customer(s: Awaited<ReturnType<typeof setup>>, celular: string) {
   return celular;
 }
 
+/** A customer (as `customer`) that terminal t1 has just looked up by phone. */
+async function lookedUp(s: Awaited<ReturnType<typeof setup>>, celular: string) {
+  await customer(s, celular);
+  await s.lookup('t1', { celular });
+  return celular;
+}
+
 describe("a terminal's lookup as the posting's snapshot", () => {
   test('posted moments after its own lookup, nothing posted since: no read of its own', async () => {
     const s = await setup();
-    const phone = await customer(s, '+5511900001001');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001001');
     const reads = s.upstream.buscarCalls();
     s.seen.snapshot.length = 0;
     s.seen.calls.length = 0;
@@ -163,8 +169,7 @@ describe("a terminal's lookup as the posting's snapshot", () => {
 describe('a lost answer is settled against the lookup it was compared with', () => {
   test('committed then reset: lançado (conferido), one posting; not committed: não lançado', async () => {
     const s = await setup();
-    const phone = await customer(s, '+5511900001011');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001011');
     s.upstream.outcomes.push('commit-then-reset');
     const landed = await s.post('t1', phone);
     expect(landed.state).toBe('lançado');
@@ -191,8 +196,7 @@ describe('a lost answer is settled against the lookup it was compared with', () 
 describe("a posting's points", () => {
   test("a counter's posting: from its refresh of the customer, never a read of the journal's", async () => {
     const s = await setup({ pointsWaitMs: 400 });
-    const phone = await customer(s, '+5511900001021');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001021');
     const reads = s.upstream.buscarCalls();
     const e = await s.posted('t1', phone, 4_200);
     expect(e.points).toBeNull();
@@ -206,8 +210,7 @@ describe("a posting's points", () => {
 
   test('no refresh came: the journal reads them itself, once, after a while', async () => {
     const s = await setup({ pointsWaitMs: 100 });
-    const phone = await customer(s, '+5511900001022');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001022');
     const reads = s.upstream.buscarCalls();
     const e = await s.post('t1', phone, 3_100);
     const done = await s.stored(e.key);
@@ -218,8 +221,7 @@ describe("a posting's points", () => {
 
   test("the customer's next posting reads it: that read tells the previous one's points", async () => {
     const s = await setup();
-    const phone = await customer(s, '+5511900001023');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001023');
     const first = await s.posted('t1', phone, 2_000);
     expect(first.points).toBeNull();
     // Another counter's sale, before any refresh: its own snapshot is read after the first.
@@ -231,8 +233,7 @@ describe("a posting's points", () => {
 
   test('a purchase from outside this app in between: unknown, never a wrong figure', async () => {
     const s = await setup({ pointsWaitMs: 200 });
-    const phone = await customer(s, '+5511900001026');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001026');
     const mine = await s.posted('t1', phone, 2_000);
     const outside = { valor_gasto: 5_000, senha_atendente: '1234', cliente: { celular: phone } };
     await s.upstream.call('pontuar', outside, AbortSignal.timeout(1_000));
@@ -244,8 +245,7 @@ describe("a posting's points", () => {
 
   test('held in carência: the answer tells them (its growth since the snapshot), no read', async () => {
     const s = await setup({ pointsWaitMs: 60_000 }, { carencia: true });
-    const phone = await customer(s, '+5511900001024');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001024');
     const reads = s.upstream.buscarCalls();
     const e = await s.post('t1', phone, 5_500);
     expect((await s.stored(e.key)).points).toBe(55);
@@ -286,8 +286,7 @@ describe('the service down between the lookup and the posting (the posting its f
 
   test('not posted: kept, checked when the service returns, then delivered once', async () => {
     const s = await setup(kept);
-    const phone = await customer(s, '+5511900001021');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001021');
     s.upstream.setDown(true);
     const e = await s.post('t1', phone, 3100);
     await keptLost(s, e.key);
@@ -301,8 +300,7 @@ describe('the service down between the lookup and the posting (the posting its f
 
   test('posted, its answer lost and the customer unreadable: kept, found posted, never resent', async () => {
     const s = await setup(kept);
-    const phone = await customer(s, '+5511900001022');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001022');
     s.upstream.outcomes.push('commit-then-reset');
     s.upstream.setBuscarFails(true);
     const e = await s.post('t1', phone, 3200);
@@ -316,8 +314,7 @@ describe('the service down between the lookup and the posting (the posting its f
 
   test('with no contingency (no secret), a lost answer is only checked, never kept', async () => {
     const s = await setup();
-    const phone = await customer(s, '+5511900001023');
-    await s.lookup('t1', { celular: phone });
+    const phone = await lookedUp(s, '+5511900001023');
     s.upstream.setDown(true);
     const e = await s.post('t1', phone);
     await new Promise((r) => setTimeout(r, 100));

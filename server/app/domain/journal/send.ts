@@ -261,16 +261,14 @@ async function settlePosted(
   }
 }
 
-/** Sends the posting (journaled as sent, its slot held) and settles it from what follows. */
-export async function send(
-  deps: JournalDeps,
-  sending: JournalEntry,
-  body: Record<string, unknown>,
-  snapshot: CustomerReading,
-  how: Sending,
-): Promise<void> {
+/**
+ * Sends the posting (journaled as sent, its slot held) and settles it from what follows; the
+ * calls it took to the service are counted however it ends.
+ */
+export async function send(...args: Parameters<typeof sendOnce>): Promise<void> {
+  const [deps, , , , how] = args;
   try {
-    await sendOnce(deps, sending, body, snapshot, how);
+    await sendOnce(...args);
   } finally {
     deps.observer?.postingCalls(how.tally.calls);
   }

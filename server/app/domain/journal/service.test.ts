@@ -12,18 +12,15 @@ import {
   startedService,
 } from '../../../testing/journal-support';
 import type { JournalEntry } from '../../../store';
+import { postEntry as post, startedOn } from '../../testing/journal';
 
 const FAST = { ...FAST_JOURNAL, retryBaseMs: 20, retryCapMs: 200 };
 
 const cleanup = cleanupAfterEach();
 
 /** Another process's posting service on `store` (a restart after a crash), started. */
-function restartedOn(store: PostingServiceOptions['store'], call: PostingServiceOptions['call']) {
-  const next = createPostingService({ store, call, establishmentId: 1, ...FAST });
-  next.start();
-  cleanup.push(() => next.stop());
-  return next;
-}
+const restartedOn = (store: PostingServiceOptions['store'], call: PostingServiceOptions['call']) =>
+  startedOn(cleanup, store, call, FAST);
 
 async function setup(
   extra: Partial<PostingServiceOptions> = {},
@@ -40,10 +37,17 @@ const sale = (celular: string, valor = 1000, senha = '1234') => ({
   cliente: { celular, nome: 'Maria' },
 });
 
-async function post(service: PostingService, body: unknown, key: string = randomUUID()) {
-  const r = await service.submit({ key, terminalId: 't1', requestId: 'r1', body });
-  if (r.kind !== 'entry') throw new Error(`${r.kind}: ${JSON.stringify(r)}`);
-  return r.entry;
+/** `body` sent under `key` by no terminal is answered as an entry in `state`, with `reason`. */
+async function expectAnswered(
+  service: PostingService,
+  key: string,
+  body: unknown,
+  state: JournalEntry['state'],
+  reason: string,
+) {
+  const r = await service.submit({ key, terminalId: null, requestId: null, body });
+  expect(r.kind === 'entry' && r.entry.state).toBe(state);
+  expect(r.kind === 'entry' && r.entry.reason).toBe(reason);
 }
 
 async function settled(
@@ -311,14 +315,13 @@ describe('lost answers are decided by re-reading the customer', () => {
     const { service, upstream } = await setup({ upstreamLimitMs: 100 });
     upstream.outcomes.push({ hangAndCommitAfter: 250 });
     const key = randomUUID();
-    const r = await service.submit({
+    await expectAnswered(
+      service,
       key,
-      terminalId: null,
-      requestId: null,
-      body: sale('+5511900000023'),
-    });
-    expect(r.kind === 'entry' && r.entry.state).toBe('desconhecido');
-    expect(r.kind === 'entry' && r.entry.reason).toBe(postingMessages.unknown);
+      sale('+5511900000023'),
+      'desconhecido',
+      postingMessages.unknown,
+    );
     const e = await settled(service, key);
     expect(e.state).toBe('lançado');
     expect(upstream.commits('+5511900000023')).toBe(1);
@@ -357,14 +360,13 @@ describe('lost answers are decided by re-reading the customer', () => {
     let readable = false;
     svc.start();
     cleanup.push(() => svc.stop());
-    const r = await svc.submit({
+    await expectAnswered(
+      svc,
       key,
-      terminalId: null,
-      requestId: null,
-      body: sale('+5511900000025'),
-    });
-    expect(r.kind === 'entry' && r.entry.state).toBe('desconhecido');
-    expect(r.kind === 'entry' && r.entry.reason).toBe(postingMessages.unknownReadFailed);
+      sale('+5511900000025'),
+      'desconhecido',
+      postingMessages.unknownReadFailed,
+    );
     readable = true;
     const e = await settled(svc, key);
     expect(e.state).toBe('lançado');

@@ -16,6 +16,7 @@ import { describeEngines } from '../../../testing/pg-cluster';
 import { storeFixture } from '../../../testing/store-fixture';
 import { cleanupAfterEach, FAST_JOURNAL, scriptedUpstream } from '../../../testing/journal-support';
 import { createPostingService, type PostingService } from './service';
+import { startedOn } from '../../testing/journal';
 
 const stores = storeFixture('settlement-lost');
 const cleanup = cleanupAfterEach();
@@ -98,14 +99,7 @@ describeEngines('a settlement lost with its process, on %s', (engine) => {
     // The next process, on the same store: its sweep takes the sale over.
     const second = await openStore(where);
     cleanup.push(() => second.close());
-    const next = createPostingService({
-      store: createJournalStore(second),
-      call: upstream.call,
-      establishmentId: 1,
-      ...FAST_JOURNAL,
-    });
-    next.start();
-    cleanup.push(() => next.stop());
+    const next = startedOn(cleanup, createJournalStore(second), upstream.call, FAST_JOURNAL);
     const settled = await settledBy(next, key);
     expect(settled.state).toBe('lançado');
     // Posted once: the verdict came from the customer's records, not from sending again.

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { FitTable, type FitColumn } from '@/components/ui/fit-table';
 import type { LedgerEntry } from '@/features/points/api/ledger';
 import { LEDGER_KIND_LABELS, ledgerStateLabel } from '@/features/points/ledger-labels';
 import { AttentionActions } from '@/features/points/components/attention-actions';
@@ -31,10 +33,17 @@ const formatTime = (at: Date) =>
     second: '2-digit',
   })).format(at);
 
+const stateTone = (l: LedgerEntry) =>
+  l.estado === 'lançado'
+    ? 'text-green-800'
+    : l.estado === 'recusado'
+      ? 'text-red-800'
+      : 'text-amber-800';
+
 /**
  * The rows of "Lançamentos do turno": time, terminal (when all are listed), customer, kind,
  * amount, points and state, with what to do about a state and, for a manager, the decision
- * on a posting that needs attention.
+ * on a posting that needs attention. A table where it fits; on a phone, a card a row.
  */
 export function LedgerTable({
   entries,
@@ -52,67 +61,69 @@ export function LedgerTable({
   manager: boolean;
   onDecided: (message: string) => void;
 }) {
+  const columns: (FitColumn & { value: (l: LedgerEntry) => ReactNode })[] = [
+    ...(lojaOf ? [{ header: 'Loja', value: lojaOf }] : []),
+    {
+      header: 'Hora',
+      cell: 'tabular whitespace-nowrap',
+      value: (l) => formatTime(new Date(l.criado_em)),
+    },
+    ...(allTerminals
+      ? [{ header: 'Terminal', value: (l: LedgerEntry) => l.terminal_nome ?? l.terminal ?? '—' }]
+      : []),
+    {
+      header: 'Cliente',
+      value: (l) => (
+        <>
+          {l.celular && <span className="tabular">{maskPhone(l.celular)}</span>}
+          {l.nome && <span className="block text-slate-700">{l.nome}</span>}
+        </>
+      ),
+    },
+    {
+      header: 'Tipo',
+      value: (l) => (
+        <>
+          {LEDGER_KIND_LABELS[l.tipo]}
+          {l.tipo === 'premio' && l.premio?.nome && (
+            <span className="block font-semibold">{l.premio.nome}</span>
+          )}
+        </>
+      ),
+    },
+    {
+      header: 'Valor',
+      numeric: true,
+      cell: 'whitespace-nowrap',
+      value: (l) => (l.tipo === 'premio' ? '—' : formatBRL(l.valor_gasto)),
+    },
+    { header: 'Pontos', numeric: true, value: (l) => l.pontos ?? '—' },
+    {
+      header: 'Situação',
+      value: (l) => (
+        <>
+          <strong className={stateTone(l)}>{ledgerStateLabel(l)}</strong>
+          {whatToDo(l) && <span className="block text-slate-700">{whatToDo(l)}</span>}
+          {l.estado === 'precisa de atenção' &&
+            (manager ? (
+              <AttentionActions entry={l} onDone={onDecided} />
+            ) : (
+              <span className="block font-medium text-slate-900">
+                Peça ao gerente: ele corrige a senha e reenvia a venda, ou a descarta.
+              </span>
+            ))}
+        </>
+      ),
+    },
+  ];
   return (
-    <table className={`w-full text-left text-sm ${stale ? 'opacity-60' : ''}`}>
-      <thead>
-        <tr className="border-b border-slate-300 text-slate-700">
-          {lojaOf && <th className="py-1 pr-3 font-semibold">Loja</th>}
-          <th className="py-1 pr-3 font-semibold">Hora</th>
-          {allTerminals && <th className="py-1 pr-3 font-semibold">Terminal</th>}
-          <th className="py-1 pr-3 font-semibold">Cliente</th>
-          <th className="py-1 pr-3 font-semibold">Tipo</th>
-          <th className="py-1 pr-3 text-right font-semibold">Valor</th>
-          <th className="py-1 pr-3 text-right font-semibold">Pontos</th>
-          <th className="py-1 font-semibold">Situação</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((l) => (
-          <tr key={l.chave} className="border-b border-slate-200 align-top">
-            {lojaOf && <td className="py-1.5 pr-3">{lojaOf(l)}</td>}
-            <td className="tabular py-1.5 pr-3">{formatTime(new Date(l.criado_em))}</td>
-            {allTerminals && (
-              <td className="py-1.5 pr-3">{l.terminal_nome ?? l.terminal ?? '—'}</td>
-            )}
-            <td className="py-1.5 pr-3">
-              {l.celular && <span className="tabular">{maskPhone(l.celular)}</span>}
-              {l.nome && <span className="block text-slate-700">{l.nome}</span>}
-            </td>
-            <td className="py-1.5 pr-3">
-              {LEDGER_KIND_LABELS[l.tipo]}
-              {l.tipo === 'premio' && l.premio?.nome && (
-                <span className="block font-semibold">{l.premio.nome}</span>
-              )}
-            </td>
-            <td className="tabular whitespace-nowrap py-1.5 pr-3 text-right">
-              {l.tipo === 'premio' ? '—' : formatBRL(l.valor_gasto)}
-            </td>
-            <td className="tabular py-1.5 pr-3 text-right">{l.pontos ?? '—'}</td>
-            <td className="py-1.5">
-              <strong
-                className={
-                  l.estado === 'lançado'
-                    ? 'text-green-800'
-                    : l.estado === 'recusado'
-                      ? 'text-red-800'
-                      : 'text-amber-800'
-                }
-              >
-                {ledgerStateLabel(l)}
-              </strong>
-              {whatToDo(l) && <span className="block text-slate-700">{whatToDo(l)}</span>}
-              {l.estado === 'precisa de atenção' &&
-                (manager ? (
-                  <AttentionActions entry={l} onDone={onDecided} />
-                ) : (
-                  <span className="block font-medium text-slate-900">
-                    Peça ao gerente: ele corrige a senha e reenvia a venda, ou a descarta.
-                  </span>
-                ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <FitTable
+      label="Lançamentos"
+      columns={columns}
+      rows={entries.map((l) => ({ key: l.chave, cells: columns.map((c) => c.value(l)) }))}
+      rowHeader={lojaOf ? 1 : 0}
+      cards="text"
+      className={stale ? 'opacity-60' : ''}
+    />
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { screen, waitFor, within } from '@testing-library/react';
+import { Profiler } from 'react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
 import { customerOf, customerWire, okJson, sentBody, stubFetch } from '@/testing/fixtures';
@@ -97,9 +98,42 @@ describe('SalePanel', () => {
     const { user } = setup();
     await user.type(amount(), '1050');
     expect(amount().value).toBe('R$ 10,50');
-    expect(postButton().textContent).toContain('Lançar R$ 10,50');
+    // The button's amount follows once the key's frame is drawn.
+    await waitFor(() => expect(postButton().textContent).toContain('Lançar R$ 10,50'));
     await user.type(amount(), '{Backspace}');
     expect(amount().value).toBe('R$ 1,05');
+  });
+
+  test('a digit draws nothing but the field in its frame; the button follows a task later', async () => {
+    const commits: string[] = [];
+    const deps = { reread: vi.fn(async () => maria), onPasswordRejected: vi.fn() };
+    renderWithQuery(
+      <Profiler id="sale" onRender={(_id, phase) => commits.push(phase)}>
+        <Harness customer={maria} password="1234" deps={deps} />
+      </Profiler>,
+    );
+    const field = amount();
+    await waitFor(() => expect(field.readOnly).toBe(false));
+    // The first digit makes the sale postable: the button is enabled in the key's own task,
+    // so that Enter right after it posts.
+    fireEvent.keyDown(field, { key: '1' });
+    expect(field.value).toBe('R$ 0,01');
+    expect(postButton().disabled).toBe(false);
+    await waitFor(() => expect(postButton().textContent).toContain('Lançar R$ 0,01'));
+    for (const [i, digit] of [...'050'].entries()) {
+      commits.length = 0;
+      fireEvent.keyDown(field, { key: digit });
+      expect(field.value).toBe(['R$ 0,10', 'R$ 1,05', 'R$ 10,50'][i]);
+      expect(commits).toEqual([]);
+    }
+    await waitFor(() => expect(postButton().textContent).toContain('Lançar R$ 10,50'));
+    // Back to nothing: blocked at once, the reason follows.
+    for (let i = 0; i < 4; i++) fireEvent.keyDown(field, { key: 'Backspace' });
+    expect(field.value).toBe('R$ 0,00');
+    expect(postButton().disabled).toBe(true);
+    expect(
+      await screen.findByText('Digite o valor da compra.', { selector: '#post-block-reason' }),
+    ).toBeTruthy();
   });
 
   test('with no amount the post button is disabled and says why', () => {
@@ -211,6 +245,7 @@ describe('SalePanel', () => {
     await waitFor(() => expect(amount().getAttribute('aria-invalid')).toBe('true'));
     expect(errorOf(amount())).toContain('O valor gasto deve ser de no máximo R$ 50.000,00.');
     expect(amount().value).toBe('R$ 60.000,00');
+    expect(document.activeElement).toBe(amount());
   });
 
   test('a wrong attendant password asks for it again and keeps the sale', async () => {

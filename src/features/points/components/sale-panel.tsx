@@ -1,19 +1,13 @@
-import { useCallback, useState, type RefCallback } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type RefCallback } from 'react';
 import type * as z from 'zod/mini';
-import {
-  useController,
-  useForm,
-  useWatch,
-  type Control,
-  type UseFormReturn,
-} from 'react-hook-form';
+import { useForm, useFormState, type UseFormReturn } from 'react-hook-form';
 import type { Customer } from '@/api/schemas';
 import { isPasswordLock, isPostingsInFlight, type ApiError } from '@/api/errors';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { MoneyInput } from '@/components/ui/money-input';
-import { useAfterPaint } from '@/hooks/use-after-paint';
-import { formatBRL } from '@/lib/money';
+import { afterPaint } from '@/hooks/use-after-paint';
+import { centsFromDigits, formatBRL } from '@/lib/money';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CustomerFields } from '@/components/customer-form/customer-fields';
 import {
@@ -202,15 +196,15 @@ export function SalePanel({
 
       <Basket form={sale} />
 
-      <SubmitRow control={sale.control} sending={sending} locked={posting.locked} />
+      <SubmitRow form={sale} sending={sending} locked={posting.locked} />
     </form>
   );
 }
 
 /**
- * The amount. A digit re-renders this field (and SubmitRow) only; its ref callback is the same
- * function from one render to the next, so React does not detach and re-attach it (and
- * react-hook-form re-register the element) on every key.
+ * The amount. The field keeps its own text (MoneyInput): a digit writes it there and sets the
+ * form's value, and nothing renders in the key's frame. The form's value set from elsewhere (a
+ * reset, the basket's total) renders the field once, to show it.
  */
 function AmountField({
   form,
@@ -219,27 +213,42 @@ function AmountField({
   form: UseFormReturn<SaleValues>;
   amountRef?: RefCallback<HTMLInputElement> | undefined;
 }) {
-  const { field, fieldState } = useController({ control: form.control, name: 'valor' });
-  const fieldRef = field.ref;
+  const { errors } = useFormState({ control: form.control, name: 'valor' });
+  const input = useRef<HTMLInputElement | null>(null);
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  useEffect(
+    () =>
+      form.subscribe({
+        name: 'valor',
+        formState: { values: true },
+        callback: ({ values }) => {
+          const el = input.current;
+          if (el && centsFromDigits(el.value) !== values.valor) redraw();
+        },
+      }),
+    [form],
+  );
+  // Registered without its element: the form store holds the cents, never the field's text,
+  // and focuses the field through this handle (a refused amount, an error on submit).
   const ref = useCallback(
     (el: HTMLInputElement | null) => {
-      fieldRef(el);
+      input.current = el;
       amountRef?.(el);
+      form.register('valor').ref(el && { focus: () => el.focus(), select: () => el.select() });
     },
-    [fieldRef, amountRef],
+    [form, amountRef],
   );
   return (
     <MoneyInput
       ref={ref}
-      name={field.name}
+      name="valor"
       label="Valor da compra"
-      value={field.value}
+      value={form.getValues('valor')}
       onChange={(cents) => {
-        field.onChange(cents);
+        form.setValue('valor', cents);
         if (form.formState.errors.valor) form.clearErrors('valor');
       }}
-      onBlur={field.onBlur}
-      error={fieldState.error?.message}
+      error={errors.valor?.message}
       hint="Digite só os números: 1050 = R$ 10,50."
       inputClassName="text-2xl font-semibold py-3"
     />
@@ -247,27 +256,53 @@ function AmountField({
 }
 
 /**
- * The post button and why it is blocked: the only part of the sale that follows the amount
- * (and the basket) as they are typed, so a digit re-renders this row and the amount field,
- * never the whole sale.
+ * The post button and why it is blocked. Whether the button posts follows the amount (and the
+ * basket) at once, so Enter right after a digit posts the amount typed; it renders only when
+ * that changes. The button's amount and the reason under it follow once the key's frame is
+ * drawn (as the search field's hint does): the key's frame draws the amount field alone.
  */
 function SubmitRow({
-  control,
+  form,
   sending,
   locked,
 }: {
-  control: Control<SaleValues>;
+  form: UseFormReturn<SaleValues>;
   sending: boolean;
   locked: boolean;
 }) {
-  const valor = useWatch({ control, name: 'valor' });
-  const lines = useWatch({ control, name: 'itens' });
-  const blocked = blockReason(valor, lines) !== null;
-  // The button's amount and the reason under it follow a frame after the key (as the search
-  // field's hint does): the key's frame draws the amount field alone. Whether the button
-  // posts follows at once, so Enter right after a digit posts the amount typed.
-  const shownValor = useAfterPaint(valor);
-  const reason = useAfterPaint(blockReason(valor, lines));
+  const now = useCallback(() => {
+    const { valor, itens } = form.getValues();
+    return { valor, reason: blockReason(valor, itens) };
+  }, [form]);
+  const [blocked, setBlocked] = useState(() => now().reason !== null);
+  // Set only when it changes: a key that leaves it as it was renders nothing.
+  const blockedNow = useRef(blocked);
+  const [shown, setShown] = useState(now);
+  useEffect(() => {
+    let due = false;
+    let cancel = () => {};
+    const unsubscribe = form.subscribe({
+      formState: { values: true },
+      callback: ({ values }) => {
+        const next = blockReason(values.valor, values.itens) !== null;
+        if (next !== blockedNow.current) {
+          blockedNow.current = next;
+          setBlocked(next);
+        }
+        if (due) return;
+        due = true;
+        cancel = afterPaint(() => {
+          due = false;
+          setShown(now());
+        });
+      },
+    });
+    return () => {
+      unsubscribe();
+      cancel();
+    };
+  }, [form, now]);
+  const { valor: shownValor, reason } = shown;
   return (
     <div className="flex flex-col gap-2">
       <Button
