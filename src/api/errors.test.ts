@@ -9,6 +9,12 @@ import {
 } from './errors';
 
 const json = (v: unknown) => JSON.stringify(v);
+/** toApiError of a refusal in the service's shape: `success: false`, its message, `data`, `errors`. */
+const refused = (
+  status: number,
+  message: string,
+  extra: { data?: unknown; errors?: Record<string, string[]> } = {},
+) => toApiError(status, json({ success: false, message, data: {}, ...extra }));
 
 describe('status → kind', () => {
   test.each([
@@ -60,18 +66,12 @@ describe('requestMayHaveReached', () => {
 
 describe('the three error shapes', () => {
   test('sandbox: { success:false, message, data, errors }', () => {
-    const e = toApiError(
-      422,
-      json({
-        success: false,
-        message: 'O celular deve estar no formato E.164.',
-        data: {},
-        errors: {
-          'cliente.celular': ['O celular deve estar no formato E.164.'],
-          'itens.2.valor': ['Valor inválido.'],
-        },
-      }),
-    );
+    const e = refused(422, 'O celular deve estar no formato E.164.', {
+      errors: {
+        'cliente.celular': ['O celular deve estar no formato E.164.'],
+        'itens.2.valor': ['Valor inválido.'],
+      },
+    });
     expect(e).toBeInstanceOf(ApiError);
     expect(e.kind).toBe('validation');
     expect(e.status).toBe(422);
@@ -128,22 +128,14 @@ describe('the three error shapes', () => {
 
 describe('messages for people', () => {
   test('404 and 409 keep the server message; 409 carries data', () => {
-    const e = toApiError(
-      409,
-      json({ success: false, message: 'Cliente já cadastrado.', data: { id_cliente: 7 } }),
-    );
+    const e = refused(409, 'Cliente já cadastrado.', { data: { id_cliente: 7 } });
     expect(e.kind).toBe('conflict');
     expect(e.message).toBe('Cliente já cadastrado.');
     expect(e.data).toEqual({ id_cliente: 7 });
-    expect(
-      toApiError(404, json({ success: false, message: 'Cliente não encontrado', data: {} }))
-        .message,
-    ).toBe('Cliente não encontrado');
+    expect(refused(404, 'Cliente não encontrado').message).toBe('Cliente não encontrado');
   });
   test('401, 403, 500 use our own message, not a technical one', () => {
-    expect(
-      toApiError(401, json({ success: false, message: 'Unauthenticated.', data: {} })).message,
-    ).toBe(DEFAULT_MESSAGES.unauthorized);
+    expect(refused(401, 'Unauthenticated.').message).toBe(DEFAULT_MESSAGES.unauthorized);
     expect(toApiError(403, json({ message: 'Forbidden' })).message).toBe(
       DEFAULT_MESSAGES.forbidden,
     );
@@ -157,13 +149,10 @@ describe('messages for people', () => {
     );
   });
   test('429 of a password lock keeps the server message with the time left; another 429 does not', () => {
-    const lock = toApiError(
+    const lock = refused(
       429,
-      json({
-        success: false,
-        message: 'Senha do atendente bloqueada neste terminal. Tente novamente em 4 min 10 s.',
-        data: { bloqueado_ate: '2026-11-23T12:00:00.000Z', segundos_restantes: 250 },
-      }),
+      'Senha do atendente bloqueada neste terminal. Tente novamente em 4 min 10 s.',
+      { data: { bloqueado_ate: '2026-11-23T12:00:00.000Z', segundos_restantes: 250 } },
     );
     expect(lock.message).toBe(
       'Senha do atendente bloqueada neste terminal. Tente novamente em 4 min 10 s.',
@@ -215,14 +204,7 @@ test('every kind has a Portuguese default message', () => {
 });
 
 test('the service is unavailable on no answer and on 502/503/504, not on what it answered', () => {
-  const contingency = toApiError(
-    503,
-    json({
-      success: false,
-      message: 'Serviço de fidelidade indisponível — modo contingência',
-      data: {},
-    }),
-  );
+  const contingency = refused(503, 'Serviço de fidelidade indisponível — modo contingência');
   expect(isServiceUnavailable(contingency)).toBe(true);
   expect(isServiceUnavailable(toApiError(502, ''))).toBe(true);
   expect(isServiceUnavailable(toApiError(504, ''))).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { cpfDigits, formatCpf, formatCpfTyping, isValidCpf } from './cpf';
-import { expectEach } from '@/testing/cases';
+import { testEachTable } from '@/testing/cases';
 
 describe('isValidCpf', () => {
   test.each(['529.982.247-25', '52998224725', '111.444.777-35', '123.456.789-09'])(
@@ -23,27 +23,33 @@ describe('isValidCpf', () => {
   });
 });
 
-test('cpfDigits keeps at most 11 digits', () => {
-  expectEach(cpfDigits, [
-    ['529.982.247-25', '52998224725'],
-    ['529.982.247-2599', '52998224725'],
-  ]);
-});
-
-test('formatCpf punctuates 11 digits and leaves anything else alone', () => {
-  expectEach(formatCpf, [
-    ['52998224725', '529.982.247-25'],
-    ['529.982.247-25', '529.982.247-25'],
-    ['123', '123'],
-  ]);
-});
-
-test('formatCpfTyping punctuates progressively', () => {
-  expectEach(formatCpfTyping, [
-    ['529', '529'],
-    ['5299', '529.9'],
-    ['5299822', '529.982.2'],
-    ['5299822472', '529.982.247-2'],
-    ['529982247255', '529.982.247-25'],
-  ]);
-});
+testEachTable([
+  [
+    'cpfDigits keeps at most 11 digits',
+    cpfDigits,
+    [
+      ['529.982.247-25', '52998224725'],
+      ['529.982.247-2599', '52998224725'],
+    ],
+  ],
+  [
+    'formatCpf punctuates 11 digits and leaves anything else alone',
+    formatCpf,
+    [
+      ['52998224725', '529.982.247-25'],
+      ['529.982.247-25', '529.982.247-25'],
+      ['123', '123'],
+    ],
+  ],
+  [
+    'formatCpfTyping punctuates progressively',
+    formatCpfTyping,
+    [
+      ['529', '529'],
+      ['5299', '529.9'],
+      ['5299822', '529.982.2'],
+      ['5299822472', '529.982.247-2'],
+      ['529982247255', '529.982.247-25'],
+    ],
+  ],
+]);

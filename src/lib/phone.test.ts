@@ -6,7 +6,7 @@ import {
   parsePhoneBR,
   PHONE_REASONS,
 } from './phone';
-import { expectEach } from '@/testing/cases';
+import { testEachTable } from '@/testing/cases';
 
 describe('parsePhoneBR accepts a BR mobile in every usual form', () => {
   test.each([
@@ -58,43 +58,50 @@ describe('parsePhoneBR rejects with a reason', () => {
   });
 });
 
-test('formatPhoneTyping formats progressively', () => {
-  expectEach(formatPhoneTyping, [
-    ['11', '(11)'],
-    ['1198765', '(11) 98765'],
-    ['11987654321', '(11) 98765-4321'],
-    ['+5511987654321', '+55 11 98765-4321'],
-  ]);
-});
-
-test('formatPhoneTyping: landlines split 4-4, trunk 0 dropped, foreign left as digits', () => {
-  expectEach(formatPhoneTyping, [
-    ['', ''],
-    ['1', '(1'],
-    ['113456', '(11) 3456'],
-    ['1134567890', '(11) 3456-7890'],
-    ['(11) 98765-4321', '(11) 98765-4321'],
-    ['011987654321', '(11) 98765-4321'],
-    ['119876543210000', '(11) 98765-4321'],
-    ['+55', '+55'],
-    ['+5511', '+55 11'],
-    ['+1 202 555 0100', '+12025550100'],
-  ]);
-});
-
-test('formatPhoneDisplay shows the national form', () => {
-  expectEach(formatPhoneDisplay, [
-    ['+5511987654321', '(11) 98765-4321'],
-    ['+12025550100', '+12025550100'],
-    ['lixo', 'lixo'],
-  ]);
-});
-
-test('maskPhone keeps DDD and last 4 digits only', () => {
-  expectEach(maskPhone, [
-    ['+5511987654321', '(11) *****-4321'],
-    ['+551134567890', '(11) ****-7890'],
-    ['+12025550100', '*******0100'],
-    ['11987654321', '(11) *****-4321'],
-  ]);
-});
+testEachTable([
+  [
+    'formatPhoneTyping formats progressively',
+    formatPhoneTyping,
+    [
+      ['11', '(11)'],
+      ['1198765', '(11) 98765'],
+      ['11987654321', '(11) 98765-4321'],
+      ['+5511987654321', '+55 11 98765-4321'],
+    ],
+  ],
+  [
+    'formatPhoneTyping: landlines split 4-4, trunk 0 dropped, foreign left as digits',
+    formatPhoneTyping,
+    [
+      ['', ''],
+      ['1', '(1'],
+      ['113456', '(11) 3456'],
+      ['1134567890', '(11) 3456-7890'],
+      ['(11) 98765-4321', '(11) 98765-4321'],
+      ['011987654321', '(11) 98765-4321'],
+      ['119876543210000', '(11) 98765-4321'],
+      ['+55', '+55'],
+      ['+5511', '+55 11'],
+      ['+1 202 555 0100', '+12025550100'],
+    ],
+  ],
+  [
+    'formatPhoneDisplay shows the national form',
+    formatPhoneDisplay,
+    [
+      ['+5511987654321', '(11) 98765-4321'],
+      ['+12025550100', '+12025550100'],
+      ['lixo', 'lixo'],
+    ],
+  ],
+  [
+    'maskPhone keeps DDD and last 4 digits only',
+    maskPhone,
+    [
+      ['+5511987654321', '(11) *****-4321'],
+      ['+551134567890', '(11) ****-7890'],
+      ['+12025550100', '*******0100'],
+      ['11987654321', '(11) *****-4321'],
+    ],
+  ],
+]);

@@ -48,3 +48,23 @@ export function loseAnswerAt(url: string, follow: (key: string) => Response) {
   });
   return { fetchMock, lostKey: () => key };
 }
+
+/**
+ * Stubs fetch so that requests to `url` never reach the server (a network error before any
+ * answer) until `reach()` is called, then answer `answer()`; the journal's follow-ups are
+ * answered 404 (our server never heard of the request). Returns the fetch mock, the
+ * Idempotency-Keys the requests to `url` were sent with, and `reach`.
+ */
+export function neverReachAt(url: string, answer: () => Response) {
+  const keys: string[] = [];
+  let reaching = false;
+  const fetchMock = stubFetch((to, init) => {
+    if (to === url) {
+      keys.push(idempotencyKeyOf(init)!);
+      if (!reaching) throw new TypeError('Failed to fetch');
+      return answer();
+    }
+    return refusal(404, 'Lançamento não encontrado.');
+  });
+  return { fetchMock, keys, reach: () => void (reaching = true) };
+}

@@ -2,6 +2,7 @@
 import { vi } from 'vitest';
 import { Config } from '#contract/api/config';
 import { REWARD_COUNTER_KEYS, type RewardCounterKey } from '#contract/wire';
+import { Customer } from '@/api/schemas';
 
 export function customerWire(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const counters = Object.fromEntries(REWARD_COUNTER_KEYS.map((k) => [k, 0])) as Record<
@@ -96,6 +97,23 @@ export function jsonResponse(status: number, body: unknown): Response {
     headers: { 'Content-Type': 'application/json' },
   });
 }
+
+/** A success as the service (and our server) answers it: 200, `data` in the envelope. */
+export const okJson = (data: unknown, message?: string) => jsonResponse(200, ok(data, message));
+
+/** Our server's 202: the request is journaled and its result still being checked (`data`). */
+export const acceptedJson = (data: unknown, message?: string) => jsonResponse(202, ok(data, message));
+
+/** The service's answer to a reward list: one page (rewardPageWire with `overrides`). */
+export const rewardPageAnswer = (overrides: Record<string, unknown> = {}) =>
+  okJson(rewardPageWire(overrides));
+
+/** Our server's /api/contingencia on a calm day: no contingency, nothing kept or waiting. */
+export const calmContingency = () => okJson({ contingencia: false, aguardando: 0, atencao: 0 });
+
+/** The customer as the app reads it: customerWire (with `overrides`) parsed. */
+export const customerOf = (overrides: Record<string, unknown> = {}) =>
+  Customer.parse(customerWire(overrides));
 
 /** Stubs global fetch with a mock answering each call from `answer`. */
 export function stubFetch(

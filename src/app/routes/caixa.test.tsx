@@ -4,11 +4,12 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  calmContingency,
   counterConfig,
   customerWire,
   jsonResponse,
-  ok,
-  rewardPageWire,
+  okJson,
+  rewardPageAnswer,
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
@@ -33,7 +34,7 @@ const config = counterConfig;
 
 /** The service's answer to the counter's search: Maria da Silva, with `over`. */
 const mariaFound = (over: Record<string, unknown>) =>
-  jsonResponse(200, ok(customerWire({ nome: 'Maria da Silva', ...over })));
+  okJson(customerWire({ nome: 'Maria da Silva', ...over }));
 
 /** The service with Maria and one reward waiting; `resgatar` answers the hand-over. */
 function service(resgatar: () => Response) {
@@ -51,17 +52,18 @@ function service(resgatar: () => Response) {
         resgatado_premio_fidelidade: 1 - waiting,
       });
     if (url.startsWith(`${BASE}/recompensas`))
-      return jsonResponse(
-        200,
-        ok(rewardPageWire({ data: waiting ? [vale] : [], total: waiting, from: null, to: null })),
-      );
+      return rewardPageAnswer({
+        data: waiting ? [vale] : [],
+        total: waiting,
+        from: null,
+        to: null,
+      });
     if (url === `${BASE}/fidelidade/resgatar-premio` && init.method === 'POST') {
       const answer = resgatar();
       if (answer.status === 200) waiting = 0;
       return answer;
     }
-    if (url === '/api/contingencia')
-      return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
+    if (url === '/api/contingencia') return calmContingency();
     return refusal(404, 'Não encontrado.');
   });
 }
@@ -80,10 +82,7 @@ const entregar = () => screen.queryByRole('button', { name: `Entregar ${VALE}` }
 describe('the counter hands a reward over', () => {
   test('from the panel: confirmed, handed over, and the list and counters follow', async () => {
     const fetchMock = service(() =>
-      jsonResponse(
-        200,
-        ok({ id_cliente: 42, id_premio_cliente: 4 }, 'Prêmio resgatado com sucesso.'),
-      ),
+      okJson({ id_cliente: 42, id_premio_cliente: 4 }, 'Prêmio resgatado com sucesso.'),
     );
     const user = await openCounter();
     expect(screen.getByText('1 pendente de resgate')).toBeTruthy();
@@ -173,32 +172,23 @@ describe('the counter hands a reward over', () => {
       if (url === `${BASE}/fidelidade/pontuar`) {
         won = 1;
         waiting = 1;
-        return jsonResponse(
-          200,
-          ok({ id_cliente: 42, id_ponto: 7, saldo_atual: 0, saldo_carencia: 0 }),
-        );
+        return okJson({ id_cliente: 42, id_ponto: 7, saldo_atual: 0, saldo_carencia: 0 });
       }
       if (url.startsWith('/api/lancamentos/'))
-        return jsonResponse(
-          200,
-          ok(
-            lancamentoWire({
-              terminal: '1',
-              atualizado_em: '2026-11-23T12:00:00.000Z',
-              nome: null,
-            }),
-          ),
+        return okJson(
+          lancamentoWire({
+            terminal: '1',
+            atualizado_em: '2026-11-23T12:00:00.000Z',
+            nome: null,
+          }),
         );
       if (url.startsWith(`${BASE}/recompensas`))
-        return jsonResponse(
-          200,
-          ok(rewardPageWire({ data: waiting ? [vale] : [], total: waiting })),
-        );
+        return rewardPageAnswer({ data: waiting ? [vale] : [], total: waiting });
       if (url === `${BASE}/fidelidade/resgatar-premio`) {
         waiting = 0;
-        return jsonResponse(200, ok({ id_cliente: 42, id_premio_cliente: 4 }));
+        return okJson({ id_cliente: 42, id_premio_cliente: 4 });
       }
-      return jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 }));
+      return calmContingency();
     });
     const user = userEvent.setup();
     renderWithQuery(<CaixaRoute config={config()} />);
@@ -240,23 +230,20 @@ describe('the counter hands a reward over', () => {
     });
     const fetchMock = stubFetch((url) =>
       url.startsWith(`/api/lancamentos/${id}`)
-        ? jsonResponse(
-            200,
-            ok(
-              lancamentoWire({
-                chave: id,
-                terminal: '1',
-                atualizado_em: '2026-11-23T12:00:00.000Z',
-                tipo: 'premio',
-                premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
-                valor_gasto: 0,
-                nome: 'Maria da Silva',
-                pontos: null,
-                conferido: true,
-              }),
-            ),
+        ? okJson(
+            lancamentoWire({
+              chave: id,
+              terminal: '1',
+              atualizado_em: '2026-11-23T12:00:00.000Z',
+              tipo: 'premio',
+              premio: { id_premio: 3, id_premio_cliente: 4, nome: VALE },
+              valor_gasto: 0,
+              nome: 'Maria da Silva',
+              pontos: null,
+              conferido: true,
+            }),
           )
-        : jsonResponse(200, ok({ contingencia: false, aguardando: 0, atencao: 0 })),
+        : calmContingency(),
     );
     renderWithQuery(<CaixaRoute config={config()} />);
     expect(

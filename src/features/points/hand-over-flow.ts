@@ -5,13 +5,7 @@
 // itself, except a hand-over the server says it never received, and only when asked.
 import type { QueryClient } from '@tanstack/react-query';
 import { ApiError, toApiError } from '@/api/errors';
-import {
-  asApiError,
-  NOT_FOUND_CONFIRM_MS,
-  pause,
-  UNKNOWN_POLL_MS,
-  UNREACHABLE_RETRY_MS,
-} from '@/features/points/follow';
+import { asApiError } from '@/features/points/follow';
 import { followWaits } from '@/features/points/follow-waits';
 import { afterHandOver, handOver, isHandOverUnsupported } from '@/features/points/api/hand-over';
 import type { Lancamento } from '#contract/api/postings';
@@ -149,7 +143,7 @@ export async function runHandOver(
     let notFound = 0;
     // Pauses in a row without a settled answer: they grow, and stop at a cap (the
     // dialog says so; opening it again follows the hand-over anew).
-    const wait = followWaits(signal);
+    const waits = followWaits(signal);
     while (!signal.aborted) {
       if (mustSend && password !== null) {
         mustSend = false;
@@ -180,11 +174,7 @@ export async function runHandOver(
         const l = await fetchLancamento(h.id, { signal });
         notFound = 0;
         if (apply(l)) return;
-        if (
-          l.estado !== 'enviando' &&
-          l.estado !== 'verificando' &&
-          !(await wait(UNKNOWN_POLL_MS))
-        ) {
+        if (l.estado !== 'enviando' && l.estado !== 'verificando' && !(await waits.unknown())) {
           show({ name: 'unknown', reason: l.motivo, stopped: true });
           return;
         }
@@ -195,7 +185,7 @@ export async function runHandOver(
           // Our server never journaled this id. Asked once more, then it is known not to
           // have arrived: kept so that handing the same reward over again reuses its id.
           if (sentHere && ++notFound < 2) {
-            await pause(NOT_FOUND_CONFIRM_MS, signal);
+            await waits.notFound();
             continue;
           }
           savePendingHandOver({ ...h, unsent: true });
@@ -203,7 +193,7 @@ export async function runHandOver(
           return;
         }
         show({ name: 'verify-failed', error });
-        if (!(await wait(UNREACHABLE_RETRY_MS))) {
+        if (!(await waits.unreachable())) {
           show({ name: 'verify-failed', error, stopped: true });
           return;
         }

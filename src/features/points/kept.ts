@@ -3,7 +3,7 @@
 // Loaded only when a sale is kept (the counter's first load does not carry it).
 import type { QueryClient } from '@tanstack/react-query';
 import type { Lancamento } from '#contract/api/postings';
-import { afterPosted, fetchLancamento } from '@/features/points/api/post-points';
+import { afterPosted, answeredNumber, fetchLancamento } from '@/features/points/api/post-points';
 import type { PendingSale } from '@/features/points/pending-sale';
 
 /**
@@ -26,12 +26,8 @@ export type Kept = {
 /** Pauses between follow-ups of a kept sale (its delivery waits for the service). */
 const KEPT_POLL_MS = 2_000;
 
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-
 /** What the journal says of a kept sale, for its panel. */
 function keptFrom(sale: PendingSale, l: Lancamento): Kept {
-  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
-  const data = corpo?.data ?? {};
   return {
     saleId: sale.id,
     valor: sale.body.valor_gasto,
@@ -46,8 +42,8 @@ function keptFrom(sale: PendingSale, l: Lancamento): Kept {
             ? 'discarded'
             : 'waiting',
     reason: l.motivo,
-    id_cliente: num(data.id_cliente) ?? l.cliente?.id_cliente ?? null,
-    saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? null,
+    id_cliente: answeredNumber(l, 'id_cliente') ?? l.cliente?.id_cliente ?? null,
+    saldo_atual: answeredNumber(l, 'saldo_atual') ?? l.cliente?.saldo_atual ?? null,
     pontos: l.pontos,
   };
 }

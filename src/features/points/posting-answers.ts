@@ -4,7 +4,11 @@
 import type { Customer, RewardRecord } from '@/api/schemas';
 import { toApiError, type ApiError } from '@/api/errors';
 import type { Lancamento } from '#contract/api/postings';
-import { applyPointsResult, type Posted as PostedAnswer } from '@/features/points/api/post-points';
+import {
+  answeredNumber,
+  applyPointsResult,
+  type Posted as PostedAnswer,
+} from '@/features/points/api/post-points';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { clearPendingSale, type PendingSale } from '@/features/points/pending-sale';
 import type { FlowContext, Posted, Snapshot } from '@/features/points/posting-types';
@@ -33,18 +37,15 @@ function newestOf(records: readonly RewardRecord[], count: number): RewardRecord
   return [...records].sort(newestFirst).slice(0, count);
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
-
 /** The result of a posting the journal says landed. */
 function postedFrom(sale: PendingSale, l: Lancamento): Posted {
-  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
-  const data = corpo?.data ?? {};
   return {
     saleId: sale.id,
-    id_cliente: num(data.id_cliente) ?? l.cliente?.id_cliente ?? sale.before?.id_cliente ?? 0,
-    id_ponto: num(data.id_ponto),
-    saldo_atual: num(data.saldo_atual) ?? l.cliente?.saldo_atual ?? 0,
-    saldo_carencia: num(data.saldo_carencia) ?? l.cliente?.saldo_carencia ?? 0,
+    id_cliente:
+      answeredNumber(l, 'id_cliente') ?? l.cliente?.id_cliente ?? sale.before?.id_cliente ?? 0,
+    id_ponto: answeredNumber(l, 'id_ponto'),
+    saldo_atual: answeredNumber(l, 'saldo_atual') ?? l.cliente?.saldo_atual ?? 0,
+    saldo_carencia: answeredNumber(l, 'saldo_carencia') ?? l.cliente?.saldo_carencia ?? 0,
     valor: sale.body.valor_gasto,
     pontos: l.pontos,
     at: new Date(),

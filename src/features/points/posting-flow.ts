@@ -5,13 +5,7 @@
 // first load: the logic is the same whichever module holds it.
 import type { Customer } from '@/api/schemas';
 import type { ApiError } from '@/api/errors';
-import {
-  asApiError,
-  NOT_FOUND_CONFIRM_MS,
-  pause,
-  UNKNOWN_POLL_MS,
-  UNREACHABLE_RETRY_MS,
-} from '@/features/points/follow';
+import { asApiError } from '@/features/points/follow';
 import { followWaits } from '@/features/points/follow-waits';
 import { ContingencyFull } from '#contract/api/postings';
 import { fetchLancamento, postPoints } from '@/features/points/api/post-points';
@@ -64,7 +58,7 @@ export function createPostingFlow(ctx: FlowContext) {
         let sentHere = false;
         let notFound = 0;
         // Pauses in a row without a settled answer: they grow, and stop at a cap.
-        const wait = followWaits(ac.signal);
+        const waits = followWaits(ac.signal);
         while (!ac.signal.aborted) {
           if (mustSend) {
             mustSend = false;
@@ -97,7 +91,7 @@ export function createPostingFlow(ctx: FlowContext) {
             notFound = 0;
             const outcome = apply(sale, l);
             if (outcome.done) return outcome.error;
-            if (l.estado === 'desconhecido' && !(await wait(UNKNOWN_POLL_MS))) {
+            if (l.estado === 'desconhecido' && !(await waits.unknown())) {
               // The server keeps checking by itself; the cashier asks again from here.
               setPhase({ name: 'unknown', reason: l.motivo, stopped: true });
               return null;
@@ -114,7 +108,7 @@ export function createPostingFlow(ctx: FlowContext) {
                 continue;
               }
               if (++notFound < 2) {
-                await pause(NOT_FOUND_CONFIRM_MS, ac.signal);
+                await waits.notFound();
                 continue;
               }
               unsent.current = sale;
@@ -122,7 +116,7 @@ export function createPostingFlow(ctx: FlowContext) {
               return null;
             }
             setPhase({ name: 'verify-failed', error });
-            if (!(await wait(UNREACHABLE_RETRY_MS))) {
+            if (!(await waits.unreachable())) {
               setPhase({ name: 'verify-failed', error, stopped: true });
               return null;
             }

@@ -11,7 +11,7 @@ import {
   toPointsBody,
   type BasketLine,
 } from './sale-schema';
-import { expectEach } from '@/testing/cases';
+import { testEachTable } from '@/testing/cases';
 
 const line = (over: Partial<BasketLine> = {}): BasketLine => ({ ...emptyLine, ...over });
 
@@ -161,37 +161,41 @@ describe('toPointsBody', () => {
 });
 
 describe('saleFieldFor: where a service field error lands in the sale form', () => {
-  test('valor_gasto lands on the amount', () => {
-    expect(saleFieldFor('valor_gasto')).toBe('valor');
-  });
-
-  test('itens.N.valor lands on that line’s unit price', () => {
-    expectEach(saleFieldFor, [
-      ['itens.2.valor', 'itens.2.unit'],
-      ['itens.0.valor', 'itens.0.unit'],
-    ]);
-  });
-
-  test('the other item fields keep their name on the right line', () => {
-    expectEach(saleFieldFor, [
-      ['itens.1.qtde', 'itens.1.qtde'],
-      ['itens.12.descricao', 'itens.12.descricao'],
-      ['itens.3.complemento', 'itens.3.complemento'],
-    ]);
-  });
-
-  test('an error on the basket as a whole lands above the basket', () => {
-    expect(saleFieldFor('itens')).toBe('itens.root');
-  });
-
-  test('paths the sale form does not own are left to others', () => {
-    expectEach(saleFieldFor, [
-      ['cliente.celular', null],
-      ['senha_atendente', null],
-      ['itens.2.preco', null],
-      ['itens.x.valor', null],
-    ]);
-  });
+  testEachTable([
+    ['valor_gasto lands on the amount', saleFieldFor, [['valor_gasto', 'valor']]],
+    [
+      'itens.N.valor lands on that line’s unit price',
+      saleFieldFor,
+      [
+        ['itens.2.valor', 'itens.2.unit'],
+        ['itens.0.valor', 'itens.0.unit'],
+      ],
+    ],
+    [
+      'the other item fields keep their name on the right line',
+      saleFieldFor,
+      [
+        ['itens.1.qtde', 'itens.1.qtde'],
+        ['itens.12.descricao', 'itens.12.descricao'],
+        ['itens.3.complemento', 'itens.3.complemento'],
+      ],
+    ],
+    [
+      'an error on the basket as a whole lands above the basket',
+      saleFieldFor,
+      [['itens', 'itens.root']],
+    ],
+    [
+      'paths the sale form does not own are left to others',
+      saleFieldFor,
+      [
+        ['cliente.celular', null],
+        ['senha_atendente', null],
+        ['itens.2.preco', null],
+        ['itens.x.valor', null],
+      ],
+    ],
+  ]);
 });
 
 describe('saleSchema', () => {

@@ -3,10 +3,12 @@ import { act, waitFor } from '@testing-library/react';
 import { Customer, RewardRecord } from '@/api/schemas';
 import type { PostPointsBody } from '@/api/requests';
 import {
+  acceptedJson,
+  customerOf,
   customerWire,
-  jsonResponse,
   ok,
-  rewardPageWire,
+  okJson,
+  rewardPageAnswer,
   rewardWire,
   stubFetch,
 } from '@/testing/fixtures';
@@ -14,6 +16,7 @@ import {
   fieldRefusal,
   idempotencyKeyOf,
   loseAnswerAt,
+  neverReachAt,
   refusal,
   stubServiceEachTest,
 } from '@/testing/api';
@@ -27,10 +30,8 @@ import { renderHookWithQuery } from '@/testing/render';
 
 stubServiceEachTest();
 
-const customer = (over: Record<string, unknown> = {}) => Customer.parse(customerWire(over));
-
 // The demo fixture: id 42, 3 purchases, last one 2024-06-10 18:00:00, no rewards won.
-const maria = customer();
+const maria = customerOf();
 const body: PostPointsBody = {
   valor_gasto: 2590,
   senha_atendente: '1234',
@@ -44,7 +45,7 @@ const postsTo = (mock: ReturnType<typeof stubFetch>, url: string) =>
 
 describe('rewardsWon', () => {
   test('adds the conquistados counters of the five categories, nothing else', () => {
-    const c = customer({
+    const c = customerOf({
       conquistados_premio_fidelidade: 2,
       conquistados_brinde_roleta: 1,
       conquistados_premio_campanha: 3,
@@ -64,7 +65,7 @@ describe('snapshotOf', () => {
   });
 
   test('keeps what tells whether a posting landed: purchases, last purchase, rewards won', () => {
-    expect(snapshotOf(customer({ conquistados_premio_fidelidade: 1 }))).toEqual({
+    expect(snapshotOf(customerOf({ conquistados_premio_fidelidade: 1 }))).toEqual({
       id_cliente: 42,
       compras: 3,
       ultima_compra: '2024-06-10 18:00:00',
@@ -73,13 +74,13 @@ describe('snapshotOf', () => {
   });
 
   test('a customer who never bought has null as last purchase', () => {
-    expect(snapshotOf(customer({ compras: 0, ultima_compra: null }))?.ultima_compra).toBeNull();
+    expect(snapshotOf(customerOf({ compras: 0, ultima_compra: null }))?.ultima_compra).toBeNull();
   });
 });
 
 function setup(over: Partial<PostingDeps> = {}) {
   const deps = {
-    reread: vi.fn<(t: RereadTarget) => Promise<Customer | null>>(async () => customer()),
+    reread: vi.fn<(t: RereadTarget) => Promise<Customer | null>>(async () => customerOf()),
     onPasswordRejected: vi.fn<() => void>(),
     onPosted: vi.fn(),
     ...over,
@@ -98,9 +99,9 @@ describe('usePosting', () => {
     let keptWhenSent: unknown = null;
     const fetchMock = stubFetch((url) => {
       if (url === PONTUAR) keptWhenSent = loadPendingSale();
-      return jsonResponse(200, ok(answer));
+      return okJson(answer);
     });
-    const { result, deps } = setup({ reread: vi.fn(async () => customer({ compras: 4 })) });
+    const { result, deps } = setup({ reread: vi.fn(async () => customerOf({ compras: 4 })) });
     await act(async () => {
       await Promise.all([
         result.current.post(body, snapshotOf(maria)),
@@ -120,9 +121,7 @@ describe('usePosting', () => {
   });
 
   test('a lost answer is followed on the server, never sent again: lançado (conferido)', async () => {
-    const { fetchMock, lostKey } = loseAnswerAt(PONTUAR, (key) =>
-      jsonResponse(200, ok(lancamento(key))),
-    );
+    const { fetchMock, lostKey } = loseAnswerAt(PONTUAR, (key) => okJson(lancamento(key)));
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
@@ -141,9 +140,7 @@ describe('usePosting', () => {
   });
 
   test('the points the answer tells show at once, with no follow-up to our server', async () => {
-    const fetchMock = stubFetch(() =>
-      jsonResponse(200, ok({ ...answer, resultado: { pontos: 25 } })),
-    );
+    const fetchMock = stubFetch(() => okJson({ ...answer, resultado: { pontos: 25 } }));
     let refreshed!: (c: Customer | null) => void;
     const { result, deps } = setup({
       reread: vi.fn(() => new Promise<Customer | null>((r) => (refreshed = r))),
@@ -158,16 +155,14 @@ describe('usePosting', () => {
         rewards: { state: 'checking' },
       });
     });
-    await act(async () => refreshed(customer({ compras: 4 })));
+    await act(async () => refreshed(customerOf({ compras: 4 })));
     expect(deps.reread).toHaveBeenCalledExactlyOnceWith({ celular: '+5511987654321' });
     const asked = fetchMock.mock.calls.map(([u]) => String(u));
     expect(asked).toEqual([PONTUAR]);
   });
 
   test('the answer does not tell the points: the refresh of the customer does (its newest credit)', async () => {
-    const fetchMock = stubFetch(() =>
-      jsonResponse(200, ok({ ...answer, resultado: { pontos: null } })),
-    );
+    const fetchMock = stubFetch(() => okJson({ ...answer, resultado: { pontos: null } }));
     const newest = {
       id_cartela_cliente: 8,
       pontos: 25,
@@ -175,7 +170,7 @@ describe('usePosting', () => {
       data: '2024-06-11 09:00:00',
       data_validade: '2025-06-30',
     };
-    const after = customer({
+    const after = customerOf({
       compras: 4,
       ultima_compra: '2024-06-11 09:00:00',
       carteira: { ...(customerWire().carteira as object), historico: [newest] },
@@ -200,12 +195,10 @@ describe('usePosting', () => {
     });
     const older = rewardWire({ id_premio_cliente: 900, nome: 'Café grátis' });
     const fetchMock = stubFetch((url) =>
-      url === PONTUAR
-        ? jsonResponse(200, ok(answer))
-        : jsonResponse(200, ok(rewardPageWire({ data: [older, won], total: 2, to: 2 }))),
+      url === PONTUAR ? okJson(answer) : rewardPageAnswer({ data: [older, won], total: 2, to: 2 }),
     );
     const { result } = setup({
-      reread: vi.fn(async () => customer({ compras: 4, conquistados_premio_fidelidade: 1 })),
+      reread: vi.fn(async () => customerOf({ compras: 4, conquistados_premio_fidelidade: 1 })),
     });
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => {
@@ -224,9 +217,9 @@ describe('usePosting', () => {
   });
 
   test('neither the answer nor the refresh tells the points: left unsaid', async () => {
-    stubFetch(() => jsonResponse(200, ok(answer)));
+    stubFetch(() => okJson(answer));
     // The refresh shows the same purchases as before: it cannot tell which credit is this one.
-    const { result } = setup({ reread: vi.fn(async () => customer()) });
+    const { result } = setup({ reread: vi.fn(async () => customerOf()) });
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => {
       const phase = result.current.phase;
@@ -242,12 +235,9 @@ describe('usePosting', () => {
     stubFetch((url, init) => {
       if (url === PONTUAR) {
         key = idempotencyKeyOf(init)!;
-        return jsonResponse(202, ok(lancamento(key, { estado: 'verificando', resposta: null })));
+        return acceptedJson(lancamento(key, { estado: 'verificando', resposta: null }));
       }
-      return jsonResponse(
-        200,
-        ok(lancamento(key, { estado: 'recusado', motivo: reason, resposta: null })),
-      );
+      return okJson(lancamento(key, { estado: 'recusado', motivo: reason, resposta: null }));
     });
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
@@ -272,7 +262,7 @@ describe('usePosting', () => {
   test('after a reload the pending sale is followed to its result, not posted again', async () => {
     const sale = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', body, before: null, at: 1 };
     savePendingSale(sale);
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(lancamento(sale.id))));
+    const fetchMock = stubFetch(() => okJson(lancamento(sale.id)));
     const { result } = setup();
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, PONTUAR)).toBe(0);
@@ -285,7 +275,7 @@ describe('usePosting', () => {
     const fetchMock = stubFetch((url, init) => {
       if (url === PONTUAR) {
         expect(idempotencyKeyOf(init)).toBe(sale.id);
-        return jsonResponse(200, ok(answer));
+        return okJson(answer);
       }
       return refusal(404, 'Lançamento não encontrado.');
     });
@@ -295,20 +285,11 @@ describe('usePosting', () => {
   });
 
   test('a request that never reached the server: "não lançado"; posting it again keeps its id', async () => {
-    const keys: string[] = [];
-    let fail = true;
-    const fetchMock = stubFetch((url, init) => {
-      if (url === PONTUAR) {
-        keys.push(idempotencyKeyOf(init)!);
-        if (fail) throw new TypeError('Failed to fetch');
-        return jsonResponse(200, ok(answer));
-      }
-      return refusal(404, 'Lançamento não encontrado.');
-    });
+    const { fetchMock, keys, reach } = neverReachAt(PONTUAR, () => okJson(answer));
     const { result } = setup();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('not-posted'), { timeout: 3000 });
-    fail = false;
+    reach();
     await act(async () => void (await result.current.post(body, snapshotOf(maria))));
     await waitFor(() => expect(result.current.phase.name).toBe('posted'));
     expect(postsTo(fetchMock, PONTUAR)).toBe(2);
@@ -329,7 +310,7 @@ describe('usePosting with a PDV sale', () => {
     let keptWhenSent: unknown = null;
     const fetchMock = stubFetch((url) => {
       if (url === LANCAR) keptWhenSent = loadPendingSale();
-      return jsonResponse(200, ok(answer));
+      return okJson(answer);
     });
     const { result } = setup();
     await act(async () => {
@@ -357,7 +338,7 @@ describe('usePosting with a PDV sale', () => {
 
   test('a lost answer is followed at /api/lancamentos/{key}, never sent again', async () => {
     const { fetchMock, lostKey } = loseAnswerAt(LANCAR, (key) =>
-      jsonResponse(200, ok(lancamento(key, { valor_gasto: 4590, pontos: 45 }))),
+      okJson(lancamento(key, { valor_gasto: 4590, pontos: 45 })),
     );
     const { result } = setup();
     await act(async () => void (await result.current.post(pdvBody, snapshotOf(maria), 'pdv-7')));
@@ -382,7 +363,7 @@ describe('usePosting with a PDV sale', () => {
     const fetchMock = stubFetch((url, init) => {
       if (url === LANCAR) {
         keys.push(idempotencyKeyOf(init)!);
-        return jsonResponse(200, ok(answer));
+        return okJson(answer);
       }
       return refusal(404, 'Lançamento não encontrado.');
     });

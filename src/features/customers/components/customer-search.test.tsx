@@ -6,6 +6,7 @@ import { isValidCpf } from '@/lib/cpf';
 import { classifyLookup } from '@/lib/lookup';
 import { parsePhoneBR } from '@/lib/phone';
 import { autoSearch, classifyTyped, CustomerSearch, formatLookupTyping } from './customer-search';
+import { testEachTable } from '@/testing/cases';
 
 // libphonenumber's reading of a phone, counted (and done as it is).
 vi.mock('@/lib/phone', async (actual) => {
@@ -21,25 +22,41 @@ const PHONE_AND_CPF = '11987654374';
 const CPF_OR_TRUNK_PHONE = '01190000083';
 
 describe('formatLookupTyping', () => {
-  test('formats a phone as it is typed', () => {
-    expect(formatLookupTyping('1198765')).toBe('(11) 98765');
-    expect(formatLookupTyping('11987654321')).toBe('(11) 98765-4321');
-    expect(formatLookupTyping('+5511987654321')).toBe('+55 11 98765-4321');
-  });
-  test('shows 11 digits that are a CPF and no mobile as a CPF', () => {
-    expect(formatLookupTyping('52998224725')).toBe('529.982.247-25');
-  });
-  test('keeps every digit typed past a complete phone or CPF', () => {
-    expect(formatLookupTyping('(11) 98765-43219')).toBe('119876543219');
-    expect(formatLookupTyping('529.982.247-251')).toBe('529982247251');
-    expect(formatLookupTyping('+55 11 98765-43219')).toBe('+55119876543219');
-    // A trunk 0 and 11 digits is still a phone.
-    expect(formatLookupTyping('011987654321')).toBe('(11) 98765-4321');
-  });
-  test('leaves #id and text with letters as typed', () => {
-    expect(formatLookupTyping('#12')).toBe('#12');
-    expect(formatLookupTyping('abc')).toBe('abc');
-  });
+  testEachTable([
+    [
+      'formats a phone as it is typed',
+      formatLookupTyping,
+      [
+        ['1198765', '(11) 98765'],
+        ['11987654321', '(11) 98765-4321'],
+        ['+5511987654321', '+55 11 98765-4321'],
+      ],
+    ],
+    [
+      'shows 11 digits that are a CPF and no mobile as a CPF',
+      formatLookupTyping,
+      [['52998224725', '529.982.247-25']],
+    ],
+    [
+      'keeps every digit typed past a complete phone or CPF',
+      formatLookupTyping,
+      [
+        ['(11) 98765-43219', '119876543219'],
+        ['529.982.247-251', '529982247251'],
+        ['+55 11 98765-43219', '+55119876543219'],
+        // A trunk 0 and 11 digits is still a phone.
+        ['011987654321', '(11) 98765-4321'],
+      ],
+    ],
+    [
+      'leaves #id and text with letters as typed',
+      formatLookupTyping,
+      [
+        ['#12', '#12'],
+        ['abc', 'abc'],
+      ],
+    ],
+  ]);
 });
 
 describe('classifyTyped', () => {

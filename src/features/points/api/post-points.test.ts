@@ -4,9 +4,9 @@ import { customerKeys, rewardKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { Customer } from '@/api/schemas';
 import {
-  customerWire,
-  jsonResponse,
-  ok,
+  acceptedJson,
+  customerOf,
+  okJson,
   rewardPageWire,
   sentBody,
   stubFetch,
@@ -34,7 +34,7 @@ const SALE = '0b6f3c8e-2a4d-4c1e-9f5a-7d2e8b9c1a30';
 
 test('postPoints posts to pontuar with the sale id and returns the result', async () => {
   const fetchMock = stubFetch(() =>
-    jsonResponse(200, ok({ ...answer, resultado: { pontos: 10 } }, 'Pontos lançados')),
+    okJson({ ...answer, resultado: { pontos: 10 } }, 'Pontos lançados'),
   );
   expect(await postPoints(body, SALE)).toEqual({
     kind: 'posted',
@@ -48,7 +48,7 @@ test('postPoints posts to pontuar with the sale id and returns the result', asyn
 });
 
 test("a server that adds nothing to the service's answer: the points are not told", async () => {
-  stubFetch(() => jsonResponse(200, ok(answer, 'Pontos lançados')));
+  stubFetch(() => okJson(answer, 'Pontos lançados'));
   expect(await postPoints(body, SALE)).toEqual({
     kind: 'posted',
     result: { ...answer, resultado: { pontos: null } },
@@ -74,8 +74,8 @@ test('no answer within 15 s: timeout, result unknown', async () => {
 
 test('afterPosted writes the new balances into every cached copy of that customer', async () => {
   const qc = createQueryClient();
-  const maria = Customer.parse(customerWire());
-  const other = Customer.parse(customerWire({ id_cliente: 99, celular: '+5521999990000' }));
+  const maria = customerOf();
+  const other = customerOf({ id_cliente: 99, celular: '+5521999990000' });
   qc.setQueryData(customerKeys.detail({ kind: 'phone', celular: maria.celular }), maria);
   qc.setQueryData(customerKeys.detail({ kind: 'id', id_cliente: 42 }), maria);
   qc.setQueryData(customerKeys.detail({ kind: 'id', id_cliente: 99 }), other);
@@ -127,7 +127,7 @@ const lancamento = lancamentoWire({
 });
 
 test('a 202 from the journal is the posting still in progress, to be followed', async () => {
-  stubFetch(() => jsonResponse(202, ok(lancamento, 'Conferindo o lançamento.')));
+  stubFetch(() => acceptedJson(lancamento, 'Conferindo o lançamento.'));
   expect(await postPoints(body, SALE)).toEqual({
     kind: 'pending',
     // A server from before hand-overs sends neither: a points posting.
@@ -143,9 +143,7 @@ test('a journal entry of a hand-over reads as one, with its reward', () => {
 });
 
 test('fetchLancamento asks our server for the sale, waiting a few seconds for a change', async () => {
-  const fetchMock = stubFetch(() =>
-    jsonResponse(200, ok({ ...lancamento, estado: 'lançado', conferido: true })),
-  );
+  const fetchMock = stubFetch(() => okJson({ ...lancamento, estado: 'lançado', conferido: true }));
   expect(await fetchLancamento(SALE)).toMatchObject({ chave: SALE, estado: 'lançado' });
   expect(fetchMock.mock.calls[0]![0]).toBe(`/api/lancamentos/${SALE}?esperar=8`);
 });

@@ -85,6 +85,16 @@ export function fetchLancamento(
   });
 }
 
+/**
+ * A number of the service's answer that the journal kept for an entry (its
+ * `resposta.corpo.data[field]`); null when the answer is not kept or says no number there.
+ */
+export function answeredNumber(l: Lancamento, field: string): number | null {
+  const corpo = (l.resposta?.corpo ?? null) as { data?: Record<string, unknown> } | null;
+  const v = corpo?.data?.[field];
+  return typeof v === 'number' ? v : null;
+}
+
 /** Writes the new balances into every cached customer with that id (any lookup key). */
 export function applyPointsResult(
   qc: QueryClient,

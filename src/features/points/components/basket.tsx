@@ -14,6 +14,12 @@ import {
 
 type Props = { form: UseFormReturn<SaleValues> };
 
+/** A line's two free texts, each up to 200 characters, side by side on a wide column. */
+const LINE_TEXTS = [
+  { name: 'descricao', label: 'Descrição' },
+  { name: 'complemento', label: 'Complemento' },
+] as const;
+
 /**
  * The optional basket. Each line is typed as quantity × unit price and sent as its line
  * total; the running total and the difference to the amount are always visible.
@@ -62,20 +68,16 @@ export function Basket({ form }: Props) {
                 // Narrow sale column (1024 px screens): texts on one row, numbers on the next.
                 className="grid grid-cols-[minmax(0,1fr)_8.5rem_7.5rem_auto] items-start gap-2 rounded-md border border-slate-300 bg-slate-50 p-2 @min-[40rem]:grid-cols-[minmax(0,1fr)_7rem_4rem_8.5rem_7.5rem_auto]"
               >
-                <TextField
-                  className="col-span-2 @min-[40rem]:col-span-1"
-                  label="Descrição"
-                  maxLength={200}
-                  error={e?.descricao?.message}
-                  {...register(`itens.${i}.descricao`)}
-                />
-                <TextField
-                  className="col-span-2 @min-[40rem]:col-span-1"
-                  label="Complemento"
-                  maxLength={200}
-                  error={e?.complemento?.message}
-                  {...register(`itens.${i}.complemento`)}
-                />
+                {LINE_TEXTS.map(({ name, label }) => (
+                  <TextField
+                    key={name}
+                    className="col-span-2 @min-[40rem]:col-span-1"
+                    label={label}
+                    maxLength={200}
+                    error={e?.[name]?.message}
+                    {...register(`itens.${i}.${name}`)}
+                  />
+                ))}
                 <TextField
                   label="Qtd."
                   inputMode="numeric"

@@ -7,15 +7,17 @@ import { customerKeys } from '@/api/keys';
 import { createQueryClient } from '@/api/query-client';
 import { Customer, RewardPage, type RewardRecord } from '@/api/schemas';
 import {
+  acceptedJson,
   customerWire,
   jsonResponse,
   ok,
+  okJson,
   rewardPageWire,
   rewardWire,
   sentBody,
   stubFetch,
 } from '@/testing/fixtures';
-import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, refusal } from '@/testing/api';
+import { fieldRefusal, idempotencyKeyOf, loseAnswerAt, neverReachAt, refusal } from '@/testing/api';
 import { lancamentoWire } from '@/testing/lancamentos';
 import { pendingRewardsQuery } from '@/features/points/api/pending-rewards';
 import { handOverUnsupported } from '@/features/points/hand-over-keys';
@@ -71,10 +73,12 @@ const posts = (mock: ReturnType<typeof stubFetch>) =>
 const follows = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url).startsWith('/api/lancamentos/'));
 
-function setup(
-  options: { target?: HandOverTarget | null; password?: string | null; qc?: QueryClient } = {},
-) {
-  const qc = options.qc ?? createQueryClient();
+/** The dialog for Maria's Vale with the password typed, unless `options` says otherwise. */
+function setup({
+  target: chosen = target,
+  password = '1234',
+  qc = createQueryClient(),
+}: { target?: HandOverTarget | null; password?: string | null; qc?: QueryClient } = {}) {
   const props = {
     onClose: vi.fn(),
     onOutcome: vi.fn(),
@@ -83,8 +87,8 @@ function setup(
   const user = userEvent.setup();
   renderWithQuery(
     <HandOverDialog
-      target={options.target === undefined ? target : options.target}
-      password={options.password === undefined ? '1234' : options.password}
+      target={chosen}
+      password={password}
       establishment="Loja Demo"
       terminal="Caixa 1"
       {...props}
@@ -97,6 +101,18 @@ function setup(
 const dialog = () => screen.getByRole('alertdialog');
 /** What the dialog says. */
 const outcome = () => dialog().textContent ?? '';
+
+/**
+ * The service answers the hand-over with `answer`: the dialog opens, the cashier confirms
+ * (Enter) and the outcome's `heading` shows.
+ */
+async function confirmAnswered(answer: () => Response, heading: string) {
+  const fetchMock = stubFetch(answer);
+  const rendered = setup();
+  await rendered.user.keyboard('{Enter}');
+  await screen.findByRole('heading', { name: heading });
+  return { fetchMock, ...rendered };
+}
 
 describe('HandOverDialog: the confirmation', () => {
   test("asks once, with the reward's and the customer's names; the focus is on Entregar", () => {
@@ -240,9 +256,7 @@ describe('HandOverDialog: sending once', () => {
 
 describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a lost answer is followed on the server, never sent again: entregue (conferido)', async () => {
-    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) =>
-      jsonResponse(200, ok(entrega(key))),
-    );
+    const { fetchMock, lostKey } = loseAnswerAt(RESGATAR, (key) => okJson(entrega(key)));
     setup();
     await userEvent.keyboard('{Enter}');
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
@@ -256,13 +270,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     const fetchMock = stubFetch((url, init) => {
       if (url === RESGATAR) {
         key = idempotencyKeyOf(init)!;
-        return jsonResponse(202, ok(entrega(key, { estado: 'verificando', conferido: false })));
+        return acceptedJson(entrega(key, { estado: 'verificando', conferido: false }));
       }
       asked += 1;
-      return jsonResponse(
-        200,
-        ok(entrega(key, asked === 1 ? { estado: 'verificando' } : { estado: 'lançado' })),
-      );
+      return okJson(entrega(key, asked === 1 ? { estado: 'verificando' } : { estado: 'lançado' }));
     });
     setup();
     await userEvent.keyboard('{Enter}');
@@ -276,11 +287,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
     stubFetch((url, init) => {
       if (url === RESGATAR) {
         key = idempotencyKeyOf(init)!;
-        return jsonResponse(202, ok(entrega(key, { estado: 'verificando' })));
+        return acceptedJson(entrega(key, { estado: 'verificando' }));
       }
-      return jsonResponse(
-        200,
-        ok(entrega(key, { estado: 'recusado', motivo: 'Conferido: o prêmio não foi entregue.' })),
+      return okJson(
+        entrega(key, { estado: 'recusado', motivo: 'Conferido: o prêmio não foi entregue.' }),
       );
     });
     setup();
@@ -291,16 +301,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   });
 
   test('a request that never reached the server: said; "Entregar de novo" sends the same id', async () => {
-    const keys: string[] = [];
-    let fail = true;
-    const fetchMock = stubFetch((url, init) => {
-      if (url === RESGATAR) {
-        keys.push(idempotencyKeyOf(init)!);
-        if (fail) throw new TypeError('Failed to fetch');
-        return jsonResponse(200, handedOver);
-      }
-      return refusal(404, 'Lançamento não encontrado.');
-    });
+    const { fetchMock, keys, reach } = neverReachAt(RESGATAR, () => jsonResponse(200, handedOver));
     const { user } = setup();
     await user.keyboard('{Enter}');
     await screen.findByRole(
@@ -309,7 +310,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
       { timeout: 3000 },
     );
     expect(loadPendingHandOver()).toMatchObject({ id: keys[0], unsent: true });
-    fail = false;
+    reach();
     await user.click(screen.getByRole('button', { name: 'Entregar de novo' }));
     await screen.findByRole('heading', { name: '✓ Prêmio entregue' });
     expect(posts(fetchMock)).toHaveLength(2);
@@ -343,7 +344,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('after a reload the pending hand-over is followed to its result, not sent again', async () => {
     const kept = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', target, at: 1 };
     savePendingHandOver(kept);
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(entrega(kept.id))));
+    const fetchMock = stubFetch(() => okJson(entrega(kept.id)));
     // Opened by the counter with nothing chosen, and no password yet (the shift reopens).
     setup({ target: null, password: null });
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
@@ -355,7 +356,7 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
   test('a hand-over pending when another reward is chosen is followed first', async () => {
     const kept = { id: '5b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d', target, at: 1 };
     savePendingHandOver(kept);
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(entrega(kept.id))));
+    const fetchMock = stubFetch(() => okJson(entrega(kept.id)));
     const other = { ...target, reward: { ...target.reward, nome: 'Caneca', id_premio: 8 } };
     setup({ target: other });
     await screen.findByRole('heading', { name: '✓ Prêmio entregue (conferido no servidor)' });
@@ -366,10 +367,10 @@ describe('HandOverDialog: exactly once when the answer is lost', () => {
 
 describe('HandOverDialog: refusals', () => {
   test("the service's 422 is said in its words; nothing is kept", async () => {
-    stubFetch(() => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'));
-    const { onPasswordRejected } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    const { onPasswordRejected } = await confirmAnswered(
+      () => fieldRefusal('id_premio', 'O cliente não tem este prêmio para resgatar'),
+      'Entrega recusada.',
+    );
     expect(within(dialog()).getByRole('alert').textContent).toContain(
       'O cliente não tem este prêmio para resgatar',
     );
@@ -378,10 +379,10 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('handed over already (another terminal at the same moment): said plainly', async () => {
-    stubFetch(() => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'));
-    const { onOutcome } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Este prêmio já foi entregue.' });
+    const { onOutcome } = await confirmAnswered(
+      () => fieldRefusal('id_premio', 'Este prêmio já foi entregue.'),
+      'Este prêmio já foi entregue.',
+    );
     expect(outcome()).toContain('Nada foi entregue agora.');
     // Said once: the heading, not again as the alert's title.
     expect(dialog().textContent?.match(/já foi entregue/g)).toHaveLength(1);
@@ -392,10 +393,10 @@ describe('HandOverDialog: refusals', () => {
   });
 
   test('a wrong attendant password: said, and the shift asks for it again', async () => {
-    stubFetch(() => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'));
-    const { onPasswordRejected } = setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    const { onPasswordRejected } = await confirmAnswered(
+      () => fieldRefusal('senha_atendente', 'Senha do atendente incorreta.'),
+      'Entrega recusada.',
+    );
     expect(outcome()).toContain('Senha do atendente incorreta.');
     expect(onPasswordRejected).toHaveBeenCalledTimes(1);
   });
@@ -423,19 +424,16 @@ describe('HandOverDialog: refusals', () => {
   );
 
   test('a 404 without entrega_indisponivel is a refusal in the service’s words', async () => {
-    stubFetch(() => refusal(404, 'Cliente não encontrado'));
-    setup();
-    await userEvent.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Entrega recusada.' });
+    await confirmAnswered(() => refusal(404, 'Cliente não encontrado'), 'Entrega recusada.');
     expect(outcome()).toContain('Cliente não encontrado');
     expect(handOverUnsupported()).toBe(false);
   });
 
   test('503 (contingency): refused with a clear message, never kept, not followed', async () => {
-    const fetchMock = stubFetch(() => refusal(503, 'Serviço de fidelidade indisponível.'));
-    const { user, onClose } = setup();
-    await user.keyboard('{Enter}');
-    await screen.findByRole('heading', { name: 'Serviço de fidelidade indisponível.' });
+    const { fetchMock, user, onClose } = await confirmAnswered(
+      () => refusal(503, 'Serviço de fidelidade indisponível.'),
+      'Serviço de fidelidade indisponível.',
+    );
     expect(outcome()).toContain('O prêmio não foi entregue.');
     expect(outcome()).toContain('não fica guardada');
     expect(loadPendingHandOver()).toBeNull();

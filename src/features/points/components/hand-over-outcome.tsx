@@ -3,6 +3,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { Alert } from '@/components/ui/alert';
 import type { HandOverState } from '@/features/points/hand-over-flow';
+import { VerifyFailedAlert } from './verify-failed-alert';
 
 const ALREADY_HANDED = 'Este prêmio já foi entregue.';
 /** The same sentence, whatever its case, spaces or final full stop. */
@@ -76,15 +77,13 @@ export function HandOverOutcome({
     case 'verify-failed':
       return body(
         title,
-        <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
-          <p>{state.error.message}</p>
-          <p>
-            O prêmio pode ter sido entregue.{' '}
-            {state.stopped
-              ? 'Esta tela parou de tentar sozinha: feche e toque em “Entregar” de novo para conferir.'
-              : 'Tentando de novo a cada poucos segundos.'}
-          </p>
-        </Alert>,
+        <VerifyFailedAlert
+          error={state.error}
+          stopped={state.stopped}
+          mayHave="O prêmio pode ter sido entregue."
+          whileTrying="Tentando de novo a cada poucos segundos."
+          whenStopped="Esta tela parou de tentar sozinha: feche e toque em “Entregar” de novo para conferir."
+        />,
       );
     case 'done':
       return (

@@ -2,14 +2,7 @@ import { describe, expect, test, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
-import {
-  customerWire,
-  jsonResponse,
-  ok,
-  rewardPageWire,
-  rewardWire,
-  stubFetch,
-} from '@/testing/fixtures';
+import { customerOf, rewardPageAnswer, rewardWire, stubFetch } from '@/testing/fixtures';
 import { refusal, stubServiceEachTest } from '@/testing/api';
 import { PendingRewards } from './pending-rewards';
 import { renderWithQuery } from '@/testing/render';
@@ -17,13 +10,11 @@ import { renderWithQuery } from '@/testing/render';
 stubServiceEachTest();
 
 const TODAY = '2026-11-23';
-const maria = Customer.parse(
-  customerWire({
-    nome: 'Maria da Silva',
-    pendente_resgate_premio_fidelidade: 1,
-    pendente_resgate_premio_campanha: 1,
-  }),
-);
+const maria = customerOf({
+  nome: 'Maria da Silva',
+  pendente_resgate_premio_fidelidade: 1,
+  pendente_resgate_premio_campanha: 1,
+});
 const vale = rewardWire({
   id_premio_cliente: 901,
   id_premio: 3,
@@ -64,9 +55,7 @@ const rows = () =>
 
 describe('PendingRewards', () => {
   test('lists what waits, soonest to expire first: name, category, won on, valid until, "vence em 3 dias"', async () => {
-    const fetchMock = stubFetch(() =>
-      jsonResponse(200, ok(rewardPageWire({ data: [caneca, vale] }))),
-    );
+    const fetchMock = stubFetch(() => rewardPageAnswer({ data: [caneca, vale] }));
     setup();
     await screen.findByRole('list', { name: 'Prêmios a entregar' });
     const [first, second] = within(list()).getAllByRole('listitem');
@@ -85,7 +74,7 @@ describe('PendingRewards', () => {
   });
 
   test('"Entregar" hands over that reward of that customer, from the keyboard too', async () => {
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [vale] }))));
+    stubFetch(() => rewardPageAnswer({ data: [vale] }));
     const { onHandOver, user } = setup();
     await screen.findByRole('list', { name: 'Prêmios a entregar' });
     await user.tab();
@@ -110,28 +99,28 @@ describe('PendingRewards', () => {
   });
 
   test('where the counter does not hand over, the list shows without "Entregar"', async () => {
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [vale] }))));
+    stubFetch(() => rewardPageAnswer({ data: [vale] }));
     setup({ canHandOver: false });
     await screen.findByRole('list', { name: 'Prêmios a entregar' });
     expect(screen.queryByRole('button', { name: /Entregar/ })).toBeNull();
   });
 
   test('while a posting is on its way "Entregar" waits', async () => {
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [vale] }))));
+    stubFetch(() => rewardPageAnswer({ data: [vale] }));
     setup({ disabled: true });
     const button = await screen.findByRole('button', { name: /Entregar/ });
     expect((button as HTMLButtonElement).disabled).toBe(true);
   });
 
   test('a customer whose counters say nothing waits: no request, "Nenhum prêmio a entregar."', () => {
-    const fetchMock = stubFetch(() => jsonResponse(200, ok(rewardPageWire())));
-    setup({ customer: Customer.parse(customerWire()) });
+    const fetchMock = stubFetch(() => rewardPageAnswer());
+    setup({ customer: customerOf() });
     expect(screen.getByText('Nenhum prêmio a entregar.')).toBeTruthy();
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
   test('loading, then an empty answer, say so', async () => {
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [], total: 0 }))));
+    stubFetch(() => rewardPageAnswer({ data: [], total: 0 }));
     setup();
     expect(screen.getByRole('status').textContent).toBe('Buscando prêmios a entregar…');
     expect(await screen.findByText('Nenhum prêmio a entregar.')).toBeTruthy();
@@ -139,7 +128,7 @@ describe('PendingRewards', () => {
 
   test('a reward already past its validity is not offered', async () => {
     const old = rewardWire({ id_premio_cliente: 800, valido_ate: '2026-11-22 23:59:59' });
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [old, vale] }))));
+    stubFetch(() => rewardPageAnswer({ data: [old, vale] }));
     setup();
     await screen.findByRole('list', { name: 'Prêmios a entregar' });
     expect(rows()).toHaveLength(1);
@@ -147,9 +136,7 @@ describe('PendingRewards', () => {
 
   test('a failed read says so and can be tried again', async () => {
     let fail = true;
-    stubFetch(() =>
-      fail ? refusal(403, 'Proibido') : jsonResponse(200, ok(rewardPageWire({ data: [vale] }))),
-    );
+    stubFetch(() => (fail ? refusal(403, 'Proibido') : rewardPageAnswer({ data: [vale] })));
     const { user } = setup();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('Não foi possível carregar os prêmios a entregar');
@@ -159,7 +146,7 @@ describe('PendingRewards', () => {
   });
 
   test('more than a page waiting says how many more', async () => {
-    stubFetch(() => jsonResponse(200, ok(rewardPageWire({ data: [vale], total: 101 }))));
+    stubFetch(() => rewardPageAnswer({ data: [vale], total: 101 }));
     setup();
     expect(await screen.findByText('E mais 100 em “Ver prêmios deste cliente”.')).toBeTruthy();
   });

@@ -1,6 +1,7 @@
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import type { Phase } from '@/features/points/posting-types';
+import { VerifyFailedAlert } from './verify-failed-alert';
 
 /**
  * What happened to a posting whose answer was lost. The app server's journal decides (it
@@ -41,21 +42,20 @@ export function PostingStatus({ phase, onVerify }: { phase: Phase; onVerify: () 
     );
   if (phase.name === 'verify-failed')
     return (
-      <Alert tone="error" title="Resultado desconhecido: não foi possível conferir.">
-        <p>{phase.error.message}</p>
-        <p>
-          Os pontos podem ter sido lançados.{' '}
-          {phase.stopped
-            ? 'Esta tela parou de tentar sozinha: confira de novo quando a conexão voltar.'
-            : 'Tentando de novo a cada poucos segundos;'}{' '}
-          não lance outra vez.
-        </p>
+      <VerifyFailedAlert
+        error={phase.error}
+        stopped={phase.stopped}
+        mayHave="Os pontos podem ter sido lançados."
+        whileTrying="Tentando de novo a cada poucos segundos;"
+        whenStopped="Esta tela parou de tentar sozinha: confira de novo quando a conexão voltar."
+        then=" não lance outra vez."
+      >
         <div>
           <Button onClick={onVerify} autoFocus>
             Conferir de novo
           </Button>
         </div>
-      </Alert>
+      </VerifyFailedAlert>
     );
   if (phase.name === 'not-posted')
     return (

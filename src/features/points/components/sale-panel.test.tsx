@@ -3,7 +3,7 @@ import { Profiler } from 'react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Customer } from '@/api/schemas';
-import { customerWire, jsonResponse, ok, sentBody, stubFetch } from '@/testing/fixtures';
+import { customerOf, customerWire, okJson, sentBody, stubFetch } from '@/testing/fixtures';
 import { fieldRefusal, refusal, stubServiceEachTest } from '@/testing/api';
 import type { PostingDeps } from '@/features/points/posting-types';
 import { usePosting } from '@/features/points/use-posting';
@@ -13,14 +13,12 @@ import { renderWithQuery } from '@/testing/render';
 stubServiceEachTest();
 
 const PONTUAR = '/api/v4/estabelecimentos/1/fidelidade/pontuar';
-const maria = Customer.parse(customerWire());
+const maria = customerOf();
 const answer = { id_cliente: 42, id_ponto: 777, saldo_atual: 130, saldo_carencia: 0 };
 
 /** The service: pontuar answers `pontuar()`, any re-read answers Maria. */
-function service(pontuar: () => Response = () => jsonResponse(200, ok(answer))) {
-  return stubFetch((url) =>
-    url === PONTUAR ? pontuar() : jsonResponse(200, ok(customerWire({ compras: 4 }))),
-  );
+function service(pontuar: () => Response = () => okJson(answer)) {
+  return stubFetch((url) => (url === PONTUAR ? pontuar() : okJson(customerWire({ compras: 4 }))));
 }
 const posts = (mock: ReturnType<typeof stubFetch>) =>
   mock.mock.calls.filter(([url]) => String(url) === PONTUAR).length;
@@ -44,30 +42,24 @@ function Harness(props: {
   );
 }
 
-function setup(
-  options: {
-    customer?: Customer | null;
-    password?: string | null;
-    newCustomer?: { celular?: string; cpf?: string };
-    unavailable?: boolean;
-  } = {},
-) {
+/** The panel for Maria with the password typed, unless `props` says otherwise. */
+function setup({
+  customer = maria,
+  password = '1234',
+  ...props
+}: Partial<Omit<Parameters<typeof Harness>[0], 'deps'>> = {}) {
   const deps = {
-    reread: vi.fn(async () => Customer.parse(customerWire({ compras: 4 }))),
+    reread: vi.fn(async () => customerOf({ compras: 4 })),
     onPasswordRejected: vi.fn(),
   };
   const user = userEvent.setup();
-  renderWithQuery(
-    <Harness
-      customer={options.customer === undefined ? maria : options.customer}
-      password={options.password === undefined ? '1234' : options.password}
-      newCustomer={options.newCustomer}
-      unavailable={options.unavailable}
-      deps={deps}
-    />,
-  );
+  renderWithQuery(<Harness customer={customer} password={password} {...props} deps={deps} />);
   return { user, deps };
 }
+
+/** The panel for a customer not yet registered, found by the phone typed in the search. */
+const setupNewCustomer = (extra: Parameters<typeof setup>[0] = {}) =>
+  setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' }, ...extra });
 
 const amount = () => screen.getByLabelText('Valor da compra') as HTMLInputElement;
 const postButton = () => screen.getByRole('button', { name: /^Lançar/ }) as HTMLButtonElement;
@@ -279,7 +271,7 @@ describe('SalePanel', () => {
     const fetchMock = service(() =>
       refuse
         ? refusal(429, 'Há 5 lançamentos deste caixa em andamento.', { data: { em_andamento: 5 } })
-        : jsonResponse(200, ok(answer)),
+        : okJson(answer),
     );
     const { user } = setup();
     await user.type(amount(), '1200');
@@ -302,10 +294,8 @@ describe('SalePanel', () => {
   });
 
   test('a customer not yet registered is registered and posted in one request', async () => {
-    const fetchMock = service(() =>
-      jsonResponse(200, ok({ ...answer, id_cliente: 501, saldo_atual: 5 })),
-    );
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const fetchMock = service(() => okJson({ ...answer, id_cliente: 501, saldo_atual: 5 }));
+    const { user } = setupNewCustomer();
     expect(screen.getByRole('heading', { name: 'Cadastrar e lançar pontos' })).toBeTruthy();
     expect(screen.getByText('(11) 91234-5678')).toBeTruthy();
     expect(await postOnce(user, fetchMock, '500')).toEqual({
@@ -317,8 +307,7 @@ describe('SalePanel', () => {
 
   test('the service unavailable: the sale goes by the phone alone, with no registration form', async () => {
     const fetchMock = service();
-    const { user } = setup({
-      customer: null,
+    const { user } = setupNewCustomer({
       newCustomer: { celular: '(11) 91234-5678', cpf: '' },
       unavailable: true,
     });
@@ -335,7 +324,7 @@ describe('SalePanel', () => {
 
   test('a new customer’s optional fields travel with the posting', async () => {
     const fetchMock = service();
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const { user } = setupNewCustomer();
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     await user.type(screen.getByRole('textbox', { name: 'Nome' }), 'Ana Souza');
     await user.type(screen.getByRole('textbox', { name: 'CPF' }), '52998224725');
@@ -346,7 +335,7 @@ describe('SalePanel', () => {
 
   test('a new customer with an invalid CPF is stopped at the field before any request', async () => {
     const fetchMock = service();
-    const { user } = setup({ customer: null, newCustomer: { celular: '(11) 91234-5678' } });
+    const { user } = setupNewCustomer();
     await user.click(screen.getByRole('button', { name: 'Preencher nome, CPF e endereço' }));
     const cpf = screen.getByRole('textbox', { name: 'CPF' });
     await user.type(cpf, '11111111111');
