@@ -1,6 +1,5 @@
-import { memo, useId, type ReactNode, type RefObject } from 'react';
+import { memo, useId, type RefObject } from 'react';
 import type { RewardRecord } from '@/api/schemas';
-import { BodyRows, HeaderRow, type Column } from '@/components/ui/column-rows';
 import { formatDate, formatDateTime, todayInSaoPaulo } from '@/lib/dates';
 import { Link } from '@/lib/router';
 import { useMediaQuery } from '@/lib/use-media-query';
@@ -27,74 +26,14 @@ interface Props {
 const th = 'px-2 py-2 text-left text-sm font-semibold whitespace-nowrap text-slate-800 xl:px-3';
 const td = 'px-2 py-2 align-top xl:px-3';
 
-type Links = Pick<Props, 'customerHref' | 'onCustomerPick'>;
-
-/** The table's columns, of a record with the day it is and the customer's links. */
-const COLUMNS: readonly Column<Drawn>[] = [
-  {
-    header: 'Data da conquista',
-    td: 'tabular whitespace-nowrap',
-    cell: ({ r }) => formatDateTime(r.data_conquista),
-  },
-  {
-    header: 'Cliente',
-    td: 'tabular whitespace-nowrap',
-    cell: ({ r, links }) => <CustomerCell id={r.id_cliente} {...links} />,
-  },
-  { header: 'Prêmio', td: 'min-w-32 font-medium break-words', cell: ({ r }) => r.nome },
-  { header: 'Categoria', cell: ({ r }) => CATEGORY_LABELS[r.categoria_premio] },
-  { header: 'Situação', cell: ({ r }) => <StatusBadge status={r.premio_status} /> },
-  {
-    header: 'Válido até',
-    td: 'tabular whitespace-nowrap',
-    cell: ({ r, today }) => <ValidUntil record={r} today={today} />,
-  },
-  {
-    header: 'Resgate/estorno',
-    td: 'tabular whitespace-nowrap',
-    cell: ({ r }) => <SettledCell record={r} />,
-  },
-];
-type Drawn = { r: RewardRecord; today: string; links: Links };
-
 /**
  * The page of rewards: a table, or cards on a narrow screen. Memoized: the screen re-renders for
  * totals and export progress, and a page of rows need not follow.
  */
-export const RewardsList = memo(function RewardsList({
-  records,
-  pageLabel,
-  busy,
-  captionRef,
-  ...links
-}: Props) {
+export const RewardsList = memo(function RewardsList(props: Props) {
   const cards = useMediaQuery(CARDS_QUERY);
-  const titleId = useId();
-  const heading = { id: titleId, captionRef, pageLabel };
-  const view: View = {
-    records,
-    busy,
-    links,
-    today: todayInSaoPaulo(),
-    titleId,
-    title: (as, className) => <Title as={as} className={className} {...heading} />,
-  };
-  return cards ? <RewardsCards {...view} /> : <RewardsTable {...view} />;
+  return cards ? <RewardsCards {...props} /> : <RewardsTable {...props} />;
 });
-
-/** What the table and the cards draw a page of rewards with. */
-type View = {
-  records: readonly RewardRecord[];
-  busy: boolean;
-  links: Links;
-  today: string;
-  /** The id of the list's title, and the title as the table's caption or the cards' heading. */
-  titleId: string;
-  title: (as: 'caption' | 'h2', className?: string) => ReactNode;
-};
-
-/** The previous page shows dimmed while the next one loads. */
-const dimmedWhile = (busy: boolean) => `transition-opacity ${busy ? 'opacity-60' : ''}`;
 
 /**
  * "Prêmios conquistados · Página 2 de 12": the table's caption or the cards' heading. Moving to
@@ -128,29 +67,75 @@ function Title({
   );
 }
 
-function RewardsTable({ records, busy, links, today, titleId, title }: View) {
+export function RewardsTable({ records, pageLabel, busy, captionRef, ...links }: Props) {
+  const captionId = useId();
+  const today = todayInSaoPaulo();
   return (
     // Wider than the screen only below 1024 px, where it scrolls inside this box, never the
     // page; the box takes the focus so the keyboard can scroll it too.
     <div
       role="region"
-      aria-labelledby={titleId}
+      aria-labelledby={captionId}
       tabIndex={0}
-      className={`max-w-full overflow-x-auto rounded-lg border border-slate-300 bg-white ${dimmedWhile(busy)}`}
+      className={`max-w-full overflow-x-auto rounded-lg border border-slate-300 bg-white transition-opacity ${
+        busy ? 'opacity-60' : ''
+      }`}
     >
       <table aria-busy={busy || undefined} className="w-full border-collapse text-slate-900">
-        {title('caption', 'px-3 py-2 text-left')}
+        <Title
+          as="caption"
+          id={captionId}
+          captionRef={captionRef}
+          pageLabel={pageLabel}
+          className="px-3 py-2 text-left"
+        />
         <thead className="border-y border-slate-300 bg-slate-100">
-          <HeaderRow columns={COLUMNS} className={th} />
+          <tr>
+            <th scope="col" className={th}>
+              Data da conquista
+            </th>
+            <th scope="col" className={th}>
+              Cliente
+            </th>
+            <th scope="col" className={th}>
+              Prêmio
+            </th>
+            <th scope="col" className={th}>
+              Categoria
+            </th>
+            <th scope="col" className={th}>
+              Situação
+            </th>
+            <th scope="col" className={th}>
+              Válido até
+            </th>
+            <th scope="col" className={th}>
+              Resgate/estorno
+            </th>
+          </tr>
         </thead>
         <tbody>
-          <BodyRows
-            columns={COLUMNS}
-            rows={records.map((r) => ({ r, today, links }))}
-            rowKey={({ r }) => r.id_premio_cliente}
-            row="border-b border-slate-200 last:border-b-0"
-            cell={td}
-          />
+          {records.map((r) => (
+            <tr key={r.id_premio_cliente} className="border-b border-slate-200 last:border-b-0">
+              <td className={`${td} tabular whitespace-nowrap`}>
+                {formatDateTime(r.data_conquista)}
+              </td>
+              <td className={`${td} tabular whitespace-nowrap`}>
+                <CustomerCell id={r.id_cliente} {...links} />
+              </td>
+              <td className={`${td} min-w-32 font-medium break-words`}>{r.nome}</td>
+              <td className={td}>{CATEGORY_LABELS[r.categoria_premio]}</td>
+              <td className={td}>
+                <StatusBadge status={r.premio_status} />
+              </td>
+              <td className={`${td} tabular whitespace-nowrap`}>
+                <ValidUntil record={r} today={today} />
+              </td>
+              <td className={`${td} tabular whitespace-nowrap`}>
+                <SettledCell record={r} />
+              </td>
+            </tr>
+          ))}
         </tbody>
       </table>
     </div>
@@ -158,14 +143,16 @@ function RewardsTable({ records, busy, links, today, titleId, title }: View) {
 }
 
 /** One card per reward, each field named: what a phone shows instead of the table. */
-function RewardsCards({ records, busy, links, today, titleId, title }: View) {
+export function RewardsCards({ records, pageLabel, busy, captionRef, ...links }: Props) {
+  const headingId = useId();
+  const today = todayInSaoPaulo();
   return (
     <section
-      aria-labelledby={titleId}
+      aria-labelledby={headingId}
       aria-busy={busy || undefined}
-      className={`flex flex-col gap-2 ${dimmedWhile(busy)}`}
+      className={`flex flex-col gap-2 transition-opacity ${busy ? 'opacity-60' : ''}`}
     >
-      {title('h2')}
+      <Title as="h2" id={headingId} captionRef={captionRef} pageLabel={pageLabel} />
       {/* A phone shows the filters and totals first: the cards start below the fold, and the
           browser lays out and paints each only as it comes near the screen (a card's height
           is kept once drawn; until then, that of a typical card). */}
@@ -206,7 +193,11 @@ function RewardsCards({ records, busy, links, today, titleId, title }: View) {
   );
 }
 
-function CustomerCell({ id, customerHref, onCustomerPick }: { id: number } & Links) {
+function CustomerCell({
+  id,
+  customerHref,
+  onCustomerPick,
+}: { id: number } & Pick<Props, 'customerHref' | 'onCustomerPick'>) {
   if (!customerHref) return <>#{id}</>;
   return (
     <Link
