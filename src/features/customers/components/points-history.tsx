@@ -1,6 +1,5 @@
 import { useId, useMemo, useState } from 'react';
 import type { PointEntry } from '@/api/schemas';
-import { BodyRows, HeaderRow, type Column } from '@/components/ui/column-rows';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { compareWire } from '@/lib/wire-order';
 import { formatInteger, formatPoints } from '@/lib/points';
@@ -21,24 +20,6 @@ function signedPoints(entry: PointEntry): string {
   if (t === 'debito' || t === 'débito') return `−${formatPoints(Math.abs(entry.pontos))}`;
   return formatPoints(entry.pontos);
 }
-
-/** The history's columns (figures to the right). */
-const HISTORY_COLUMNS: readonly Column<PointEntry>[] = [
-  { header: 'Data', th: 'text-left', td: 'tabular', cell: (e) => formatDateTime(e.data) },
-  { header: 'Tipo', th: 'text-left', cell: (e) => tipoLabel(e.tipo) },
-  {
-    header: 'Pontos',
-    th: 'text-right',
-    td: 'tabular text-right font-semibold',
-    cell: signedPoints,
-  },
-  {
-    header: 'Validade',
-    th: 'text-right',
-    td: 'tabular text-right',
-    cell: (e) => (e.data_validade ? formatDate(e.data_validade) : '—'),
-  },
-];
 
 /** History rows rendered at first, and added by each "Mostrar mais". */
 const HISTORY_PAGE = 50;
@@ -66,19 +47,34 @@ export function PointsHistory({ entries }: { entries: readonly PointEntry[] | un
         >
           <table className="w-full border-collapse text-xs @[28rem]:text-sm">
             <thead className="sticky top-0 bg-slate-100">
-              <HeaderRow
-                columns={HISTORY_COLUMNS}
-                className="px-2 py-0.5 font-semibold text-slate-700"
-              />
+              <tr>
+                <th scope="col" className="px-2 py-0.5 text-left font-semibold text-slate-700">
+                  Data
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-left font-semibold text-slate-700">
+                  Tipo
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-right font-semibold text-slate-700">
+                  Pontos
+                </th>
+                <th scope="col" className="px-2 py-0.5 text-right font-semibold text-slate-700">
+                  Validade
+                </th>
+              </tr>
             </thead>
             <tbody>
-              <BodyRows
-                columns={HISTORY_COLUMNS}
-                rows={shown}
-                rowKey={(e) => e.id_cartela_cliente}
-                row="border-t border-slate-200"
-                cell="px-2 py-0.5"
-              />
+              {shown.map((e) => (
+                <tr key={e.id_cartela_cliente} className="border-t border-slate-200">
+                  <td className="tabular px-2 py-0.5">{formatDateTime(e.data)}</td>
+                  <td className="px-2 py-0.5">{tipoLabel(e.tipo)}</td>
+                  <td className="tabular px-2 py-0.5 text-right font-semibold">
+                    {signedPoints(e)}
+                  </td>
+                  <td className="tabular px-2 py-0.5 text-right">
+                    {e.data_validade ? formatDate(e.data_validade) : '—'}
+                  </td>
+                </tr>
+              ))}
             </tbody>
           </table>
           {more > 0 && (
