@@ -178,7 +178,7 @@ function Shell({ config, terminal }: { config: AppConfig; terminal: Terminal }) 
   );
   return (
     <div className="flex min-h-dvh flex-col">
-      <header className="flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
+      <header className="isolate flex flex-wrap items-center gap-x-6 gap-y-1 bg-slate-900 px-4 py-2 text-white print:hidden">
         <p className="text-lg font-bold">
           <span aria-hidden="true" className="text-amber-400">
             ★{' '}

@@ -69,7 +69,7 @@ export function CustomerPanel({
   return (
     <section
       aria-labelledby={headingId}
-      className={`@container flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 ${className}`}
+      className={`@container isolate flex flex-col gap-3 rounded-lg border border-slate-300 bg-white p-4 text-slate-900 ${className}`}
     >
       <header className="flex flex-wrap items-start justify-between gap-x-3 gap-y-1">
         <div className="min-w-0">
