@@ -75,7 +75,7 @@ export type Outcome = { done: false } | { done: true; error: ApiError | null };
 
 /** The steps that show a posting's answer, on the posting hook's state and refs. */
 export function createPostingAnswers(ctx: FlowContext) {
-  const { qc, setPhase, landed, keptFollow } = ctx;
+  const { qc, setPhase, landed, shown, keptFollow } = ctx;
   const depsRef = ctx.deps;
 
   /** Shows a kept sale and follows it until it settles (its code loads only then). */
@@ -115,6 +115,7 @@ export function createPostingAnswers(ctx: FlowContext) {
   const settle = async (posted: Posted, sale: PendingSale) => {
     const before = sale.before;
     landed.current = true;
+    shown.current = posted.saleId;
     setPhase({ name: 'posted', posted });
     applyPointsResult(qc, posted);
     let after: Customer | null;
@@ -123,6 +124,9 @@ export function createPostingAnswers(ctx: FlowContext) {
     } catch {
       after = null;
     }
+    // The cashier went on to the next customer while the refresh was out: this customer's
+    // panel must not open again over theirs.
+    if (shown.current !== posted.saleId) return;
     // A customer the posting registered opens from what was just read.
     depsRef.current.onPosted?.(posted);
     const pontos = posted.pontos ?? (after ? earnedFrom(before, after) : null);

@@ -73,6 +73,11 @@ export type FlowContext = {
   inFlight: RefObject<boolean>;
   /** The posting is known to have landed: nothing is sent again until reset. */
   landed: RefObject<boolean>;
+  /**
+   * The sale whose result is on screen, until the next customer (reset): what finishes after
+   * that (the customer's refresh) leaves the next customer's screen alone.
+   */
+  shown: RefObject<string | null>;
   /** A sale that never reached the server: posting the same body again reuses its id. */
   unsent: RefObject<PendingSale | null>;
   following: RefObject<AbortController | null>;

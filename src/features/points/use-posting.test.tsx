@@ -161,6 +161,20 @@ describe('usePosting', () => {
     expect(asked).toEqual([PONTUAR]);
   });
 
+  test('the next customer before the refresh answers: the posted customer does not open again', async () => {
+    stubFetch(() => okJson({ ...answer, resultado: { pontos: 25 } }));
+    let refreshed!: (c: Customer | null) => void;
+    const { result, deps } = setup({
+      reread: vi.fn(() => new Promise<Customer | null>((r) => (refreshed = r))),
+    });
+    await act(async () => void (await result.current.post(body, snapshotOf(maria))));
+    await waitFor(() => expect(result.current.phase.name).toBe('posted'));
+    act(() => result.current.reset()); // Esc: the next customer
+    await act(async () => refreshed(customerOf({ compras: 4 })));
+    expect(deps.onPosted).not.toHaveBeenCalled();
+    expect(result.current.phase.name).toBe('editing');
+  });
+
   test('the answer does not tell the points: the refresh of the customer does (its newest credit)', async () => {
     const fetchMock = stubFetch(() => okJson({ ...answer, resultado: { pontos: null } }));
     const newest = {

@@ -43,6 +43,7 @@ export function usePosting(deps: PostingDeps) {
   // Set once the posting is known to have landed: nothing is sent again until reset(), even
   // by a click that arrives after the answer but before React renders the "posted" phase.
   const landed = useRef(false);
+  const shown = useRef<string | null>(null);
   /** A sale that never reached the server: posting the same body again reuses its id. */
   const unsent = useRef<PendingSale | null>(null);
   const following = useRef<AbortController | null>(null);
@@ -61,6 +62,7 @@ export function usePosting(deps: PostingDeps) {
           deps: depsRef,
           inFlight,
           landed,
+          shown,
           unsent,
           following,
           keptFollow,
@@ -152,6 +154,7 @@ export function usePosting(deps: PostingDeps) {
     keptFollow.current = null;
     unsent.current = null;
     landed.current = false;
+    shown.current = null;
     setPhase({ name: 'editing' });
   }, []);
 

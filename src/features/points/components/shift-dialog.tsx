@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { useLatest } from '@/hooks/use-latest';
 import { TextField } from '@/components/ui/field';
-import { openModal } from '@/lib/modal';
+import { openModal, releasePaintedPage } from '@/lib/modal';
 import { useShift } from '@/features/points/shift';
 
 const reasons = {
@@ -42,6 +42,7 @@ export function ShiftDialog({
     }
     if (!isOpen && d.open) {
       d.close();
+      releasePaintedPage(d); // painted open by the server for a shift that was open
       onOpenedRef.current?.(openedFor.current);
     }
   }, [isOpen, reason, onOpenedRef]);
