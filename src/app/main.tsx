@@ -13,10 +13,14 @@ const painted = root.hasAttribute('data-ssr');
 /**
  * The painted page is `inert` until React has adopted it (see the app server's static.ts): a
  * tap before then would land on a button with no handler yet. Rendered before the app, so its
- * effect runs before the app's own (an `inert` page takes no focus).
+ * effect runs before the app's own (an `inert` page takes no focus). With a dialog painted
+ * open (the shift's password), the page stays inert until that dialog opens modal or closes
+ * (lib/modal.ts).
  */
 function Adopted() {
-  useLayoutEffect(() => root?.removeAttribute('inert'), []);
+  useLayoutEffect(() => {
+    if (!root?.querySelector('dialog[open]')) root?.removeAttribute('inert');
+  }, []);
   return null;
 }
 

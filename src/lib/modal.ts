@@ -10,11 +10,33 @@
  * calls showModal() runs, and never writes the `autofocus` attribute showModal() would honour;
  * showModal() then moves the focus to the first focusable element, "Cancelar", and Enter
  * cancelled. jsdom does neither, so only a real browser shows it (the e2e specs do).
+ *
+ * A dialog the app server painted open (shown, not modal) opens modal in a task of its own:
+ * opening a modal restyles the whole page, and in the task that adopts the painted page (the
+ * longest of the start-up) it was a third of it. Until then the page stays inert (main.tsx
+ * leaves it so while a dialog is painted open), so a tap meanwhile reaches nothing.
  */
 export function openModal(dialog: HTMLDialogElement): void {
-  if (!dialog.matches(':modal')) {
-    if (dialog.open) dialog.close(); // painted open by the app server: open it again, modal
-    dialog.showModal();
+  if (dialog.open && !dialog.matches(':modal')) {
+    setTimeout(() => {
+      releasePaintedPage(dialog);
+      // Still painted open (not closed meanwhile): open it again, modal.
+      if (dialog.isConnected && dialog.open && !dialog.matches(':modal')) {
+        dialog.close();
+        show(dialog);
+      }
+    });
+    return;
   }
+  show(dialog);
+}
+
+function show(dialog: HTMLDialogElement): void {
+  if (!dialog.matches(':modal')) dialog.showModal();
   dialog.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)')?.focus();
+}
+
+/** The painted page, inert while `dialog` was painted open in it, takes taps again. */
+export function releasePaintedPage(dialog: HTMLElement): void {
+  dialog.closest('[data-ssr][inert]')?.removeAttribute('inert');
 }
