@@ -125,8 +125,13 @@ export async function pageTasks(url: string): Promise<TaskReport> {
         wallMs: (e.dur ?? 0) / 1000,
       }))
       .sort((a, b) => b.threadMs - a.threadMs);
+    const tbt = result.lhr.audits['total-blocking-time'];
+    if (tbt?.numericValue === undefined)
+      console.warn(
+        `  no TBT: ${result.lhr.runtimeError?.message ?? tbt?.errorMessage ?? 'audit missing'}`,
+      );
     return {
-      tbtMs: result.lhr.audits['total-blocking-time']?.numericValue ?? Number.NaN,
+      tbtMs: tbt?.numericValue ?? Number.NaN,
       cpuEstimateMs: tasks.reduce((sum, t) => sum + Math.max(0, t.threadMs * 4 - 50), 0),
       tasks: tasks.map(({ event, ...t }) => ({ ...t, what: describe(event, onMain) })),
     };
