@@ -50,6 +50,8 @@ export default defineConfig({
             'src/app/render-page.test.tsx',
           ],
           environment: 'node',
+          // The app server, the sandbox and the CLIs the tests start, built once for the run.
+          globalSetup: ['server/testing/global-setup.ts'],
           // Store tests start PostgreSQL and spawn processes: on a loaded machine, over 5 s.
           testTimeout: 20_000,
         },
