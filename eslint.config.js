@@ -143,6 +143,8 @@ export default tseslint.config(
     ignores: [
       'dist',
       'dist-server',
+      // A test run's build of the servers (server/testing/server-build.ts).
+      'dist-servers-*',
       'dist-ssr',
       'node_modules',
       'test-results',

@@ -3,9 +3,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { CHROMIUM_ARGS } from './e2e/support/chromium-args';
+import { buildServers } from './server/testing/server-build';
 
-// End-to-end tests run against the real app server (`server/main.ts`, what `npm start` runs)
-// with the embedded sandbox behind it: one server for establishment 1 and one for
+// End-to-end tests run against the real app server (`server/main.ts` built, as `npm start` runs
+// it) with the embedded sandbox behind it: one server for establishment 1 and one for
 // establishment 2 (carencia), each on a free 127.0.0.1 port with a fresh database.
 // Playwright stops both when the run ends.
 
@@ -24,6 +25,10 @@ if (!process.env.E2E_DATA_READY) {
   mkdirSync(dataDir, { recursive: true });
   process.env.E2E_DATA_READY = '1';
 }
+// The app server, the sandbox and the CLIs built once for the run from the sources
+// (server/testing/server-build.ts): the web servers below and every process a spec starts run
+// the build, not tsx. Removed by the global teardown.
+const serverBuild = process.env.SERVER_BUILD ?? buildServers();
 
 /**
  * The third worker's specs: the two fault specs that spend most of their time waiting on real
@@ -38,7 +43,7 @@ const chromium = '/usr/bin/chromium';
 const useSystemChromium = existsSync(chromium);
 
 const server = (port: string, establishment: string) => ({
-  command: 'npx tsx server/main.ts',
+  command: `"${process.execPath}" "${path.join(serverBuild, 'main.js')}"`,
   url: `http://127.0.0.1:${port}/api/config`,
   reuseExistingServer: false,
   timeout: 60_000,
@@ -69,6 +74,7 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   forbidOnly: !!process.env.CI,
+  globalTeardown: './e2e/support/global-teardown.ts',
   reporter: [['list'], ['json', { outputFile: 'reports/e2e.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${process.env.E2E_PORT_1}`,

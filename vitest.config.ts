@@ -15,6 +15,36 @@ const MOCKS_MODULES = readdirSync(src, { recursive: true, encoding: 'utf8' })
   .filter((f) => /\bvi\.(do)?[mM]ock\(/.test(readFileSync(`${src}/${f}`, 'utf8')))
   .map((f) => `src/${f.replaceAll('\\', '/')}`);
 
+/** The Node side's test files (the `server` projects below). */
+const root = fileURLToPath(new URL('.', import.meta.url));
+const SERVER_TESTS = [
+  ...['server', 'contract', 'scripts', 'bench'].flatMap((dir) =>
+    readdirSync(`${root}${dir}`, { recursive: true, encoding: 'utf8' })
+      .filter((f) => /\.test\.ts$/.test(f))
+      .map((f) => `${dir}/${f.replaceAll('\\', '/')}`),
+  ),
+  // The page the app server paints, rendered in Node as the server does.
+  'src/app/render-page.test.tsx',
+];
+
+/**
+ * Node-side test files that change their process for the files after them: a module replaced,
+ * a global or an environment variable set, a V8 flag. Found by reading the files, so a new one
+ * can never join the shared module graph of the `server` project by being forgotten here.
+ */
+const CHANGES_PROCESS =
+  /\bvi\.(do)?[mM]ock\(|\bvi\.stub(Global|Env)\(|setFlagsFromString\(|process\.env(\.\w+|\[[^\]]+\])\s*=[^=]/;
+const SERVER_ISOLATED = SERVER_TESTS.filter((f) =>
+  CHANGES_PROCESS.test(readFileSync(`${root}${f}`, 'utf8')),
+);
+
+/** What both Node-side projects share. */
+const serverTest = {
+  environment: 'node',
+  // Store tests start PostgreSQL and spawn processes: on a loaded machine, over 5 s.
+  testTimeout: 20_000,
+};
+
 /** What every component test project shares. */
 const webTest = {
   environment: 'jsdom',
@@ -35,24 +65,25 @@ export default defineConfig({
     // Two files at once even on two cores (Vitest's default there is one): many server tests
     // wait on child processes, PostgreSQL and sockets rather than the CPU.
     maxWorkers: 2,
+    // The app server, the sandbox and the CLIs the tests start, built once for the run.
+    globalSetup: ['server/testing/global-setup.ts'],
     projects: [
       {
         resolve: { alias },
         test: {
           name: 'server',
-          include: [
-            'server/**/*.test.ts',
-            // What the browser and the server share: pure, so Node runs its tests.
-            'contract/**/*.test.ts',
-            'scripts/**/*.test.ts',
-            'bench/**/*.test.ts',
-            // The page the app server paints, rendered in Node as the server does.
-            'src/app/render-page.test.tsx',
-          ],
-          environment: 'node',
-          // Store tests start PostgreSQL and spawn processes: on a loaded machine, over 5 s.
-          testTimeout: 20_000,
+          ...serverTest,
+          include: SERVER_TESTS,
+          exclude: [...configDefaults.exclude, ...SERVER_ISOLATED],
+          // The files share one module graph per worker, as the component tests do: importing
+          // the server's modules (Hono, Kysely, zod, pino, …) again for each file took about a
+          // fifth of the project's time. A file that changes its process runs isolated.
+          isolate: false,
         },
+      },
+      {
+        resolve: { alias },
+        test: { name: 'server-isolated', ...serverTest, include: SERVER_ISOLATED },
       },
       {
         resolve: { alias },

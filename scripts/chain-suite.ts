@@ -32,13 +32,14 @@ export interface OwnChain {
 
 /**
  * Registers the file's beforeAll/afterAll around a chain of its own, started from the sources
- * in a fresh temporary folder (when the suite can run) with `ready` run on it once it serves
+ * (the run's build of them, server/testing/server-build.ts, when there is one) in a fresh
+ * temporary folder (when the suite can run) with `ready` run on it once it serves
  * (enrolling terminals, say); stopped after the tests and its folder removed (kept when
  * CHAIN_KEEP is set, to read its logs).
  */
 export function ownChain(
   name: string,
-  options: Omit<ChainOptions, 'dir' | 'fromSources'> & { timeoutMs?: number },
+  options: Omit<ChainOptions, 'dir' | 'fromSources' | 'serverBuild'> & { timeoutMs?: number },
   ready: (chain: Chain) => Promise<void> = async () => undefined,
 ): OwnChain {
   const suite = chainSuite(`the chain's ${name} test`);
@@ -48,7 +49,12 @@ export function ownChain(
   beforeAll(async () => {
     if (suite.skip) return;
     dir = mkdtempSync(path.join(tmpdir(), `chain-${name}-`));
-    chain = await startChain({ ...chainOptions, dir, fromSources: true });
+    chain = await startChain({
+      ...chainOptions,
+      dir,
+      fromSources: true,
+      serverBuild: process.env.SERVER_BUILD,
+    });
     await ready(chain);
   }, timeoutMs);
   afterAll(async () => {

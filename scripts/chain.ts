@@ -35,6 +35,11 @@ export interface ChainOptions {
   detached?: boolean;
   /** Run `server/main.ts` through tsx instead of `dist-server/main.js` (tests: no build). */
   fromSources?: boolean;
+  /**
+   * A test run's build of the servers (`SERVER_BUILD`, server/testing/server-build.ts): the
+   * sandbox and the replicas run its `sandbox-cli.js` and `main.js`, not the sources.
+   */
+  serverBuild?: string;
   /** HAProxy's health-check interval (ms); 1 s here, 5 s in docs/operations.md. */
   checkIntervalMs?: number;
   /** More environment for the replicas. */
@@ -67,7 +72,6 @@ export interface Chain {
   killReplica(i: number): Promise<void>;
   stop(): Promise<void>;
 }
-
 
 /** Why the chain cannot start here (no HAProxy), or null. */
 export function haproxyUnavailableReason(): string | null {
@@ -188,7 +192,9 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     const sandboxChild = launch(
       'sandbox',
       node,
-      ['--import', 'tsx', 'server/sandbox-cli.ts'],
+      options.serverBuild
+        ? [path.join(options.serverBuild, 'sandbox-cli.js')]
+        : ['--import', 'tsx', 'server/sandbox-cli.ts'],
       {
         SANDBOX_PORT: String(sandboxPort),
         SANDBOX_DB: dbPath,
@@ -204,9 +210,11 @@ export async function startChain(options: ChainOptions): Promise<Chain> {
     await waitForStatus(sandboxUrl, 0);
     await addStores(databaseUrl, secret, options.stores);
     const ports = await Promise.all(Array.from({ length: options.replicas }, () => freePort()));
-    const main = options.fromSources
-      ? ['--import', 'tsx', 'server/main.ts']
-      : [path.join(root, 'dist-server', 'main.js')];
+    const main = options.serverBuild
+      ? [path.join(options.serverBuild, 'main.js')]
+      : options.fromSources
+        ? ['--import', 'tsx', 'server/main.ts']
+        : [path.join(root, 'dist-server', 'main.js')];
     if (!options.fromSources && !existsSync(main[0]!)) {
       throw new Error('dist-server/main.js is missing: npm run build && npm run build:server');
     }

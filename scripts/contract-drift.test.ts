@@ -45,8 +45,10 @@ function errors(
     return source;
   };
   const program = ts.createProgram(files, config.options, host);
-  return ts
-    .getPreEmitDiagnostics(program)
+  // Only `files` are checked (what they use is resolved, not checked in turn): the errors
+  // wanted are theirs, and checking every file they import took most of the time.
+  return files
+    .flatMap((file) => ts.getPreEmitDiagnostics(program, program.getSourceFile(file)))
     .filter((d) => d.file !== undefined && files.includes(path.resolve(d.file.fileName)))
     .map(
       (d) =>

@@ -17,6 +17,7 @@ function cli(script: string, args: string[]): Promise<Ran> {
   return runProcess({
     script: `server/${script}`,
     args,
+    sources: true,
     env: {
       APP_DB: appDb,
       DATABASE_URL: '',

@@ -18,6 +18,7 @@ function cli(script: string, args: string[], stdin = '', establishment: string |
   return runProcess({
     script: `server/${script}`,
     args,
+    sources: true,
     stdin,
     env: { APP_DB: appDb, DATABASE_URL: '', LOYALTY_ESTABLISHMENT_ID: establishment },
   });

@@ -85,6 +85,7 @@ function cli(
   return runProcess({
     script: 'server/backup-cli.ts',
     args: [command, file],
+    sources: true,
     env: { DATABASE_URL: '', ...env },
   });
 }

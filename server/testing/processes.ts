@@ -3,9 +3,11 @@
  * (`server/main.ts`, or a build's `dist-server/main.js`), the sandbox alone
  * (`server/sandbox-cli.ts`) and the CLIs, each a real process on a free 127.0.0.1 port where
  * it listens, tied to the test process (`reapOnExit`) and stopped by the test (SIGTERM, or
- * SIGKILL to simulate a crash).
+ * SIGKILL to simulate a crash). In a Vitest or Playwright run, `server/<name>.ts` runs from
+ * the run's build of the sources (server/testing/server-build.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +38,11 @@ export interface SpawnOptions {
   node?: string;
   /** The working folder (the repository's root by default; a release's checkout for the bench). */
   cwd?: string;
+  /**
+   * Run the `.ts` script through tsx even when the run has built the servers (`SERVER_BUILD`,
+   * server/testing/server-build.ts): a test of a command line as `npm run` runs it.
+   */
+  sources?: boolean;
 }
 
 export interface SpawnedProcess {
@@ -57,12 +64,14 @@ export function spawnProcess(options: SpawnOptions = {}): SpawnedProcess {
   const base = options.cleanEnv
     ? Object.fromEntries(Object.entries(process.env).filter(([k]) => !CONFIGURING.test(k)))
     : process.env;
-  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const cwd = options.cwd ?? root;
+  const built = options.sources === true ? null : builtScript(script, cwd);
+  const loader = built === null && script.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(
     options.node ?? process.execPath,
-    [...loader, script, ...(options.args ?? [])],
+    [...loader, built ?? script, ...(options.args ?? [])],
     {
-      cwd: options.cwd ?? root,
+      cwd,
       env: { ...base, ...options.env },
       stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     },
@@ -82,6 +91,18 @@ export function spawnProcess(options: SpawnOptions = {}): SpawnedProcess {
   // 'close', not 'exit': its output is all read by then.
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
   return { child, out, output: () => all, exited };
+}
+
+/**
+ * The run's build of `script` (`server/<name>.ts` → `<SERVER_BUILD>/<name>.js`) when the run
+ * built the servers and the script runs from this repository, else null: the sources.
+ */
+function builtScript(script: string, cwd: string): string | null {
+  const dir = process.env.SERVER_BUILD;
+  const name = /^server\/([\w-]+)\.ts$/.exec(script)?.[1];
+  if (!dir || name === undefined || path.resolve(cwd) !== root) return null;
+  const built = path.join(dir, `${name}.js`);
+  return existsSync(built) ? built : null;
 }
 
 /** A command line's run: its exit code (null when a signal ended it) and what it printed. */
