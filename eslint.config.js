@@ -158,7 +158,7 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX },
     settings: {
-      // TypeScript files are followed when a rule walks the imports (no-cycle).
+      // TypeScript files are resolved when a rule reads an import (no-restricted-paths).
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
       'import-x/resolver-next': [
@@ -202,11 +202,8 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // No import cycles (scripts/import-cycles.test.ts also counts `import type` ones).
-    files: ['src/**/*.{ts,tsx}', 'server/**/*.ts', 'contract/**/*.ts'],
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
-  },
+  // No import-x/no-cycle: scripts/import-cycles.test.ts checks src/, server/ and contract/ for
+  // cycles, type imports included, in about 1 s; the rule cost about a fifth of the lint's CPU.
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },

@@ -13,12 +13,9 @@ async function boundaryErrors(path: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: `${root}${path}` });
   return (result?.messages ?? [])
     .filter((m) =>
-      [
-        'import-x/no-restricted-paths',
-        'import-x/no-cycle',
-        'no-restricted-imports',
-        'no-restricted-syntax',
-      ].includes(m.ruleId ?? ''),
+      ['import-x/no-restricted-paths', 'no-restricted-imports', 'no-restricted-syntax'].includes(
+        m.ruleId ?? '',
+      ),
     )
     .map((m) => m.message);
 }
@@ -298,17 +295,6 @@ const cases: [title: string, fixtures: Fixture[]][] = [
         at: 'server/app/domain/fixture.ts',
         code: importing("import { startRelay } from '../../testing/relay';"),
         refused: [/never imports test support/],
-      },
-    ],
-  ],
-  [
-    'an import cycle fails',
-    [
-      {
-        // The contract's postings import the wire: the wire importing them back closes a cycle.
-        at: 'contract/wire.ts',
-        code: importing("import { Lancamento } from './api/postings';"),
-        refused: [/Dependency cycle/],
       },
     ],
   ],
