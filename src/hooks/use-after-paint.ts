@@ -1,12 +1,22 @@
 /**
- * Runs `fn` once the browser is idle after drawing the frame under way, within 50 ms (where
- * there are no idle callbacks, as in jsdom, a task later). Answers the cancel.
+ * Runs `fn` in a task right after the browser draws its next frame (where there are no
+ * animation frames, as in jsdom, a task later). Answers the cancel.
+ *
+ * Not an idle callback: when the page has no idle period after a key, an idle callback waits
+ * for its timeout, and its frame then comes so late that the next key's frame waits for the
+ * display's clock instead of being drawn at once.
  */
 export function afterPaint(fn: () => void): () => void {
-  if (typeof requestIdleCallback !== 'function') {
-    const timer = setTimeout(fn, 0);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (typeof requestAnimationFrame !== 'function') {
+    timer = setTimeout(fn, 0);
     return () => clearTimeout(timer);
   }
-  const idle = requestIdleCallback(fn, { timeout: 50 });
-  return () => cancelIdleCallback(idle);
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(fn, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
 }

@@ -1,12 +1,16 @@
 import { describe, expect, test, vi } from 'vitest';
 import { Profiler } from 'react';
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { afterPaint } from '@/hooks/use-after-paint';
 import { isValidCpf } from '@/lib/cpf';
 import { classifyLookup } from '@/lib/lookup';
 import { parsePhoneBR } from '@/lib/phone';
 import { autoSearch, classifyTyped, CustomerSearch, formatLookupTyping } from './customer-search';
 import { testEachTable } from '@/testing/cases';
+
+/** The frame after a key has been drawn, and the work the field leaves for after it. */
+const nextFrame = () => act(() => new Promise<void>((resolve) => afterPaint(resolve)));
 
 // libphonenumber's reading of a phone, counted (and done as it is).
 vi.mock('@/lib/phone', async (actual) => {
@@ -190,10 +194,12 @@ describe('CustomerSearch', () => {
     render(<CustomerSearch onSearch={vi.fn()} />);
     const field = screen.getByLabelText(/buscar cliente/i) as HTMLInputElement;
     await userEvent.type(field, MARIA.slice(0, 9));
+    await nextFrame(); // the hint of the ninth digit
     vi.mocked(parsePhoneBR).mockClear();
     // The tenth digit: a phone to read (the field, its hint and the search it may start).
     await userEvent.type(field, MARIA.slice(9, 10));
     expect(field.value).toBe('(11) 98765-432');
+    await nextFrame();
     expect(parsePhoneBR).toHaveBeenCalledTimes(1);
     // The eleventh: formatted, read, searched by itself, hinted; still one reading.
     vi.mocked(parsePhoneBR).mockClear();

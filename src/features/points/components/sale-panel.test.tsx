@@ -154,8 +154,11 @@ describe('SalePanel', () => {
     expect(screen.getByText('Total dos itens:').textContent).toContain('R$ 16,00');
     expect(screen.getByText('faltam R$ 14,00')).toBeTruthy();
     expect(postButton().disabled).toBe(true);
-    expect(document.getElementById('post-block-reason')?.textContent).toBe(
-      'Faltam R$ 14,00 nos itens para fechar o valor da compra.',
+    // The reason under the button follows the frame.
+    await waitFor(() =>
+      expect(document.getElementById('post-block-reason')?.textContent).toBe(
+        'Faltam R$ 14,00 nos itens para fechar o valor da compra.',
+      ),
     );
     await user.keyboard('{Enter}');
     expect(fetchMock).not.toHaveBeenCalled();
