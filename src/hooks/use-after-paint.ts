@@ -1,6 +1,6 @@
 /**
  * Runs `fn` in a task right after the browser draws its next frame (where there are no
- * animation frames, as in jsdom, a task later). Answers the cancel.
+ * animation frames, a task later; jsdom has them, at 60 Hz). Answers the cancel.
  *
  * Not an idle callback: when the page has no idle period after a key, an idle callback waits
  * for its timeout, and its frame then comes so late that the next key's frame waits for the
