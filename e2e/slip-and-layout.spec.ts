@@ -219,6 +219,37 @@ test.describe('1024×768 touch screen', () => {
   });
 });
 
+test('the search and amount fields are as tall as their text needs, at any root font size', async ({
+  page,
+}) => {
+  // Both fields sit in boxes of a fixed height (TypingBox), so that a key lays out the box
+  // alone: that height must stay the field's own, or the field's text and border are cut.
+  await openCounter(page);
+  await search(page, MARIA.phone);
+  await expect(amount(page)).toBeFocused();
+  for (const rootPx of [16, 24]) {
+    await page.evaluate((px) => (document.documentElement.style.fontSize = `${px}px`), rootPx);
+    for (const field of [page.getByLabel(/buscar cliente/i), amount(page)]) {
+      const fit = await field.evaluate((input: HTMLInputElement) => {
+        const box = input.parentElement!;
+        const held = input.getBoundingClientRect().height;
+        // The field's own height: what it takes out of a box that leaves it free.
+        box.style.contain = 'none';
+        box.style.height = 'auto';
+        input.style.height = 'auto';
+        const own = input.getBoundingClientRect().height;
+        box.style.contain = box.style.height = input.style.height = '';
+        return { held, own, contain: getComputedStyle(box).contain };
+      });
+      expect(fit.contain, `${rootPx}px root`).toBe('size layout');
+      expect(
+        Math.abs(fit.held - fit.own),
+        `${rootPx}px root: ${fit.held} vs ${fit.own}`,
+      ).toBeLessThan(0.5);
+    }
+  }
+});
+
 test('1366×768: a found customer with 2 basket lines fits without horizontal scroll', async ({
   page,
 }) => {

@@ -6,6 +6,7 @@ import {
   type SelectHTMLAttributes,
 } from 'react';
 import { useHydrated } from '@/hooks/use-hydrated';
+import { TypingBox } from './typing-box';
 
 type Common = {
   label: ReactNode;
@@ -65,26 +66,32 @@ export function TextField({
   ref,
   id: givenId,
   inputClassName = '',
+  typingHeight,
   ...input
 }: Common &
   InputHTMLAttributes<HTMLInputElement> & {
     ref?: Ref<HTMLInputElement>;
     inputClassName?: string;
+    /** The field's fixed height (a class), for a field typed at speed: see TypingBox. */
+    typingHeight?: string;
   }) {
   const autoId = useId();
   const id = givenId ?? autoId;
   const hydrated = useHydrated();
+  const field = (
+    <input
+      ref={ref}
+      id={id}
+      aria-invalid={error ? true : undefined}
+      aria-describedby={describedBy(id, error, hint)}
+      className={`${control} ${error ? 'border-red-700' : 'border-slate-400'} ${typingHeight ? 'size-full' : ''} ${inputClassName}`}
+      {...input}
+      readOnly={input.readOnly || !hydrated}
+    />
+  );
   return (
     <Frame id={id} label={label} error={error} hint={hint} aside={aside} className={className}>
-      <input
-        ref={ref}
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy(id, error, hint)}
-        className={`${control} ${error ? 'border-red-700' : 'border-slate-400'} ${inputClassName}`}
-        {...input}
-        readOnly={input.readOnly || !hydrated}
-      />
+      {typingHeight ? <TypingBox height={typingHeight}>{field}</TypingBox> : field}
     </Frame>
   );
 }

@@ -22,6 +22,8 @@ type Props = Omit<
   error?: string | undefined;
   hint?: ReactNode;
   inputClassName?: string;
+  /** See TextField. */
+  typingHeight?: string;
   ref?: Ref<HTMLInputElement>;
 };
 

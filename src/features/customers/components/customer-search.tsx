@@ -1,6 +1,7 @@
 import { memo, useRef, useState, type FormEvent, type KeyboardEvent, type Ref } from 'react';
 import type { LookupKey } from '@/api/keys';
 import { Button } from '@/components/ui/button';
+import { TypingBox } from '@/components/ui/typing-box';
 import { afterPaint } from '@/hooks/use-after-paint';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { formatCpf, formatCpfTyping, isValidCpf } from '@/lib/cpf';
@@ -227,26 +228,29 @@ export function CustomerSearch({
         Buscar cliente: celular, CPF ou #código
       </label>
       <div className="flex gap-2">
-        <input
-          id="lookup"
-          ref={inputRef}
-          type="text"
-          inputMode="tel"
-          autoComplete="off"
-          spellCheck={false}
-          autoFocus
-          readOnly={!useHydrated()}
-          disabled={disabled}
-          defaultValue=""
-          placeholder="(11) 98765-4321 · 529.982.247-25 · #123"
-          aria-invalid={error ? true : undefined}
-          aria-describedby="lookup-status"
-          onKeyDown={keyDown}
-          onChange={(e) => change(e.currentTarget, e.currentTarget.value)}
-          className={`min-w-0 flex-1 rounded-md border bg-white px-3 py-2 text-xl tabular placeholder:text-slate-500 ${
-            error ? 'border-red-700' : 'border-slate-400'
-          }`}
-        />
+        {/* text-xl (1.75rem a line) + py-2 + the 1px border */}
+        <TypingBox className="min-w-0 flex-1" height="h-[calc(2.75rem+2px)]">
+          <input
+            id="lookup"
+            ref={inputRef}
+            type="text"
+            inputMode="tel"
+            autoComplete="off"
+            spellCheck={false}
+            autoFocus
+            readOnly={!useHydrated()}
+            disabled={disabled}
+            defaultValue=""
+            placeholder="(11) 98765-4321 · 529.982.247-25 · #123"
+            aria-invalid={error ? true : undefined}
+            aria-describedby="lookup-status"
+            onKeyDown={keyDown}
+            onChange={(e) => change(e.currentTarget, e.currentTarget.value)}
+            className={`size-full rounded-md border bg-white px-3 py-2 text-xl tabular placeholder:text-slate-500 ${
+              error ? 'border-red-700' : 'border-slate-400'
+            }`}
+          />
+        </TypingBox>
         <Button type="submit" busy={busy} disabled={disabled} shortcut="Enter">
           Buscar
         </Button>
