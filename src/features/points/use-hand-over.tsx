@@ -1,9 +1,8 @@
 // The counter's side of handing a reward over: whether "Entregar" shows, which rewards this
 // customer was handed, and the dialog (its own chunk, with its flow and slip: fetched on the
 // first "Entregar", or to follow a hand-over a reload left pending).
-import { lazy, Suspense, useRef, useState, type RefObject } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import type { Config } from '#contract/api/config';
-import { useHydrated } from '@/hooks/use-hydrated';
 import { handOverUnsupported, mayResumeHandOver } from '@/features/points/hand-over-keys';
 import type { HandOverTarget } from '@/features/points/pending-hand-over';
 import { useShift } from '@/features/points/shift';
@@ -27,10 +26,17 @@ export function useHandOver(
 ) {
   const shift = useShift();
   const [chosen, setChosen] = useState<HandOverTarget | null>(null);
-  // Once React owns the page (the server's paint knows nothing of this tab's storage).
-  const [resume, setResume] = useState(mayResumeHandOver);
-  const hydrated = useHydrated();
-  const shown = chosen ? { target: chosen } : hydrated && resume ? { target: null } : null;
+  // A hand-over this tab left open, read once React owns the page (the server's paint knows
+  // nothing of this tab's storage). An effect, not useHydrated: that hook's change after
+  // hydration is a synchronous update, and here it re-rendered the whole counter in one task
+  // (and hydrated its lazy parts in it), the longest task of the counter's start-up.
+  const [resume, setResume] = useState(false);
+  useEffect(() => {
+    if (!mayResumeHandOver()) return;
+    const timer = setTimeout(() => setResume(true), 0);
+    return () => clearTimeout(timer);
+  }, []);
+  const shown = chosen ? { target: chosen } : resume ? { target: null } : null;
   const [unsupported, setUnsupported] = useState(handOverUnsupported);
   /** The rewards (id_premio_cliente) handed over to this customer: their buttons leave. */
   const [handed, setHanded] = useState<ReadonlySet<number>>(() => new Set());
