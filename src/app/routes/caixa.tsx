@@ -122,7 +122,7 @@ function Counter({ config }: { config: AppConfig }) {
         )}
       </Suspense>
       <ShiftBar onOpenLedger={() => setLedgerOpen(true)} pdv={pdv.summary} />
-      <div className="grid flex-1 grid-cols-1 gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
+      <div className="grid flex-1 grid-cols-1 content-start gap-4 p-4 md:grid-cols-[minmax(0,5fr)_minmax(0,7fr)] print:block">
         <div className="flex min-w-0 flex-col gap-4 print:hidden">
           {pdv.feed}
           <Panel>

@@ -60,7 +60,8 @@ export function Button({
       )}
       {children}
       {shortcut && (
-        <kbd className="rounded border border-current/40 px-1.5 text-xs font-medium opacity-90">
+        // No key hint on a phone-wide screen: it has no keyboard, and the room is the field's.
+        <kbd className="rounded border border-current/40 px-1.5 text-xs font-medium opacity-90 max-sm:hidden">
           {shortcut}
         </kbd>
       )}

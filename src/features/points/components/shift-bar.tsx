@@ -9,7 +9,8 @@ export function ShiftBar({ onOpenLedger, pdv }: { onOpenLedger: () => void; pdv?
   const shift = useShift();
   return (
     <div className="isolate flex flex-wrap items-center gap-x-4 gap-y-1 border-b border-slate-300 bg-white px-4 py-1.5 text-sm print:hidden">
-      <p className="text-slate-700" aria-label="Atalhos do teclado">
+      {/* Not on a phone-wide screen: it has no keyboard. */}
+      <p className="text-slate-700 max-sm:hidden" aria-label="Atalhos do teclado">
         <Kbd>F2</Kbd> buscar · <Kbd>Enter</Kbd> confirmar · <Kbd>F3</Kbd> cadastrar · <Kbd>F4</Kbd>{' '}
         item · <Kbd>F8</Kbd> usar total dos itens · <Kbd>F9</Kbd> imprimir · <Kbd>Esc</Kbd> próximo
         cliente
