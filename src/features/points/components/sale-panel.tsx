@@ -250,8 +250,8 @@ function AmountField({
       }}
       error={errors.valor?.message}
       hint="Digite só os números: 1050 = R$ 10,50."
-      inputClassName="text-2xl font-semibold py-3"
-      // As drawn: a 1.5rem line (the field's text-base wins over text-2xl), py-3, the border.
+      inputClassName="font-semibold py-3"
+      // text-base (1.5rem a line) + py-3 + the 1px border
       typingHeight="h-[calc(3rem+2px)]"
     />
   );
